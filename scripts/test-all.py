@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Run every test suite of every implementation present, then print one total line.
+
+Each suite runs even when an earlier one failed, so one `make test` shows the whole state.
+The closing line is `N passed, N failed` over every language's tests (unit tests and
+conformance cases). Exit status is 1 when any suite failed or could not report counts.
+
+Usage: scripts/test-all.py [--only NAME[,NAME...]] [--list]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Suite:
+    name: str
+    cmd: list[str]
+    parser: str  # how to read the counts: cargo | node | unittest | pytest | plain
+    needs: str  # a path that must exist for the suite to apply
+
+
+def suites() -> list[Suite]:
+    py = str(ROOT / ".venv" / "bin" / "python")
+    return [
+        Suite("conformance-runner", [sys.executable, "-m", "unittest", "discover", "-s", "conformance/tests"], "unittest", "conformance/tests"),
+        Suite("vectors-validate", [sys.executable, "conformance/run", "--validate"], "plain", "conformance/run"),
+        Suite("rust-unit", ["cargo", "test", "--manifest-path", "rust/Cargo.toml", "--workspace", "--release"], "cargo", "rust/Cargo.toml"),
+        Suite("rust-conformance", [sys.executable, "conformance/run", "--lang", "rust"], "plain", "rust/Cargo.toml"),
+        Suite("ts-unit", ["npm", "--prefix", "ts", "test", "--silent"], "node", "ts/package.json"),
+        Suite("ts-conformance", [sys.executable, "conformance/run", "--lang", "ts"], "plain", "ts/package.json"),
+        Suite("v8-oracle-conformance", [sys.executable, "conformance/run", "--lang", "v8"], "plain", "conformance/oracles/v8-testee.mjs"),
+        Suite("python-unit", [py, "-m", "pytest", "-q", "python/tests"], "pytest", "python/pyproject.toml"),
+        Suite("python-conformance", [sys.executable, "conformance/run", "--lang", "python"], "plain", "python/pyproject.toml"),
+        Suite("bench-quick", ["make", "--no-print-directory", "bench-quick"], "plain", "bench/run"),
+    ]
+
+
+def counts(parser: str, out: str) -> tuple[int, int] | None:
+    """Read (passed, failed) from a runner's own closing lines; None when absent."""
+    if parser == "cargo":
+        got = re.findall(r"test result: \w+\. (\d+) passed; (\d+) failed", out)
+        if not got:
+            return None
+        return sum(int(p) for p, _ in got), sum(int(f) for _, f in got)
+    if parser == "node":
+        p = re.findall(r"^# pass (\d+)", out, re.M)
+        f = re.findall(r"^# fail (\d+)", out, re.M)
+        if not p:
+            p = re.findall(r"^ℹ pass (\d+)", out, re.M)
+            f = re.findall(r"^ℹ fail (\d+)", out, re.M)
+        if not p:
+            return None
+        return sum(map(int, p)), sum(map(int, f))
+    if parser == "unittest":
+        m = re.search(r"^Ran (\d+) tests?", out, re.M)
+        if not m:
+            return None
+        ran = int(m.group(1))
+        bad = sum(int(x) for x in re.findall(r"(?:failures|errors)=(\d+)", out.split("Ran ")[-1]))
+        return ran - bad, bad
+    if parser == "pytest":
+        m = re.findall(r"(\d+) (passed|failed|error|errors)", out.splitlines()[-1] if out.strip() else "")
+        if not m:
+            return None
+        d = {k: int(v) for v, k in m}
+        return d.get("passed", 0), d.get("failed", 0) + d.get("error", 0) + d.get("errors", 0)
+    m = re.findall(r"^(?:\w+: )?(\d+) passed, (\d+) failed", out, re.M)
+    if not m:
+        return None
+    p, f = m[-1]
+    return int(p), int(f)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--only", help="comma-separated suite names")
+    ap.add_argument("--list", action="store_true", help="list suites and exit")
+    args = ap.parse_args()
+    chosen = suites()
+    if args.only:
+        want = set(args.only.split(","))
+        chosen = [s for s in chosen if s.name in want]
+    if args.list:
+        for s in chosen:
+            print(f"{s.name:24} {' '.join(s.cmd)}")
+        return 0
+
+    total_p = total_f = 0
+    rows = []
+    broken = False
+    for s in chosen:
+        if not (ROOT / s.needs).exists():
+            rows.append((s.name, "not present", ""))
+            continue
+        print(f"\n=== {s.name}: {' '.join(s.cmd)}", flush=True)
+        t0 = time.monotonic()
+        proc = subprocess.Popen(s.cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                text=True, errors="replace", env={**os.environ, "FORCE_COLOR": "0", "NO_COLOR": "1"})
+        lines = []
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            sys.stdout.write(line)
+            lines.append(line)
+        rc = proc.wait()
+        dt = time.monotonic() - t0
+        c = counts(s.parser, "".join(lines))
+        if c is None:
+            broken = True
+            rows.append((s.name, f"exit {rc}, no counts", f"{dt:.0f}s"))
+            total_f += 1  # a suite that reports nothing counts as one failure
+            continue
+        p, f = c
+        if rc != 0 and f == 0:
+            f = 1  # exited non-zero without a failing count: still a failure
+        total_p += p
+        total_f += f
+        broken |= f > 0
+        rows.append((s.name, f"{p} passed, {f} failed", f"{dt:.0f}s"))
+
+    print("\n=== summary")
+    for name, what, dt in rows:
+        print(f"  {name:24} {what:28} {dt}")
+    print(f"{total_p} passed, {total_f} failed")
+    return 1 if broken or total_f else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
