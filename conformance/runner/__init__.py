@@ -1,0 +1,1 @@
+"""The formwire conformance runner (see conformance/PROTOCOL.md and vectors/SCHEMA.md). Standard library only."""
