@@ -1,0 +1,3 @@
+module formwire.invalid/urlencoded-probe
+
+go 1.26
