@@ -1,0 +1,67 @@
+/**
+ * Shape cache: one key list, one object factory. A factory builds a plain object from an array of values with an
+ * object literal, so every object of a shape is born with its final hidden class (V8 analogue: map transitions).
+ *
+ * Factories are made with `new Function` once per key list. Where code generation is forbidden (CSP), or for key
+ * lists that cannot be written as a literal (`__proto__`), `factoryFor` returns null and callers assign properties.
+ */
+
+export type Factory = (values: unknown[]) => object;
+
+const MAX_SHAPES = 512;
+const MAX_KEYS = 32;
+const cache = new Map<string, Factory | null>();
+let codegen: boolean | undefined;
+
+function canCodegen(): boolean {
+  if (codegen === undefined) {
+    try {
+      codegen = typeof new Function('return 1') === 'function';
+    } catch {
+      codegen = false;
+    }
+  }
+  return codegen;
+}
+
+/** The factory for this key list (keys in enumeration order), or null. */
+export function factoryFor(keys: readonly string[]): Factory | null {
+  const n = keys.length;
+  if (n === 0 || n > MAX_KEYS) return null;
+  const sig = n === 1 ? keys[0]! : keys.join('\u0000');
+  let f = cache.get(sig);
+  if (f !== undefined) return f;
+  f = null;
+  if (!keys.includes('__proto__') && canCodegen()) {
+    let src = 'return {';
+    for (let i = 0; i < n; i++) src += (i ? ',' : '') + JSON.stringify(keys[i]) + ':v[' + i + ']';
+    src += '}';
+    try {
+      f = new Function('v', src) as Factory;
+    } catch {
+      f = null;
+    }
+  }
+  if (cache.size >= MAX_SHAPES) cache.clear();
+  cache.set(sig, f);
+  return f;
+}
+
+/** A remembered key list with its factory: callers keep the last one and compare by identity of key strings. */
+export interface Shape {
+  keys: string[];
+  factory: Factory | null;
+}
+
+export function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  const n = a.length;
+  if (n !== b.length) return false;
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Defines an own data property; plain assignment except for `__proto__`, which would set the prototype. */
+export function defineValue(o: Record<string, unknown>, k: string, v: unknown): void {
+  if (k === '__proto__') Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+  else o[k] = v;
+}
