@@ -1,0 +1,49 @@
+//! # formwire-v8
+//!
+//! The V8 ValueSerializer wire format (what `structuredClone`, `postMessage`, Node's `v8.serialize`
+//! and Deno write), version 15, as a pure-Rust codec:
+//!
+//! - a value model that keeps everything JavaScript has: UTF-16 strings with lone surrogates, `-0`,
+//!   NaN, holes and sparse arrays, BigInt, object identity and cycles ([`Heap`] + [`ObjId`]), Map/Set
+//!   insertion order, Date, RegExp, wrapper objects, (resizable) ArrayBuffers and every view kind,
+//!   Errors with name, message, stack and cause;
+//! - [`decode`]: everything V8 reads for versions 13..=15, plus Node's `v8.serialize` host-object
+//!   views and the child_process `'advanced'` framing, with the stable `SC_` error codes and offsets
+//!   of `spec/errors.md`, bounded by [`DecodeOptions`] (`max_depth`, `max_bytes`), without recursion;
+//! - [`encode`]: one canonical byte sequence per value (`spec/structured-clone.md`);
+//! - feature `neutral`: the neutral JSON value description of `vectors/SCHEMA.md`;
+//! - feature `serde`: [`serde`](crate::serde) `Serializer`/`Deserializer` for plain data.
+//!
+//! ```
+//! use formwire_v8::{decode, encode, Graph, Heap, Value};
+//!
+//! let mut heap = Heap::new();
+//! let root = heap.object([("name", Value::str("Alice")), ("age", Value::Number(30.0))]);
+//! let bytes = encode(&Graph::new(heap, root)).unwrap();
+//! assert_eq!(&bytes[..2], &[0xFF, 0x0F]);
+//! let back = decode(&bytes).unwrap();
+//! assert!(back.same_as(&decode(&bytes).unwrap()));
+//! ```
+
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod bigint;
+mod decode;
+mod encode;
+mod error;
+mod number;
+mod string;
+mod tags;
+mod value;
+
+
+pub use bigint::BigInt;
+pub use decode::{decode, decode_with, DecodeOptions};
+pub use encode::{encode, encode_value, encode_with, EncodeOptions};
+pub use error::{Error, ErrorCode};
+pub use number::number_to_js_string;
+pub use string::{JsString, Units};
+pub use value::{
+    Array, ArrayBuffer, ErrorName, ErrorObject, Graph, Heap, ObjId, Object, RegExpFlags, Value, View, ViewKind,
+};

@@ -1,0 +1,298 @@
+//! JavaScript strings: sequences of UTF-16 code units, lone surrogates allowed.
+
+use core::cmp::Ordering;
+use core::fmt;
+use core::hash::{Hash, Hasher};
+
+/// A JavaScript string (WTF-16): any sequence of 16-bit code units, so lone surrogates survive.
+///
+/// One-byte strings stay raw: a `"` (Latin-1) payload is kept as its bytes, each byte one code unit,
+/// and is written back the same way. Equality, ordering and hashing look at code units only, so
+/// `Latin1(b"a")` equals `Utf16(vec![97])`.
+#[derive(Clone)]
+pub enum JsString {
+    /// Every code unit is at most 0xFF and is stored as one byte (ISO-8859-1 = the first 256 code points).
+    Latin1(Vec<u8>),
+    /// Code units as they are, any value.
+    Utf16(Vec<u16>),
+}
+
+impl JsString {
+    /// The empty string.
+    pub const fn new() -> JsString {
+        JsString::Latin1(Vec::new())
+    }
+
+    /// A string from Rust text (UTF-8 to UTF-16); kept one-byte when every code point is at most U+00FF.
+    #[allow(clippy::should_implement_trait)]
+    pub fn from_str(s: &str) -> JsString {
+        if s.is_ascii() {
+            return JsString::Latin1(s.as_bytes().to_vec());
+        }
+        if s.chars().all(|c| (c as u32) <= 0xFF) {
+            JsString::Latin1(s.chars().map(|c| c as u32 as u8).collect())
+        } else {
+            JsString::Utf16(s.encode_utf16().collect())
+        }
+    }
+
+    /// A string from code units; kept as given (use [`JsString::compact`] for the one-byte form).
+    pub fn from_utf16(units: Vec<u16>) -> JsString {
+        JsString::Utf16(units)
+    }
+
+    /// A string from Latin-1 bytes (each byte one code unit).
+    pub fn from_latin1(bytes: Vec<u8>) -> JsString {
+        JsString::Latin1(bytes)
+    }
+
+    /// The same string, one-byte when every unit is at most 0xFF.
+    pub fn compact(self) -> JsString {
+        match self {
+            JsString::Utf16(u) if u.iter().all(|&c| c <= 0xFF) => {
+                JsString::Latin1(u.into_iter().map(|c| c as u8).collect())
+            }
+            s => s,
+        }
+    }
+
+    /// Number of UTF-16 code units (JS `length`).
+    pub fn len(&self) -> usize {
+        match self {
+            JsString::Latin1(b) => b.len(),
+            JsString::Utf16(u) => u.len(),
+        }
+    }
+
+    /// `true` for the empty string.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The code unit at `i`, if any.
+    pub fn unit(&self, i: usize) -> Option<u16> {
+        match self {
+            JsString::Latin1(b) => b.get(i).map(|&x| x as u16),
+            JsString::Utf16(u) => u.get(i).copied(),
+        }
+    }
+
+    /// Iterates the code units.
+    pub fn units(&self) -> Units<'_> {
+        Units { s: self, i: 0 }
+    }
+
+    /// The code units as a vector.
+    pub fn to_utf16(&self) -> Vec<u16> {
+        match self {
+            JsString::Latin1(b) => b.iter().map(|&x| x as u16).collect(),
+            JsString::Utf16(u) => u.clone(),
+        }
+    }
+
+    /// `true` when every unit is at most 0xFF (the string can be written as `"` Latin-1).
+    pub fn is_latin1(&self) -> bool {
+        match self {
+            JsString::Latin1(_) => true,
+            JsString::Utf16(u) => u.iter().all(|&c| c <= 0xFF),
+        }
+    }
+
+    /// `true` when the string holds no lone surrogate (it is valid UTF-16 and maps to Rust text).
+    pub fn is_well_formed(&self) -> bool {
+        match self {
+            JsString::Latin1(_) => true,
+            JsString::Utf16(u) => char::decode_utf16(u.iter().copied()).all(|r| r.is_ok()),
+        }
+    }
+
+    /// The string as Rust text, or `None` when it holds a lone surrogate.
+    pub fn to_rust_string(&self) -> Option<String> {
+        match self {
+            JsString::Latin1(b) => Some(b.iter().map(|&x| x as char).collect()),
+            JsString::Utf16(u) => String::from_utf16(u).ok(),
+        }
+    }
+
+    /// The string as Rust text, lone surrogates replaced by U+FFFD.
+    pub fn to_string_lossy(&self) -> String {
+        match self {
+            JsString::Latin1(b) => b.iter().map(|&x| x as char).collect(),
+            JsString::Utf16(u) => String::from_utf16_lossy(u),
+        }
+    }
+
+    /// `true` when the units equal the ASCII bytes `s`.
+    pub fn eq_ascii(&self, s: &[u8]) -> bool {
+        match self {
+            JsString::Latin1(b) => b.as_slice() == s,
+            JsString::Utf16(u) => u.len() == s.len() && u.iter().zip(s).all(|(&a, &b)| a == b as u16),
+        }
+    }
+
+    /// If the string is an array index (the canonical decimal form of an integer 0..=2^32-2), that integer.
+    pub fn as_array_index(&self) -> Option<u32> {
+        let n = self.len();
+        if n == 0 || n > 10 {
+            return None;
+        }
+        let first = self.unit(0)?;
+        if first == u16::from(b'0') {
+            return if n == 1 { Some(0) } else { None };
+        }
+        let mut v: u64 = 0;
+        for c in self.units() {
+            if !(u16::from(b'0')..=u16::from(b'9')).contains(&c) {
+                return None;
+            }
+            v = v * 10 + u64::from(c - u16::from(b'0'));
+        }
+        if v <= 0xFFFF_FFFE {
+            Some(v as u32)
+        } else {
+            None
+        }
+    }
+}
+
+impl Default for JsString {
+    fn default() -> Self {
+        JsString::new()
+    }
+}
+
+/// Iterator over the code units of a [`JsString`].
+pub struct Units<'a> {
+    s: &'a JsString,
+    i: usize,
+}
+
+impl Iterator for Units<'_> {
+    type Item = u16;
+    fn next(&mut self) -> Option<u16> {
+        let u = self.s.unit(self.i)?;
+        self.i += 1;
+        Some(u)
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.s.len() - self.i;
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Units<'_> {}
+
+impl PartialEq for JsString {
+    fn eq(&self, other: &JsString) -> bool {
+        match (self, other) {
+            (JsString::Latin1(a), JsString::Latin1(b)) => a == b,
+            (JsString::Utf16(a), JsString::Utf16(b)) => a == b,
+            _ => self.len() == other.len() && self.units().eq(other.units()),
+        }
+    }
+}
+
+impl Eq for JsString {}
+
+impl PartialOrd for JsString {
+    fn partial_cmp(&self, other: &JsString) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for JsString {
+    /// Code-unit order, as JS `<` compares strings.
+    fn cmp(&self, other: &JsString) -> Ordering {
+        self.units().cmp(other.units())
+    }
+}
+
+impl Hash for JsString {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_usize(self.len());
+        match self {
+            JsString::Latin1(b) => {
+                for &x in b {
+                    state.write_u16(x as u16);
+                }
+            }
+            JsString::Utf16(u) => {
+                for &x in u {
+                    state.write_u16(x);
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Debug for JsString {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}", self.to_string_lossy())?;
+        if !self.is_well_formed() {
+            f.write_str("(lone surrogate)")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for JsString {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_string_lossy())
+    }
+}
+
+impl From<&str> for JsString {
+    fn from(s: &str) -> JsString {
+        JsString::from_str(s)
+    }
+}
+
+impl From<String> for JsString {
+    fn from(s: String) -> JsString {
+        if s.is_ascii() {
+            JsString::Latin1(s.into_bytes())
+        } else {
+            JsString::from_str(&s)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equality_across_representations() {
+        assert_eq!(JsString::from_latin1(b"h\xe9".to_vec()), JsString::from_utf16(vec![0x68, 0xE9]));
+        assert_ne!(JsString::from("a"), JsString::from("b"));
+        assert_eq!(JsString::from("hé"), JsString::from_latin1(vec![0x68, 0xE9]));
+        assert!(matches!(JsString::from("h€"), JsString::Utf16(_)));
+    }
+
+    #[test]
+    fn lone_surrogates() {
+        let s = JsString::from_utf16(vec![0x61, 0xD800, 0x62]);
+        assert!(!s.is_well_formed());
+        assert_eq!(s.to_rust_string(), None);
+        assert_eq!(s.to_string_lossy(), "a\u{FFFD}b");
+        assert!(JsString::from("😀").is_well_formed());
+    }
+
+    #[test]
+    fn array_index() {
+        assert_eq!(JsString::from("0").as_array_index(), Some(0));
+        assert_eq!(JsString::from("4294967294").as_array_index(), Some(4294967294));
+        assert_eq!(JsString::from("4294967295").as_array_index(), None);
+        assert_eq!(JsString::from("01").as_array_index(), None);
+        assert_eq!(JsString::from("-1").as_array_index(), None);
+        assert_eq!(JsString::from("").as_array_index(), None);
+        assert_eq!(JsString::from("1a").as_array_index(), None);
+    }
+
+    #[test]
+    fn compact_and_order() {
+        assert!(matches!(JsString::from_utf16(vec![0x41, 0xFF]).compact(), JsString::Latin1(_)));
+        assert!(JsString::from("a") < JsString::from("b"));
+        assert!(JsString::from_utf16(vec![0xD800]) < JsString::from_utf16(vec![0xE000]));
+    }
+}
