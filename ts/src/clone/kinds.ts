@@ -77,15 +77,15 @@ export const dateGetTime = Date.prototype.getTime as unknown as AnyFn;
 const reGlobal = getter(RegExp.prototype, 'global')!;
 export const reSource = getter(RegExp.prototype, 'source')!;
 const FLAG_GETTERS: Array<[AnyFn | undefined, number, string]> = [
-  // bit values of V8's JSRegExp::Flags (kGlobal=1 ... kUnicodeSets=256), in the 'dgimsuvy' order of the flags string
+  // bit values of V8's RegExpFlag (g=1 i=2 m=4 y=8 u=16 s=32 linear=64 d=128 v=256), in 'dgimsuvy' order
   [getter(RegExp.prototype, 'hasIndices'), 128, 'd'],
   [getter(RegExp.prototype, 'global'), 1, 'g'],
   [getter(RegExp.prototype, 'ignoreCase'), 2, 'i'],
   [getter(RegExp.prototype, 'multiline'), 4, 'm'],
-  [getter(RegExp.prototype, 'dotAll'), 64, 's'],
-  [getter(RegExp.prototype, 'unicode'), 32, 'u'],
+  [getter(RegExp.prototype, 'dotAll'), 32, 's'],
+  [getter(RegExp.prototype, 'unicode'), 16, 'u'],
   [getter(RegExp.prototype, 'unicodeSets'), 256, 'v'],
-  [getter(RegExp.prototype, 'sticky'), 16, 'y'],
+  [getter(RegExp.prototype, 'sticky'), 8, 'y'],
 ];
 export const mapSize = getter(Map.prototype, 'size')!;
 export const setSize = getter(Set.prototype, 'size')!;
@@ -261,6 +261,15 @@ export function isResizable(buf: object): boolean {
 }
 export function maxByteLength(buf: object): number {
   return abMaxByteLength !== undefined ? (abMaxByteLength.call(buf) as number) : (abByteLength.call(buf) as number);
+}
+
+const u8slice = Uint8Array.prototype.slice;
+/**
+ * A new ArrayBuffer holding b[start, end). (Node's Buffer#slice shares memory, so the intrinsic
+ * Uint8Array.prototype.slice is used, whatever the subclass.)
+ */
+export function copyBytes(b: Uint8Array, start: number, end: number): ArrayBuffer {
+  return u8slice.call(b, start, end).buffer as ArrayBuffer;
 }
 
 /** Copies the bytes of an ArrayBuffer into a new one (same resizability and max length). No species lookups. */

@@ -1,0 +1,640 @@
+/**
+ * Decoder: V8 ValueSerializer bytes (versions 13-15) -> JS value, reading everything V8's ValueDeserializer reads
+ * (`S` UTF-8 strings, `U` uint32, `?` verify-count, padding anywhere a tag is expected, holes in dense arrays, short
+ * BigInt digit groups, version-13 views with or without flags) plus Node's host-object typed arrays (`v8.serialize`).
+ * Errors are FormwireError with the SC_ codes and offsets of spec/errors.md.
+ *
+ * Fast paths: plain objects are built by a shape-cache factory after the predicted key bytes are compared in place
+ * (V8's ReadExpectedString); object ids are a plain array (push, index).
+ */
+import { scError, type CloneErrorCode } from './errors.js';
+import { mapSet, setAdd, makeView, ELEMENT_SIZE, VIEW_CTORS, makeError, hasOwn, copyBytes } from './kinds.js';
+import { factoryFor, defineValue, type Factory } from './shapes.js';
+import { latin1, utf16, utf8 } from './strings.js';
+import * as W from './wire.js';
+import { DEFAULT_MAX_DEPTH } from './serialize.js';
+
+export interface DeserializeOptions {
+  /** Container nesting limit (spec/limits.md max_depth). Default 1000. */
+  maxDepth?: number;
+  /** Largest accepted input (spec/limits.md max_bytes). Default 256 MiB. */
+  maxBytes?: number;
+}
+
+export const DEFAULT_MAX_BYTES = 268435456;
+
+/** An id that is assigned but whose object is not readable yet (an Error being read). */
+const PENDING = {};
+
+class Retry13 extends Error {}
+
+/** Decodes V8 ValueSerializer bytes. */
+export function deserialize(bytes: Uint8Array, options?: DeserializeOptions): unknown {
+  const maxBytes = options?.maxBytes ?? DEFAULT_MAX_BYTES;
+  if (bytes.length > maxBytes) throw scError('SC_LIMIT_BYTES', 0, `input longer than ${maxBytes} bytes`);
+  const maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const r = new Reader(bytes, maxDepth, false);
+  r.header();
+  if (r.version !== 13) return r.root();
+  // V8 (crbug.com/1284506) wrote some version-13 data with view flags: read normally, then retry with flags.
+  try {
+    return r.root();
+  } catch (e) {
+    const r2 = new Reader(bytes, maxDepth, true);
+    r2.header();
+    try {
+      return r2.root();
+    } catch {
+      throw e;
+    }
+  }
+}
+
+interface DShape {
+  keys: string[];
+  /** the raw encoded key (tag + length + payload), compared in place */
+  raw: Uint8Array[];
+  factory: Factory | null;
+}
+
+const f64 = new Float64Array(1);
+const f64b = new Uint8Array(f64.buffer);
+
+class Reader {
+  p = 0;
+  readonly end: number;
+  version = 0;
+  readonly ids: unknown[] = [];
+  depth = 0;
+  shape: DShape | null = null;
+  constructor(readonly b: Uint8Array, readonly maxDepth: number, readonly v13Flags: boolean) {
+    this.end = b.length;
+  }
+
+  err(code: CloneErrorCode, offset: number, msg: string): never {
+    throw scError(code, offset, msg);
+  }
+  truncated(): never {
+    this.err('SC_TRUNCATED', this.end, 'input ended inside a value');
+  }
+
+  header(): void {
+    const b = this.b;
+    if (this.end === 0 || b[0] !== W.T_VERSION) this.err('SC_VERSION', 0, 'no version header');
+    this.p = 1;
+    const v = this.varint();
+    if (v < W.MIN_VERSION || v > W.VERSION) this.err('SC_VERSION', 0, `version ${v} not in 13..15`);
+    this.version = v;
+  }
+
+  root(): unknown {
+    return this.value();
+  }
+
+  varint(): number {
+    const b = this.b;
+    let p = this.p;
+    const start = p;
+    if (p >= this.end) this.truncated();
+    let x = b[p++]!;
+    if (x < 0x80) {
+      this.p = p;
+      return x;
+    }
+    let v = x & 0x7f;
+    let mul = 128;
+    for (let i = 1; ; i++) {
+      if (p >= this.end) this.truncated();
+      if (i >= 5) this.err('SC_VARINT', start, 'varint longer than 5 bytes');
+      x = b[p++]!;
+      v += (x & 0x7f) * mul;
+      if (x < 0x80) break;
+      mul *= 128;
+    }
+    this.p = p;
+    return v >>> 0 === v ? v : v % 4294967296; // bits past 32 are dropped, as V8 does
+  }
+
+  double(): number {
+    const p = this.p;
+    if (p + 8 > this.end) this.truncated();
+    const b = this.b;
+    f64b[0] = b[p]!; f64b[1] = b[p + 1]!; f64b[2] = b[p + 2]!; f64b[3] = b[p + 3]!;
+    f64b[4] = b[p + 4]!; f64b[5] = b[p + 5]!; f64b[6] = b[p + 6]!; f64b[7] = b[p + 7]!;
+    this.p = p + 8;
+    return f64[0]!;
+  }
+
+  /** Skips padding; returns the offset of the next tag (does not consume it). */
+  peekPos(): number {
+    const b = this.b;
+    let p = this.p;
+    while (p < this.end && b[p] === W.T_PADDING) p++;
+    if (p >= this.end) this.truncated();
+    return p;
+  }
+
+  value(): unknown {
+    const v = this.inner();
+    if (typeof v === 'object' && v instanceof ArrayBuffer) {
+      const b = this.b;
+      let p = this.p;
+      while (p < this.end && b[p] === W.T_PADDING) p++;
+      if (p < this.end && b[p] === W.T_VIEW) {
+        this.p = p + 1;
+        return this.view(v, p);
+      }
+    }
+    return v;
+  }
+
+  open(tagPos: number): void {
+    if (++this.depth > this.maxDepth) this.err('SC_LIMIT_DEPTH', tagPos, `nesting deeper than ${this.maxDepth}`);
+  }
+
+  inner(): unknown {
+    const tp = this.peekPos();
+    const t = this.b[tp]!;
+    this.p = tp + 1;
+    switch (t) {
+      case W.T_ONE_BYTE: {
+        const n = this.varint();
+        const s = this.p;
+        if (s + n > this.end) this.truncated();
+        this.p = s + n;
+        return latin1(this.b, s, s + n);
+      }
+      case W.T_TWO_BYTE: {
+        const n = this.varint();
+        const s = this.p;
+        if (n & 1) this.err('SC_STRING', tp, 'two-byte string with an odd byte length');
+        if (s + n > this.end) this.truncated();
+        this.p = s + n;
+        return utf16(this.b, s, n >>> 1);
+      }
+      case W.T_UTF8: {
+        const n = this.varint();
+        const s = this.p;
+        if (s + n > this.end) this.truncated();
+        this.p = s + n;
+        const r = utf8(this.b, s, s + n);
+        if (r === null) this.err('SC_STRING', tp, 'S string is not valid UTF-8');
+        return r;
+      }
+      case W.T_INT32: {
+        const u = this.varint();
+        return (u >>> 1) ^ -(u & 1);
+      }
+      case W.T_UINT32: return this.varint();
+      case W.T_DOUBLE: return this.double();
+      case W.T_UNDEFINED: return undefined;
+      case W.T_NULL: return null;
+      case W.T_TRUE: return true;
+      case W.T_FALSE: return false;
+      case W.T_BIGINT: return this.bigint();
+      case W.T_OBJECT: return this.object(tp);
+      case W.T_DENSE: return this.dense(tp);
+      case W.T_SPARSE: return this.sparse(tp);
+      case W.T_REF: {
+        const id = this.varint();
+        if (id >= this.ids.length) this.err('SC_REF', tp, `reference to unassigned id ${id}`);
+        const o = this.ids[id];
+        if (o === PENDING || o === undefined) this.err('SC_REF', tp, `reference to id ${id} before it is readable`);
+        return o;
+      }
+      case W.T_VERIFY_COUNT:
+        this.varint();
+        return this.value();
+      case W.T_DATE: {
+        const id = this.ids.length;
+        this.ids.push(PENDING);
+        const d = new Date(this.double());
+        this.ids[id] = d;
+        return d;
+      }
+      case W.T_TRUE_OBJECT: return this.wrapper(true);
+      case W.T_FALSE_OBJECT: return this.wrapper(false);
+      case W.T_NUMBER_OBJECT: {
+        const id = this.ids.length;
+        this.ids.push(PENDING);
+        const o = Object(this.double());
+        this.ids[id] = o;
+        return o;
+      }
+      case W.T_BIGINT_OBJECT: {
+        const id = this.ids.length;
+        this.ids.push(PENDING);
+        const o = Object(this.bigint());
+        this.ids[id] = o;
+        return o;
+      }
+      case W.T_STRING_OBJECT: {
+        const id = this.ids.length;
+        this.ids.push(PENDING);
+        const o = Object(this.string());
+        this.ids[id] = o;
+        return o;
+      }
+      case W.T_REGEXP: return this.regexp(tp);
+      case W.T_MAP: return this.map(tp);
+      case W.T_SET: return this.set(tp);
+      case W.T_ARRAY_BUFFER:
+      case W.T_RESIZABLE_BUFFER: return this.arrayBuffer(tp, t === W.T_RESIZABLE_BUFFER);
+      case W.T_ERROR: return this.error(tp);
+      case W.T_HOST: return this.host(tp);
+      case W.T_BUFFER_TRANSFER:
+      case W.T_SHARED_BUFFER:
+      case W.T_WASM_MODULE:
+      case W.T_WASM_MEMORY:
+        return this.err('SC_UNSUPPORTED', tp, `tag 0x${t.toString(16)} only has meaning inside one process`);
+      case W.T_SHARED_OBJECT:
+        if (this.version >= 15) this.err('SC_UNSUPPORTED', tp, 'shared object tag only has meaning inside one process');
+        return this.err('SC_TAG', tp, 'shared object tag before version 15');
+      default:
+        this.err('SC_TAG', tp, `unexpected tag 0x${t.toString(16)}`);
+    }
+  }
+
+  /** A value that must be a string (RegExp source, String object, Error message and stack). */
+  string(): string {
+    const tp = this.peekPos();
+    const v = this.value();
+    if (typeof v !== 'string') this.err('SC_TAG', tp, 'expected a string');
+    return v;
+  }
+
+  wrapper(v: boolean): object {
+    const o = Object(v) as object;
+    this.ids.push(o);
+    return o;
+  }
+
+  bigint(): bigint {
+    const bits = this.varint();
+    const n = (bits >>> 1) & 0x3fffffff;
+    const s = this.p;
+    if (s + n > this.end) this.truncated();
+    this.p = s + n;
+    const b = this.b;
+    let v = 0n;
+    if (n <= 6) {
+      let x = 0;
+      for (let i = n - 1; i >= 0; i--) x = x * 256 + b[s + i]!;
+      v = BigInt(x);
+    } else {
+      let hex = '';
+      let i = n - 1;
+      while (i >= 0 && b[s + i] === 0) i--;
+      for (; i >= 0; i--) hex += (b[s + i]! < 16 ? '0' : '') + b[s + i]!.toString(16);
+      v = hex === '' ? 0n : BigInt('0x' + hex);
+    }
+    return bits & 1 ? -v : v;
+  }
+
+  /** Property key: a string, or a number converted to its property key string. */
+  key(): string {
+    const tp = this.peekPos();
+    const t = this.b[tp]!;
+    if (t === W.T_ONE_BYTE || t === W.T_TWO_BYTE || t === W.T_UTF8) return this.inner() as string;
+    if (t === W.T_INT32 || t === W.T_UINT32 || t === W.T_DOUBLE) return String(this.inner() as number);
+    if (t === W.T_VERIFY_COUNT) {
+      this.p = tp + 1;
+      this.varint();
+      return this.key();
+    }
+    this.err('SC_KEY', tp, 'property key is not a string or number');
+  }
+
+  /** Tags whose value is a primitive (nothing can refer back to an unfinished object). */
+  static primitiveTag(t: number): boolean {
+    return t === W.T_ONE_BYTE || t === W.T_INT32 || t === W.T_TRUE || t === W.T_FALSE || t === W.T_DOUBLE ||
+      t === W.T_TWO_BYTE || t === W.T_UNDEFINED || t === W.T_NULL || t === W.T_UTF8 || t === W.T_BIGINT || t === W.T_UINT32;
+  }
+
+  object(tp: number): object {
+    this.open(tp);
+    const id = this.ids.length;
+    this.ids.push(PENDING);
+    const b = this.b;
+    const shape = this.shape;
+    const pk = shape !== null ? shape.raw : null;
+    const keys: string[] = [];
+    const vals: unknown[] = [];
+    let matched = true;
+    let out: Record<string, unknown> | null = null;
+    for (let i = 0; ; i++) {
+      const kp = this.peekPos();
+      if (b[kp] === W.T_OBJECT_END) {
+        this.p = kp + 1;
+        const count = this.varint();
+        if (count !== i) this.err('SC_COUNT', kp, `object end says ${count} properties, read ${i}`);
+        break;
+      }
+      // key: compare the predicted key's bytes in place
+      let key: string;
+      const raw = pk !== null && matched && i < pk.length ? pk[i]! : null;
+      if (raw !== null && this.match(raw)) {
+        key = shape!.keys[i]!;
+      } else {
+        matched = false;
+        key = this.key();
+      }
+      const vp = this.peekPos();
+      if (out === null && !Reader.primitiveTag(b[vp]!)) {
+        out = this.materialize(id, keys, vals, kp);
+      }
+      if (out === null) {
+        keys.push(key);
+        vals.push(this.value());
+      } else {
+        if (hasOwn.call(out, key)) this.err('SC_KEY', kp, `duplicate key ${JSON.stringify(key)}`);
+        defineValue(out, key, this.value());
+      }
+    }
+    this.depth--;
+    if (out !== null) return out;
+    // all values primitive: build with the shape factory
+    const n = keys.length;
+    let f: Factory | null;
+    if (matched && shape !== null && n === shape.keys.length) {
+      f = shape.factory;
+    } else {
+      if (new Set(keys).size !== n) {
+        this.materializeChecked(id, keys, vals, tp);
+        return this.ids[id] as object;
+      }
+      f = factoryFor(keys);
+      this.shape = { keys: keys.slice(), raw: this.rawKeys(keys), factory: f };
+    }
+    const o = f !== null ? f(vals) : this.assign(keys, vals);
+    this.ids[id] = o;
+    return o;
+  }
+
+  /** Encoded bytes of keys for in-place comparison (one-byte keys only; others never match). */
+  rawKeys(keys: string[]): Uint8Array[] {
+    const out: Uint8Array[] = [];
+    for (const k of keys) {
+      let ok = k.length < 128;
+      for (let i = 0; ok && i < k.length; i++) if (k.charCodeAt(i) > 0xff) ok = false;
+      if (!ok || isIndexLike(k)) {
+        out.push(new Uint8Array(0));
+        continue;
+      }
+      const r = new Uint8Array(2 + k.length);
+      r[0] = W.T_ONE_BYTE;
+      r[1] = k.length;
+      for (let i = 0; i < k.length; i++) r[2 + i] = k.charCodeAt(i);
+      out.push(r);
+    }
+    return out;
+  }
+
+  match(raw: Uint8Array): boolean {
+    const n = raw.length;
+    if (n === 0) return false;
+    const b = this.b;
+    const p = this.p;
+    if (p + n > this.end) return false;
+    for (let i = 0; i < n; i++) if (b[p + i] !== raw[i]) return false;
+    this.p = p + n;
+    return true;
+  }
+
+  assign(keys: string[], vals: unknown[]): Record<string, unknown> {
+    const o: Record<string, unknown> = {};
+    for (let i = 0; i < keys.length; i++) defineValue(o, keys[i]!, vals[i]);
+    return o;
+  }
+
+  materialize(id: number, keys: string[], vals: unknown[], kp: number): Record<string, unknown> {
+    const o: Record<string, unknown> = {};
+    for (let i = 0; i < keys.length; i++) {
+      if (hasOwn.call(o, keys[i]!)) this.err('SC_KEY', kp, `duplicate key ${JSON.stringify(keys[i])}`);
+      defineValue(o, keys[i]!, vals[i]);
+    }
+    this.ids[id] = o;
+    return o;
+  }
+
+  materializeChecked(id: number, keys: string[], vals: unknown[], tp: number): void {
+    this.materialize(id, keys, vals, tp);
+  }
+
+  /** Reads (key, value) pairs into `o` until `endTag`; returns the count. */
+  props(o: Record<string, unknown>, endTag: number): [number, number] {
+    const b = this.b;
+    let n = 0;
+    for (;;) {
+      const kp = this.peekPos();
+      if (b[kp] === endTag) {
+        this.p = kp + 1;
+        return [n, kp];
+      }
+      const key = this.key();
+      if (hasOwn.call(o, key)) this.err('SC_KEY', kp, `duplicate key ${JSON.stringify(key)}`);
+      defineValue(o, key, this.value());
+      n++;
+    }
+  }
+
+  dense(tp: number): unknown[] {
+    this.open(tp);
+    const len = this.varint();
+    if (len > this.end - this.p) this.truncated(); // each element takes at least one byte
+    const a = new Array(len);
+    this.ids.push(a);
+    const b = this.b;
+    for (let i = 0; i < len; i++) {
+      const ep = this.peekPos();
+      if (b[ep] === W.T_HOLE) {
+        this.p = ep + 1;
+        continue;
+      }
+      a[i] = this.value();
+    }
+    const [n, ep] = this.props(a as unknown as Record<string, unknown>, W.T_DENSE_END);
+    const count = this.varint();
+    const len2 = this.varint();
+    if (count !== n || len2 !== len) this.err('SC_COUNT', ep, 'dense array end does not match');
+    this.depth--;
+    return a;
+  }
+
+  sparse(tp: number): unknown[] {
+    this.open(tp);
+    const len = this.varint();
+    const a: unknown[] = [];
+    a.length = len;
+    this.ids.push(a);
+    const [n, ep] = this.props(a as unknown as Record<string, unknown>, W.T_SPARSE_END);
+    const count = this.varint();
+    const len2 = this.varint();
+    if (count !== n || len2 !== len) this.err('SC_COUNT', ep, 'sparse array end does not match');
+    if (a.length !== len) this.err('SC_COUNT', ep, 'sparse array element past its length');
+    this.depth--;
+    return a;
+  }
+
+  regexp(tp: number): RegExp {
+    const id = this.ids.length;
+    this.ids.push(PENDING);
+    const source = this.string();
+    const bits = this.varint();
+    if (bits & ~W.REGEXP_KNOWN_BITS) this.err('SC_TAG', tp, `RegExp flags 0x${bits.toString(16)} not supported`);
+    let flags = '';
+    for (const [bit, ch] of W.REGEXP_FLAG_BITS) if (bits & bit) flags += ch;
+    let re: RegExp;
+    try {
+      re = new RegExp(source, flags);
+    } catch {
+      this.err('SC_TAG', tp, 'invalid RegExp');
+    }
+    this.ids[id] = re;
+    return re;
+  }
+
+  map(tp: number): Map<unknown, unknown> {
+    this.open(tp);
+    const m = new Map();
+    this.ids.push(m);
+    const b = this.b;
+    let n = 0;
+    for (;;) {
+      const ep = this.peekPos();
+      if (b[ep] === W.T_MAP_END) {
+        this.p = ep + 1;
+        const count = this.varint();
+        if (count !== n) this.err('SC_COUNT', ep, 'map end does not match');
+        break;
+      }
+      const k = this.value();
+      const v = this.value();
+      mapSet.call(m, k, v);
+      n += 2;
+    }
+    this.depth--;
+    return m;
+  }
+
+  set(tp: number): Set<unknown> {
+    this.open(tp);
+    const s = new Set();
+    this.ids.push(s);
+    const b = this.b;
+    let n = 0;
+    for (;;) {
+      const ep = this.peekPos();
+      if (b[ep] === W.T_SET_END) {
+        this.p = ep + 1;
+        const count = this.varint();
+        if (count !== n) this.err('SC_COUNT', ep, 'set end does not match');
+        break;
+      }
+      setAdd.call(s, this.value());
+      n++;
+    }
+    this.depth--;
+    return s;
+  }
+
+  arrayBuffer(tp: number, resizable: boolean): ArrayBuffer {
+    const id = this.ids.length;
+    this.ids.push(PENDING);
+    const len = this.varint();
+    let max = len;
+    if (resizable) {
+      max = this.varint();
+      if (len > max) this.err('SC_VIEW', tp, 'resizable buffer longer than its maximum');
+    }
+    const s = this.p;
+    if (s + len > this.end) this.truncated();
+    let buf: ArrayBuffer;
+    if (resizable) {
+      buf = new (ArrayBuffer as unknown as new (n: number, o: { maxByteLength: number }) => ArrayBuffer)(len, { maxByteLength: max });
+      new Uint8Array(buf).set(this.b.subarray(s, s + len));
+    } else {
+      buf = copyBytes(this.b, s, s + len);
+    }
+    this.p = s + len;
+    this.ids[id] = buf;
+    return buf;
+  }
+
+  view(buf: ArrayBuffer, tp: number): object {
+    const sub = this.varint();
+    const off = this.varint();
+    const len = this.varint();
+    const flags = this.version >= 14 || this.v13Flags ? this.varint() : 0;
+    const name = W.VIEW_BY_SUBTAG[sub];
+    const bl = buf.byteLength;
+    if (name === undefined) this.err('SC_VIEW', tp, `unknown view subtag 0x${sub.toString(16)}`);
+    if (off > bl || len > bl - off) this.err('SC_VIEW', tp, 'view out of bounds');
+    const es = ELEMENT_SIZE[name]!;
+    if (off % es !== 0 || len % es !== 0) this.err('SC_VIEW', tp, 'view misaligned for its element size');
+    const tracking = (flags & 1) !== 0;
+    const rab = (flags & 2) !== 0;
+    const resizable = (buf as { resizable?: boolean }).resizable === true;
+    if ((tracking || rab) && !resizable) this.err('SC_VIEW', tp, 'view flags need a resizable buffer');
+    if (resizable && !rab) this.err('SC_VIEW', tp, 'view of a resizable buffer without the flag');
+    if (VIEW_CTORS[name] === undefined) this.err('SC_VIEW', tp, `${name} is not available in this runtime`);
+    const v = makeView(name, buf, off, len, tracking)!;
+    this.ids.push(v);
+    return v;
+  }
+
+  error(tp: number): Error {
+    this.open(tp);
+    const id = this.ids.length;
+    this.ids.push(PENDING);
+    let name = 'Error';
+    let hasMessage = false;
+    let message = '';
+    let hasCause = false;
+    let cause: unknown;
+    let stack: unknown;
+    for (;;) {
+      const sp = this.p;
+      const sub = this.varint();
+      if (sub === W.E_END) break;
+      const en = W.ERROR_BY_SUBTAG[sub];
+      if (en !== undefined) name = en;
+      else if (sub === W.E_MESSAGE) {
+        hasMessage = true;
+        message = this.string();
+      } else if (sub === W.E_CAUSE) {
+        hasCause = true;
+        cause = this.value();
+      } else if (sub === W.E_STACK) stack = this.string();
+      else this.err('SC_TAG', sp, `unknown error subtag 0x${sub.toString(16)}`);
+    }
+    const e = makeError(name, hasMessage, message, hasCause, cause, stack);
+    this.ids[id] = e;
+    this.depth--;
+    return e;
+  }
+
+  host(tp: number): object {
+    const id = this.ids.length;
+    this.ids.push(PENDING);
+    const type = this.varint();
+    const name = W.NODE_HOST_TYPES[type];
+    if (name === undefined) this.err('SC_HOST', tp, `host object type ${type} is not a Node typed array`);
+    const len = this.varint();
+    const s = this.p;
+    if (s + len > this.end) this.truncated();
+    const es = ELEMENT_SIZE[name]!;
+    if (len % es !== 0) this.err('SC_HOST', tp, 'host view length is not a multiple of its element size');
+    if (VIEW_CTORS[name] === undefined) this.err('SC_HOST', tp, `${name} is not available in this runtime`);
+    const buf = copyBytes(this.b, s, s + len);
+    this.p = s + len;
+    const v = makeView(name, buf, 0, len, false)!;
+    this.ids[id] = v;
+    return v;
+  }
+}
+
+function isIndexLike(k: string): boolean {
+  const c = k.charCodeAt(0);
+  return c >= 48 && c <= 57;
+}
