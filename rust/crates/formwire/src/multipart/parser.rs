@@ -1,0 +1,917 @@
+//! The push parser: framing (MP-P), header lines (MP-H), limits (MP-L).
+
+use memchr::memmem::Finder;
+use memchr::{memrchr, memrchr2};
+
+use super::part::{self, Disposition, HeaderSpan, Part};
+use super::{Options, check_boundary};
+use crate::error::{Error, ErrorCode};
+use crate::tables::{HEADER_PLAIN, TOKEN};
+
+const CR: u8 = b'\r';
+const LF: u8 = b'\n';
+const SP: u8 = b' ';
+const HT: u8 = b'\t';
+
+/// MP-P-04: the bytes that may follow `CRLF "--" B` in a delimiter.
+#[inline]
+fn is_delimiter_follower(b: u8) -> bool {
+    matches!(b, b'-' | SP | HT | CR | LF)
+}
+
+/// One parse event. `'a` borrows the parser, `'c` the chunk being fed.
+#[derive(Debug)]
+pub enum Event<'a, 'c> {
+    /// A part begins: its header block was complete and valid (MP-H-06..11).
+    PartStart(Part<'a>),
+    /// Body bytes of the current part: a slice of the chunk being fed.
+    Data(&'c [u8]),
+    /// Body bytes that were held back at the end of an earlier chunk because
+    /// they might have begun a delimiter, and turned out to be body
+    /// (MP-P-08). Never longer than the delimiter `CRLF "--" B`.
+    HeldData(&'a [u8]),
+    /// The current part's body is complete (its delimiter was recognized).
+    PartEnd,
+    /// The close delimiter line is complete; what follows is the epilogue.
+    End,
+}
+
+impl Event<'_, '_> {
+    /// The body bytes of a [`Event::Data`] or [`Event::HeldData`].
+    pub fn data(&self) -> Option<&[u8]> {
+        match self {
+            Event::Data(d) => Some(d),
+            Event::HeldData(d) => Some(d),
+            _ => None,
+        }
+    }
+}
+
+/// What a step produced, without borrows (turned into an [`Event`] after).
+#[derive(Clone, Copy, Debug)]
+enum Raw {
+    PartStart,
+    Data(usize, usize),
+    Held(usize, usize),
+    PartEnd,
+    End,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// Before the first delimiter (MP-P-02): a scan whose data is discarded.
+    Start,
+    /// At the byte after `"--" B` (MP-P-03).
+    AfterBoundary,
+    /// After `"--" B "-"`.
+    Dash,
+    /// In transport padding after `"--" B`.
+    Padding,
+    /// After the CR of a delimiter line.
+    LineCr,
+    /// In a part's header block.
+    Headers(Hs),
+    /// The header block is complete: emit `PartStart`.
+    PartStart,
+    /// In a part's body (MP-P-06).
+    Body,
+    /// A delimiter was recognized after a body: emit `PartEnd`.
+    PartEnd,
+    /// After `"--" B "--"`: padding, then CRLF or the end of input (MP-P-05).
+    Close,
+    /// After the CR of the close delimiter line.
+    CloseCr,
+    /// The close delimiter line is complete: emit `End`.
+    End,
+    /// Everything after the close delimiter line (ignored, MP-P-05).
+    Epilogue,
+}
+
+/// Header-line states (MP-H-01..05).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Hs {
+    /// At the first byte of a line.
+    LineStart,
+    /// After a CR at the start of a line: the empty line, or a bare CR.
+    LineStartCr,
+    /// Leading OWS of the first header line (MP-H-01).
+    Lead,
+    /// In a header name.
+    Name,
+    /// OWS between the name and the colon.
+    NameOws,
+    /// After a CR before the colon.
+    NameCr,
+    /// OWS after the colon.
+    ValueOws,
+    /// In a value.
+    Value,
+    /// After a CR in a value.
+    ValueCr,
+    /// Leading OWS of an obs-fold continuation line (MP-H-04).
+    FoldOws,
+}
+
+/// A sans-IO `multipart/form-data` parser.
+///
+/// Feed chunks with [`Parser::feed`] and pull events from the returned
+/// [`Feed`]; at the end of input call [`Parser::finish`] and drain it the
+/// same way. The form is complete and valid exactly when every event was
+/// `Ok` and the finish feed ended without an error.
+///
+/// After an error the parser is poisoned: every later feed reports the same
+/// error.
+///
+/// Memory: the boundary, one header block (at most `max_header_bytes`), and
+/// nothing per body byte. Time: linear in the input, whatever the chunking.
+#[derive(Debug)]
+pub struct Parser {
+    opts: Options,
+    /// `CRLF "--" B`.
+    delim: Box<[u8]>,
+    /// Searches `CRLF "--" B`, or `LF "--" B` with `allow_lf`.
+    finder: Finder<'static>,
+    /// Bytes consumed so far (offset of the next byte, absolute).
+    consumed: u64,
+    /// Absolute offset of the current chunk's first byte.
+    chunk_base: u64,
+    state: State,
+    error: Option<Error>,
+    /// Length of the delimiter prefix held back at a chunk edge: it equals
+    /// `delim[held_base..held_base + held]`.
+    held: usize,
+    /// 0 when the held prefix begins with CR, 1 when with LF (`allow_lf`).
+    held_base: usize,
+    /// The held bytes are the CRLF implied before the first delimiter.
+    held_virtual: bool,
+    parts: u64,
+    // Header block state.
+    block_start: u64,
+    header_limit_off: u64,
+    line_start: u64,
+    lines: u64,
+    name_start: usize,
+    name_end: usize,
+    value_start: usize,
+    trim_floor: usize,
+    folding: bool,
+    hbuf: Vec<u8>,
+    headers: Vec<HeaderSpan>,
+    // Current part.
+    disp: Disposition,
+    content_type: Option<usize>,
+    in_part: bool,
+    body_start: u64,
+    body_len: u64,
+    body_limit: u64,
+    body_code: ErrorCode,
+}
+
+impl Parser {
+    /// Creates a parser for the boundary `B` (the bytes after `--`).
+    ///
+    /// Errors: `MP_BOUNDARY` for an empty boundary or one holding CR, LF or
+    /// NUL (MP-B-03); `MP_LIMIT_BOUNDARY` when longer than
+    /// `max_boundary_bytes` (MP-B-04).
+    pub fn new(boundary: &[u8], options: Options) -> Result<Parser, Error> {
+        check_boundary(boundary)?;
+        if boundary.len() as u64 > options.max_boundary_bytes {
+            return Err(Error::new(ErrorCode::MpLimitBoundary, 0));
+        }
+        let mut delim = Vec::with_capacity(boundary.len() + 4);
+        delim.extend_from_slice(b"\r\n--");
+        delim.extend_from_slice(boundary);
+        let delim = delim.into_boxed_slice();
+        let needle = if options.allow_lf { &delim[1..] } else { &delim[..] };
+        let finder = Finder::new(needle).into_owned();
+        Ok(Parser {
+            opts: options,
+            delim,
+            finder,
+            consumed: 0,
+            chunk_base: 0,
+            state: State::Start,
+            error: None,
+            // MP-P-01: the first delimiter may omit its CRLF at offset 0.
+            held: 2,
+            held_base: 0,
+            held_virtual: true,
+            parts: 0,
+            block_start: 0,
+            header_limit_off: 0,
+            line_start: 0,
+            lines: 0,
+            name_start: 0,
+            name_end: 0,
+            value_start: 0,
+            trim_floor: 0,
+            folding: false,
+            hbuf: Vec::new(),
+            headers: Vec::new(),
+            disp: Disposition::default(),
+            content_type: None,
+            in_part: false,
+            body_start: 0,
+            body_len: 0,
+            body_limit: 0,
+            body_code: ErrorCode::MpLimitFieldBytes,
+        })
+    }
+
+    /// Creates a parser from a request `Content-Type` (MP-B-01..04).
+    ///
+    /// Errors: `MP_CONTENT_TYPE`, `MP_BOUNDARY`, `MP_LIMIT_BOUNDARY`, all at
+    /// offset 0.
+    pub fn from_content_type(content_type: &str, options: Options) -> Result<Parser, Error> {
+        let boundary = super::boundary_from_content_type(content_type)?;
+        Parser::new(&boundary, options)
+    }
+
+    /// The boundary `B`.
+    pub fn boundary(&self) -> &[u8] {
+        &self.delim[4..]
+    }
+
+    /// The options this parser was made with.
+    pub fn options(&self) -> &Options {
+        &self.opts
+    }
+
+    /// Bytes consumed so far (held-back bytes count as consumed).
+    pub fn offset(&self) -> u64 {
+        self.consumed
+    }
+
+    /// `true` once the close delimiter line was complete ([`Event::End`]).
+    pub fn is_done(&self) -> bool {
+        self.state == State::Epilogue
+    }
+
+    /// The error this parser stopped at, if any.
+    pub fn error(&self) -> Option<Error> {
+        self.error
+    }
+
+    /// The current part, from its [`Event::PartStart`] to its
+    /// [`Event::PartEnd`].
+    pub fn part(&self) -> Option<Part<'_>> {
+        if self.in_part { Some(self.part_view()) } else { None }
+    }
+
+    /// Feeds one chunk. Drain the returned [`Feed`] with [`Feed::next`].
+    ///
+    /// Dropping a feed before it returns `None` leaves the rest of the chunk
+    /// unconsumed ([`Feed::remaining`]); feed it again later to go on (this
+    /// is how a caller applies backpressure).
+    pub fn feed<'p, 'c>(&'p mut self, chunk: &'c [u8]) -> Feed<'p, 'c> {
+        self.start_feed(chunk, false)
+    }
+
+    /// Ends the input. The returned [`Feed`] yields [`Event::End`] if the
+    /// input ended right after the close delimiter (MP-P-05), nothing if
+    /// `End` was already seen, or `MP_TRUNCATED` at the input length
+    /// (MP-P-07).
+    pub fn finish(&mut self) -> Feed<'_, 'static> {
+        self.start_feed(&[], true)
+    }
+
+    fn start_feed<'p, 'c>(&'p mut self, chunk: &'c [u8], eof: bool) -> Feed<'p, 'c> {
+        // MP-L-03: only bytes before `max_total_bytes` are processed.
+        let room = self.opts.max_total_bytes.saturating_sub(self.consumed);
+        let (chunk, over) = if (chunk.len() as u64) > room {
+            (&chunk[..room as usize], true)
+        } else {
+            (chunk, false)
+        };
+        self.chunk_base = self.consumed;
+        Feed { parser: self, chunk, pos: 0, over, eof, done: false }
+    }
+
+    #[cfg(test)]
+    pub(crate) fn held_len(&self) -> usize {
+        self.held
+    }
+
+    fn part_view(&self) -> Part<'_> {
+        Part::new(&self.hbuf, &self.headers, &self.disp, self.content_type, self.body_start)
+    }
+
+    fn event<'a, 'c>(&'a self, raw: Raw, chunk: &'c [u8]) -> Event<'a, 'c> {
+        match raw {
+            Raw::PartStart => Event::PartStart(self.part_view()),
+            Raw::Data(a, b) => Event::Data(&chunk[a..b]),
+            Raw::Held(base, len) => Event::HeldData(&self.delim[base..base + len]),
+            Raw::PartEnd => Event::PartEnd,
+            Raw::End => Event::End,
+        }
+    }
+
+    #[cold]
+    fn fail(&mut self, code: ErrorCode, offset: u64) -> Error {
+        let e = Error::new(code, offset);
+        self.error = Some(e);
+        e
+    }
+
+    /// Runs the machine over `chunk[*pos..]` until it produces an event
+    /// (`Some`) or needs more input (`None`).
+    fn step(&mut self, chunk: &[u8], pos: &mut usize, eof: bool) -> Result<Option<Raw>, Error> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        let r = self.run(chunk, pos);
+        self.consumed = self.chunk_base + *pos as u64;
+        match r {
+            Ok(None) if eof => self.at_eof(),
+            r => r,
+        }
+    }
+
+    /// MP-P-05, MP-P-07: the input ended.
+    fn at_eof(&mut self) -> Result<Option<Raw>, Error> {
+        match self.state {
+            State::Close => {
+                self.state = State::Epilogue;
+                Ok(Some(Raw::End))
+            }
+            State::Epilogue => Ok(None),
+            _ => Err(self.fail(ErrorCode::MpTruncated, self.consumed)),
+        }
+    }
+
+    fn run(&mut self, chunk: &[u8], pos: &mut usize) -> Result<Option<Raw>, Error> {
+        let end = chunk.len();
+        loop {
+            match self.state {
+                State::Start | State::Body => {
+                    if let Some(raw) = self.scan(chunk, pos)? {
+                        return Ok(Some(raw));
+                    }
+                    if *pos == end && matches!(self.state, State::Start | State::Body) {
+                        return Ok(None);
+                    }
+                }
+                State::PartStart => {
+                    self.state = State::Body;
+                    return Ok(Some(Raw::PartStart));
+                }
+                State::PartEnd => {
+                    self.in_part = false;
+                    self.state = State::AfterBoundary;
+                    return Ok(Some(Raw::PartEnd));
+                }
+                State::End => {
+                    self.state = State::Epilogue;
+                    return Ok(Some(Raw::End));
+                }
+                State::Epilogue => {
+                    // MP-P-05: ignored, but counted (MP-L-03).
+                    *pos = end;
+                    return Ok(None);
+                }
+                State::Headers(_) => {
+                    if !self.headers_step(chunk, pos)? {
+                        return Ok(None);
+                    }
+                }
+                _ => {
+                    if *pos == end {
+                        return Ok(None);
+                    }
+                    self.delimiter_line(chunk, pos)?;
+                }
+            }
+        }
+    }
+
+    /// The rest of a delimiter line, one byte (MP-P-03, MP-P-05).
+    fn delimiter_line(&mut self, chunk: &[u8], pos: &mut usize) -> Result<(), Error> {
+        let b = chunk[*pos];
+        let off = self.chunk_base + *pos as u64;
+        let lf_ok = self.opts.allow_lf;
+        match self.state {
+            State::AfterBoundary => match b {
+                b'-' => self.state = State::Dash,
+                SP | HT => self.state = State::Padding,
+                CR => self.state = State::LineCr,
+                LF if lf_ok => return self.delimiter_line_end(pos),
+                _ => return Err(self.fail(ErrorCode::MpDelimiter, off)),
+            },
+            State::Dash => match b {
+                b'-' => self.state = State::Close,
+                _ => return Err(self.fail(ErrorCode::MpDelimiter, off)),
+            },
+            State::Padding => match b {
+                SP | HT => {}
+                CR => self.state = State::LineCr,
+                LF if lf_ok => return self.delimiter_line_end(pos),
+                _ => return Err(self.fail(ErrorCode::MpDelimiter, off)),
+            },
+            State::LineCr => match b {
+                LF => return self.delimiter_line_end(pos),
+                _ => return Err(self.fail(ErrorCode::MpDelimiter, off)),
+            },
+            State::Close => match b {
+                SP | HT => {}
+                CR => self.state = State::CloseCr,
+                LF if lf_ok => self.state = State::End,
+                _ => return Err(self.fail(ErrorCode::MpDelimiter, off)),
+            },
+            State::CloseCr => match b {
+                LF => self.state = State::End,
+                _ => return Err(self.fail(ErrorCode::MpDelimiter, off)),
+            },
+            _ => unreachable!("not a delimiter-line state"),
+        }
+        *pos += 1;
+        Ok(())
+    }
+
+    /// The LF of a (non-close) delimiter line: a part begins.
+    fn delimiter_line_end(&mut self, pos: &mut usize) -> Result<(), Error> {
+        *pos += 1;
+        let off = self.chunk_base + *pos as u64;
+        // MP-L-01
+        self.parts += 1;
+        if self.parts > self.opts.max_parts {
+            return Err(self.fail(ErrorCode::MpLimitParts, off));
+        }
+        self.block_start = off;
+        self.header_limit_off = off.saturating_add(self.opts.max_header_bytes);
+        self.lines = 0;
+        self.folding = false;
+        self.hbuf.clear();
+        self.headers.clear();
+        self.state = State::Headers(Hs::LineStart);
+        Ok(())
+    }
+
+    // ---------------------------------------------------------------------
+    // Delimiter search (MP-P-01, MP-P-02, MP-P-04, MP-P-06, MP-P-08)
+
+    /// Scans a body (or, in state `Start`, the bytes before the first
+    /// delimiter). Returns a data event, or `None` with the state changed
+    /// (a delimiter was found) or the chunk consumed.
+    fn scan(&mut self, chunk: &[u8], pos: &mut usize) -> Result<Option<Raw>, Error> {
+        let end = chunk.len();
+        let in_body = self.state == State::Body;
+        if self.held > 0 {
+            // Continue a delimiter match begun in an earlier chunk. The held
+            // bytes start with the only CR/LF they contain, so a delimiter
+            // can only begin at their first byte.
+            let pat_len = self.delim.len() - self.held_base;
+            while self.held < pat_len {
+                if *pos == end {
+                    return Ok(None);
+                }
+                if chunk[*pos] != self.delim[self.held_base + self.held] {
+                    return self.held_mismatch(*pos);
+                }
+                self.held += 1;
+                *pos += 1;
+            }
+            if *pos == end {
+                return Ok(None);
+            }
+            if !is_delimiter_follower(chunk[*pos]) {
+                return self.held_mismatch(*pos);
+            }
+            self.held = 0;
+            self.held_virtual = false;
+            self.delimiter_found();
+            return Ok(None);
+        }
+
+        let needle_len = self.finder.needle().len();
+        let lf_mode = self.opts.allow_lf;
+        let start = *pos;
+        let mut from = start;
+        loop {
+            let Some(i) = self.finder.find(&chunk[from..end]) else {
+                break;
+            };
+            let m = from + i;
+            // With allow_lf the needle is `LF "--" B`; a CR before it belongs
+            // to the delimiter (MP-P-06).
+            let d = if lf_mode && m > start && chunk[m - 1] == CR { m - 1 } else { m };
+            let after = m + needle_len;
+            if after == end {
+                // The byte that decides MP-P-04 is in the next chunk.
+                self.hold(chunk, d, end);
+                *pos = end;
+                return self.body_data(in_body, start, d);
+            }
+            if is_delimiter_follower(chunk[after]) {
+                *pos = after;
+                self.delimiter_found();
+                return self.body_data(in_body, start, d);
+            }
+            // MP-P-04: `CRLF--BX` is body data; search on.
+            from = m + 1;
+        }
+        // No delimiter: hold back a tail that may begin one (MP-P-08).
+        let h = self.tail_start(chunk, start, end);
+        if h < end {
+            self.hold(chunk, h, end);
+        }
+        *pos = end;
+        self.body_data(in_body, start, h)
+    }
+
+    /// Where a delimiter prefix begins at the end of `chunk[lo..end]`
+    /// (`end` when none). Only the last CR (or LF, with `allow_lf`) can begin
+    /// one, since `B` holds neither.
+    fn tail_start(&self, chunk: &[u8], lo: usize, end: usize) -> usize {
+        let n = self.delim.len();
+        let window = lo.max(end.saturating_sub(n - 1));
+        let tail = &chunk[window..end];
+        if !self.opts.allow_lf {
+            if let Some(i) = memrchr(CR, tail) {
+                let q = window + i;
+                if self.delim.starts_with(&chunk[q..end]) {
+                    return q;
+                }
+            }
+            return end;
+        }
+        if let Some(i) = memrchr2(CR, LF, tail) {
+            let q = window + i;
+            if chunk[q] == CR {
+                // A CR can only begin `CRLF--B` as the very last byte.
+                return if q + 1 == end { q } else { end };
+            }
+            if self.delim[1..].starts_with(&chunk[q..end]) {
+                return if q > lo && chunk[q - 1] == CR { q - 1 } else { q };
+            }
+        }
+        end
+    }
+
+    /// Holds back `chunk[from..end]`, a prefix of the delimiter.
+    fn hold(&mut self, chunk: &[u8], from: usize, end: usize) {
+        self.held_base = if chunk[from] == CR { 0 } else { 1 };
+        self.held = end - from;
+        debug_assert_eq!(&self.delim[self.held_base..self.held_base + self.held], &chunk[from..end]);
+    }
+
+    /// The held bytes did not continue into a delimiter.
+    fn held_mismatch(&mut self, at: usize) -> Result<Option<Raw>, Error> {
+        let (base, len) = (self.held_base, self.held);
+        self.held = 0;
+        if self.held_virtual {
+            self.held_virtual = false;
+            if !self.opts.allow_preamble {
+                // MP-P-02 strict: the body must begin with `--B`, and the
+                // line must go on as MP-P-03 says.
+                let off = self.chunk_base + at as u64;
+                let code = if len == self.delim.len() {
+                    ErrorCode::MpDelimiter
+                } else {
+                    ErrorCode::MpPreamble
+                };
+                return Err(self.fail(code, off));
+            }
+            return Ok(None);
+        }
+        if self.state == State::Body {
+            self.count_body(len)?;
+            return Ok(Some(Raw::Held(base, len)));
+        }
+        Ok(None)
+    }
+
+    fn delimiter_found(&mut self) {
+        self.state = if self.state == State::Body { State::PartEnd } else { State::AfterBoundary };
+    }
+
+    /// Emits `chunk[a..b]` as body data (nothing in the preamble).
+    #[inline]
+    fn body_data(&mut self, in_body: bool, a: usize, b: usize) -> Result<Option<Raw>, Error> {
+        if !in_body || a == b {
+            return Ok(None);
+        }
+        self.count_body(b - a)?;
+        Ok(Some(Raw::Data(a, b)))
+    }
+
+    /// MP-L-02: body bytes count once they are known not to be a delimiter.
+    #[inline]
+    fn count_body(&mut self, n: usize) -> Result<(), Error> {
+        let len = self.body_len + n as u64;
+        if len > self.body_limit {
+            let off = self.body_start.saturating_add(self.body_limit);
+            return Err(self.fail(self.body_code, off));
+        }
+        self.body_len = len;
+        Ok(())
+    }
+
+    // ---------------------------------------------------------------------
+    // Header lines (MP-H-01..05)
+
+    /// Checks MP-H-05 (1) for a header-line byte at `off`.
+    #[inline]
+    fn header_byte(&mut self, off: u64) -> Result<(), Error> {
+        if off >= self.header_limit_off {
+            return Err(self.fail(ErrorCode::MpLimitHeaderBytes, self.header_limit_off));
+        }
+        Ok(())
+    }
+
+    /// How many bytes from `off` still fit in the header block.
+    #[inline]
+    fn header_room(&self, off: u64) -> usize {
+        usize::try_from(self.header_limit_off.saturating_sub(off)).unwrap_or(usize::MAX)
+    }
+
+    /// Runs header lines. Returns `true` when the block is complete.
+    fn headers_step(&mut self, chunk: &[u8], pos: &mut usize) -> Result<bool, Error> {
+        let end = chunk.len();
+        let lf_ok = self.opts.allow_lf;
+        let State::Headers(mut hs) = self.state else { unreachable!() };
+        let result = loop {
+            if *pos == end {
+                break Ok(false);
+            }
+            let b = chunk[*pos];
+            let off = self.chunk_base + *pos as u64;
+            match hs {
+                Hs::LineStart => {
+                    if b == CR {
+                        // The empty line, or a bare CR: decided by the next byte.
+                        hs = Hs::LineStartCr;
+                        *pos += 1;
+                        continue;
+                    }
+                    if b == LF && lf_ok {
+                        *pos += 1;
+                        break self.end_block(off, off + 1).map(|()| true);
+                    }
+                    self.header_byte(off)?;
+                    if matches!(b, SP | HT) && self.lines > 0 {
+                        // MP-H-04: obs-fold.
+                        if !self.opts.allow_obs_fold {
+                            break Err(self.fail(ErrorCode::MpObsFold, off));
+                        }
+                        self.hbuf.push(SP);
+                        self.trim_floor = self.hbuf.len();
+                        self.folding = true;
+                        hs = Hs::FoldOws;
+                        *pos += 1;
+                        continue;
+                    }
+                    self.new_line(off)?;
+                    if matches!(b, SP | HT) {
+                        // MP-H-01: the first line may start with OWS.
+                        hs = Hs::Lead;
+                        *pos += 1;
+                    } else {
+                        hs = Hs::Name;
+                    }
+                }
+                Hs::LineStartCr => {
+                    let cr = off - 1;
+                    if b == LF {
+                        *pos += 1;
+                        break self.end_block(cr, off + 1).map(|()| true);
+                    }
+                    // A bare CR begins a header line: limits, then MP-H-02.
+                    self.header_byte(cr)?;
+                    self.new_line(cr)?;
+                    break Err(self.fail(ErrorCode::MpHeaderValue, cr));
+                }
+                Hs::Lead => {
+                    self.header_byte(off)?;
+                    if matches!(b, SP | HT) {
+                        *pos += 1;
+                    } else {
+                        hs = Hs::Name;
+                    }
+                }
+                Hs::Name => {
+                    // Fast run of token bytes, lowercased into the buffer.
+                    let room = self.header_room(off);
+                    let stop = end.min(pos.saturating_add(room));
+                    let mut p = *pos;
+                    while p < stop && TOKEN[chunk[p] as usize] {
+                        p += 1;
+                    }
+                    self.hbuf.extend(chunk[*pos..p].iter().map(u8::to_ascii_lowercase));
+                    *pos = p;
+                    if p == end {
+                        continue;
+                    }
+                    let off = self.chunk_base + p as u64;
+                    self.header_byte(off)?;
+                    let b = chunk[p];
+                    match b {
+                        b':' => {
+                            if self.hbuf.len() == self.name_start {
+                                break Err(self.fail(ErrorCode::MpHeaderName, off));
+                            }
+                            self.name_end = self.hbuf.len();
+                            hs = Hs::ValueOws;
+                        }
+                        SP | HT if self.hbuf.len() > self.name_start => hs = Hs::NameOws,
+                        CR => hs = Hs::NameCr,
+                        LF if !lf_ok => break Err(self.fail(ErrorCode::MpHeaderValue, off)),
+                        _ => break Err(self.fail(ErrorCode::MpHeaderName, off)),
+                    }
+                    *pos += 1;
+                }
+                Hs::NameOws => {
+                    self.header_byte(off)?;
+                    match b {
+                        SP | HT => {}
+                        b':' => {
+                            self.name_end = self.hbuf.len();
+                            hs = Hs::ValueOws;
+                        }
+                        CR => hs = Hs::NameCr,
+                        LF if !lf_ok => break Err(self.fail(ErrorCode::MpHeaderValue, off)),
+                        _ => break Err(self.fail(ErrorCode::MpHeaderName, off)),
+                    }
+                    *pos += 1;
+                }
+                Hs::NameCr => {
+                    // MP-H-02: a line without a colon fails at its CR; a CR
+                    // not followed by LF is a bad byte anywhere in a line.
+                    let code = if b == LF { ErrorCode::MpHeaderName } else { ErrorCode::MpHeaderValue };
+                    break Err(self.fail(code, off - 1));
+                }
+                Hs::ValueOws | Hs::FoldOws => {
+                    if matches!(b, SP | HT) {
+                        self.header_byte(off)?;
+                        *pos += 1;
+                    } else {
+                        if hs == Hs::ValueOws {
+                            self.value_start = self.hbuf.len();
+                            self.trim_floor = self.value_start;
+                        }
+                        hs = Hs::Value;
+                    }
+                }
+                Hs::Value => {
+                    let room = self.header_room(off);
+                    let stop = end.min(pos.saturating_add(room));
+                    let mut p = *pos;
+                    while p < stop && HEADER_PLAIN[chunk[p] as usize] {
+                        p += 1;
+                    }
+                    self.hbuf.extend_from_slice(&chunk[*pos..p]);
+                    *pos = p;
+                    if p == end {
+                        continue;
+                    }
+                    let off = self.chunk_base + p as u64;
+                    self.header_byte(off)?;
+                    match chunk[p] {
+                        CR => hs = Hs::ValueCr,
+                        LF if lf_ok => {
+                            self.end_line();
+                            hs = Hs::LineStart;
+                        }
+                        _ => break Err(self.fail(ErrorCode::MpHeaderValue, off)),
+                    }
+                    *pos += 1;
+                }
+                Hs::ValueCr => {
+                    if b != LF {
+                        break Err(self.fail(ErrorCode::MpHeaderValue, off - 1));
+                    }
+                    self.header_byte(off)?;
+                    self.end_line();
+                    hs = Hs::LineStart;
+                    *pos += 1;
+                }
+            }
+        };
+        if let State::Headers(_) = self.state {
+            self.state = State::Headers(hs);
+        }
+        if matches!(result, Ok(true)) {
+            self.state = State::PartStart;
+        }
+        result
+    }
+
+    /// MP-H-05 (2): a new header line begins at `off`.
+    fn new_line(&mut self, off: u64) -> Result<(), Error> {
+        self.lines += 1;
+        if self.lines > self.opts.max_headers {
+            return Err(self.fail(ErrorCode::MpLimitHeaders, off));
+        }
+        self.line_start = off;
+        self.folding = false;
+        self.name_start = self.hbuf.len();
+        Ok(())
+    }
+
+    /// A header line ended: trim trailing OWS (MP-H-01) and record it.
+    fn end_line(&mut self) {
+        while self.hbuf.len() > self.trim_floor && matches!(self.hbuf.last(), Some(&(SP | HT))) {
+            self.hbuf.pop();
+        }
+        if self.folding {
+            if let Some(last) = self.headers.last_mut() {
+                last.value_end = self.hbuf.len();
+            }
+            self.folding = false;
+        } else {
+            self.headers.push(HeaderSpan {
+                name_start: self.name_start,
+                name_end: self.name_end,
+                value_start: self.value_start,
+                value_end: self.hbuf.len(),
+                line_start: self.line_start,
+            });
+        }
+    }
+
+    /// MP-H-06: the empty line at `empty_line` ended the block; the body
+    /// begins at `body_start`.
+    fn end_block(&mut self, empty_line: u64, body_start: u64) -> Result<(), Error> {
+        let mut cd: Option<usize> = None;
+        let mut ct: Option<usize> = None;
+        for (i, h) in self.headers.iter().enumerate() {
+            let name = &self.hbuf[h.name_start..h.name_end];
+            if name == b"content-disposition" {
+                if cd.is_some() {
+                    return Err(self.fail(ErrorCode::MpDisposition, h.line_start));
+                }
+                cd = Some(i);
+            } else if name == b"content-type" {
+                ct = Some(i);
+            }
+        }
+        let Some(cd) = cd else {
+            return Err(self.fail(ErrorCode::MpNoDisposition, empty_line));
+        };
+        let h = self.headers[cd];
+        match part::parse_disposition(&self.hbuf, h.value_start, h.value_end) {
+            Some(d) => self.disp = d,
+            None => return Err(self.fail(ErrorCode::MpDisposition, h.line_start)),
+        }
+        self.content_type = ct;
+        self.in_part = true;
+        self.body_start = body_start;
+        self.body_len = 0;
+        (self.body_limit, self.body_code) = if self.disp.filename.is_some() {
+            (self.opts.max_file_bytes, ErrorCode::MpLimitFileBytes)
+        } else {
+            (self.opts.max_field_bytes, ErrorCode::MpLimitFieldBytes)
+        };
+        Ok(())
+    }
+}
+
+/// The events of one chunk (or of the end of input), pulled with
+/// [`Feed::next`].
+///
+/// A lending iterator: each event borrows the feed, so handle (or copy) it
+/// before pulling the next one.
+#[derive(Debug)]
+pub struct Feed<'p, 'c> {
+    parser: &'p mut Parser,
+    chunk: &'c [u8],
+    pos: usize,
+    over: bool,
+    eof: bool,
+    done: bool,
+}
+
+impl<'p, 'c> Feed<'p, 'c> {
+    /// The next event; `None` when the chunk is used up (or after an error).
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Option<Result<Event<'_, 'c>, Error>> {
+        if self.done {
+            return None;
+        }
+        match self.parser.step(self.chunk, &mut self.pos, self.eof) {
+            Ok(Some(raw)) => Some(Ok(self.parser.event(raw, self.chunk))),
+            Ok(None) => {
+                self.done = true;
+                if self.over {
+                    // MP-L-03: everything before the limit was processed.
+                    let limit = self.parser.opts.max_total_bytes;
+                    return Some(Err(self.parser.fail(ErrorCode::MpLimitTotalBytes, limit)));
+                }
+                None
+            }
+            Err(e) => {
+                self.done = true;
+                Some(Err(e))
+            }
+        }
+    }
+
+    /// The part of the chunk not consumed yet.
+    pub fn remaining(&self) -> &'c [u8] {
+        &self.chunk[self.pos..]
+    }
+
+    /// The parser being fed (e.g. for [`Parser::part`] during body data).
+    pub fn parser(&self) -> &Parser {
+        self.parser
+    }
+}

@@ -1,0 +1,346 @@
+//! A part's headers: the borrowed [`Part`] view and the Content-Disposition
+//! grammar (MP-H-07..11).
+
+use std::borrow::Cow;
+
+use crate::mime;
+use crate::tables::TOKEN;
+
+/// Where one header sits in the parser's header buffer (names lowercased,
+/// values OWS-trimmed and obs-folds joined).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct HeaderSpan {
+    pub(crate) name_start: usize,
+    pub(crate) name_end: usize,
+    pub(crate) value_start: usize,
+    pub(crate) value_end: usize,
+    /// Absolute offset of the header line's first byte.
+    pub(crate) line_start: u64,
+}
+
+type Span = (usize, usize);
+
+/// The parameters of a valid Content-Disposition, as spans of the buffer.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Disposition {
+    pub(crate) name: Span,
+    pub(crate) filename: Option<Span>,
+    pub(crate) name_star: Option<Span>,
+    pub(crate) filename_star: Option<Span>,
+}
+
+#[inline]
+fn skip_ows(v: &[u8], mut i: usize) -> usize {
+    while i < v.len() && matches!(v[i], b' ' | b'\t') {
+        i += 1;
+    }
+    i
+}
+
+#[inline]
+fn token_end(v: &[u8], mut i: usize) -> usize {
+    while i < v.len() && TOKEN[v[i] as usize] {
+        i += 1;
+    }
+    i
+}
+
+/// MP-H-07..09: parses `buf[start..end]` as
+/// `disposition-type *( OWS ";" OWS [ parameter ] ) OWS` with
+/// `parameter = token OWS "=" OWS ( token / quoted-string )`.
+///
+/// A quoted-string has no quoted-pairs: a backslash is an ordinary byte,
+/// because the WHATWG serializer never escapes `\` (MP-H-07). Returns `None`
+/// when the value does not match, the type is not `form-data`, `name` is
+/// missing, or `name`, `filename`, `name*` or `filename*` is repeated.
+pub(crate) fn parse_disposition(buf: &[u8], start: usize, end: usize) -> Option<Disposition> {
+    let v = &buf[start..end];
+    let span = |a: usize, b: usize| (start + a, start + b);
+    let t = token_end(v, 0);
+    if !v[..t].eq_ignore_ascii_case(b"form-data") {
+        return None;
+    }
+    let mut i = t;
+    let mut name = None;
+    let mut d = Disposition::default();
+    loop {
+        i = skip_ows(v, i);
+        if i == v.len() {
+            break;
+        }
+        if v[i] != b';' {
+            return None;
+        }
+        i = skip_ows(v, i + 1);
+        if i == v.len() {
+            break;
+        }
+        if v[i] == b';' {
+            // An empty parameter.
+            continue;
+        }
+        let pn = i;
+        i = token_end(v, i);
+        if i == pn {
+            return None;
+        }
+        let pname = &v[pn..i];
+        i = skip_ows(v, i);
+        if i == v.len() || v[i] != b'=' {
+            return None;
+        }
+        i = skip_ows(v, i + 1);
+        let value = if i < v.len() && v[i] == b'"' {
+            let close = memchr::memchr(b'"', &v[i + 1..])? + i + 1;
+            let s = span(i + 1, close);
+            i = close + 1;
+            s
+        } else {
+            let vs = i;
+            i = token_end(v, i);
+            if i == vs {
+                return None;
+            }
+            span(vs, i)
+        };
+        // MP-H-08, MP-H-09: case-insensitive names, no repeats.
+        let slot = if pname.eq_ignore_ascii_case(b"name") {
+            &mut name
+        } else if pname.eq_ignore_ascii_case(b"filename") {
+            &mut d.filename
+        } else if pname.eq_ignore_ascii_case(b"name*") {
+            &mut d.name_star
+        } else if pname.eq_ignore_ascii_case(b"filename*") {
+            &mut d.filename_star
+        } else {
+            continue;
+        };
+        if slot.is_some() {
+            return None;
+        }
+        *slot = Some(value);
+    }
+    d.name = name?;
+    Some(d)
+}
+
+/// The headers of the current part, borrowed from the parser.
+///
+/// Valid from [`Event::PartStart`](super::Event::PartStart) on; also
+/// available through [`Parser::part`](super::Parser::part) while the body is
+/// being read.
+#[derive(Clone, Copy)]
+pub struct Part<'a> {
+    buf: &'a [u8],
+    headers: &'a [HeaderSpan],
+    disp: &'a Disposition,
+    content_type: Option<usize>,
+    body_offset: u64,
+}
+
+fn lossy(b: &[u8]) -> Cow<'_, str> {
+    String::from_utf8_lossy(b)
+}
+
+impl<'a> Part<'a> {
+    pub(crate) fn new(
+        buf: &'a [u8],
+        headers: &'a [HeaderSpan],
+        disp: &'a Disposition,
+        content_type: Option<usize>,
+        body_offset: u64,
+    ) -> Part<'a> {
+        Part { buf, headers, disp, content_type, body_offset }
+    }
+
+    fn get(&self, (a, b): Span) -> &'a [u8] {
+        &self.buf[a..b]
+    }
+
+    /// The `name` parameter as UTF-8 with U+FFFD for invalid bytes, not
+    /// percent-decoded (MP-H-10).
+    pub fn name(&self) -> Cow<'a, str> {
+        lossy(self.name_bytes())
+    }
+
+    /// The raw bytes of the `name` parameter.
+    pub fn name_bytes(&self) -> &'a [u8] {
+        self.get(self.disp.name)
+    }
+
+    /// The `filename` parameter (MP-H-10); `None` for a field. Untrusted:
+    /// no path is stripped.
+    pub fn filename(&self) -> Option<Cow<'a, str>> {
+        self.filename_bytes().map(lossy)
+    }
+
+    /// The raw bytes of the `filename` parameter.
+    pub fn filename_bytes(&self) -> Option<&'a [u8]> {
+        self.disp.filename.map(|s| self.get(s))
+    }
+
+    /// `true` when the part has a `filename` (a File entry, MP-F-02).
+    pub fn is_file(&self) -> bool {
+        self.disp.filename.is_some()
+    }
+
+    /// The raw, undecoded `name*` parameter (RFC 8187). It never overrides
+    /// `name` (MP-H-09).
+    pub fn name_star(&self) -> Option<&'a [u8]> {
+        self.disp.name_star.map(|s| self.get(s))
+    }
+
+    /// The raw, undecoded `filename*` parameter. It never overrides
+    /// `filename` (MP-H-09).
+    pub fn filename_star(&self) -> Option<&'a [u8]> {
+        self.disp.filename_star.map(|s| self.get(s))
+    }
+
+    /// The value of the last `Content-Type` header, OWS-trimmed, as is
+    /// (MP-H-11).
+    pub fn content_type(&self) -> Option<&'a [u8]> {
+        self.content_type.map(|i| {
+            let h = &self.headers[i];
+            &self.buf[h.value_start..h.value_end]
+        })
+    }
+
+    /// The `type` a browser's `formData()` gives this part as a File
+    /// (MP-F-03): `text/plain` without a Content-Type, else Fetch's "extract
+    /// a MIME type" over every Content-Type value, serialized, or `""` when
+    /// none parses.
+    pub fn mime_type(&self) -> String {
+        if self.content_type.is_none() {
+            return "text/plain".to_owned();
+        }
+        let values = self.headers().filter(|h| h.name() == "content-type").map(|h| h.value());
+        mime::extract(values).map(|m| m.to_string()).unwrap_or_default()
+    }
+
+    /// Every header in order.
+    pub fn headers(&self) -> Headers<'a> {
+        Headers { buf: self.buf, iter: self.headers.iter() }
+    }
+
+    /// The absolute offset of the first body byte.
+    pub fn body_offset(&self) -> u64 {
+        self.body_offset
+    }
+}
+
+impl core::fmt::Debug for Part<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Part")
+            .field("name", &self.name())
+            .field("filename", &self.filename())
+            .field("content_type", &self.content_type().map(lossy))
+            .field("headers", &self.headers().len())
+            .finish()
+    }
+}
+
+/// One part header: lowercased name, OWS-trimmed value (MP-H-11).
+#[derive(Clone, Copy, Debug)]
+pub struct Header<'a> {
+    name: &'a [u8],
+    value: &'a [u8],
+}
+
+impl<'a> Header<'a> {
+    /// The name, ASCII-lowercased (always a token, so valid UTF-8).
+    pub fn name(&self) -> &'a str {
+        core::str::from_utf8(self.name).unwrap_or_default()
+    }
+
+    /// The raw value bytes (obs-fold continuations joined by one SP).
+    pub fn value(&self) -> &'a [u8] {
+        self.value
+    }
+
+    /// The value as UTF-8 with U+FFFD for invalid bytes, for display.
+    pub fn value_str(&self) -> Cow<'a, str> {
+        lossy(self.value)
+    }
+}
+
+/// Iterator over a part's headers, from [`Part::headers`].
+#[derive(Clone, Debug)]
+pub struct Headers<'a> {
+    buf: &'a [u8],
+    iter: core::slice::Iter<'a, HeaderSpan>,
+}
+
+impl<'a> Iterator for Headers<'a> {
+    type Item = Header<'a>;
+
+    fn next(&mut self) -> Option<Header<'a>> {
+        self.iter.next().map(|h| Header {
+            name: &self.buf[h.name_start..h.name_end],
+            value: &self.buf[h.value_start..h.value_end],
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.iter.size_hint()
+    }
+}
+
+impl ExactSizeIterator for Headers<'_> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cd(v: &str) -> Option<(String, Option<String>, Option<String>, Option<String>)> {
+        let b = v.as_bytes();
+        let d = parse_disposition(b, 0, b.len())?;
+        let s = |(a, e): Span| String::from_utf8_lossy(&b[a..e]).into_owned();
+        Some((s(d.name), d.filename.map(s), d.name_star.map(s), d.filename_star.map(s)))
+    }
+
+    #[test]
+    fn disposition_grammar() {
+        let n = |x: &str| Some((x.to_owned(), None, None, None));
+        assert_eq!(cd("form-data; name=\"a\""), n("a"));
+        assert_eq!(cd("FORM-DATA;NAME=a"), n("a"));
+        assert_eq!(cd("form-data ; name = \"a\" ;"), n("a"));
+        assert_eq!(cd("form-data;;name=\"\";;"), n(""));
+        assert_eq!(cd("form-data; name=\"a\\\""), n("a\\"));
+        assert_eq!(cd("form-data; name=\"a;b\""), n("a;b"));
+        assert_eq!(cd("form-data; name=\"%22\""), n("%22"));
+        assert_eq!(cd("form-data; size=3; name=a"), n("a"));
+        assert_eq!(cd("form-data; filename*0=x; name=a"), n("a"));
+        assert_eq!(
+            cd("form-data; name=a; filename=\"\"; name*=utf-8''b; filename*=utf-8''c"),
+            Some(("a".into(), Some("".into()), Some("utf-8''b".into()), Some("utf-8''c".into())))
+        );
+    }
+
+    #[test]
+    fn disposition_rejects() {
+        for bad in [
+            "",
+            "attachment; name=a",
+            "form-data",
+            "form-data; filename=a",
+            "form-data name=a",
+            "form-data; name",
+            "form-data; name=",
+            "form-data; name=\"a",
+            "form-data; name=\"a\"x",
+            "form-data; name=\"a\" x",
+            "form-data; name=a b",
+            "form-data; name=a/b",
+            "form-data; =a",
+            "form-data; name=a; name=b",
+            "form-data; name=a; NAME=b",
+            "form-data; name=a; filename=b; filename=c",
+            "form-data; name=a; name*=b; name*=c",
+            "form-data; name=a; filename*=b; filename*=c",
+            "form-data; name=\"a\".html",
+            "form-data-x; name=a",
+        ] {
+            assert!(cd(bad).is_none(), "{bad:?}");
+        }
+    }
+}

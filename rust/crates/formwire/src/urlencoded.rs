@@ -1,0 +1,527 @@
+//! `application/x-www-form-urlencoded`, exactly as WHATWG URL §5 says.
+//!
+//! Parsing splits on `&` only, skips empty sequences, splits each at its
+//! first `=`, turns `+` into a space **before** percent-decoding, keeps an
+//! invalid `%` sequence as it is, and decodes UTF-8 with U+FFFD for bad
+//! bytes (keeping a BOM). It never fails on content: only the limits of
+//! `spec/limits.md` (`max_pairs`, `max_bytes`) are errors.
+//!
+//! Names and values borrow the input when it needs no decoding (no `+`, no
+//! `%`, valid UTF-8). [`Parser`] is the streaming form: the same pairs for
+//! any chunking, with `%`, `%X` and UTF-8 sequences split across chunks.
+//!
+//! # Example
+//!
+//! ```
+//! use formwire::urlencoded;
+//!
+//! let pairs = urlencoded::parse(b"a=1&b=%C3%A9+x&&c&=d&e=%zz")?;
+//! let pairs: Vec<(&str, &str)> = pairs.iter().map(|(n, v)| (&**n, &**v)).collect();
+//! assert_eq!(pairs, [("a", "1"), ("b", "\u{e9} x"), ("c", ""), ("", "d"), ("e", "%zz")]);
+//!
+//! assert_eq!(urlencoded::serialize([("a b", "\u{e9}&=*")]), "a+b=%C3%A9%26%3D*");
+//! # Ok::<(), formwire::Error>(())
+//! ```
+
+use std::borrow::Cow;
+
+use memchr::{memchr, memchr2};
+
+use crate::error::{Error, ErrorCode};
+use crate::tables::{HEX_UPPER, HEX_VALUE, URLENCODED_KEEP};
+
+/// One name-value pair.
+pub type Pair<'a> = (Cow<'a, str>, Cow<'a, str>);
+
+/// The urlencoded limits of `spec/limits.md`. [`UNLIMITED`] (`u64::MAX`)
+/// turns a limit off.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Options {
+    /// Most name-value pairs (empty sequences between `&` are not pairs).
+    /// Default 10000.
+    pub max_pairs: u64,
+    /// Most input bytes. Default 10 MiB.
+    pub max_bytes: u64,
+}
+
+/// The value of a limit that is off.
+pub const UNLIMITED: u64 = u64::MAX;
+
+impl Default for Options {
+    fn default() -> Options {
+        Options { max_pairs: 10_000, max_bytes: 10 << 20 }
+    }
+}
+
+impl Options {
+    /// Sets a limit by its spec name (`max_pairs`, `max_bytes`); `None` is
+    /// unlimited. Returns `false` for an unknown name.
+    pub fn set_limit(&mut self, name: &str, limit: Option<u64>) -> bool {
+        let slot = match name {
+            "max_pairs" => &mut self.max_pairs,
+            "max_bytes" => &mut self.max_bytes,
+            _ => return false,
+        };
+        *slot = limit.unwrap_or(UNLIMITED);
+        true
+    }
+}
+
+/// Decodes one name or value: `+` to space, then percent-decoding, then
+/// UTF-8 with U+FFFD (WHATWG URL §5.1 steps 3.4–3.5). Borrows when nothing
+/// needs decoding.
+pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
+    if memchr2(b'+', b'%', bytes).is_none() {
+        return String::from_utf8_lossy(bytes);
+    }
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut rest = bytes;
+    while let Some(i) = memchr2(b'+', b'%', rest) {
+        out.extend_from_slice(&rest[..i]);
+        if rest[i] == b'+' {
+            out.push(b' ');
+            rest = &rest[i + 1..];
+            continue;
+        }
+        // `%` followed by two hex digits, else the `%` stays as it is.
+        if let (Some(&h), Some(&l)) = (rest.get(i + 1), rest.get(i + 2)) {
+            let (h, l) = (HEX_VALUE[h as usize], HEX_VALUE[l as usize]);
+            if h != 0xFF && l != 0xFF {
+                out.push(h << 4 | l);
+                rest = &rest[i + 3..];
+                continue;
+            }
+        }
+        out.push(b'%');
+        rest = &rest[i + 1..];
+    }
+    out.extend_from_slice(rest);
+    Cow::Owned(match String::from_utf8(out) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    })
+}
+
+/// Splits one non-empty `&`-free sequence at its first `=` and decodes both
+/// halves.
+fn pair(seq: &[u8]) -> Pair<'_> {
+    match memchr(b'=', seq) {
+        Some(i) => (decode(&seq[..i]), decode(&seq[i + 1..])),
+        None => (decode(seq), Cow::Borrowed("")),
+    }
+}
+
+/// The pairs of a whole input, lazily and **without limits** (for trusted
+/// input, or when the caller counts). See [`parse`] for the limited form.
+pub fn pairs(input: &[u8]) -> Pairs<'_> {
+    Pairs { rest: input }
+}
+
+/// Iterator returned by [`pairs`].
+#[derive(Clone, Debug)]
+pub struct Pairs<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Iterator for Pairs<'a> {
+    type Item = Pair<'a>;
+
+    fn next(&mut self) -> Option<Pair<'a>> {
+        loop {
+            if self.rest.is_empty() {
+                return None;
+            }
+            let (seq, rest) = match memchr(b'&', self.rest) {
+                Some(i) => (&self.rest[..i], &self.rest[i + 1..]),
+                None => (self.rest, &self.rest[self.rest.len()..]),
+            };
+            self.rest = rest;
+            if !seq.is_empty() {
+                return Some(pair(seq));
+            }
+        }
+    }
+}
+
+/// Parses a whole input with the default limits.
+pub fn parse(input: &[u8]) -> Result<Vec<Pair<'_>>, Error> {
+    parse_with(input, &Options::default())
+}
+
+/// Parses a whole input. Errors: `UE_LIMIT_PAIRS` at the first byte of pair
+/// number `max_pairs + 1`; `UE_LIMIT_BYTES` at `max_bytes` when the input is
+/// longer (bytes before that offset are processed first, so an earlier
+/// `UE_LIMIT_PAIRS` wins, as in the streaming parser).
+pub fn parse_with<'a>(input: &'a [u8], options: &Options) -> Result<Vec<Pair<'a>>, Error> {
+    let cut = usize::try_from(options.max_bytes).unwrap_or(usize::MAX).min(input.len());
+    let head = &input[..cut];
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < head.len() {
+        let end = memchr(b'&', &head[at..]).map_or(head.len(), |i| at + i);
+        if end > at {
+            if out.len() as u64 >= options.max_pairs {
+                return Err(Error::new(ErrorCode::UeLimitPairs, at as u64));
+            }
+            if end < head.len() || cut == input.len() {
+                out.push(pair(&input[at..end]));
+            }
+        }
+        at = end + 1;
+    }
+    if cut < input.len() {
+        return Err(Error::new(ErrorCode::UeLimitBytes, options.max_bytes));
+    }
+    Ok(out)
+}
+
+/// Appends the urlencoded form of `bytes` (WHATWG URL
+/// "application/x-www-form-urlencoded serializer" step for one string):
+/// `[A-Za-z0-9*-._]` as is, space as `+`, everything else `%XX` uppercase.
+pub fn byte_serialize(bytes: &[u8], out: &mut String) {
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        let keep = rest.iter().position(|&b| !URLENCODED_KEEP[b as usize]).unwrap_or(rest.len());
+        // The kept bytes are ASCII.
+        out.push_str(core::str::from_utf8(&rest[..keep]).unwrap_or_default());
+        let Some(&b) = rest.get(keep) else { break };
+        if b == b' ' {
+            out.push('+');
+        } else {
+            out.push('%');
+            out.push(HEX_UPPER[(b >> 4) as usize] as char);
+            out.push(HEX_UPPER[(b & 15) as usize] as char);
+        }
+        rest = &rest[keep + 1..];
+    }
+}
+
+/// Serializes pairs as `name=value` joined by `&` (WHATWG URL §5.2).
+pub fn serialize<I, K, V>(pairs: I) -> String
+where
+    I: IntoIterator<Item = (K, V)>,
+    K: AsRef<str>,
+    V: AsRef<str>,
+{
+    let mut out = String::new();
+    for (i, (k, v)) in pairs.into_iter().enumerate() {
+        if i > 0 {
+            out.push('&');
+        }
+        byte_serialize(k.as_ref().as_bytes(), &mut out);
+        out.push('=');
+        byte_serialize(v.as_ref().as_bytes(), &mut out);
+    }
+    out
+}
+
+/// A streaming urlencoded parser: feed chunks, pull pairs.
+///
+/// A pair that lies inside one chunk borrows it; a pair split across chunks
+/// is assembled in an internal buffer first (at most `max_bytes`). Decoding
+/// happens on whole pairs, so `%`, `%X` and UTF-8 sequences split across
+/// chunks decode exactly as if the input came in one piece.
+///
+/// ```
+/// use formwire::urlencoded::{Options, Parser};
+///
+/// let mut p = Parser::new(Options::default());
+/// let mut got = Vec::new();
+/// for chunk in [&b"a=%C"[..], b"3%A", b"9&b", b"=2"] {
+///     let mut feed = p.feed(chunk);
+///     while let Some(pair) = feed.next() {
+///         let (n, v) = pair?;
+///         got.push((n.into_owned(), v.into_owned()));
+///     }
+/// }
+/// let mut feed = p.finish();
+/// while let Some(pair) = feed.next() {
+///     let (n, v) = pair?;
+///     got.push((n.into_owned(), v.into_owned()));
+/// }
+/// assert_eq!(got, [("a".into(), "\u{e9}".into()), ("b".into(), "2".into())]);
+/// # Ok::<(), formwire::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Parser {
+    opts: Options,
+    /// The raw bytes of a pair begun in an earlier chunk.
+    buf: Vec<u8>,
+    /// `buf` was handed out and must be cleared before reuse.
+    buf_used: bool,
+    consumed: u64,
+    pairs: u64,
+    error: Option<Error>,
+}
+
+impl Parser {
+    /// A parser with the given limits.
+    pub fn new(options: Options) -> Parser {
+        Parser { opts: options, buf: Vec::new(), buf_used: false, consumed: 0, pairs: 0, error: None }
+    }
+
+    /// Bytes consumed so far.
+    pub fn offset(&self) -> u64 {
+        self.consumed
+    }
+
+    /// Feeds a chunk; pull its pairs from the returned [`Feed`].
+    pub fn feed<'p, 'c>(&'p mut self, chunk: &'c [u8]) -> Feed<'p, 'c> {
+        let room = self.opts.max_bytes.saturating_sub(self.consumed);
+        let (chunk, over) = if (chunk.len() as u64) > room {
+            (&chunk[..room as usize], true)
+        } else {
+            (chunk, false)
+        };
+        let base = self.consumed;
+        Feed { parser: self, chunk, base, pos: 0, over, eof: false, done: false }
+    }
+
+    /// Ends the input: yields the last pair, if one is pending.
+    pub fn finish(&mut self) -> Feed<'_, 'static> {
+        let base = self.consumed;
+        Feed { parser: self, chunk: &[], base, pos: 0, over: false, eof: true, done: false }
+    }
+
+    fn count(&mut self, off: u64) -> Result<(), Error> {
+        if self.pairs >= self.opts.max_pairs {
+            let e = Error::new(ErrorCode::UeLimitPairs, off);
+            self.error = Some(e);
+            return Err(e);
+        }
+        self.pairs += 1;
+        Ok(())
+    }
+}
+
+/// The pairs of one chunk (or of the end of input), from [`Parser::feed`].
+#[derive(Debug)]
+pub struct Feed<'p, 'c> {
+    parser: &'p mut Parser,
+    chunk: &'c [u8],
+    base: u64,
+    pos: usize,
+    over: bool,
+    eof: bool,
+    done: bool,
+}
+
+impl<'c> Feed<'_, 'c> {
+    /// The next complete pair; `None` when the chunk is used up.
+    #[allow(clippy::should_implement_trait)]
+    pub fn next(&mut self) -> Option<Result<Pair<'_>, Error>> {
+        if self.done {
+            return None;
+        }
+        let p = &mut *self.parser;
+        if let Some(e) = p.error {
+            self.done = true;
+            return Some(Err(e));
+        }
+        if p.buf_used {
+            p.buf.clear();
+            p.buf_used = false;
+        }
+        let chunk = self.chunk;
+        let end = chunk.len();
+        if !p.buf.is_empty() {
+            // A pair begun in an earlier chunk.
+            match memchr(b'&', &chunk[self.pos..]) {
+                Some(i) => {
+                    p.buf.extend_from_slice(&chunk[self.pos..self.pos + i]);
+                    self.pos += i + 1;
+                    p.consumed = self.base + self.pos as u64;
+                    p.buf_used = true;
+                    return Some(Ok(pair(&self.parser.buf)));
+                }
+                None => {
+                    p.buf.extend_from_slice(&chunk[self.pos..]);
+                    self.pos = end;
+                    p.consumed = self.base + end as u64;
+                    if self.eof {
+                        p.buf_used = true;
+                        self.done = true;
+                        return Some(Ok(pair(&self.parser.buf)));
+                    }
+                    return self.end();
+                }
+            }
+        }
+        while self.pos < end && chunk[self.pos] == b'&' {
+            self.pos += 1;
+        }
+        p.consumed = self.base + self.pos as u64;
+        if self.pos == end {
+            return self.end();
+        }
+        let start = self.pos;
+        if let Err(e) = p.count(self.base + start as u64) {
+            self.done = true;
+            return Some(Err(e));
+        }
+        match memchr(b'&', &chunk[start..]) {
+            Some(i) => {
+                self.pos = start + i + 1;
+                p.consumed = self.base + self.pos as u64;
+                Some(Ok(pair(&chunk[start..start + i])))
+            }
+            None => {
+                p.buf.extend_from_slice(&chunk[start..]);
+                self.pos = end;
+                p.consumed = self.base + end as u64;
+                self.end()
+            }
+        }
+    }
+
+    fn end(&mut self) -> Option<Result<Pair<'_>, Error>> {
+        self.done = true;
+        if self.over {
+            let e = Error::new(ErrorCode::UeLimitBytes, self.parser.opts.max_bytes);
+            self.parser.error = Some(e);
+            return Some(Err(e));
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn owned(v: Vec<Pair<'_>>) -> Vec<(String, String)> {
+        v.into_iter().map(|(a, b)| (a.into_owned(), b.into_owned())).collect()
+    }
+
+    fn p(s: &[u8]) -> Vec<(String, String)> {
+        owned(parse(s).unwrap())
+    }
+
+    fn s(a: &str, b: &str) -> (String, String) {
+        (a.to_owned(), b.to_owned())
+    }
+
+    #[test]
+    fn whatwg_parse() {
+        assert_eq!(p(b""), []);
+        assert_eq!(p(b"&&&"), []);
+        assert_eq!(p(b"a"), [s("a", "")]);
+        assert_eq!(p(b"a="), [s("a", "")]);
+        assert_eq!(p(b"=a"), [s("", "a")]);
+        assert_eq!(p(b"="), [s("", "")]);
+        assert_eq!(p(b"a=b=c"), [s("a", "b=c")]);
+        assert_eq!(p(b"a;b=c"), [s("a;b", "c")]);
+        assert_eq!(p(b"a+b=c+d"), [s("a b", "c d")]);
+        assert_eq!(p(b"%2B=%2b"), [s("+", "+")]);
+        assert_eq!(p(b"%=%4=%zz=%4g"), [s("%", "%4=%zz=%4g")]);
+        assert_eq!(p(b"a=%"), [s("a", "%")]);
+        assert_eq!(p(b"a=%f"), [s("a", "%f")]);
+        assert_eq!(p(b"a=%FF%fe"), [s("a", "\u{fffd}\u{fffd}")]);
+        assert_eq!(p(b"a=\xff"), [s("a", "\u{fffd}")]);
+        assert_eq!(p(b"%EF%BB%BFa=1"), [s("\u{feff}a", "1")]);
+        assert_eq!(p(b"a=%e2%82%ac&b=%E2%82"), [s("a", "\u{20ac}"), s("b", "\u{fffd}")]);
+        assert_eq!(p(b"a=%00"), [s("a", "\0")]);
+    }
+
+    #[test]
+    fn borrows_when_it_can() {
+        let v = parse(b"abc=def&x=%41").unwrap();
+        assert!(matches!(v[0], (Cow::Borrowed(_), Cow::Borrowed(_))));
+        assert!(matches!(v[1].1, Cow::Owned(_)));
+    }
+
+    #[test]
+    fn limits() {
+        let mut o = Options::default();
+        o.max_pairs = 2;
+        assert_eq!(parse_with(b"a&&b", &o).unwrap().len(), 2);
+        assert_eq!(parse_with(b"a&&b&&&", &o).unwrap().len(), 2);
+        assert_eq!(parse_with(b"a&b&&c", &o).unwrap_err(), Error::new(ErrorCode::UeLimitPairs, 5));
+        o.max_bytes = 4;
+        assert_eq!(parse_with(b"a&bc", &o).unwrap().len(), 2);
+        assert_eq!(parse_with(b"a&bcd", &o).unwrap_err(), Error::new(ErrorCode::UeLimitBytes, 4));
+        // Pair 3 begins at the cut: never processed.
+        assert_eq!(parse_with(b"a&b&c", &o).unwrap_err(), Error::new(ErrorCode::UeLimitBytes, 4));
+        o.max_bytes = 5;
+        assert_eq!(parse_with(b"a&b&c", &o).unwrap_err(), Error::new(ErrorCode::UeLimitPairs, 4));
+        assert_eq!(parse_with(b"a&b&cd", &o).unwrap_err(), Error::new(ErrorCode::UeLimitPairs, 4));
+        o.max_bytes = 0;
+        assert_eq!(parse_with(b"", &o).unwrap().len(), 0);
+        assert_eq!(parse_with(b"&", &o).unwrap_err(), Error::new(ErrorCode::UeLimitBytes, 0));
+    }
+
+    fn stream(input: &[u8], cuts: &[usize], o: &Options) -> Result<Vec<(String, String)>, Error> {
+        let mut parser = Parser::new(o.clone());
+        let mut out = Vec::new();
+        let mut last = 0;
+        for &c in cuts.iter().chain([input.len()].iter()) {
+            let mut feed = parser.feed(&input[last..c]);
+            while let Some(r) = feed.next() {
+                let (a, b) = r?;
+                out.push((a.into_owned(), b.into_owned()));
+            }
+            last = c;
+        }
+        let mut feed = parser.finish();
+        while let Some(r) = feed.next() {
+            let (a, b) = r?;
+            out.push((a.into_owned(), b.into_owned()));
+        }
+        Ok(out)
+    }
+
+    #[test]
+    fn streaming_matches_whole_at_every_split() {
+        let inputs: [&[u8]; 6] = [
+            b"a=%C3%A9&b=c+d&&%E2%82%AC=%f&x",
+            b"&&a&b=&=c&",
+            b"caf\xc3\xa9=%F0%9F%98%80&%4",
+            b"",
+            b"abc",
+            b"%=%%%41%4",
+        ];
+        let o = Options::default();
+        for input in inputs {
+            let whole = p(input);
+            for i in 0..=input.len() {
+                for j in i..=input.len() {
+                    let cuts: Vec<usize> = [i, j].into_iter().filter(|&c| c > 0 && c < input.len()).collect();
+                    let mut cuts2 = cuts.clone();
+                    cuts2.dedup();
+                    assert_eq!(stream(input, &cuts2, &o).unwrap(), whole, "{input:?} {cuts2:?}");
+                }
+            }
+            let bytes: Vec<usize> = (1..input.len()).collect();
+            assert_eq!(stream(input, &bytes, &o).unwrap(), whole);
+        }
+    }
+
+    #[test]
+    fn streaming_limits_match_whole() {
+        let input = b"a=1&&b=2&c=3&dd=4&e";
+        for max_pairs in [0, 1, 2, 3, 10] {
+            for max_bytes in [0, 1, 3, 4, 5, 9, 10, 11, 19, 20, 100] {
+                let o = Options { max_pairs, max_bytes };
+                let whole = parse_with(input, &o).map(owned);
+                for cut in 0..=input.len() {
+                    let cuts: Vec<usize> = [cut].into_iter().filter(|&c| c > 0 && c < input.len()).collect();
+                    assert_eq!(stream(input, &cuts, &o), whole, "{max_pairs} {max_bytes} {cut}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn serializer() {
+        assert_eq!(serialize::<[(&str, &str); 0], _, _>([]), "");
+        assert_eq!(serialize([("a", "b"), ("c", "")]), "a=b&c=");
+        assert_eq!(serialize([(" ", "+")]), "+=%2B");
+        assert_eq!(serialize([("*-._~!'()", "\u{1f600}")]), "*-._%7E%21%27%28%29=%F0%9F%98%80");
+        assert_eq!(serialize([("\r\n", "\0")]), "%0D%0A=%00");
+        // Round trip.
+        let pairs = [("k\u{e9}y &=", "v+%a\u{20ac}"), ("", "")];
+        let text = serialize(pairs);
+        assert_eq!(p(text.as_bytes()), [s("k\u{e9}y &=", "v+%a\u{20ac}"), s("", "")]);
+    }
+}
