@@ -8,7 +8,7 @@
  * (V8's ReadExpectedString); object ids are a plain array (push, index).
  */
 import { scError, type CloneErrorCode } from './errors.js';
-import { mapSet, setAdd, makeView, ELEMENT_SIZE, VIEW_CTORS, makeError, hasOwn, copyBytes } from './kinds.js';
+import { mapSet, setAdd, makeView, ELEMENT_SIZE, VIEW_CTORS, makeError, hasOwn, copyBytes, ERROR_CTORS } from './kinds.js';
 import { factoryFor, defineValue, type Factory } from './shapes.js';
 import { latin1, utf16, utf8 } from './strings.js';
 import * as W from './wire.js';
@@ -19,6 +19,11 @@ export interface DeserializeOptions {
   maxDepth?: number;
   /** Largest accepted input (spec/limits.md max_bytes). Default 256 MiB. */
   maxBytes?: number;
+  /**
+   * Node child_process `serialization: 'advanced'` framing of host objects: an extra varint before each (0: a typed
+   * array follows, 1: a plain object follows). Off by default: it cannot be told from `v8.serialize` output.
+   */
+  nodeIpc?: boolean;
 }
 
 export const DEFAULT_MAX_BYTES = 268435456;
@@ -33,14 +38,16 @@ export function deserialize(bytes: Uint8Array, options?: DeserializeOptions): un
   const maxBytes = options?.maxBytes ?? DEFAULT_MAX_BYTES;
   if (bytes.length > maxBytes) throw scError('SC_LIMIT_BYTES', 0, `input longer than ${maxBytes} bytes`);
   const maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
-  const r = new Reader(bytes, maxDepth, false);
+  const ipc = options?.nodeIpc === true;
+  const r = new Reader(bytes, maxDepth, false, ipc);
   r.header();
   if (r.version !== 13) return r.root();
-  // V8 (crbug.com/1284506) wrote some version-13 data with view flags: read normally, then retry with flags.
+  // SC-D-23: V8 (crbug.com/1284506) wrote some version-13 data with view flags: read normally, then retry with flags.
   try {
     return r.root();
   } catch (e) {
-    const r2 = new Reader(bytes, maxDepth, true);
+    if ((e as { code?: string }).code?.startsWith('SC_LIMIT_')) throw e;
+    const r2 = new Reader(bytes, maxDepth, true, ipc);
     r2.header();
     try {
       return r2.root();
@@ -66,8 +73,11 @@ class Reader {
   version = 0;
   readonly ids: unknown[] = [];
   depth = 0;
+  keyPos = 0;
+  /** nodeIpc: the id of a host object whose plain-object value is being read (it aliases the object) */
+  aliasNext = -1;
   shape: DShape | null = null;
-  constructor(readonly b: Uint8Array, readonly maxDepth: number, readonly v13Flags: boolean) {
+  constructor(readonly b: Uint8Array, readonly maxDepth: number, readonly v13Flags: boolean, readonly nodeIpc: boolean) {
     this.end = b.length;
   }
 
@@ -80,7 +90,8 @@ class Reader {
 
   header(): void {
     const b = this.b;
-    if (this.end === 0 || b[0] !== W.T_VERSION) this.err('SC_VERSION', 0, 'no version header');
+    if (this.end === 0) this.truncated();
+    if (b[0] !== W.T_VERSION) this.err('SC_VERSION', 0, 'no version header');
     this.p = 1;
     const v = this.varint();
     if (v < W.MIN_VERSION || v > W.VERSION) this.err('SC_VERSION', 0, `version ${v} not in 13..15`);
@@ -88,31 +99,54 @@ class Reader {
   }
 
   root(): unknown {
-    return this.value();
+    const v = this.value();
+    // SC-D-28: only padding may follow the top-level value
+    let p = this.p;
+    while (p < this.end && this.b[p] === W.T_PADDING) p++;
+    if (p < this.end) this.err('SC_TAG', p, 'bytes after the top-level value');
+    return v;
   }
 
+  /** SC-D-04: u32 varint, at most 5 bytes; the 5th must end it and carry no bits above 32. */
   varint(): number {
     const b = this.b;
     let p = this.p;
-    const start = p;
     if (p >= this.end) this.truncated();
     let x = b[p++]!;
     if (x < 0x80) {
       this.p = p;
       return x;
     }
+    const start = p - 1;
     let v = x & 0x7f;
     let mul = 128;
     for (let i = 1; ; i++) {
       if (p >= this.end) this.truncated();
-      if (i >= 5) this.err('SC_VARINT', start, 'varint longer than 5 bytes');
       x = b[p++]!;
+      if (i === 4 && x > 0x0f) this.err('SC_VARINT', start, 'varint does not fit in u32');
       v += (x & 0x7f) * mul;
       if (x < 0x80) break;
       mul *= 128;
     }
     this.p = p;
-    return v >>> 0 === v ? v : v % 4294967296; // bits past 32 are dropped, as V8 does
+    return v;
+  }
+
+  /** SC-D-04: u8 varint (view and Error subtags), at most 2 bytes. */
+  u8(): number {
+    const b = this.b;
+    const start = this.p;
+    if (start >= this.end) this.truncated();
+    const x = b[start]!;
+    if (x < 0x80) {
+      this.p = start + 1;
+      return x;
+    }
+    if (start + 1 >= this.end) this.truncated();
+    const y = b[start + 1]!;
+    if (y > 1) this.err('SC_VARINT', start, 'varint does not fit in u8');
+    this.p = start + 2;
+    return (x & 0x7f) | (y << 7);
   }
 
   double(): number {
@@ -191,7 +225,7 @@ class Reader {
       case W.T_NULL: return null;
       case W.T_TRUE: return true;
       case W.T_FALSE: return false;
-      case W.T_BIGINT: return this.bigint();
+      case W.T_BIGINT: return this.bigint(tp);
       case W.T_OBJECT: return this.object(tp);
       case W.T_DENSE: return this.dense(tp);
       case W.T_SPARSE: return this.sparse(tp);
@@ -224,7 +258,7 @@ class Reader {
       case W.T_BIGINT_OBJECT: {
         const id = this.ids.length;
         this.ids.push(PENDING);
-        const o = Object(this.bigint());
+        const o = Object(this.bigint(tp));
         this.ids[id] = o;
         return o;
       }
@@ -242,6 +276,7 @@ class Reader {
       case W.T_RESIZABLE_BUFFER: return this.arrayBuffer(tp, t === W.T_RESIZABLE_BUFFER);
       case W.T_ERROR: return this.error(tp);
       case W.T_HOST: return this.host(tp);
+      case W.T_VIEW: return this.err('SC_VIEW', tp, 'view not directly after an ArrayBuffer');
       case W.T_BUFFER_TRANSFER:
       case W.T_SHARED_BUFFER:
       case W.T_WASM_MODULE:
@@ -257,10 +292,20 @@ class Reader {
 
   /** A value that must be a string (RegExp source, String object, Error message and stack). */
   string(): string {
-    const tp = this.peekPos();
-    const v = this.value();
-    if (typeof v !== 'string') this.err('SC_TAG', tp, 'expected a string');
-    return v;
+    const tp = this.valueTag();
+    const t = this.b[tp];
+    if (t !== W.T_ONE_BYTE && t !== W.T_TWO_BYTE && t !== W.T_UTF8) this.err('SC_TAG', tp, 'a string is required here');
+    return this.inner() as string;
+  }
+
+  /** SC-D-06: skips padding and `?` verify-count prefixes; the offset of the value's own tag (not consumed). */
+  valueTag(): number {
+    for (;;) {
+      const p = this.peekPos();
+      if (this.b[p] !== W.T_VERIFY_COUNT) return p;
+      this.p = p + 1;
+      this.varint();
+    }
   }
 
   wrapper(v: boolean): object {
@@ -269,9 +314,10 @@ class Reader {
     return o;
   }
 
-  bigint(): bigint {
+  bigint(tp: number): bigint {
     const bits = this.varint();
     const n = (bits >>> 1) & 0x3fffffff;
+    if (n === 0 && bits & 1) this.err('SC_TAG', tp, 'BigInt with a sign and no digits');
     const s = this.p;
     if (s + n > this.end) this.truncated();
     this.p = s + n;
@@ -291,18 +337,18 @@ class Reader {
     return bits & 1 ? -v : v;
   }
 
-  /** Property key: a string, or a number converted to its property key string. */
+  /** SC-D-12/13: a property key: a string, or an integer number (its property key string). */
   key(): string {
-    const tp = this.peekPos();
+    const tp = this.valueTag();
     const t = this.b[tp]!;
-    if (t === W.T_ONE_BYTE || t === W.T_TWO_BYTE || t === W.T_UTF8) return this.inner() as string;
-    if (t === W.T_INT32 || t === W.T_UINT32 || t === W.T_DOUBLE) return String(this.inner() as number);
-    if (t === W.T_VERIFY_COUNT) {
-      this.p = tp + 1;
-      this.varint();
-      return this.key();
+    this.keyPos = tp;
+    if (t === W.T_ONE_BYTE || t === W.T_TWO_BYTE || t === W.T_UTF8 || t === W.T_INT32 || t === W.T_UINT32) return '' + (this.inner() as string | number);
+    if (t === W.T_DOUBLE) {
+      const v = this.inner() as number;
+      if (!Number.isInteger(v) || Math.abs(v) > Number.MAX_SAFE_INTEGER) this.err('SC_KEY', tp, 'a number key must be a safe integer');
+      return '' + (v === 0 ? 0 : v);
     }
-    this.err('SC_KEY', tp, 'property key is not a string or number');
+    return this.err('SC_KEY', tp, 'a property key must be a string or a number');
   }
 
   /** Tags whose value is a primitive (nothing can refer back to an unfinished object). */
@@ -313,6 +359,8 @@ class Reader {
 
   object(tp: number): object {
     this.open(tp);
+    const alias = this.aliasNext;
+    this.aliasNext = -1;
     const id = this.ids.length;
     this.ids.push(PENDING);
     const b = this.b;
@@ -320,6 +368,7 @@ class Reader {
     const pk = shape !== null ? shape.raw : null;
     const keys: string[] = [];
     const vals: unknown[] = [];
+    let seen: Set<string> | null = null; // duplicate check for long key lists
     let matched = true;
     let out: Record<string, unknown> | null = null;
     for (let i = 0; ; i++) {
@@ -330,7 +379,7 @@ class Reader {
         if (count !== i) this.err('SC_COUNT', kp, `object end says ${count} properties, read ${i}`);
         break;
       }
-      // key: compare the predicted key's bytes in place
+      // key: compare the predicted key's bytes in place (V8's ReadExpectedString)
       let key: string;
       const raw = pk !== null && matched && i < pk.length ? pk[i]! : null;
       if (raw !== null && this.match(raw)) {
@@ -338,18 +387,30 @@ class Reader {
       } else {
         matched = false;
         key = this.key();
-      }
-      const vp = this.peekPos();
-      if (out === null && !Reader.primitiveTag(b[vp]!)) {
-        out = this.materialize(id, keys, vals, kp);
+        if (out === null) {
+          let dup: boolean;
+          if (keys.length < 32) dup = keys.indexOf(key) >= 0;
+          else {
+            if (seen === null) seen = new Set(keys);
+            dup = seen.has(key);
+            seen.add(key);
+          }
+          if (dup) this.err('SC_KEY', this.keyPos, `duplicate property ${JSON.stringify(key)}`);
+        } else if (hasOwn.call(out, key)) this.err('SC_KEY', this.keyPos, `duplicate property ${JSON.stringify(key)}`);
       }
       if (out === null) {
-        keys.push(key);
-        vals.push(this.value());
-      } else {
-        if (hasOwn.call(out, key)) this.err('SC_KEY', kp, `duplicate key ${JSON.stringify(key)}`);
-        defineValue(out, key, this.value());
+        const vp = this.peekPos();
+        if (Reader.primitiveTag(b[vp]!)) {
+          keys.push(key);
+          if (seen !== null) seen.add(key);
+          vals.push(this.value());
+          continue;
+        }
+        out = this.assign(keys, vals);
+        this.ids[id] = out;
+        if (alias >= 0) this.ids[alias] = out;
       }
+      defineValue(out, key, this.value());
     }
     this.depth--;
     if (out !== null) return out;
@@ -359,15 +420,12 @@ class Reader {
     if (matched && shape !== null && n === shape.keys.length) {
       f = shape.factory;
     } else {
-      if (new Set(keys).size !== n) {
-        this.materializeChecked(id, keys, vals, tp);
-        return this.ids[id] as object;
-      }
       f = factoryFor(keys);
-      this.shape = { keys: keys.slice(), raw: this.rawKeys(keys), factory: f };
+      this.shape = { keys, raw: this.rawKeys(keys), factory: f };
     }
     const o = f !== null ? f(vals) : this.assign(keys, vals);
     this.ids[id] = o;
+    if (alias >= 0) this.ids[alias] = o;
     return o;
   }
 
@@ -407,20 +465,6 @@ class Reader {
     return o;
   }
 
-  materialize(id: number, keys: string[], vals: unknown[], kp: number): Record<string, unknown> {
-    const o: Record<string, unknown> = {};
-    for (let i = 0; i < keys.length; i++) {
-      if (hasOwn.call(o, keys[i]!)) this.err('SC_KEY', kp, `duplicate key ${JSON.stringify(keys[i])}`);
-      defineValue(o, keys[i]!, vals[i]);
-    }
-    this.ids[id] = o;
-    return o;
-  }
-
-  materializeChecked(id: number, keys: string[], vals: unknown[], tp: number): void {
-    this.materialize(id, keys, vals, tp);
-  }
-
   /** Reads (key, value) pairs into `o` until `endTag`; returns the count. */
   props(o: Record<string, unknown>, endTag: number): [number, number] {
     const b = this.b;
@@ -432,7 +476,8 @@ class Reader {
         return [n, kp];
       }
       const key = this.key();
-      if (hasOwn.call(o, key)) this.err('SC_KEY', kp, `duplicate key ${JSON.stringify(key)}`);
+      // an array's own `length`, or a key read before: V8 refuses to redefine (SC-D-12)
+      if (hasOwn.call(o, key)) this.err('SC_KEY', this.keyPos, `duplicate property ${JSON.stringify(key)}`);
       defineValue(o, key, this.value());
       n++;
     }
@@ -471,7 +516,6 @@ class Reader {
     const count = this.varint();
     const len2 = this.varint();
     if (count !== n || len2 !== len) this.err('SC_COUNT', ep, 'sparse array end does not match');
-    if (a.length !== len) this.err('SC_COUNT', ep, 'sparse array element past its length');
     this.depth--;
     return a;
   }
@@ -545,7 +589,7 @@ class Reader {
     let max = len;
     if (resizable) {
       max = this.varint();
-      if (len > max) this.err('SC_VIEW', tp, 'resizable buffer longer than its maximum');
+      if (len > max) this.err('SC_TAG', tp, 'resizable buffer longer than its maximum');
     }
     const s = this.p;
     if (s + len > this.end) this.truncated();
@@ -562,14 +606,15 @@ class Reader {
   }
 
   view(buf: ArrayBuffer, tp: number): object {
-    const sub = this.varint();
+    // SC-D-22: subtag, offset, length, bounds; then flags (v14+); then kind, alignment and flags checks
+    const sub = this.u8();
     const off = this.varint();
     const len = this.varint();
+    const bl = buf.byteLength;
+    if (off > bl || len > bl - off) this.err('SC_VIEW', tp, 'view out of bounds');
     const flags = this.version >= 14 || this.v13Flags ? this.varint() : 0;
     const name = W.VIEW_BY_SUBTAG[sub];
-    const bl = buf.byteLength;
     if (name === undefined) this.err('SC_VIEW', tp, `unknown view subtag 0x${sub.toString(16)}`);
-    if (off > bl || len > bl - off) this.err('SC_VIEW', tp, 'view out of bounds');
     const es = ELEMENT_SIZE[name]!;
     if (off % es !== 0 || len % es !== 0) this.err('SC_VIEW', tp, 'view misaligned for its element size');
     const tracking = (flags & 1) !== 0;
@@ -583,55 +628,65 @@ class Reader {
     return v;
   }
 
+  /** SC-D-24: the Error exists (and has its id) before its fields are read, so a cause may refer back to it. */
   error(tp: number): Error {
     this.open(tp);
-    const id = this.ids.length;
-    this.ids.push(PENDING);
-    let name = 'Error';
-    let hasMessage = false;
-    let message = '';
-    let hasCause = false;
-    let cause: unknown;
-    let stack: unknown;
+    const e = makeError('Error', false, '', false, undefined, undefined);
+    this.ids.push(e);
+    let seen = 0;
     for (;;) {
       const sp = this.p;
-      const sub = this.varint();
+      const sub = this.u8();
       if (sub === W.E_END) break;
       const en = W.ERROR_BY_SUBTAG[sub];
-      if (en !== undefined) name = en;
-      else if (sub === W.E_MESSAGE) {
-        hasMessage = true;
-        message = this.string();
-      } else if (sub === W.E_CAUSE) {
-        hasCause = true;
-        cause = this.value();
-      } else if (sub === W.E_STACK) stack = this.string();
-      else this.err('SC_TAG', sp, `unknown error subtag 0x${sub.toString(16)}`);
+      const bit = en !== undefined ? 1 : sub === W.E_MESSAGE ? 2 : sub === W.E_CAUSE ? 4 : sub === W.E_STACK ? 8 : 0;
+      if (bit === 0) this.err('SC_TAG', sp, `unknown Error subtag 0x${sub.toString(16)}`);
+      if (seen & bit) this.err('SC_TAG', sp, `repeated Error subtag 0x${sub.toString(16)}`);
+      seen |= bit;
+      if (en !== undefined) Object.setPrototypeOf(e, ERROR_CTORS[en]!.prototype);
+      else if (sub === W.E_MESSAGE) defineHidden(e, 'message', this.string());
+      else if (sub === W.E_CAUSE) defineHidden(e, 'cause', this.value());
+      else defineHidden(e, 'stack', this.string());
     }
-    const e = makeError(name, hasMessage, message, hasCause, cause, stack);
-    this.ids[id] = e;
     this.depth--;
     return e;
   }
 
-  host(tp: number): object {
+  /** SC-D-26/27: Node host objects: `v8.serialize` typed arrays; with nodeIpc, child_process framing. */
+  host(tp: number): unknown {
+    if (this.nodeIpc) {
+      const sub = this.varint();
+      if (sub === 1) {
+        // the host object is a plain object that follows; it takes the host's id
+        const id = this.ids.length;
+        this.ids.push(PENDING);
+        const ip = this.valueTag();
+        if (this.b[ip] !== W.T_OBJECT) this.err('SC_HOST', tp, 'IPC host object sub-tag 1 must be followed by an object');
+        this.aliasNext = id;
+        return this.value();
+      }
+      if (sub !== 0) this.err('SC_HOST', tp, `unknown IPC host object sub-tag ${sub}`);
+    }
     const id = this.ids.length;
     this.ids.push(PENDING);
     const type = this.varint();
-    const name = W.NODE_HOST_TYPES[type];
-    if (name === undefined) this.err('SC_HOST', tp, `host object type ${type} is not a Node typed array`);
     const len = this.varint();
     const s = this.p;
     if (s + len > this.end) this.truncated();
+    this.p = s + len;
+    const name = W.NODE_HOST_TYPES[type];
+    if (name === undefined) this.err('SC_HOST', tp, `host object type ${type} is not a Node typed array`);
     const es = ELEMENT_SIZE[name]!;
     if (len % es !== 0) this.err('SC_HOST', tp, 'host view length is not a multiple of its element size');
     if (VIEW_CTORS[name] === undefined) this.err('SC_HOST', tp, `${name} is not available in this runtime`);
-    const buf = copyBytes(this.b, s, s + len);
-    this.p = s + len;
-    const v = makeView(name, buf, 0, len, false)!;
+    const v = makeView(name, copyBytes(this.b, s, s + len), 0, len, false)!;
     this.ids[id] = v;
     return v;
   }
+}
+
+function defineHidden(o: object, k: string, value: unknown): void {
+  Object.defineProperty(o, k, { value, writable: true, enumerable: false, configurable: true });
 }
 
 function isIndexLike(k: string): boolean {

@@ -126,7 +126,7 @@ class Writer {
 
   double(x: number): void {
     this.ensure(8);
-    f64[0] = x;
+    f64[0] = x !== x ? NaN : x; // one NaN bit pattern (quiet NaN, 00..f87f)
     const buf = this.buf;
     const p = this.pos;
     buf[p] = f64b[0]!; buf[p + 1] = f64b[1]!; buf[p + 2] = f64b[2]!; buf[p + 3] = f64b[3]!;
@@ -359,7 +359,7 @@ class Writer {
     this.buf[this.pos++] = W.T_VIEW;
     this.buf[this.pos++] = sub;
     this.varint(info.byteOffset);
-    this.varint(info.lengthTracking ? 0 : info.byteLength); // V8 writes the stored length: 0 for a tracking view
+    this.varint(info.byteLength); // a tracking view: its current length (V8 itself writes 0 there)
     this.varint((info.lengthTracking ? 1 : 0) | (info.backedByRab ? 2 : 0));
   }
 
@@ -443,15 +443,21 @@ class Writer {
       this.byte(W.E_MESSAGE);
       this.string(m);
     }
+    // V8 reads the stack last (after writing the cause); the canonical order writes it before the cause.
+    let causeWriter: (() => void) | null = null;
     if (cd !== undefined && 'value' in cd) {
-      this.byte(W.E_CAUSE);
-      this.value(cd.value, depth + 1);
+      const cv = cd.value;
+      causeWriter = () => {
+        this.byte(W.E_CAUSE);
+        this.value(cv, depth + 1);
+      };
     }
     const st = (o as { stack?: unknown }).stack;
     if (typeof st === 'string') {
       this.byte(W.E_STACK);
       this.string(st);
     }
+    if (causeWriter !== null) causeWriter();
     this.byte(W.E_END);
   }
 }
