@@ -6,7 +6,6 @@
 
 use crate::bigint::BigInt;
 use crate::error::{Error, ErrorCode};
-use crate::number::number_to_js_string;
 use crate::string::JsString;
 use crate::tags::*;
 use crate::value::{
@@ -23,11 +22,14 @@ pub struct DecodeOptions {
     pub max_depth: u32,
     /// Longest input accepted (`max_bytes`, default 256 MiB; `u64::MAX` = unlimited).
     pub max_bytes: u64,
+    /// Read `\` host objects as Node's child_process `serialization: 'advanced'` writes them (`node_ipc`):
+    /// a sub-tag varint first, 0 = a Node view, 1 = a plain object follows. Default `false`.
+    pub node_ipc: bool,
 }
 
 impl Default for DecodeOptions {
     fn default() -> Self {
-        DecodeOptions { max_depth: 1000, max_bytes: 256 * 1024 * 1024 }
+        DecodeOptions { max_depth: 1000, max_bytes: 256 * 1024 * 1024, node_ipc: false }
     }
 }
 
@@ -38,20 +40,19 @@ pub fn decode(input: &[u8]) -> Result<Graph, Error> {
 
 /// Decodes one value with the given limits.
 pub fn decode_with(input: &[u8], options: &DecodeOptions) -> Result<Graph, Error> {
+    // SC-L-01
     if input.len() as u64 > options.max_bytes {
         return Err(Error::new(ErrorCode::LimitBytes, 0, "input longer than max_bytes"));
     }
-    // SC-D: the child_process 'advanced' framing: a 4-byte big-endian length, then the stream.
-    let (body, base, advanced) = split_advanced_frame(input);
-    let mut d = Decoder::new(body, base, options, advanced, false);
+    let mut d = Decoder::new(input, options, false);
     let first = d.run();
     match first {
         Ok(g) => Ok(g),
         Err(e) => {
-            // V8 compatibility: version 13 data written by a broken V8 carries view flags
-            // (crbug.com/1284506); V8 retries such data with flags before giving up.
+            // SC-D-23: V8's retry for data labelled 13 that was written with view flags
+            // (crbug.com/1284506). The first error stands when the retry fails too.
             if d.version == 13 && e.code != ErrorCode::LimitDepth && e.code != ErrorCode::LimitBytes {
-                let mut retry = Decoder::new(body, base, options, advanced, true);
+                let mut retry = Decoder::new(input, options, true);
                 if let Ok(g) = retry.run() {
                     return Ok(g);
                 }
@@ -61,21 +62,11 @@ pub fn decode_with(input: &[u8], options: &DecodeOptions) -> Result<Graph, Error
     }
 }
 
-/// Detects Node's child_process `serialization: 'advanced'` framing (4-byte big-endian length + stream).
-fn split_advanced_frame(input: &[u8]) -> (&[u8], usize, bool) {
-    if input.len() >= 6 && input[0] != TAG_VERSION && input[4] == TAG_VERSION {
-        let len = u32::from_be_bytes([input[0], input[1], input[2], input[3]]) as usize;
-        if len == input.len() - 4 {
-            return (&input[4..], 4, true);
-        }
-    }
-    (input, 0, false)
-}
-
-/// Where a key read for an object or array came from, kept until its value arrives.
+/// A property key read for an object or array, waiting for its value.
 struct PendingKey {
     key: JsString,
-    pos: usize,
+    /// The array index the key names, if it is one.
+    index: Option<u32>,
 }
 
 enum Frame {
@@ -112,14 +103,10 @@ enum Frame {
         read: u32,
     },
     Error {
-        wire: u32,
+        obj: ObjId,
         err: ErrorObject,
-        in_cause: bool,
-    },
-    HostValue {
-        wire: u32,
-        tag_pos: usize,
-        done: Option<ObjId>,
+        /// Subtag kinds seen so far: bit 0 prototype, 1 message, 2 stack, 3 cause (SC-D-24).
+        seen: u8,
     },
 }
 
@@ -131,11 +118,10 @@ enum Action {
 
 struct Decoder<'a> {
     buf: &'a [u8],
-    base: usize,
     pos: usize,
     version: u32,
     broken_v13: bool,
-    advanced: bool,
+    node_ipc: bool,
     max_depth: usize,
     heap: Heap,
     /// Wire id to heap id; `None` while an id is assigned but its object is not readable yet.
@@ -146,14 +132,13 @@ struct Decoder<'a> {
 type R<T> = Result<T, Error>;
 
 impl<'a> Decoder<'a> {
-    fn new(buf: &'a [u8], base: usize, options: &DecodeOptions, advanced: bool, broken_v13: bool) -> Decoder<'a> {
+    fn new(buf: &'a [u8], options: &DecodeOptions, broken_v13: bool) -> Decoder<'a> {
         Decoder {
             buf,
-            base,
             pos: 0,
             version: 0,
             broken_v13,
-            advanced,
+            node_ipc: options.node_ipc,
             max_depth: options.max_depth as usize,
             heap: Heap::new(),
             ids: Vec::new(),
@@ -164,11 +149,11 @@ impl<'a> Decoder<'a> {
     // ---- errors -------------------------------------------------------------------------------
 
     fn err(&self, code: ErrorCode, at: usize, msg: &'static str) -> Error {
-        Error::new(code, (self.base + at) as u64, msg)
+        Error::new(code, at as u64, msg)
     }
 
     fn truncated(&self) -> Error {
-        Error::new(ErrorCode::Truncated, (self.base + self.buf.len()) as u64, "input ended inside a value")
+        Error::new(ErrorCode::Truncated, self.buf.len() as u64, "input ended inside a value")
     }
 
     // ---- primitives ---------------------------------------------------------------------------
@@ -177,65 +162,79 @@ impl<'a> Decoder<'a> {
         self.buf.len() - self.pos
     }
 
-    /// Reads a tag, skipping `00` padding. Returns (tag, offset of the tag).
+    /// SC-D-06: skips `00` padding.
     #[inline]
-    fn read_tag(&mut self) -> R<(u8, usize)> {
-        loop {
-            let Some(&b) = self.buf.get(self.pos) else { return Err(self.truncated()) };
+    fn skip_padding(&mut self) {
+        while self.buf.get(self.pos) == Some(&TAG_PADDING) {
             self.pos += 1;
-            if b != TAG_PADDING {
-                return Ok((b, self.pos - 1));
-            }
         }
     }
 
-    /// The next tag without consuming it (padding skipped), and its offset.
+    /// SC-D-06: before a value, padding and `?` verify-count prefixes are skipped. Returns the value's
+    /// tag and its offset, with the position just after the tag.
     #[inline]
-    fn peek_tag(&self) -> R<(u8, usize)> {
-        let mut p = self.pos;
+    fn value_tag(&mut self) -> R<(u8, usize)> {
         loop {
-            let Some(&b) = self.buf.get(p) else { return Err(self.truncated()) };
-            if b != TAG_PADDING {
-                return Ok((b, p));
+            self.skip_padding();
+            let Some(&tag) = self.buf.get(self.pos) else { return Err(self.truncated()) };
+            self.pos += 1;
+            if tag != TAG_VERIFY_COUNT {
+                return Ok((tag, self.pos - 1));
             }
-            p += 1;
+            self.read_u32()?;
         }
     }
 
-    /// Consumes up to and including a tag found by `peek_tag` at `at`.
+    /// The next byte after padding, without consuming it (for end tags and holes).
     #[inline]
-    fn consume_to(&mut self, at: usize) {
-        self.pos = at + 1;
+    fn peek_after_padding(&mut self) -> R<(u8, usize)> {
+        self.skip_padding();
+        match self.buf.get(self.pos) {
+            Some(&b) => Ok((b, self.pos)),
+            None => Err(self.truncated()),
+        }
     }
 
+    /// SC-D-04: an unsigned LEB128 varint of at most 5 bytes whose last byte carries no bit above 32.
     #[inline]
-    fn read_varint_u32(&mut self) -> R<u32> {
+    fn read_u32(&mut self) -> R<u32> {
         let start = self.pos;
+        // Fast path: one byte.
+        if let Some(&b) = self.buf.get(self.pos) {
+            if b < 0x80 {
+                self.pos += 1;
+                return Ok(u32::from(b));
+            }
+        }
         let mut v: u32 = 0;
         for i in 0..5 {
             let Some(&b) = self.buf.get(self.pos) else { return Err(self.truncated()) };
             self.pos += 1;
-            v |= u32::from(b & 0x7F).wrapping_shl(7 * i);
-            if b < 0x80 {
-                return Ok(v);
+            if i == 4 && (b & 0x80 != 0 || b >> 4 != 0) {
+                return Err(self.err(ErrorCode::Varint, start, "varint does not fit in u32"));
             }
-        }
-        Err(self.err(ErrorCode::Varint, start, "varint longer than 5 bytes"))
-    }
-
-    /// A varint read into a byte (V8 `ReadVarint<uint8_t>`: at most 2 bytes, high bits dropped).
-    fn read_varint_u8(&mut self) -> R<u8> {
-        let start = self.pos;
-        let mut v: u32 = 0;
-        for i in 0..2 {
-            let Some(&b) = self.buf.get(self.pos) else { return Err(self.truncated()) };
-            self.pos += 1;
             v |= u32::from(b & 0x7F) << (7 * i);
             if b < 0x80 {
-                return Ok(v as u8);
+                break;
             }
         }
-        Err(self.err(ErrorCode::Varint, start, "varint longer than 2 bytes for a byte"))
+        Ok(v)
+    }
+
+    /// SC-D-04: a varint read into a byte: at most 2 bytes, the second carrying at most one bit.
+    fn read_u8(&mut self) -> R<u8> {
+        let start = self.pos;
+        let Some(&b0) = self.buf.get(self.pos) else { return Err(self.truncated()) };
+        self.pos += 1;
+        if b0 < 0x80 {
+            return Ok(b0);
+        }
+        let Some(&b1) = self.buf.get(self.pos) else { return Err(self.truncated()) };
+        self.pos += 1;
+        if b1 & 0x80 != 0 || b1 >> 1 != 0 {
+            return Err(self.err(ErrorCode::Varint, start, "varint does not fit in u8"));
+        }
+        Ok((b0 & 0x7F) | (b1 << 7))
     }
 
     fn read_double(&mut self) -> R<f64> {
@@ -246,6 +245,7 @@ impl<'a> Decoder<'a> {
         Ok(if v.is_nan() { f64::NAN } else { v })
     }
 
+    /// SC-D-05: a length is checked against the bytes left before anything is allocated.
     fn read_raw(&mut self, n: usize) -> R<&'a [u8]> {
         if n > self.remaining() {
             return Err(self.truncated());
@@ -255,96 +255,80 @@ impl<'a> Decoder<'a> {
         Ok(s)
     }
 
-    fn read_bigint(&mut self) -> R<BigInt> {
-        let bitfield = self.read_varint_u32()?;
+    /// SC-D-09: bitfield (bit 0 sign, bits 1-30 byte length) then little-endian digits; `-0n` is refused.
+    fn read_bigint(&mut self, tag_pos: usize) -> R<BigInt> {
+        let bitfield = self.read_u32()?;
         let negative = bitfield & 1 == 1;
         let byte_len = ((bitfield >> 1) & 0x3FFF_FFFF) as usize;
         let bytes = self.read_raw(byte_len)?;
+        if byte_len == 0 && negative {
+            return Err(self.err(ErrorCode::Tag, tag_pos, "BigInt with a sign and no digits (-0n)"));
+        }
         Ok(BigInt::from_parts(negative, bytes.to_vec()))
     }
 
-    /// The payload of a string tag already read at `tag_pos`.
+    /// SC-D-10: the payload of a string tag read at `tag_pos`.
     fn read_string_payload(&mut self, tag: u8, tag_pos: usize) -> R<JsString> {
-        let len = self.read_varint_u32()? as usize;
+        let len = self.read_u32()? as usize;
+        if tag == TAG_TWO_BYTE_STRING && len % 2 != 0 {
+            return Err(self.err(ErrorCode::String, tag_pos, "two-byte string with an odd byte length"));
+        }
         let bytes = self.read_raw(len)?;
         match tag {
             TAG_ONE_BYTE_STRING => Ok(JsString::Latin1(bytes.to_vec())),
             TAG_TWO_BYTE_STRING => {
-                if len % 2 != 0 {
-                    return Err(self.err(ErrorCode::String, tag_pos, "two-byte string with an odd byte length"));
-                }
                 Ok(JsString::Utf16(bytes.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect()))
             }
             _ => match std::str::from_utf8(bytes) {
                 Ok(s) => Ok(JsString::from_str(s)),
-                Err(_) => Err(self.err(ErrorCode::String, tag_pos, "S string that is not valid UTF-8")),
+                Err(_) => Err(self.err(ErrorCode::String, tag_pos, "`S` string is not valid UTF-8")),
             },
         }
     }
 
-    /// A value that must be a string (RegExp source, String object, Error message and stack).
+    /// SC-D-11: a value that must be a string (RegExp source, String object, Error message and stack).
     fn read_string_value(&mut self) -> R<JsString> {
-        loop {
-            let (tag, at) = self.read_tag()?;
-            match tag {
-                TAG_VERIFY_COUNT => {
-                    self.read_varint_u32()?;
-                }
-                TAG_ONE_BYTE_STRING | TAG_TWO_BYTE_STRING | TAG_UTF8_STRING => {
-                    return self.read_string_payload(tag, at);
-                }
-                _ => return Err(self.err(ErrorCode::Tag, at, "a string was expected")),
-            }
+        let (tag, at) = self.value_tag()?;
+        match tag {
+            TAG_ONE_BYTE_STRING | TAG_TWO_BYTE_STRING | TAG_UTF8_STRING => self.read_string_payload(tag, at),
+            _ => Err(self.err(ErrorCode::Tag, at, "a string is required here")),
         }
     }
 
-    /// A property key: a string or a number, turned into the JS property name.
-    fn read_key(&mut self) -> R<PendingKey> {
-        loop {
-            let (tag, at) = self.read_tag()?;
-            let key = match tag {
-                TAG_VERIFY_COUNT => {
-                    self.read_varint_u32()?;
-                    continue;
+    /// SC-D-12/13: a property key, a string or a number, as the JS property name.
+    fn read_key(&mut self) -> R<(PendingKey, usize)> {
+        let (tag, at) = self.value_tag()?;
+        let key = match tag {
+            TAG_ONE_BYTE_STRING | TAG_TWO_BYTE_STRING | TAG_UTF8_STRING => {
+                let key = self.read_string_payload(tag, at)?;
+                let index = key.as_array_index();
+                PendingKey { key, index }
+            }
+            TAG_INT32 => int_key(i64::from(zigzag(self.read_u32()?))),
+            TAG_UINT32 => int_key(i64::from(self.read_u32()?)),
+            TAG_DOUBLE => {
+                let d = self.read_double()?;
+                if d.fract() != 0.0 || d.is_nan() || d.abs() > 9007199254740991.0 {
+                    return Err(self.err(ErrorCode::Key, at, "a number key must be a safe integer"));
                 }
-                TAG_ONE_BYTE_STRING | TAG_TWO_BYTE_STRING | TAG_UTF8_STRING => self.read_string_payload(tag, at)?,
-                TAG_INT32 => {
-                    let n = zigzag(self.read_varint_u32()?);
-                    int_key(i64::from(n))
-                }
-                TAG_UINT32 => int_key(i64::from(self.read_varint_u32()?)),
-                TAG_DOUBLE => {
-                    let d = self.read_double()?;
-                    if d.fract() == 0.0 && d.abs() < 1e15 {
-                        int_key(d as i64)
-                    } else {
-                        JsString::Latin1(number_to_js_string(d).into_bytes())
-                    }
-                }
-                _ => return Err(self.err(ErrorCode::Key, at, "a property key must be a string or a number")),
-            };
-            return Ok(PendingKey { key, pos: at });
-        }
+                int_key(d as i64)
+            }
+            _ => return Err(self.err(ErrorCode::Key, at, "a property key must be a string or a number")),
+        };
+        Ok((key, at))
     }
 
     // ---- ids ----------------------------------------------------------------------------------
 
-    fn reserve_id(&mut self) -> u32 {
-        self.ids.push(None);
-        (self.ids.len() - 1) as u32
-    }
-
-    fn set_id(&mut self, wire: u32, obj: ObjId) {
-        self.ids[wire as usize] = Some(obj);
-    }
-
+    /// Allocates an object and assigns it the next wire id (readable at once).
     fn new_object(&mut self, object: Object) -> ObjId {
         let obj = self.heap.alloc(object);
         self.ids.push(Some(obj));
         obj
     }
 
-    fn push_frame(&mut self, frame: Frame, tag_pos: usize) -> R<()> {
+    /// SC-D-29: entering a container at `tag_pos`.
+    fn enter(&mut self, frame: Frame, tag_pos: usize) -> R<()> {
         if self.stack.len() >= self.max_depth {
             return Err(self.err(ErrorCode::LimitDepth, tag_pos, "nesting deeper than max_depth"));
         }
@@ -375,15 +359,15 @@ impl<'a> Decoder<'a> {
             };
             let value = match action {
                 Action::ReadValue => match self.read_item()? {
-                    Some(v) => self.after_value(v)?,
+                    Some(v) => v,
                     None => continue,
                 },
                 Action::ReadKey => {
-                    let k = self.read_key()?;
-                    self.deliver_key(k)?;
+                    let (k, at) = self.read_key()?;
+                    self.deliver_key(k, at)?;
                     continue;
                 }
-                Action::Completed(v) => self.after_value(v)?,
+                Action::Completed(v) => v,
             };
             if self.stack.is_empty() {
                 root = Some(value);
@@ -391,10 +375,16 @@ impl<'a> Decoder<'a> {
                 self.deliver(value)?;
             }
         }
+        // SC-D-28: only padding may follow the top-level value.
+        self.skip_padding();
+        if self.pos < self.buf.len() {
+            return Err(self.err(ErrorCode::Tag, self.pos, "bytes after the top-level value"));
+        }
         let heap = std::mem::take(&mut self.heap);
         Ok(Graph { heap, root: root.unwrap_or(Value::Undefined) })
     }
 
+    /// SC-D-03: `FF` then a version varint in 13..=15.
     fn read_header(&mut self) -> R<()> {
         match self.buf.first() {
             Some(&TAG_VERSION) => {}
@@ -402,7 +392,7 @@ impl<'a> Decoder<'a> {
             None => return Err(self.truncated()),
         }
         self.pos = 1;
-        let v = self.read_varint_u32()?;
+        let v = self.read_u32()?;
         if !(13..=15).contains(&v) {
             return Err(self.err(ErrorCode::Version, 0, "version outside 13..=15"));
         }
@@ -410,184 +400,184 @@ impl<'a> Decoder<'a> {
         Ok(())
     }
 
-    /// Reads one item in value position. Scalars come back as a value; a container pushes a frame.
+    /// SC-D-07: one item in value position. Scalars come back as a value; a container pushes a frame.
     fn read_item(&mut self) -> R<Option<Value>> {
-        loop {
-            let (tag, at) = self.read_tag()?;
-            let v = match tag {
-                TAG_VERIFY_COUNT => {
-                    self.read_varint_u32()?;
-                    continue;
-                }
-                TAG_UNDEFINED => Value::Undefined,
-                TAG_NULL => Value::Null,
-                TAG_TRUE => Value::Bool(true),
-                TAG_FALSE => Value::Bool(false),
-                TAG_INT32 => Value::Number(f64::from(zigzag(self.read_varint_u32()?))),
-                TAG_UINT32 => Value::Number(f64::from(self.read_varint_u32()?)),
-                TAG_DOUBLE => Value::Number(self.read_double()?),
-                TAG_BIGINT => Value::BigInt(self.read_bigint()?),
-                TAG_ONE_BYTE_STRING | TAG_TWO_BYTE_STRING | TAG_UTF8_STRING => {
-                    Value::String(self.read_string_payload(tag, at)?)
-                }
-                TAG_OBJECT_REFERENCE => {
-                    let id = self.read_varint_u32()?;
-                    match self.ids.get(id as usize) {
-                        Some(Some(obj)) => Value::Object(*obj),
-                        _ => return Err(self.err(ErrorCode::Ref, at, "reference to an id not yet assigned")),
+        let (tag, at) = self.value_tag()?;
+        let v = match tag {
+            TAG_UNDEFINED => Value::Undefined,
+            TAG_NULL => Value::Null,
+            TAG_TRUE => Value::Bool(true),
+            TAG_FALSE => Value::Bool(false),
+            TAG_INT32 => Value::Number(f64::from(zigzag(self.read_u32()?))),
+            TAG_UINT32 => Value::Number(f64::from(self.read_u32()?)),
+            TAG_DOUBLE => Value::Number(self.read_double()?),
+            TAG_BIGINT => Value::BigInt(self.read_bigint(at)?),
+            TAG_ONE_BYTE_STRING | TAG_TWO_BYTE_STRING | TAG_UTF8_STRING => {
+                Value::String(self.read_string_payload(tag, at)?)
+            }
+            TAG_OBJECT_REFERENCE => {
+                // SC-D-25
+                let id = self.read_u32()?;
+                match self.ids.get(id as usize) {
+                    Some(Some(obj)) => {
+                        let obj = *obj;
+                        return self.maybe_view(obj).map(Some);
                     }
+                    _ => return Err(self.err(ErrorCode::Ref, at, "back-reference to an unassigned id")),
                 }
-                TAG_BEGIN_JS_OBJECT => {
-                    self.check_depth(at)?;
-                    let obj = self.new_object(Object::Plain(Vec::new()));
-                    self.push_frame(Frame::Object { obj, props: Vec::new(), key: None, has_index: false, index: Index::default() }, at)?;
-                    return Ok(None);
+            }
+            TAG_BEGIN_JS_OBJECT => {
+                self.begin_object(at)?;
+                return Ok(None);
+            }
+            TAG_BEGIN_DENSE_JS_ARRAY | TAG_BEGIN_SPARSE_JS_ARRAY => {
+                // SC-D-14, SC-D-15
+                self.check_depth(at)?;
+                let dense = tag == TAG_BEGIN_DENSE_JS_ARRAY;
+                let length = self.read_u32()?;
+                // A dense array's length is checked against the bytes left (each element takes at least
+                // one byte) before anything is reserved.
+                if dense && length as usize > self.remaining() {
+                    return Err(self.truncated());
                 }
-                TAG_BEGIN_DENSE_JS_ARRAY | TAG_BEGIN_SPARSE_JS_ARRAY => {
-                    self.check_depth(at)?;
-                    let dense = tag == TAG_BEGIN_DENSE_JS_ARRAY;
-                    let length = self.read_varint_u32()?;
-                    // SC rules: a dense array's length is checked against the bytes left (each element
-                    // takes at least one byte) before anything is reserved.
-                    if dense && length as usize > self.remaining() {
-                        return Err(self.truncated());
+                let obj = self.new_object(Object::Array(Array::default()));
+                let items = if dense { Vec::with_capacity(length as usize) } else { Vec::new() };
+                let frame = Frame::Array {
+                    obj,
+                    dense,
+                    length,
+                    next: 0,
+                    in_props: !dense,
+                    items,
+                    props: Vec::new(),
+                    count: 0,
+                    key: None,
+                    index: Index::default(),
+                };
+                self.enter(frame, at)?;
+                return Ok(None);
+            }
+            TAG_DATE => {
+                // SC-D-17: the time value goes through TimeClip.
+                let t = time_clip(self.read_double()?);
+                Value::Object(self.new_object(Object::Date(t)))
+            }
+            TAG_TRUE_OBJECT => Value::Object(self.new_object(Object::BooleanObject(true))),
+            TAG_FALSE_OBJECT => Value::Object(self.new_object(Object::BooleanObject(false))),
+            TAG_NUMBER_OBJECT => {
+                let obj = self.new_object(Object::NumberObject(0.0));
+                let n = self.read_double()?;
+                *self.heap.get_mut(obj).expect("obj") = Object::NumberObject(n);
+                Value::Object(obj)
+            }
+            TAG_BIGINT_OBJECT => {
+                let obj = self.new_object(Object::BigIntObject(BigInt::zero()));
+                let b = self.read_bigint(at)?;
+                *self.heap.get_mut(obj).expect("obj") = Object::BigIntObject(b);
+                Value::Object(obj)
+            }
+            TAG_STRING_OBJECT => {
+                let obj = self.new_object(Object::StringObject(JsString::new()));
+                let s = self.read_string_value()?;
+                *self.heap.get_mut(obj).expect("obj") = Object::StringObject(s);
+                Value::Object(obj)
+            }
+            TAG_REGEXP => {
+                // SC-D-19
+                let obj = self.new_object(Object::RegExp { source: JsString::new(), flags: RegExpFlags(0) });
+                let source = self.read_string_value()?;
+                let flags = self.read_u32()?;
+                // The 9 known flag bits except `linear` (64); `u` and `v` are exclusive.
+                if flags & !0x1BF != 0 {
+                    return Err(self.err(ErrorCode::Tag, at, "RegExp flags hold an unknown or linear (l) bit"));
+                }
+                if flags & 16 != 0 && flags & 256 != 0 {
+                    return Err(self.err(ErrorCode::Tag, at, "RegExp flags u and v together"));
+                }
+                *self.heap.get_mut(obj).expect("obj") = Object::RegExp { source, flags: RegExpFlags(flags) };
+                Value::Object(obj)
+            }
+            TAG_BEGIN_JS_MAP => {
+                // SC-D-20
+                self.check_depth(at)?;
+                let obj = self.new_object(Object::Map(Vec::new()));
+                let frame = Frame::Map { obj, entries: Vec::new(), index: Index::default(), read: 0, key: None };
+                self.enter(frame, at)?;
+                return Ok(None);
+            }
+            TAG_BEGIN_JS_SET => {
+                self.check_depth(at)?;
+                let obj = self.new_object(Object::Set(Vec::new()));
+                let frame = Frame::Set { obj, values: Vec::new(), index: Index::default(), read: 0 };
+                self.enter(frame, at)?;
+                return Ok(None);
+            }
+            TAG_ARRAY_BUFFER | TAG_RESIZABLE_ARRAY_BUFFER => {
+                // SC-D-21
+                let obj = self.new_object(Object::ArrayBuffer(ArrayBuffer { data: Vec::new(), max_byte_length: None }));
+                let byte_length = self.read_u32()?;
+                let max_byte_length = if tag == TAG_RESIZABLE_ARRAY_BUFFER {
+                    let m = self.read_u32()?;
+                    if byte_length > m {
+                        return Err(self.err(ErrorCode::Tag, at, "resizable buffer longer than its maximum"));
                     }
-                    let obj = self.new_object(Object::Array(Array::default()));
-                    let items = if dense { Vec::with_capacity(length as usize) } else { Vec::new() };
-                    self.push_frame(
-                        Frame::Array {
-                            obj,
-                            dense,
-                            length,
-                            next: 0,
-                            in_props: !dense,
-                            items,
-                            props: Vec::new(),
-                            count: 0,
-                            key: None,
-                            index: Index::default(),
-                        },
-                        at,
-                    )?;
-                    return Ok(None);
-                }
-                TAG_DATE => {
-                    let t = self.read_double()?;
-                    Value::Object(self.new_object(Object::Date(t)))
-                }
-                TAG_TRUE_OBJECT => Value::Object(self.new_object(Object::BooleanObject(true))),
-                TAG_FALSE_OBJECT => Value::Object(self.new_object(Object::BooleanObject(false))),
-                TAG_NUMBER_OBJECT => {
-                    let wire = self.reserve_id();
-                    let n = self.read_double()?;
-                    let obj = self.heap.alloc(Object::NumberObject(n));
-                    self.set_id(wire, obj);
-                    Value::Object(obj)
-                }
-                TAG_BIGINT_OBJECT => {
-                    let wire = self.reserve_id();
-                    let b = self.read_bigint()?;
-                    let obj = self.heap.alloc(Object::BigIntObject(b));
-                    self.set_id(wire, obj);
-                    Value::Object(obj)
-                }
-                TAG_STRING_OBJECT => {
-                    let wire = self.reserve_id();
-                    let s = self.read_string_value()?;
-                    let obj = self.heap.alloc(Object::StringObject(s));
-                    self.set_id(wire, obj);
-                    Value::Object(obj)
-                }
-                TAG_REGEXP => {
-                    let wire = self.reserve_id();
-                    let source = self.read_string_value()?;
-                    let flags_at = self.pos;
-                    let flags = self.read_varint_u32()?;
-                    // V8 accepts the 9 known flag bits except `linear` (64), and JSRegExp::New rejects u with v.
-                    if flags & !0x1BF != 0 || (flags & 16 != 0 && flags & 256 != 0) {
-                        let _ = flags_at;
-                        return Err(self.err(ErrorCode::Tag, at, "invalid RegExp flags"));
-                    }
-                    let obj = self.heap.alloc(Object::RegExp { source, flags: RegExpFlags(flags) });
-                    self.set_id(wire, obj);
-                    Value::Object(obj)
-                }
-                TAG_BEGIN_JS_MAP => {
-                    self.check_depth(at)?;
-                    let obj = self.new_object(Object::Map(Vec::new()));
-                    let frame = Frame::Map { obj, entries: Vec::new(), index: Index::default(), read: 0, key: None };
-                    self.push_frame(frame, at)?;
-                    return Ok(None);
-                }
-                TAG_BEGIN_JS_SET => {
-                    self.check_depth(at)?;
-                    let obj = self.new_object(Object::Set(Vec::new()));
-                    let frame = Frame::Set { obj, values: Vec::new(), index: Index::default(), read: 0 };
-                    self.push_frame(frame, at)?;
-                    return Ok(None);
-                }
-                TAG_ARRAY_BUFFER | TAG_RESIZABLE_ARRAY_BUFFER => {
-                    let wire = self.reserve_id();
-                    let byte_length = self.read_varint_u32()?;
-                    let max_byte_length = if tag == TAG_RESIZABLE_ARRAY_BUFFER {
-                        let m = self.read_varint_u32()?;
-                        if byte_length > m {
-                            return Err(self.err(ErrorCode::Tag, at, "resizable buffer longer than its maximum"));
-                        }
-                        Some(m)
-                    } else {
-                        None
-                    };
-                    let data = self.read_raw(byte_length as usize)?.to_vec();
-                    let obj = self.heap.alloc(Object::ArrayBuffer(ArrayBuffer { data, max_byte_length }));
-                    self.set_id(wire, obj);
-                    Value::Object(obj)
-                }
-                TAG_ERROR => {
-                    self.check_depth(at)?;
-                    let wire = self.reserve_id();
-                    let err = ErrorObject { name: ErrorName::Error, message: None, stack: None, cause: None };
-                    self.push_frame(Frame::Error { wire, err, in_cause: false }, at)?;
-                    return Ok(None);
-                }
-                TAG_HOST_OBJECT => return self.read_host_object(at),
-                TAG_ARRAY_BUFFER_TRANSFER
-                | TAG_SHARED_ARRAY_BUFFER
-                | TAG_WASM_MODULE_TRANSFER
-                | TAG_WASM_MEMORY_TRANSFER => {
-                    return Err(self.err(ErrorCode::Unsupported, at, "tag only meaningful inside one process"))
-                }
-                TAG_SHARED_OBJECT if self.version >= 15 => {
-                    return Err(self.err(ErrorCode::Unsupported, at, "shared object only meaningful inside one process"))
-                }
-                TAG_ARRAY_BUFFER_VIEW => {
-                    return Err(self.err(ErrorCode::View, at, "a view must directly follow its buffer"))
-                }
-                _ => return Err(self.err(ErrorCode::Tag, at, "unknown tag or tag not allowed here")),
-            };
-            return Ok(Some(v));
-        }
+                    Some(m)
+                } else {
+                    None
+                };
+                let data = self.read_raw(byte_length as usize)?.to_vec();
+                *self.heap.get_mut(obj).expect("obj") = Object::ArrayBuffer(ArrayBuffer { data, max_byte_length });
+                return self.maybe_view(obj).map(Some);
+            }
+            TAG_ERROR => {
+                // SC-D-24
+                self.check_depth(at)?;
+                let err = ErrorObject { name: ErrorName::Error, message: None, stack: None, cause: None };
+                let obj = self.new_object(Object::Error(err.clone()));
+                self.enter(Frame::Error { obj, err, seen: 0 }, at)?;
+                return Ok(None);
+            }
+            TAG_HOST_OBJECT => return self.read_host_object(at),
+            TAG_ARRAY_BUFFER_VIEW => return Err(self.err(ErrorCode::View, at, "view not directly after an ArrayBuffer")),
+            TAG_ARRAY_BUFFER_TRANSFER | TAG_SHARED_ARRAY_BUFFER | TAG_WASM_MODULE_TRANSFER | TAG_WASM_MEMORY_TRANSFER => {
+                return Err(self.err(ErrorCode::Unsupported, at, "tag only has meaning inside one process"));
+            }
+            TAG_SHARED_OBJECT if self.version >= 15 => {
+                return Err(self.err(ErrorCode::Unsupported, at, "shared object tag p"));
+            }
+            _ => return Err(self.err(ErrorCode::Tag, at, "tag not allowed here")),
+        };
+        Ok(Some(v))
     }
 
-    /// V8 `ReadObject`: a buffer directly followed by `V` is the view's buffer, and the view is the value.
-    fn after_value(&mut self, v: Value) -> R<Value> {
-        let Value::Object(obj) = v else { return Ok(v) };
+    fn begin_object(&mut self, at: usize) -> R<ObjId> {
+        self.check_depth(at)?;
+        let obj = self.new_object(Object::Plain(Vec::new()));
+        let frame = Frame::Object { obj, props: Vec::new(), key: None, has_index: false, index: Index::default() };
+        self.enter(frame, at)?;
+        Ok(obj)
+    }
+
+    /// SC-D-22: a buffer-valued item followed (after padding only) by `V` becomes a view over it.
+    fn maybe_view(&mut self, obj: ObjId) -> R<Value> {
         let (buffer_len, resizable) = match self.heap.get(obj) {
             Some(Object::ArrayBuffer(b)) => (b.data.len() as u64, b.max_byte_length.is_some()),
-            _ => return Ok(v),
+            _ => return Ok(Value::Object(obj)),
         };
-        let Ok((tag, at)) = self.peek_tag() else { return Ok(v) };
-        if tag != TAG_ARRAY_BUFFER_VIEW {
-            return Ok(v);
+        self.skip_padding();
+        if self.buf.get(self.pos) != Some(&TAG_ARRAY_BUFFER_VIEW) {
+            return Ok(Value::Object(obj));
         }
-        self.consume_to(at);
-        let subtag = self.read_varint_u8()?;
-        let byte_offset = self.read_varint_u32()?;
-        let byte_length = self.read_varint_u32()?;
+        let at = self.pos;
+        self.pos += 1;
+        let subtag = self.read_u8()?;
+        let byte_offset = self.read_u32()?;
+        let byte_length = self.read_u32()?;
         if u64::from(byte_offset) > buffer_len || u64::from(byte_length) > buffer_len - u64::from(byte_offset) {
-            return Err(self.err(ErrorCode::View, at, "view out of bounds of its buffer"));
+            return Err(self.err(ErrorCode::View, at, "view out of bounds"));
         }
-        let flags = if self.version >= 14 || self.broken_v13 { self.read_varint_u32()? } else { 0 };
+        // SC-D-23: flags from version 14 on (and in the broken-v13 retry).
+        let flags = if self.version >= 14 || self.broken_v13 { self.read_u32()? } else { 0 };
         let Some(kind) = ViewKind::from_subtag(subtag) else {
             return Err(self.err(ErrorCode::View, at, "unknown view subtag"));
         };
@@ -597,42 +587,58 @@ impl<'a> Decoder<'a> {
         }
         let length_tracking = flags & 1 != 0;
         let backed_by_rab = flags & 2 != 0;
-        // V8 ValidateJSArrayBufferViewFlags: the RAB flag must agree with the buffer.
-        if (length_tracking || backed_by_rab) && !resizable || resizable && !backed_by_rab {
-            return Err(self.err(ErrorCode::View, at, "view flags disagree with its buffer"));
+        if (length_tracking || backed_by_rab) && !resizable {
+            return Err(self.err(ErrorCode::View, at, "view flags need a resizable buffer"));
         }
+        if resizable && !backed_by_rab {
+            return Err(self.err(ErrorCode::View, at, "view on a resizable buffer must be flagged backed-by-RAB"));
+        }
+        // A length-tracking view is as long as its buffer allows (whole elements).
+        let byte_length = if length_tracking {
+            ((buffer_len as u32 - byte_offset) / size) * size
+        } else {
+            byte_length
+        };
         let view = View { kind, buffer: obj, byte_offset, byte_length, length_tracking };
         Ok(Value::Object(self.new_object(Object::View(view))))
     }
 
-    /// `\` host objects: Node's `v8.serialize` typed arrays, and the child_process 'advanced' variant.
+    /// SC-D-26/27: `\\` host objects: Node's `v8.serialize` views, and with `node_ipc` the child_process
+    /// sub-tag (0 = a view follows, 1 = a plain object follows).
     fn read_host_object(&mut self, at: usize) -> R<Option<Value>> {
-        let wire = self.reserve_id();
-        if self.advanced {
-            let sub = self.read_varint_u32()?;
-            match sub {
-                0 => {}
-                1 => {
-                    self.check_depth(at)?;
-                    self.push_frame(Frame::HostValue { wire, tag_pos: at, done: None }, at)?;
-                    return Ok(None);
+        if self.node_ipc {
+            let sub = self.read_u32()?;
+            if sub == 1 {
+                // The host object takes an id, then the object takes its own; both name the object.
+                self.ids.push(None);
+                let host_id = self.ids.len() - 1;
+                let (tag, tag_at) = self.value_tag()?;
+                if tag != TAG_BEGIN_JS_OBJECT {
+                    return Err(self.err(ErrorCode::Host, at, "IPC host object sub-tag 1 must be followed by an object"));
                 }
-                _ => return Err(self.err(ErrorCode::Host, at, "unknown child_process host sub-tag")),
+                let obj = self.begin_object(tag_at)?;
+                self.ids[host_id] = Some(obj);
+                return Ok(None);
+            }
+            if sub != 0 {
+                return Err(self.err(ErrorCode::Host, at, "unknown IPC host object sub-tag"));
             }
         }
-        let index = self.read_varint_u32()?;
+        self.ids.push(None);
+        let wire = self.ids.len() - 1;
+        let index = self.read_u32()?;
+        let byte_length = self.read_u32()?;
+        let data = self.read_raw(byte_length as usize)?;
         let Some(kind) = ViewKind::from_node_index(index) else {
-            return Err(self.err(ErrorCode::Host, at, "unknown Node host-object view type"));
+            return Err(self.err(ErrorCode::Host, at, "unknown Node host object type"));
         };
-        let byte_length = self.read_varint_u32()?;
-        let data = self.read_raw(byte_length as usize)?.to_vec();
         if byte_length % kind.element_size() != 0 {
-            return Err(self.err(ErrorCode::Host, at, "host view length not a multiple of its element size"));
+            return Err(self.err(ErrorCode::Host, at, "host view length is not a multiple of its element size"));
         }
-        let buffer = self.heap.alloc(Object::ArrayBuffer(ArrayBuffer { data, max_byte_length: None }));
+        let buffer = self.heap.alloc(Object::ArrayBuffer(ArrayBuffer { data: data.to_vec(), max_byte_length: None }));
         let view = View { kind, buffer, byte_offset: 0, byte_length, length_tracking: false };
         let obj = self.heap.alloc(Object::View(view));
-        self.set_id(wire, obj);
+        self.ids[wire] = Some(obj);
         Ok(Some(Value::Object(obj)))
     }
 
@@ -656,24 +662,16 @@ impl<'a> Decoder<'a> {
             }
             Frame::Set { .. } => self.set_next(),
             Frame::Error { .. } => self.error_next(),
-            Frame::HostValue { done, .. } => match *done {
-                None => Ok(Action::ReadValue),
-                Some(obj) => {
-                    let Some(Frame::HostValue { wire, .. }) = self.stack.pop() else { unreachable!() };
-                    self.set_id(wire, obj);
-                    Ok(Action::Completed(Value::Object(obj)))
-                }
-            },
         }
     }
 
     fn object_next(&mut self) -> R<Action> {
-        let (tag, at) = self.peek_tag()?;
+        let (tag, at) = self.peek_after_padding()?;
         if tag != TAG_END_JS_OBJECT {
             return Ok(Action::ReadKey);
         }
-        self.consume_to(at);
-        let expected = self.read_varint_u32()?;
+        self.pos = at + 1;
+        let expected = self.read_u32()?;
         let Some(Frame::Object { obj, mut props, has_index, .. }) = self.stack.pop() else { unreachable!() };
         if expected as usize != props.len() {
             return Err(self.err(ErrorCode::Count, at, "object property count does not match"));
@@ -690,20 +688,16 @@ impl<'a> Decoder<'a> {
         let (dense, length, mut next, was_in_props, has_key) = (*dense, *length, *next, *in_props, key.is_some());
         if !was_in_props {
             // Dense elements: `-` is a hole.
-            loop {
-                if next >= length {
-                    break;
+            while next < length {
+                let (tag, at) = self.peek_after_padding()?;
+                if tag != TAG_THE_HOLE {
+                    if let Some(Frame::Array { next: n, .. }) = self.stack.last_mut() {
+                        *n = next;
+                    }
+                    return Ok(Action::ReadValue);
                 }
-                let (tag, at) = self.peek_tag()?;
-                if tag == TAG_THE_HOLE {
-                    self.consume_to(at);
-                    next += 1;
-                    continue;
-                }
-                if let Some(Frame::Array { next: n, .. }) = self.stack.last_mut() {
-                    *n = next;
-                }
-                return Ok(Action::ReadValue);
+                self.pos = at + 1;
+                next += 1;
             }
             if let Some(Frame::Array { next: n, in_props, .. }) = self.stack.last_mut() {
                 *n = next;
@@ -714,16 +708,16 @@ impl<'a> Decoder<'a> {
             return Ok(Action::ReadValue);
         }
         let end_tag = if dense { TAG_END_DENSE_JS_ARRAY } else { TAG_END_SPARSE_JS_ARRAY };
-        let (tag, at) = self.peek_tag()?;
+        let (tag, at) = self.peek_after_padding()?;
         if tag != end_tag {
             return Ok(Action::ReadKey);
         }
-        self.consume_to(at);
-        let expected_props = self.read_varint_u32()?;
-        let expected_length = self.read_varint_u32()?;
+        self.pos = at + 1;
+        let expected_props = self.read_u32()?;
+        let expected_length = self.read_u32()?;
         let Some(Frame::Array { obj, length, items, props, count, .. }) = self.stack.pop() else { unreachable!() };
         if expected_props != count || expected_length != length {
-            return Err(self.err(ErrorCode::Count, at, "array property count or length does not match"));
+            return Err(self.err(ErrorCode::Count, at, "array end counts do not match"));
         }
         // Defining an index at or past `length` grows the array, as in JS.
         let final_length = match items.last() {
@@ -735,12 +729,12 @@ impl<'a> Decoder<'a> {
     }
 
     fn map_next(&mut self) -> R<Action> {
-        let (tag, at) = self.peek_tag()?;
+        let (tag, at) = self.peek_after_padding()?;
         if tag != TAG_END_JS_MAP {
             return Ok(Action::ReadValue);
         }
-        self.consume_to(at);
-        let expected = self.read_varint_u32()?;
+        self.pos = at + 1;
+        let expected = self.read_u32()?;
         let Some(Frame::Map { obj, entries, read, .. }) = self.stack.pop() else { unreachable!() };
         if u64::from(expected) != 2 * u64::from(read) {
             return Err(self.err(ErrorCode::Count, at, "map length does not match"));
@@ -750,12 +744,12 @@ impl<'a> Decoder<'a> {
     }
 
     fn set_next(&mut self) -> R<Action> {
-        let (tag, at) = self.peek_tag()?;
+        let (tag, at) = self.peek_after_padding()?;
         if tag != TAG_END_JS_SET {
             return Ok(Action::ReadValue);
         }
-        self.consume_to(at);
-        let expected = self.read_varint_u32()?;
+        self.pos = at + 1;
+        let expected = self.read_u32()?;
         let Some(Frame::Set { obj, values, read, .. }) = self.stack.pop() else { unreachable!() };
         if expected != read {
             return Err(self.err(ErrorCode::Count, at, "set size does not match"));
@@ -764,17 +758,30 @@ impl<'a> Decoder<'a> {
         Ok(Action::Completed(Value::Object(obj)))
     }
 
+    /// SC-D-24: Error subtags: at most one prototype, message, stack and cause each, then `.`.
     fn error_next(&mut self) -> R<Action> {
         loop {
             let sub_at = self.pos;
-            let sub = self.read_varint_u8()?;
+            let sub = self.read_u8()?;
+            if sub == ERROR_END {
+                let Some(Frame::Error { obj, err, .. }) = self.stack.pop() else { unreachable!() };
+                *self.heap.get_mut(obj).expect("obj") = Object::Error(err);
+                return Ok(Action::Completed(Value::Object(obj)));
+            }
+            let proto = error_prototype(sub);
+            let bit = match sub {
+                _ if proto.is_some() => 1u8,
+                ERROR_MESSAGE => 2,
+                ERROR_STACK => 4,
+                ERROR_CAUSE => 8,
+                _ => return Err(self.err(ErrorCode::Tag, sub_at, "unknown Error subtag")),
+            };
+            let Some(Frame::Error { seen, .. }) = self.stack.last_mut() else { unreachable!() };
+            if *seen & bit != 0 {
+                return Err(self.err(ErrorCode::Tag, sub_at, "repeated Error subtag"));
+            }
+            *seen |= bit;
             match sub {
-                ERROR_END => {
-                    let Some(Frame::Error { wire, err, .. }) = self.stack.pop() else { unreachable!() };
-                    let obj = self.heap.alloc(Object::Error(err));
-                    self.set_id(wire, obj);
-                    return Ok(Action::Completed(Value::Object(obj)));
-                }
                 ERROR_MESSAGE | ERROR_STACK => {
                     let s = self.read_string_value()?;
                     if let Some(Frame::Error { err, .. }) = self.stack.last_mut() {
@@ -785,50 +792,58 @@ impl<'a> Decoder<'a> {
                         }
                     }
                 }
-                ERROR_CAUSE => {
-                    if let Some(Frame::Error { in_cause, .. }) = self.stack.last_mut() {
-                        *in_cause = true;
+                ERROR_CAUSE => return Ok(Action::ReadValue),
+                _ => {
+                    if let (Some(Frame::Error { err, .. }), Some(name)) = (self.stack.last_mut(), proto) {
+                        err.name = name;
                     }
-                    return Ok(Action::ReadValue);
                 }
-                _ => match error_prototype(sub) {
-                    Some(name) => {
-                        if let Some(Frame::Error { err, .. }) = self.stack.last_mut() {
-                            err.name = name;
-                        }
-                    }
-                    None => return Err(self.err(ErrorCode::Tag, sub_at, "unknown Error subtag")),
-                },
             }
         }
     }
 
-    fn deliver_key(&mut self, k: PendingKey) -> R<()> {
-        match self.stack.last_mut() {
-            Some(Frame::Object { key, .. }) | Some(Frame::Array { key, .. }) => {
-                *key = Some(k);
-                Ok(())
+    /// SC-D-12: a key for the top object or array; a repeated name (or `length` on an array) is SC_KEY.
+    fn deliver_key(&mut self, k: PendingKey, at: usize) -> R<()> {
+        let dup = match self.stack.last_mut() {
+            Some(Frame::Object { props, key, index, .. }) => {
+                let h = hash_str(&k.key);
+                if index.find(h, props.len(), |i| props[i].0 == k.key).is_some() {
+                    true
+                } else {
+                    *key = Some(k);
+                    false
+                }
+            }
+            Some(Frame::Array { items, props, key, index, .. }) => {
+                let dup = match k.index {
+                    Some(i) => items.binary_search_by_key(&i, |(j, _)| *j).is_ok(),
+                    None => {
+                        k.key.eq_ascii(b"length")
+                            || index.find(hash_str(&k.key), props.len(), |i| props[i].0 == k.key).is_some()
+                    }
+                };
+                if !dup {
+                    *key = Some(k);
+                }
+                dup
             }
             _ => unreachable!("keys are only read for objects and arrays"),
+        };
+        if dup {
+            return Err(self.err(ErrorCode::Key, at, "duplicate property key"));
         }
+        Ok(())
     }
 
     /// Hands a finished value to the top frame.
     fn deliver(&mut self, value: Value) -> R<()> {
-        let base = self.base;
-        let key_err = |at: usize, msg: &'static str| Error::new(ErrorCode::Key, (base + at) as u64, msg);
-        let frame = self.stack.last_mut().expect("frame");
-        match frame {
+        match self.stack.last_mut().expect("frame") {
             Frame::Object { props, key, has_index, index, .. } => {
                 let k = key.take().expect("key before value");
+                *has_index |= k.index.is_some();
                 let h = hash_str(&k.key);
-                if index.find(h, props.len(), |i| props[i].0 == k.key).is_some() {
-                    return Err(key_err(k.pos, "duplicate property key"));
-                }
-                *has_index |= k.key.as_array_index().is_some();
                 index.insert(h, props.len(), |i| hash_str(&props[i].0));
                 props.push((k.key, value));
-                Ok(())
             }
             Frame::Array { in_props, next, items, props, count, key, index, .. } => {
                 if !*in_props {
@@ -838,44 +853,33 @@ impl<'a> Decoder<'a> {
                 }
                 let k = key.take().expect("key before value");
                 *count += 1;
-                match k.key.as_array_index() {
-                    Some(i) => match items.binary_search_by_key(&i, |(j, _)| *j) {
-                        Ok(_) => Err(key_err(k.pos, "duplicate array index")),
-                        Err(p) => {
-                            items.insert(p, (i, value));
-                            Ok(())
-                        }
-                    },
+                match k.index {
+                    Some(i) => {
+                        let p = items.partition_point(|(j, _)| *j < i);
+                        items.insert(p, (i, value));
+                    }
                     None => {
-                        let h = hash_str(&k.key);
-                        if k.key.eq_ascii(b"length") || index.find(h, props.len(), |i| props[i].0 == k.key).is_some() {
-                            return Err(key_err(k.pos, "duplicate property key"));
-                        }
-                        index.insert(h, props.len(), |i| hash_str(&props[i].0));
+                        index.insert(hash_str(&k.key), props.len(), |i| hash_str(&props[i].0));
                         props.push((k.key, value));
-                        Ok(())
                     }
                 }
             }
-            Frame::Map { entries, index, read, key, .. } => {
-                match key.take() {
-                    None => *key = Some(value),
-                    Some(k) => {
-                        *read += 1;
-                        // Map.prototype.set: -0 becomes +0; an existing key keeps its place.
-                        let k = normalize_zero(k);
-                        let h = hash_value(&k);
-                        match index.find(h, entries.len(), |i| same_value_zero(&entries[i].0, &k)) {
-                            Some(i) => entries[i].1 = value,
-                            None => {
-                                index.insert(h, entries.len(), |i| hash_value(&entries[i].0));
-                                entries.push((k, value));
-                            }
+            Frame::Map { entries, index, read, key, .. } => match key.take() {
+                None => *key = Some(value),
+                Some(k) => {
+                    *read += 1;
+                    // SC-D-20: Map.prototype.set: -0 becomes +0; an existing key keeps its place.
+                    let k = normalize_zero(k);
+                    let h = hash_value(&k);
+                    match index.find(h, entries.len(), |i| same_value_zero(&entries[i].0, &k)) {
+                        Some(i) => entries[i].1 = value,
+                        None => {
+                            index.insert(h, entries.len(), |i| hash_value(&entries[i].0));
+                            entries.push((k, value));
                         }
                     }
                 }
-                Ok(())
-            }
+            },
             Frame::Set { values, index, read, .. } => {
                 *read += 1;
                 let v = normalize_zero(value);
@@ -884,26 +888,10 @@ impl<'a> Decoder<'a> {
                     index.insert(h, values.len(), |i| hash_value(&values[i]));
                     values.push(v);
                 }
-                Ok(())
             }
-            Frame::Error { err, in_cause, .. } => {
-                debug_assert!(*in_cause);
-                *in_cause = false;
-                err.cause = Some(value);
-                Ok(())
-            }
-            Frame::HostValue { done, tag_pos, .. } => match value {
-                Value::Object(obj) => {
-                    *done = Some(obj);
-                    Ok(())
-                }
-                _ => Err(Error::new(
-                    ErrorCode::Host,
-                    (base + *tag_pos) as u64,
-                    "child_process host value is not an object",
-                )),
-            },
+            Frame::Error { err, .. } => err.cause = Some(value),
         }
+        Ok(())
     }
 }
 
@@ -911,8 +899,23 @@ fn zigzag(u: u32) -> i32 {
     ((u >> 1) as i32) ^ -((u & 1) as i32)
 }
 
-fn int_key(n: i64) -> JsString {
-    JsString::Latin1(n.to_string().into_bytes())
+/// The property name of an integer key (`String(n)`).
+fn int_key(n: i64) -> PendingKey {
+    let index = if (0..=0xFFFF_FFFE).contains(&n) { Some(n as u32) } else { None };
+    PendingKey { key: JsString::Latin1(n.to_string().into_bytes()), index }
+}
+
+/// SC-D-17: ECMA-262 TimeClip.
+fn time_clip(t: f64) -> f64 {
+    if !t.is_finite() || t.abs() > 8.64e15 {
+        return f64::NAN;
+    }
+    let r = t.trunc();
+    if r == 0.0 {
+        0.0
+    } else {
+        r
+    }
 }
 
 fn error_prototype(sub: u8) -> Option<ErrorName> {

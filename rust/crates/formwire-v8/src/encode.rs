@@ -8,7 +8,7 @@ use crate::bigint::BigInt;
 use crate::error::{Error, ErrorCode};
 use crate::string::JsString;
 use crate::tags::*;
-use crate::value::{Array, ErrorObject, Graph, Heap, ObjId, Object, Value};
+use crate::value::{Array, Graph, Heap, ObjId, Object, Value};
 use std::collections::HashSet;
 
 /// Encoder limits.
@@ -58,8 +58,6 @@ enum Task<'g> {
     Index(u32),
     /// Closes a container: writes its end tag and counts.
     End(End),
-    /// The tail of an Error after its cause: the stack and the end subtag.
-    ErrorTail(&'g ErrorObject),
 }
 
 enum End {
@@ -68,6 +66,7 @@ enum End {
     Sparse(u32, u32),
     Map(u32),
     Set(u32),
+    Error,
 }
 
 struct Encoder<'g> {
@@ -121,15 +120,8 @@ impl<'g> Encoder<'g> {
                             self.out.push(TAG_END_JS_SET);
                             self.varint(n);
                         }
+                        End::Error => self.out.push(ERROR_END),
                     }
-                }
-                Task::ErrorTail(err) => {
-                    self.depth -= 1;
-                    if let Some(stack) = &err.stack {
-                        self.out.push(ERROR_STACK);
-                        self.write_string(stack);
-                    }
-                    self.out.push(ERROR_END);
                 }
             }
         }
@@ -373,7 +365,11 @@ impl<'g> Encoder<'g> {
                     self.out.push(ERROR_MESSAGE);
                     self.write_string(m);
                 }
-                self.tasks.push(Task::ErrorTail(err));
+                if let Some(stack) = &err.stack {
+                    self.out.push(ERROR_STACK);
+                    self.write_string(stack);
+                }
+                self.tasks.push(Task::End(End::Error));
                 if let Some(cause) = &err.cause {
                     self.out.push(ERROR_CAUSE);
                     self.tasks.push(Task::Value(cause));

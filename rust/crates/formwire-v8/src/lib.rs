@@ -37,6 +37,9 @@ mod string;
 mod tags;
 mod value;
 
+#[cfg(feature = "neutral")]
+pub mod neutral;
+
 
 pub use bigint::BigInt;
 pub use decode::{decode, decode_with, DecodeOptions};

@@ -1,0 +1,571 @@
+//! The neutral value description of `vectors/SCHEMA.md` (feature `neutral`).
+//!
+//! [`to_json`] describes a [`Graph`] as JSON, objects numbered in first-visit depth-first order (a
+//! view's buffer before the view, SC-N-01), later visits as `{"t": "ref", "id": N}`. [`from_json`]
+//! builds a graph back from such a description.
+
+use crate::bigint::BigInt;
+use crate::error::{Error, ErrorCode};
+use crate::string::JsString;
+use crate::value::{
+    Array, ArrayBuffer, ErrorName, ErrorObject, Graph, Heap, ObjId, Object, RegExpFlags, Value, View, ViewKind,
+};
+use serde_json::{json, Map, Value as Json};
+use std::collections::HashMap;
+
+// ------------------------------------------------------------------------------------ output
+
+/// A number as the neutral description writes it: a JSON number when finite and not `-0`, else
+/// `"NaN"`, `"Infinity"`, `"-Infinity"` or `"-0"`.
+pub fn number_to_json(n: f64) -> Json {
+    if n.is_nan() {
+        return json!("NaN");
+    }
+    if n.is_infinite() {
+        return json!(if n > 0.0 { "Infinity" } else { "-Infinity" });
+    }
+    if n == 0.0 && n.is_sign_negative() {
+        return json!("-0");
+    }
+    if n.fract() == 0.0 && n.abs() <= 9007199254740992.0 {
+        return json!(n as i64);
+    }
+    serde_json::Number::from_f64(n).map(Json::Number).unwrap_or(Json::Null)
+}
+
+/// A string-valued field (property key, RegExp source, Error message/stack): the text, or
+/// `{"u16": [...]}` when it holds a lone surrogate.
+pub fn str_field(s: &JsString) -> Json {
+    match s.to_rust_string() {
+        Some(text) => Json::String(text),
+        None => json!({ "u16": s.to_utf16() }),
+    }
+}
+
+/// `"v": text` or `"u16": [...]` into a description object.
+fn put_string(o: &mut Map<String, Json>, s: &JsString) {
+    match s.to_rust_string() {
+        Some(text) => {
+            o.insert("v".into(), Json::String(text));
+        }
+        None => {
+            o.insert("u16".into(), json!(s.to_utf16()));
+        }
+    }
+}
+
+fn base64(data: &[u8]) -> String {
+    const A: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
+    for c in data.chunks(3) {
+        let b = [c[0], *c.get(1).unwrap_or(&0), *c.get(2).unwrap_or(&0)];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        out.push(A[(n >> 18) as usize & 63] as char);
+        out.push(A[(n >> 12) as usize & 63] as char);
+        out.push(if c.len() > 1 { A[(n >> 6) as usize & 63] as char } else { '=' });
+        out.push(if c.len() > 2 { A[n as usize & 63] as char } else { '=' });
+    }
+    out
+}
+
+fn unbase64(s: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(s.len() / 4 * 3);
+    let mut acc: u32 = 0;
+    let mut bits = 0;
+    let mut pad = 0;
+    for ch in s.bytes() {
+        let v = match ch {
+            b'A'..=b'Z' => ch - b'A',
+            b'a'..=b'z' => ch - b'a' + 26,
+            b'0'..=b'9' => ch - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            b'=' => {
+                pad += 1;
+                continue;
+            }
+            _ => return None,
+        };
+        if pad > 0 {
+            return None;
+        }
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    Some(out)
+}
+
+enum Task<'g> {
+    Visit(&'g Value),
+    VisitObj(ObjId),
+    AssignId(ObjId),
+    Build(Build<'g>),
+}
+
+enum Build<'g> {
+    Object(u32, &'g [(JsString, Value)]),
+    Array(u32, &'g Array),
+    Map(u32, usize),
+    Set(u32, usize),
+    Error(u32, &'g ErrorObject),
+    View(ObjId, &'g View),
+}
+
+/// The neutral description of a graph (SC-N-*, `vectors/SCHEMA.md`).
+///
+/// Works without recursion, so any depth the decoder accepted can be described.
+pub fn to_json(graph: &Graph) -> Json {
+    let heap = &graph.heap;
+    let mut ids: HashMap<ObjId, u32> = HashMap::new();
+    let mut next: u32 = 0;
+    let mut tasks: Vec<Task<'_>> = vec![Task::Visit(&graph.root)];
+    let mut results: Vec<Json> = Vec::new();
+    while let Some(task) = tasks.pop() {
+        match task {
+            Task::Visit(v) => match v {
+                Value::Undefined => results.push(json!({"t": "undefined"})),
+                Value::Null => results.push(json!({"t": "null"})),
+                Value::Bool(b) => results.push(json!({"t": "bool", "v": b})),
+                Value::Number(n) => results.push(json!({"t": "number", "v": number_to_json(*n)})),
+                Value::BigInt(b) => results.push(json!({"t": "bigint", "v": b.to_decimal()})),
+                Value::String(s) => {
+                    let mut o = Map::new();
+                    o.insert("t".into(), json!("string"));
+                    put_string(&mut o, s);
+                    results.push(Json::Object(o));
+                }
+                Value::Object(id) => tasks.push(Task::VisitObj(*id)),
+            },
+            Task::AssignId(id) => {
+                ids.insert(id, next);
+                next += 1;
+            }
+            Task::VisitObj(id) => {
+                if let Some(n) = ids.get(&id) {
+                    results.push(json!({"t": "ref", "id": n}));
+                    continue;
+                }
+                let Some(obj) = heap.get(id) else {
+                    results.push(json!({"t": "undefined", "dangling": id.0}));
+                    continue;
+                };
+                if let Object::View(view) = obj {
+                    // SC-N-01: the buffer is visited first, then the view takes the next id.
+                    tasks.push(Task::Build(Build::View(id, view)));
+                    tasks.push(Task::AssignId(id));
+                    tasks.push(Task::VisitObj(view.buffer));
+                    continue;
+                }
+                let n = next;
+                ids.insert(id, n);
+                next += 1;
+                let mut o = Map::new();
+                o.insert("t".into(), json!(obj.kind_name()));
+                o.insert("id".into(), json!(n));
+                match obj {
+                    Object::Plain(props) => {
+                        tasks.push(Task::Build(Build::Object(n, props)));
+                        for (_, v) in props.iter().rev() {
+                            tasks.push(Task::Visit(v));
+                        }
+                        continue;
+                    }
+                    Object::Array(arr) => {
+                        tasks.push(Task::Build(Build::Array(n, arr)));
+                        for (_, v) in arr.props.iter().rev() {
+                            tasks.push(Task::Visit(v));
+                        }
+                        for (_, v) in arr.items.iter().rev() {
+                            tasks.push(Task::Visit(v));
+                        }
+                        continue;
+                    }
+                    Object::Map(entries) => {
+                        tasks.push(Task::Build(Build::Map(n, entries.len())));
+                        for (k, v) in entries.iter().rev() {
+                            tasks.push(Task::Visit(v));
+                            tasks.push(Task::Visit(k));
+                        }
+                        continue;
+                    }
+                    Object::Set(values) => {
+                        tasks.push(Task::Build(Build::Set(n, values.len())));
+                        for v in values.iter().rev() {
+                            tasks.push(Task::Visit(v));
+                        }
+                        continue;
+                    }
+                    Object::Error(err) => {
+                        tasks.push(Task::Build(Build::Error(n, err)));
+                        if let Some(c) = &err.cause {
+                            tasks.push(Task::Visit(c));
+                        }
+                        continue;
+                    }
+                    Object::Date(t) => {
+                        o.insert("v".into(), number_to_json(*t));
+                    }
+                    Object::RegExp { source, flags } => {
+                        o.insert("source".into(), str_field(source));
+                        o.insert("flags".into(), json!(flags.to_letters()));
+                    }
+                    Object::BooleanObject(b) => {
+                        o.insert("v".into(), json!(b));
+                    }
+                    Object::NumberObject(x) => {
+                        o.insert("v".into(), number_to_json(*x));
+                    }
+                    Object::BigIntObject(b) => {
+                        o.insert("v".into(), json!(b.to_decimal()));
+                    }
+                    Object::StringObject(s) => put_string(&mut o, s),
+                    Object::ArrayBuffer(buf) => {
+                        o.insert("base64".into(), json!(base64(&buf.data)));
+                        if let Some(m) = buf.max_byte_length {
+                            o.insert("max_byte_length".into(), json!(m));
+                        }
+                    }
+                    Object::View(_) => unreachable!(),
+                }
+                results.push(Json::Object(o));
+            }
+            Task::Build(b) => {
+                let built = match b {
+                    Build::Object(id, props) => {
+                        let vals = results.split_off(results.len() - props.len());
+                        let props: Vec<Json> =
+                            props.iter().zip(vals).map(|((k, _), v)| Json::Array(vec![str_field(k), v])).collect();
+                        json!({"t": "object", "id": id, "props": props})
+                    }
+                    Build::Array(id, arr) => {
+                        let mut vals = results.split_off(results.len() - arr.items.len() - arr.props.len());
+                        let pvals = vals.split_off(arr.items.len());
+                        let items: Vec<Json> =
+                            arr.items.iter().zip(vals).map(|((i, _), v)| Json::Array(vec![json!(i), v])).collect();
+                        let props: Vec<Json> =
+                            arr.props.iter().zip(pvals).map(|((k, _), v)| Json::Array(vec![str_field(k), v])).collect();
+                        json!({"t": "array", "id": id, "length": arr.length, "items": items, "props": props})
+                    }
+                    Build::Map(id, n) => {
+                        let vals = results.split_off(results.len() - 2 * n);
+                        let mut it = vals.into_iter();
+                        let mut entries = Vec::with_capacity(n);
+                        while let (Some(k), Some(v)) = (it.next(), it.next()) {
+                            entries.push(Json::Array(vec![k, v]));
+                        }
+                        json!({"t": "map", "id": id, "entries": entries})
+                    }
+                    Build::Set(id, n) => {
+                        let vals = results.split_off(results.len() - n);
+                        json!({"t": "set", "id": id, "values": vals})
+                    }
+                    Build::Error(id, err) => {
+                        let mut o = Map::new();
+                        o.insert("t".into(), json!("error"));
+                        o.insert("id".into(), json!(id));
+                        o.insert("name".into(), json!(err.name.name()));
+                        if let Some(m) = &err.message {
+                            o.insert("message".into(), str_field(m));
+                        }
+                        if let Some(s) = &err.stack {
+                            o.insert("stack".into(), str_field(s));
+                        }
+                        if err.cause.is_some() {
+                            o.insert("cause".into(), results.pop().unwrap_or(Json::Null));
+                        }
+                        Json::Object(o)
+                    }
+                    Build::View(obj, view) => {
+                        let buffer = results.pop().unwrap_or(Json::Null);
+                        json!({
+                            "t": "view", "id": ids.get(&obj).copied().unwrap_or(0), "kind": view.kind.name(),
+                            "buffer": buffer, "byte_offset": view.byte_offset, "byte_length": view.byte_length,
+                            "length_tracking": view.length_tracking,
+                        })
+                    }
+                };
+                results.push(built);
+            }
+        }
+    }
+    results.pop().unwrap_or(Json::Null)
+}
+
+// ------------------------------------------------------------------------------------- input
+
+/// Deepest description [`from_json`] builds (it recurses; the JSON parser usually stops far earlier).
+pub const MAX_JSON_DEPTH: usize = 4096;
+
+fn bad(msg: &'static str) -> Error {
+    Error::new(ErrorCode::DataClone, 0, msg)
+}
+
+/// Builds a graph from a neutral description.
+///
+/// Errors are `SC_DATA_CLONE` (offset 0): a description that is malformed, references an id that was
+/// not described before, or reuses an id.
+pub fn from_json(json: &Json) -> Result<Graph, Error> {
+    let mut b = Builder { heap: Heap::new(), ids: HashMap::new() };
+    let root = b.value(json, 0)?;
+    Ok(Graph { heap: b.heap, root })
+}
+
+struct Builder {
+    heap: Heap,
+    ids: HashMap<u64, ObjId>,
+}
+
+fn get<'j>(o: &'j Map<String, Json>, k: &str) -> Result<&'j Json, Error> {
+    o.get(k).ok_or_else(|| bad("neutral description misses a field"))
+}
+
+fn u32_of(j: &Json) -> Result<u32, Error> {
+    j.as_u64().and_then(|n| u32::try_from(n).ok()).ok_or_else(|| bad("expected an integer 0..2^32-1"))
+}
+
+/// A neutral number (`v` of numbers, dates, number objects).
+pub fn number_from_json(j: &Json) -> Option<f64> {
+    match j {
+        Json::Number(n) => n.as_f64(),
+        Json::String(s) => match s.as_str() {
+            "NaN" => Some(f64::NAN),
+            "Infinity" => Some(f64::INFINITY),
+            "-Infinity" => Some(f64::NEG_INFINITY),
+            "-0" => Some(-0.0),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn units_of(j: &Json) -> Result<JsString, Error> {
+    let arr = j.as_array().ok_or_else(|| bad("u16 must be an array"))?;
+    let mut u = Vec::with_capacity(arr.len());
+    for x in arr {
+        u.push(x.as_u64().and_then(|n| u16::try_from(n).ok()).ok_or_else(|| bad("u16 items are 0..65535"))?);
+    }
+    Ok(JsString::Utf16(u).compact())
+}
+
+/// A string-valued field: a JSON string or `{"u16": [...]}`.
+pub fn str_field_from_json(j: &Json) -> Result<JsString, Error> {
+    match j {
+        Json::String(s) => Ok(JsString::from_str(s)),
+        Json::Object(o) => units_of(get(o, "u16")?),
+        _ => Err(bad("a string field must be a string or {\"u16\": [...]}")),
+    }
+}
+
+/// `"v": text` or `"u16": [...]` of a description object.
+fn string_of(o: &Map<String, Json>) -> Result<JsString, Error> {
+    if let Some(Json::String(s)) = o.get("v") {
+        return Ok(JsString::from_str(s));
+    }
+    units_of(get(o, "u16")?)
+}
+
+impl Builder {
+    fn register(&mut self, o: &Map<String, Json>, object: Object) -> Result<ObjId, Error> {
+        let id = get(o, "id")?.as_u64().ok_or_else(|| bad("id must be an integer"))?;
+        let obj = self.heap.alloc(object);
+        if self.ids.insert(id, obj).is_some() {
+            return Err(bad("neutral id used twice"));
+        }
+        Ok(obj)
+    }
+
+    fn set(&mut self, obj: ObjId, object: Object) {
+        if let Some(slot) = self.heap.get_mut(obj) {
+            *slot = object;
+        }
+    }
+
+    fn props(&mut self, j: &Json, depth: usize) -> Result<Vec<(JsString, Value)>, Error> {
+        let list = j.as_array().ok_or_else(|| bad("props must be an array"))?;
+        let mut out = Vec::with_capacity(list.len());
+        for p in list {
+            let pair = p.as_array().filter(|a| a.len() == 2).ok_or_else(|| bad("a prop is [key, value]"))?;
+            let k = str_field_from_json(&pair[0])?;
+            let v = self.value(&pair[1], depth + 1)?;
+            out.push((k, v));
+        }
+        Ok(out)
+    }
+
+    fn value(&mut self, j: &Json, depth: usize) -> Result<Value, Error> {
+        if depth > MAX_JSON_DEPTH {
+            return Err(Error::new(ErrorCode::LimitDepth, 0, "neutral description nested too deeply"));
+        }
+        let o = j.as_object().ok_or_else(|| bad("a neutral value is a JSON object"))?;
+        let t = get(o, "t")?.as_str().ok_or_else(|| bad("t must be a string"))?;
+        let num = |k: &str| -> Result<f64, Error> {
+            number_from_json(get(o, k)?).ok_or_else(|| bad("bad neutral number"))
+        };
+        let bigint = |k: &str| -> Result<BigInt, Error> {
+            get(o, k)?.as_str().and_then(BigInt::parse_decimal).ok_or_else(|| bad("bad neutral bigint"))
+        };
+        Ok(match t {
+            "undefined" => Value::Undefined,
+            "null" => Value::Null,
+            "bool" => Value::Bool(get(o, "v")?.as_bool().ok_or_else(|| bad("bool v must be a boolean"))?),
+            "number" => Value::Number(num("v")?),
+            "bigint" => Value::BigInt(bigint("v")?),
+            "string" => Value::String(string_of(o)?),
+            "ref" => {
+                let id = get(o, "id")?.as_u64().ok_or_else(|| bad("id must be an integer"))?;
+                Value::Object(*self.ids.get(&id).ok_or_else(|| bad("neutral ref to unknown id"))?)
+            }
+            "object" => {
+                let obj = self.register(o, Object::Plain(Vec::new()))?;
+                let props = self.props(get(o, "props")?, depth)?;
+                self.set(obj, Object::Plain(props));
+                Value::Object(obj)
+            }
+            "array" => {
+                let obj = self.register(o, Object::Array(Array::default()))?;
+                let length = u32_of(get(o, "length")?)?;
+                let list = get(o, "items")?.as_array().ok_or_else(|| bad("items must be an array"))?;
+                let mut items = Vec::with_capacity(list.len());
+                for it in list {
+                    let pair = it.as_array().filter(|a| a.len() == 2).ok_or_else(|| bad("an item is [index, value]"))?;
+                    let i = u32_of(&pair[0])?;
+                    let v = self.value(&pair[1], depth + 1)?;
+                    items.push((i, v));
+                }
+                items.sort_by_key(|(i, _)| *i);
+                let props = self.props(get(o, "props")?, depth)?;
+                self.set(obj, Object::Array(Array { length, items, props }));
+                Value::Object(obj)
+            }
+            "date" => {
+                let t = num("v")?;
+                Value::Object(self.register(o, Object::Date(t))?)
+            }
+            "regexp" => {
+                let source = str_field_from_json(get(o, "source")?)?;
+                let flags = get(o, "flags")?
+                    .as_str()
+                    .and_then(RegExpFlags::from_letters)
+                    .ok_or_else(|| bad("bad RegExp flags"))?;
+                Value::Object(self.register(o, Object::RegExp { source, flags })?)
+            }
+            "map" => {
+                let obj = self.register(o, Object::Map(Vec::new()))?;
+                let list = get(o, "entries")?.as_array().ok_or_else(|| bad("entries must be an array"))?;
+                let mut entries = Vec::with_capacity(list.len());
+                for e in list {
+                    let pair = e.as_array().filter(|a| a.len() == 2).ok_or_else(|| bad("an entry is [key, value]"))?;
+                    let k = self.value(&pair[0], depth + 1)?;
+                    let v = self.value(&pair[1], depth + 1)?;
+                    entries.push((k, v));
+                }
+                self.set(obj, Object::Map(entries));
+                Value::Object(obj)
+            }
+            "set" => {
+                let obj = self.register(o, Object::Set(Vec::new()))?;
+                let list = get(o, "values")?.as_array().ok_or_else(|| bad("values must be an array"))?;
+                let mut values = Vec::with_capacity(list.len());
+                for v in list {
+                    values.push(self.value(v, depth + 1)?);
+                }
+                self.set(obj, Object::Set(values));
+                Value::Object(obj)
+            }
+            "boolean-object" => {
+                let b = get(o, "v")?.as_bool().ok_or_else(|| bad("v must be a boolean"))?;
+                Value::Object(self.register(o, Object::BooleanObject(b))?)
+            }
+            "number-object" => {
+                let n = num("v")?;
+                Value::Object(self.register(o, Object::NumberObject(n))?)
+            }
+            "bigint-object" => {
+                let b = bigint("v")?;
+                Value::Object(self.register(o, Object::BigIntObject(b))?)
+            }
+            "string-object" => {
+                let s = string_of(o)?;
+                Value::Object(self.register(o, Object::StringObject(s))?)
+            }
+            "arraybuffer" => {
+                let data = get(o, "base64")?.as_str().and_then(unbase64).ok_or_else(|| bad("bad base64"))?;
+                let max_byte_length = match o.get("max_byte_length") {
+                    None | Some(Json::Null) => None,
+                    Some(m) => Some(u32_of(m)?),
+                };
+                Value::Object(self.register(o, Object::ArrayBuffer(ArrayBuffer { data, max_byte_length }))?)
+            }
+            "view" => {
+                let buffer = self.value(get(o, "buffer")?, depth + 1)?;
+                let buffer = buffer.as_object().ok_or_else(|| bad("a view's buffer must be an object"))?;
+                let kind = get(o, "kind")?
+                    .as_str()
+                    .and_then(ViewKind::from_name)
+                    .ok_or_else(|| bad("unknown view kind"))?;
+                let view = View {
+                    kind,
+                    buffer,
+                    byte_offset: u32_of(get(o, "byte_offset")?)?,
+                    byte_length: u32_of(get(o, "byte_length")?)?,
+                    length_tracking: o.get("length_tracking").and_then(Json::as_bool).unwrap_or(false),
+                };
+                Value::Object(self.register(o, Object::View(view))?)
+            }
+            "error" => {
+                let name = ErrorName::from_name(get(o, "name")?.as_str().unwrap_or("Error"));
+                let message = o.get("message").map(str_field_from_json).transpose()?;
+                let stack = o.get("stack").map(str_field_from_json).transpose()?;
+                let err = ErrorObject { name, message, stack, cause: None };
+                let obj = self.register(o, Object::Error(err.clone()))?;
+                let cause = match o.get("cause") {
+                    Some(c) => Some(self.value(c, depth + 1)?),
+                    None => None,
+                };
+                self.set(obj, Object::Error(ErrorObject { cause, ..err }));
+                Value::Object(obj)
+            }
+            _ => return Err(bad("unknown neutral type")),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_round_trip() {
+        for n in 0..20usize {
+            let data: Vec<u8> = (0..n as u8).map(|i| i.wrapping_mul(37)).collect();
+            assert_eq!(unbase64(&base64(&data)).unwrap(), data);
+        }
+        assert_eq!(base64(b"\x00\x01"), "AAE=");
+        assert_eq!(unbase64("AAE=").unwrap(), vec![0, 1]);
+        assert!(unbase64("A*").is_none());
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(number_to_json(-0.0), json!("-0"));
+        assert_eq!(number_to_json(f64::NAN), json!("NaN"));
+        assert_eq!(number_to_json(1.5), json!(1.5));
+        assert_eq!(number_to_json(3.0), json!(3));
+        assert_eq!(number_from_json(&json!("-0")).map(|x| x.is_sign_negative()), Some(true));
+    }
+
+    #[test]
+    fn ids_in_first_visit_order_and_refs() {
+        let j = json!({"t": "array", "id": 0, "length": 2, "props": [], "items": [
+            [0, {"t": "view", "id": 2, "kind": "Uint8Array", "buffer": {"t": "arraybuffer", "id": 1, "base64": "AAE="},
+                 "byte_offset": 0, "byte_length": 2, "length_tracking": false}],
+            [1, {"t": "ref", "id": 0}]
+        ]});
+        let g = from_json(&j).unwrap();
+        assert_eq!(to_json(&g), j);
+    }
+}
