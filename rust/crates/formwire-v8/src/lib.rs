@@ -40,6 +40,9 @@ mod value;
 #[cfg(feature = "neutral")]
 pub mod neutral;
 
+#[cfg(feature = "serde")]
+pub mod serde;
+
 
 pub use bigint::BigInt;
 pub use decode::{decode, decode_with, DecodeOptions};
