@@ -907,8 +907,8 @@ def cves():
     lenient("cve-2024-53981-crlf-preamble", ["MP-P-02"], "2 MiB of CRLF before the first delimiter, allow_preamble",
             recipe=[REP(HX("\r\n"), 1048576), T(good)], expect=[X("a", "value")],
             options={"allow_preamble": True}, strict=err("MP_PREAMBLE", 0), source=src)
-    lenient("cve-2024-53981-lf-preamble", ["MP-P-02"], "2 MiB of bare LF before the first delimiter, allow_preamble",
-            recipe=[REP(HX("\n"), 2097152), T(good)], expect=[X("a", "value")],
+    lenient("cve-2024-53981-lf-preamble", ["MP-P-02"], "2 MiB of bare LF, then CRLF and the first delimiter, "
+            "allow_preamble", recipe=[REP(HX("\n"), 2097152), T("\r\n" + good)], expect=[X("a", "value")],
             options={"allow_preamble": True}, strict=err("MP_PREAMBLE", 0), source=src)
     parse("cve-2024-53981-crlf-epilogue", "accept", ["MP-P-05"], "2 MiB of CRLF after the close delimiter (epilogue)",
           recipe=[T(good), REP(HX("\r\n"), 1048576)], expect=[X("a", "value")], source=src)
