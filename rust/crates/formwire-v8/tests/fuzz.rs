@@ -1,0 +1,105 @@
+//! Quick in-test fuzzing: the decoder never panics, rejects with an offset inside the input, and
+//! everything it accepts re-encodes canonically and decodes back to the same value.
+
+mod common;
+
+use common::{Gen, Rng};
+use formwire_v8::{decode, decode_with, encode, DecodeOptions, ErrorCode};
+
+fn check(bytes: &[u8], opts: &DecodeOptions) -> bool {
+    match decode_with(bytes, opts) {
+        Ok(g) => {
+            let again = encode(&g).unwrap_or_else(|e| panic!("accepted {bytes:02x?} but cannot re-encode: {e}"));
+            let back = decode(&again).unwrap_or_else(|e| panic!("re-encoding of {bytes:02x?} does not decode: {e}"));
+            assert!(back.same_as(&g), "re-encoding of {bytes:02x?} changed the value");
+            true
+        }
+        Err(e) => {
+            assert!(e.offset <= bytes.len() as u64, "{e} points past the input {bytes:02x?}");
+            if e.code == ErrorCode::Truncated {
+                assert_eq!(e.offset, bytes.len() as u64);
+            }
+            false
+        }
+    }
+}
+
+fn mutate(rng: &mut Rng, mut b: Vec<u8>) -> Vec<u8> {
+    for _ in 0..=rng.below(3) {
+        if b.is_empty() {
+            break;
+        }
+        let p = rng.below(b.len() as u64) as usize;
+        match rng.below(6) {
+            0 => b[p] ^= 1 << rng.below(8),
+            1 => b[p] = rng.next() as u8,
+            2 => b.insert(p, rng.next() as u8),
+            3 => {
+                b.remove(p);
+            }
+            4 => b.truncate(p),
+            _ => {
+                // An interesting byte: a tag, a varint continuation, or padding.
+                const INTERESTING: &[u8] = b"\x00\x80\xff?-_0TFIUNZS\"c^o{aA$@Dyxnzs R;:',B~tVupwm\\r.";
+                b[p] = INTERESTING[rng.below(INTERESTING.len() as u64) as usize];
+            }
+        }
+    }
+    b
+}
+
+#[test]
+fn random_bytes_never_panic() {
+    let mut rng = Rng(0xF00D);
+    let opts = DecodeOptions::default();
+    for _ in 0..20_000 {
+        let n = rng.below(40) as usize;
+        let mut b = vec![0xFF, 13 + rng.below(3) as u8];
+        b.extend(rng.bytes(n));
+        check(&b, &opts);
+        check(&b[1..], &opts);
+    }
+}
+
+#[test]
+fn mutated_encodings_never_panic() {
+    let mut rng = Rng(0xBEEF);
+    let ipc = DecodeOptions { node_ipc: true, ..DecodeOptions::default() };
+    let shallow = DecodeOptions { max_depth: 2, ..DecodeOptions::default() };
+    let mut accepted = 0;
+    let mut total = 0;
+    for seed in 0..1500u64 {
+        let bytes = encode(&Gen::graph(seed)).unwrap();
+        for _ in 0..12 {
+            let m = mutate(&mut rng, bytes.clone());
+            total += 1;
+            if check(&m, &DecodeOptions::default()) {
+                accepted += 1;
+            }
+            check(&m, &ipc);
+            check(&m, &shallow);
+        }
+    }
+    // The mutations must exercise both sides.
+    assert!(accepted > total / 20 && accepted < total * 19 / 20, "{accepted} of {total} accepted");
+}
+
+#[test]
+fn adversarial_lengths_do_not_allocate() {
+    // Huge declared lengths with no bytes behind them fail fast (SC_TRUNCATED) instead of reserving.
+    for h in [
+        "ff0f22ffffffff0f",
+        "ff0f63feffffff0f",
+        "ff0f42ffffffff0f",
+        "ff0f7effffffff0fffffffff0f",
+        "ff0f41ffffffff0f",
+        "ff0f5affffffff0f",
+        "ff0f5c01ffffffff0f",
+    ] {
+        let b: Vec<u8> = (0..h.len()).step_by(2).map(|i| u8::from_str_radix(&h[i..i + 2], 16).unwrap()).collect();
+        let e = decode(&b).unwrap_err();
+        assert_eq!((e.code, e.offset), (ErrorCode::Truncated, b.len() as u64), "{h}");
+    }
+    // A sparse array of length 2^32-1 is fine: nothing is allocated for its holes.
+    assert!(decode(&[0xFF, 0x0F, b'a', 0xFF, 0xFF, 0xFF, 0xFF, 0x0F, b'@', 0, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F]).is_ok());
+}
