@@ -123,7 +123,7 @@ export function decodeFromValue({ name, make, rules, description, source, nodeRu
     const real = v8.deserialize(nb); // Node's own reader: check the contents survive it too
     checkNodeDialectContents(`sc-node-${name}`, value, real);
     decodeAccept({
-      id: `sc-node-${name}`, bytes: nb, rules: [...rules, ...(nodeRules || ['SC-W-23', 'SC-D-26'])],
+      id: `sc-node-${name}`, bytes: nb, rules: [...new Set([...rules, ...(nodeRules || ['SC-W-23', 'SC-D-26'])])],
       description: `${description} (Node v8.serialize dialect)`, dialect: 'node',
       source: 'bytes written by Node 20 v8.serialize (DefaultSerializer) for the value in vectors/src/clone/generate.mjs',
     });
