@@ -38,13 +38,13 @@ test('decode errors: codes and offsets', () => {
   rejects('ff0f 49 8080808010', 'SC_VARINT', 3); // 5th byte carries bits above 32
   rejects('ff0f 5e 00', 'SC_REF', 2);
   rejects('ff0f 6f 5e 01', 'SC_KEY', 3);
-  rejects('ff0f 6f 22 01 61 49 02 7b 02', 'SC_COUNT', 7);
-  rejects('ff0f 41 01 49 02 24 00 02', 'SC_COUNT', 5);
+  rejects('ff0f 6f 22 01 61 49 02 7b 02', 'SC_COUNT', 8);
+  rejects('ff0f 41 01 49 02 24 00 02', 'SC_COUNT', 6);
   rejects('ff0f 63 03 616263', 'SC_STRING', 2);
   rejects('ff0f 53 02 c328', 'SC_STRING', 2);
   rejects('ff0f 6f 6f 7b 00 49 02 7b 01', 'SC_KEY', 3);
-  rejects('ff0f 6f 22 01 61 49 02 22 01 61 49 04 7b 02', 'SC_KEY', 7); // duplicate key
-  rejects('ff0f 41 01 49 02 22 06 6c656e677468 49 00 24 01 01', 'SC_KEY', 5); // array length key
+  rejects('ff0f 6f 22 01 61 49 02 22 01 61 49 04 7b 02', 'SC_KEY', 8); // duplicate key
+  rejects('ff0f 41 01 49 02 22 06 6c656e677468 49 00 24 01 01', 'SC_KEY', 6); // array length key
 });
 
 test('decode errors: views, host objects, unsupported tags, limits', () => {
