@@ -1636,6 +1636,9 @@ def limit_cases():
        b"--boundary--\r\n", [], {"max_parts": 0})
     bad("mp-limit-parts-zero", "max_parts 0: the first delimiter line already starts part 1", ["MP-L-01"], simple(),
         "MP_LIMIT_PARTS", 12, {"max_parts": 0})
+    bad("mp-limit-parts-at-end-of-input", "max_parts 0 and the input stops right after the first delimiter line: "
+        "the limit fires when the line ends, before the end of input is seen", ["MP-L-01", "MP-P-07"],
+        b"--boundary\r\n", "MP_LIMIT_PARTS", 12, {"max_parts": 0})
     unit = cda + "\r\n\r\nx\r\n--boundary\r\n"
     fin = cda + "\r\n\r\nx\r\n--boundary--\r\n"
     ok("mp-limit-parts-unlimited", "1001 parts with max_parts null", ["MP-L-01"], None, [X("a", "x")] * 1001,
@@ -2161,7 +2164,7 @@ def check(spec_rules):
                     assert off == 0, i
                 if code == "MP_LIMIT_TOTAL_BYTES":
                     assert off == c["options"]["max_total_bytes"] and off < len(data), i
-                if code not in ("MP_TRUNCATED",):
+                if code not in ("MP_TRUNCATED", "MP_LIMIT_PARTS"):
                     assert off < len(data) or code in ("MP_CONTENT_TYPE", "MP_BOUNDARY", "MP_LIMIT_BOUNDARY"), i
             else:
                 for p in e["parts"]:
