@@ -277,7 +277,8 @@ impl<'g> Encoder<'g> {
                 self.out.push(TAG_ARRAY_BUFFER_VIEW);
                 self.out.push(view.kind.subtag());
                 self.varint(view.byte_offset);
-                self.varint(view.byte_length);
+                // SC-E-12: a length-tracking view stores no length of its own (V8 writes 0).
+                self.varint(if view.length_tracking { 0 } else { view.byte_length });
                 let flags = u32::from(view.length_tracking) | (u32::from(buf.max_byte_length.is_some()) << 1);
                 self.varint(flags);
                 return Ok(());
