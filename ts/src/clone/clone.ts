@@ -118,13 +118,18 @@ class Cloner {
       let i = 0;
       for (; i < n; i++) {
         const key = keys[i]!;
-        if (!hasOwn.call(o, key)) break; // deleted by a getter: slow path skips it
         const x = o[key];
         const t = typeof x;
-        if ((t === 'object' && x !== null) || t === 'function' || t === 'symbol') {
-          return this.plainSlow(o, keys, vals, i, x, true, depth);
+        if (t === 'string' || t === 'number' || t === 'boolean' || t === 'bigint' || (x === null)) {
+          vals[i] = x; // a primitive read from an own key (a deleted key reads undefined or an inherited object)
+          continue;
         }
-        vals[i] = x;
+        if (!hasOwn.call(o, key)) break; // deleted by a getter: the slow path skips it
+        if (t === 'undefined') {
+          vals[i] = x;
+          continue;
+        }
+        return this.plainSlow(o, keys, vals, i, x, true, depth);
       }
       if (i === n) {
         const out = f(vals);

@@ -377,8 +377,9 @@ class Writer {
     let written = 0;
     for (let i = 0; i < n; i++) {
       const key = keys[i]!;
-      if (!hasOwn.call(o, key)) continue; // deleted by a getter
       const v = o[key];
+      // a key deleted by a getter reads undefined or an inherited value: only then ask whether it is still own
+      if ((v === undefined || typeof v === 'object' || typeof v === 'function') && !hasOwn.call(o, key)) continue;
       const b = kb[i];
       if (b !== null && b !== undefined) this.bytes(b);
       else this.key(key);
