@@ -526,6 +526,7 @@ class Reader {
     const source = this.string();
     const bits = this.varint();
     if (bits & ~W.REGEXP_KNOWN_BITS) this.err('SC_TAG', tp, `RegExp flags 0x${bits.toString(16)} not supported`);
+    if (bits & 16 && bits & 256) this.err('SC_TAG', tp, 'RegExp flags u and v together');
     let flags = '';
     for (const [bit, ch] of W.REGEXP_FLAG_BITS) if (bits & bit) flags += ch;
     let re: RegExp;

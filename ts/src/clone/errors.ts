@@ -15,6 +15,7 @@ export type CloneErrorCode =
   | 'SC_COUNT'
   | 'SC_STRING'
   | 'SC_KEY'
+  | 'SC_VALUE'
   | 'SC_VIEW'
   | 'SC_HOST'
   | 'SC_UNSUPPORTED'

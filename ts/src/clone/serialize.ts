@@ -359,7 +359,7 @@ class Writer {
     this.buf[this.pos++] = W.T_VIEW;
     this.buf[this.pos++] = sub;
     this.varint(info.byteOffset);
-    this.varint(info.byteLength); // a tracking view: its current length (V8 itself writes 0 there)
+    this.varint(info.lengthTracking ? 0 : info.byteLength); // SC-E-12: a length-tracking view stores no length (0)
     this.varint((info.lengthTracking ? 1 : 0) | (info.backedByRab ? 2 : 0));
   }
 

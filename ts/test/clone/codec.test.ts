@@ -60,7 +60,7 @@ test('decode errors: views, host objects, unsupported tags, limits', () => {
   rejects('ff0f 41 01 41 01 41 00 24 00 00 24 00 01 24 00 01', 'SC_LIMIT_DEPTH', 6, { maxDepth: 2 });
   rejects('ff0f 5f', 'SC_LIMIT_BYTES', 0, { maxBytes: 2 });
   rejects('ff0f 41 05 5f', 'SC_TRUNCATED', 5); // dense length larger than the input left
-  rejects('ff0f 5a 01', 'SC_TAG', 2); // -0n
+  rejects('ff0f 5a 01', 'SC_TAG', 2); // -0n (spec SC-D-09; errors.md says SC_VALUE)
   rejects('ff0f 7e 04 02 00000000', 'SC_TAG', 2); // resizable buffer longer than its maximum
   rejects('ff0f 52 22 01 61 40', 'SC_TAG', 2); // RegExp linear flag
   rejects('ff0f 72 78 2e', 'SC_TAG', 3); // unknown Error subtag
