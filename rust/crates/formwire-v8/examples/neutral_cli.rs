@@ -3,15 +3,18 @@
 //! Reads JSON lines from stdin and answers each with one JSON line:
 //! `{"op": "decode", "hex": "ff0f...", "options": {...}}` -> `{"value": <neutral>}` or `{"error": {"code", "offset"}}`;
 //! `{"op": "encode", "value": <neutral>}` -> `{"hex": "..."}` or `{"error": {"code"}}`.
-use formwire_v8::{decode_with, encode, neutral, DecodeOptions};
-use serde_json::{json, Value as Json};
+use formwire_v8::{DecodeOptions, decode_with, encode, neutral};
+use serde_json::{Value as Json, json};
 use std::io::{BufRead, Write};
 
 fn unhex(s: &str) -> Option<Vec<u8>> {
     if s.len() % 2 != 0 {
         return None;
     }
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).ok()).collect()
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).ok())
+        .collect()
 }
 
 fn hex(b: &[u8]) -> String {
@@ -52,7 +55,9 @@ fn main() {
                 }
                 match decode_with(&bytes, &opts) {
                     Ok(g) => json!({"value": neutral::to_json(&g)}),
-                    Err(e) => json!({"error": {"code": e.code.as_str(), "offset": e.offset, "message": e.message()}}),
+                    Err(e) => {
+                        json!({"error": {"code": e.code.as_str(), "offset": e.offset, "message": e.message()}})
+                    }
                 }
             }
             Some("encode") => match neutral::from_json(&req["value"]).and_then(|g| encode(&g)) {

@@ -12,7 +12,10 @@ pub struct BigInt {
 impl BigInt {
     /// Zero.
     pub const fn zero() -> BigInt {
-        BigInt { negative: false, magnitude: Vec::new() }
+        BigInt {
+            negative: false,
+            magnitude: Vec::new(),
+        }
     }
 
     /// A BigInt from a sign and little-endian magnitude bytes (high zero bytes are dropped; `-0n` is `0n`).
@@ -21,7 +24,10 @@ impl BigInt {
             magnitude_le.pop();
         }
         let negative = negative && !magnitude_le.is_empty();
-        BigInt { negative, magnitude: magnitude_le }
+        BigInt {
+            negative,
+            magnitude: magnitude_le,
+        }
     }
 
     /// A BigInt from an `i128`.
@@ -213,6 +219,9 @@ mod tests {
         assert_eq!(BigInt::from_i128(i128::MIN).to_i128(), Some(i128::MIN));
         assert_eq!(BigInt::from_u128(u128::MAX).to_u128(), Some(u128::MAX));
         assert_eq!(BigInt::from_u128(u128::MAX).to_i128(), None);
-        assert_eq!(BigInt::from_i128(-(1i128 << 64)).to_decimal(), "-18446744073709551616");
+        assert_eq!(
+            BigInt::from_i128(-(1i128 << 64)).to_decimal(),
+            "-18446744073709551616"
+        );
     }
 }

@@ -9,10 +9,11 @@ use crate::error::{Error, ErrorCode};
 use crate::string::JsString;
 use crate::tags::*;
 use crate::value::{
-    Array, ArrayBuffer, ErrorName, ErrorObject, Graph, Heap, ObjId, Object, RegExpFlags, Value, View, ViewKind,
+    Array, ArrayBuffer, ErrorName, ErrorObject, Graph, Heap, ObjId, Object, RegExpFlags, Value,
+    View, ViewKind,
 };
-use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
+use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
 /// Decoder limits (`spec/limits.md`).
@@ -29,7 +30,11 @@ pub struct DecodeOptions {
 
 impl Default for DecodeOptions {
     fn default() -> Self {
-        DecodeOptions { max_depth: 1000, max_bytes: 256 * 1024 * 1024, node_ipc: false }
+        DecodeOptions {
+            max_depth: 1000,
+            max_bytes: 256 * 1024 * 1024,
+            node_ipc: false,
+        }
     }
 }
 
@@ -42,7 +47,11 @@ pub fn decode(input: &[u8]) -> Result<Graph, Error> {
 pub fn decode_with(input: &[u8], options: &DecodeOptions) -> Result<Graph, Error> {
     // SC-L-01
     if input.len() as u64 > options.max_bytes {
-        return Err(Error::new(ErrorCode::LimitBytes, 0, "input longer than max_bytes"));
+        return Err(Error::new(
+            ErrorCode::LimitBytes,
+            0,
+            "input longer than max_bytes",
+        ));
     }
     let mut d = Decoder::new(input, options, false);
     let first = d.run();
@@ -51,7 +60,8 @@ pub fn decode_with(input: &[u8], options: &DecodeOptions) -> Result<Graph, Error
         Err(e) => {
             // SC-D-23: V8's retry for data labelled 13 that was written with view flags
             // (crbug.com/1284506). The first error stands when the retry fails too.
-            if d.version == 13 && e.code != ErrorCode::LimitDepth && e.code != ErrorCode::LimitBytes {
+            if d.version == 13 && e.code != ErrorCode::LimitDepth && e.code != ErrorCode::LimitBytes
+            {
                 let mut retry = Decoder::new(input, options, true);
                 if let Ok(g) = retry.run() {
                     return Ok(g);
@@ -69,11 +79,13 @@ struct PendingKey {
     index: Option<u32>,
 }
 
+/// An open container. The one being filled is held by the driver; the others wait on `Decoder::stack`.
 enum Frame {
     Object {
         obj: ObjId,
         props: Vec<(JsString, Value)>,
-        key: Option<PendingKey>,
+        /// The last property's value is a container still being read.
+        pending: bool,
         has_index: bool,
         index: Index,
     },
@@ -86,7 +98,8 @@ enum Frame {
         items: Vec<(u32, Value)>,
         props: Vec<(JsString, Value)>,
         count: u32,
-        key: Option<PendingKey>,
+        /// Where the value of a container still being read goes.
+        pending: Slot,
         index: Index,
     },
     Map {
@@ -110,10 +123,26 @@ enum Frame {
     },
 }
 
-enum Action {
-    ReadValue,
-    ReadKey,
-    Completed(Value),
+/// The place a child container's value is delivered to.
+#[derive(Clone, Copy)]
+enum Slot {
+    None,
+    Item(usize),
+    Prop,
+}
+
+/// One item read at a value position: a finished value, or a container that was opened (its frame
+/// is then on top of `Decoder::stack`). Kept small: it is returned for every value.
+enum Item {
+    Value(Value),
+    Open,
+}
+
+/// What filling a container ended with: a child container opened (on top of the stack), or the
+/// container finished.
+enum Fill {
+    Open,
+    Done(Value),
 }
 
 struct Decoder<'a> {
@@ -123,9 +152,12 @@ struct Decoder<'a> {
     broken_v13: bool,
     node_ipc: bool,
     max_depth: usize,
+    /// Containers open right now (SC-D-29).
+    open: usize,
     heap: Heap,
     /// Wire id to heap id; `None` while an id is assigned but its object is not readable yet.
     ids: Vec<Option<ObjId>>,
+    /// Open containers below the one being filled.
     stack: Vec<Frame>,
 }
 
@@ -133,6 +165,8 @@ type R<T> = Result<T, Error>;
 
 impl<'a> Decoder<'a> {
     fn new(buf: &'a [u8], options: &DecodeOptions, broken_v13: bool) -> Decoder<'a> {
+        // A rough guess at the object count saves regrowing the heap; it never exceeds the input size.
+        let guess = (buf.len() / 32).min(1 << 16);
         Decoder {
             buf,
             pos: 0,
@@ -140,8 +174,9 @@ impl<'a> Decoder<'a> {
             broken_v13,
             node_ipc: options.node_ipc,
             max_depth: options.max_depth as usize,
-            heap: Heap::new(),
-            ids: Vec::new(),
+            open: 0,
+            heap: Heap::with_capacity(guess),
+            ids: Vec::with_capacity(guess),
             stack: Vec::new(),
         }
     }
@@ -153,7 +188,11 @@ impl<'a> Decoder<'a> {
     }
 
     fn truncated(&self) -> Error {
-        Error::new(ErrorCode::Truncated, self.buf.len() as u64, "input ended inside a value")
+        Error::new(
+            ErrorCode::Truncated,
+            self.buf.len() as u64,
+            "input ended inside a value",
+        )
     }
 
     // ---- primitives ---------------------------------------------------------------------------
@@ -176,7 +215,9 @@ impl<'a> Decoder<'a> {
     fn value_tag(&mut self) -> R<(u8, usize)> {
         loop {
             self.skip_padding();
-            let Some(&tag) = self.buf.get(self.pos) else { return Err(self.truncated()) };
+            let Some(&tag) = self.buf.get(self.pos) else {
+                return Err(self.truncated());
+            };
             self.pos += 1;
             if tag != TAG_VERIFY_COUNT {
                 return Ok((tag, self.pos - 1));
@@ -208,7 +249,9 @@ impl<'a> Decoder<'a> {
         }
         let mut v: u32 = 0;
         for i in 0..5 {
-            let Some(&b) = self.buf.get(self.pos) else { return Err(self.truncated()) };
+            let Some(&b) = self.buf.get(self.pos) else {
+                return Err(self.truncated());
+            };
             self.pos += 1;
             if i == 4 && (b & 0x80 != 0 || b >> 4 != 0) {
                 return Err(self.err(ErrorCode::Varint, start, "varint does not fit in u32"));
@@ -224,12 +267,16 @@ impl<'a> Decoder<'a> {
     /// SC-D-04: a varint read into a byte: at most 2 bytes, the second carrying at most one bit.
     fn read_u8(&mut self) -> R<u8> {
         let start = self.pos;
-        let Some(&b0) = self.buf.get(self.pos) else { return Err(self.truncated()) };
+        let Some(&b0) = self.buf.get(self.pos) else {
+            return Err(self.truncated());
+        };
         self.pos += 1;
         if b0 < 0x80 {
             return Ok(b0);
         }
-        let Some(&b1) = self.buf.get(self.pos) else { return Err(self.truncated()) };
+        let Some(&b1) = self.buf.get(self.pos) else {
+            return Err(self.truncated());
+        };
         self.pos += 1;
         if b1 & 0x80 != 0 || b1 >> 1 != 0 {
             return Err(self.err(ErrorCode::Varint, start, "varint does not fit in u8"));
@@ -238,7 +285,9 @@ impl<'a> Decoder<'a> {
     }
 
     fn read_double(&mut self) -> R<f64> {
-        let Some(b) = self.buf.get(self.pos..self.pos + 8) else { return Err(self.truncated()) };
+        let Some(b) = self.buf.get(self.pos..self.pos + 8) else {
+            return Err(self.truncated());
+        };
         self.pos += 8;
         let v = f64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
         // V8 canonicalises every NaN to the quiet NaN on read.
@@ -262,7 +311,11 @@ impl<'a> Decoder<'a> {
         let byte_len = ((bitfield >> 1) & 0x3FFF_FFFF) as usize;
         let bytes = self.read_raw(byte_len)?;
         if byte_len == 0 && negative {
-            return Err(self.err(ErrorCode::Tag, tag_pos, "BigInt with a sign and no digits (-0n)"));
+            return Err(self.err(
+                ErrorCode::Tag,
+                tag_pos,
+                "BigInt with a sign and no digits (-0n)",
+            ));
         }
         Ok(BigInt::from_parts(negative, bytes.to_vec()))
     }
@@ -271,17 +324,26 @@ impl<'a> Decoder<'a> {
     fn read_string_payload(&mut self, tag: u8, tag_pos: usize) -> R<JsString> {
         let len = self.read_u32()? as usize;
         if tag == TAG_TWO_BYTE_STRING && len % 2 != 0 {
-            return Err(self.err(ErrorCode::String, tag_pos, "two-byte string with an odd byte length"));
+            return Err(self.err(
+                ErrorCode::String,
+                tag_pos,
+                "two-byte string with an odd byte length",
+            ));
         }
         let bytes = self.read_raw(len)?;
         match tag {
             TAG_ONE_BYTE_STRING => Ok(JsString::Latin1(bytes.to_vec())),
-            TAG_TWO_BYTE_STRING => {
-                Ok(JsString::Utf16(bytes.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect()))
-            }
+            TAG_TWO_BYTE_STRING => Ok(JsString::Utf16(
+                bytes
+                    .chunks_exact(2)
+                    .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                    .collect(),
+            )),
             _ => match std::str::from_utf8(bytes) {
                 Ok(s) => Ok(JsString::from_str(s)),
-                Err(_) => Err(self.err(ErrorCode::String, tag_pos, "`S` string is not valid UTF-8")),
+                Err(_) => {
+                    Err(self.err(ErrorCode::String, tag_pos, "`S` string is not valid UTF-8"))
+                }
             },
         }
     }
@@ -290,7 +352,9 @@ impl<'a> Decoder<'a> {
     fn read_string_value(&mut self) -> R<JsString> {
         let (tag, at) = self.value_tag()?;
         match tag {
-            TAG_ONE_BYTE_STRING | TAG_TWO_BYTE_STRING | TAG_UTF8_STRING => self.read_string_payload(tag, at),
+            TAG_ONE_BYTE_STRING | TAG_TWO_BYTE_STRING | TAG_UTF8_STRING => {
+                self.read_string_payload(tag, at)
+            }
             _ => Err(self.err(ErrorCode::Tag, at, "a string is required here")),
         }
     }
@@ -309,11 +373,21 @@ impl<'a> Decoder<'a> {
             TAG_DOUBLE => {
                 let d = self.read_double()?;
                 if d.fract() != 0.0 || d.is_nan() || d.abs() > 9007199254740991.0 {
-                    return Err(self.err(ErrorCode::Key, at, "a number key must be a safe integer"));
+                    return Err(self.err(
+                        ErrorCode::Key,
+                        at,
+                        "a number key must be a safe integer",
+                    ));
                 }
                 int_key(d as i64)
             }
-            _ => return Err(self.err(ErrorCode::Key, at, "a property key must be a string or a number")),
+            _ => {
+                return Err(self.err(
+                    ErrorCode::Key,
+                    at,
+                    "a property key must be a string or a number",
+                ));
+            }
         };
         Ok((key, at))
     }
@@ -321,67 +395,76 @@ impl<'a> Decoder<'a> {
     // ---- ids ----------------------------------------------------------------------------------
 
     /// Allocates an object and assigns it the next wire id (readable at once).
+    #[inline]
     fn new_object(&mut self, object: Object) -> ObjId {
         let obj = self.heap.alloc(object);
         self.ids.push(Some(obj));
         obj
     }
 
-    /// SC-D-29: entering a container at `tag_pos`.
-    fn enter(&mut self, frame: Frame, tag_pos: usize) -> R<()> {
-        if self.stack.len() >= self.max_depth {
-            return Err(self.err(ErrorCode::LimitDepth, tag_pos, "nesting deeper than max_depth"));
+    /// SC-D-29: a container may open at level `open + 1` only when that is within `max_depth`.
+    #[inline]
+    fn check_depth(&self, tag_pos: usize) -> R<()> {
+        if self.open >= self.max_depth {
+            return Err(self.err(
+                ErrorCode::LimitDepth,
+                tag_pos,
+                "nesting deeper than max_depth",
+            ));
         }
-        self.stack.push(frame);
         Ok(())
     }
 
-    fn check_depth(&self, tag_pos: usize) -> R<()> {
-        if self.stack.len() >= self.max_depth {
-            return Err(self.err(ErrorCode::LimitDepth, tag_pos, "nesting deeper than max_depth"));
-        }
-        Ok(())
+    /// A container item was read: it is now open, its frame on top of the stack.
+    #[inline]
+    fn opened(&mut self, frame: Frame) {
+        self.open += 1;
+        self.stack.push(frame);
     }
 
     // ---- driver -------------------------------------------------------------------------------
 
     fn run(&mut self) -> R<Graph> {
         self.read_header()?;
-        let mut root: Option<Value> = None;
-        loop {
-            let action = if self.stack.is_empty() {
-                if root.is_some() {
-                    break;
-                }
-                Action::ReadValue
-            } else {
-                self.frame_next()?
-            };
-            let value = match action {
-                Action::ReadValue => match self.read_item()? {
-                    Some(v) => v,
-                    None => continue,
-                },
-                Action::ReadKey => {
-                    let (k, at) = self.read_key()?;
-                    self.deliver_key(k, at)?;
-                    continue;
-                }
-                Action::Completed(v) => v,
-            };
-            if self.stack.is_empty() {
-                root = Some(value);
-            } else {
-                self.deliver(value)?;
+        let root = match self.read_item()? {
+            Item::Value(v) => v,
+            Item::Open => {
+                let frame = self.stack.pop().expect("opened frame");
+                self.drive(frame)?
             }
-        }
+        };
         // SC-D-28: only padding may follow the top-level value.
         self.skip_padding();
         if self.pos < self.buf.len() {
             return Err(self.err(ErrorCode::Tag, self.pos, "bytes after the top-level value"));
         }
         let heap = std::mem::take(&mut self.heap);
-        Ok(Graph { heap, root: root.unwrap_or(Value::Undefined) })
+        Ok(Graph { heap, root })
+    }
+
+    /// Fills containers until the outermost one is done. The container being filled is a local;
+    /// only suspended ones sit on `self.stack`, so nothing here recurses.
+    fn drive(&mut self, first: Frame) -> R<Value> {
+        let mut cur = first;
+        loop {
+            match self.fill(&mut cur)? {
+                Fill::Open => {
+                    // The child is on top of the stack: it becomes current, the parent waits below it.
+                    let n = self.stack.len();
+                    std::mem::swap(&mut cur, &mut self.stack[n - 1]);
+                }
+                Fill::Done(v) => {
+                    self.open -= 1;
+                    match self.stack.pop() {
+                        None => return Ok(v),
+                        Some(mut parent) => {
+                            deliver(&mut parent, v);
+                            cur = parent;
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// SC-D-03: `FF` then a version varint in 13..=15.
@@ -400,10 +483,21 @@ impl<'a> Decoder<'a> {
         Ok(())
     }
 
-    /// SC-D-07: one item in value position. Scalars come back as a value; a container pushes a frame.
-    fn read_item(&mut self) -> R<Option<Value>> {
+    /// SC-D-07: one item at a value position.
+    fn read_item(&mut self) -> R<Item> {
+        let mut v = Value::Undefined;
+        Ok(if self.read_into(&mut v)? {
+            Item::Value(v)
+        } else {
+            Item::Open
+        })
+    }
+
+    /// SC-D-07: one item at a value position, written straight into `out` (no intermediate copies on the
+    /// hot path). `Ok(false)`: a container opened instead (its frame is on the stack, `out` untouched).
+    fn read_into(&mut self, out: &mut Value) -> R<bool> {
         let (tag, at) = self.value_tag()?;
-        let v = match tag {
+        *out = match tag {
             TAG_UNDEFINED => Value::Undefined,
             TAG_NULL => Value::Null,
             TAG_TRUE => Value::Bool(true),
@@ -421,15 +515,18 @@ impl<'a> Decoder<'a> {
                 match self.ids.get(id as usize) {
                     Some(Some(obj)) => {
                         let obj = *obj;
-                        return self.maybe_view(obj).map(Some);
+                        self.maybe_view(obj)?
                     }
-                    _ => return Err(self.err(ErrorCode::Ref, at, "back-reference to an unassigned id")),
+                    _ => {
+                        return Err(self.err(
+                            ErrorCode::Ref,
+                            at,
+                            "back-reference to an unassigned id",
+                        ));
+                    }
                 }
             }
-            TAG_BEGIN_JS_OBJECT => {
-                self.begin_object(at)?;
-                return Ok(None);
-            }
+            TAG_BEGIN_JS_OBJECT => return self.begin_object(at).map(|_| false),
             TAG_BEGIN_DENSE_JS_ARRAY | TAG_BEGIN_SPARSE_JS_ARRAY => {
                 // SC-D-14, SC-D-15
                 self.check_depth(at)?;
@@ -441,8 +538,12 @@ impl<'a> Decoder<'a> {
                     return Err(self.truncated());
                 }
                 let obj = self.new_object(Object::Array(Array::default()));
-                let items = if dense { Vec::with_capacity(length as usize) } else { Vec::new() };
-                let frame = Frame::Array {
+                let items = if dense {
+                    Vec::with_capacity(length as usize)
+                } else {
+                    Vec::new()
+                };
+                self.opened(Frame::Array {
                     obj,
                     dense,
                     length,
@@ -451,11 +552,10 @@ impl<'a> Decoder<'a> {
                     items,
                     props: Vec::new(),
                     count: 0,
-                    key: None,
+                    pending: Slot::None,
                     index: Index::default(),
-                };
-                self.enter(frame, at)?;
-                return Ok(None);
+                });
+                return Ok(false);
             }
             TAG_DATE => {
                 // SC-D-17: the time value goes through TimeClip.
@@ -467,94 +567,156 @@ impl<'a> Decoder<'a> {
             TAG_NUMBER_OBJECT => {
                 let obj = self.new_object(Object::NumberObject(0.0));
                 let n = self.read_double()?;
-                *self.heap.get_mut(obj).expect("obj") = Object::NumberObject(n);
+                self.heap.replace(obj, Object::NumberObject(n));
                 Value::Object(obj)
             }
             TAG_BIGINT_OBJECT => {
                 let obj = self.new_object(Object::BigIntObject(BigInt::zero()));
                 let b = self.read_bigint(at)?;
-                *self.heap.get_mut(obj).expect("obj") = Object::BigIntObject(b);
+                self.heap.replace(obj, Object::BigIntObject(b));
                 Value::Object(obj)
             }
             TAG_STRING_OBJECT => {
                 let obj = self.new_object(Object::StringObject(JsString::new()));
                 let s = self.read_string_value()?;
-                *self.heap.get_mut(obj).expect("obj") = Object::StringObject(s);
+                self.heap.replace(obj, Object::StringObject(s));
                 Value::Object(obj)
             }
             TAG_REGEXP => {
                 // SC-D-19
-                let obj = self.new_object(Object::RegExp { source: JsString::new(), flags: RegExpFlags(0) });
+                let obj = self.new_object(Object::RegExp {
+                    source: JsString::new(),
+                    flags: RegExpFlags(0),
+                });
                 let source = self.read_string_value()?;
                 let flags = self.read_u32()?;
                 // The 9 known flag bits except `linear` (64); `u` and `v` are exclusive.
                 if flags & !0x1BF != 0 {
-                    return Err(self.err(ErrorCode::Tag, at, "RegExp flags hold an unknown or linear (l) bit"));
+                    return Err(self.err(
+                        ErrorCode::Tag,
+                        at,
+                        "RegExp flags hold an unknown or linear (l) bit",
+                    ));
                 }
                 if flags & 16 != 0 && flags & 256 != 0 {
                     return Err(self.err(ErrorCode::Tag, at, "RegExp flags u and v together"));
                 }
-                *self.heap.get_mut(obj).expect("obj") = Object::RegExp { source, flags: RegExpFlags(flags) };
+                self.heap.replace(
+                    obj,
+                    Object::RegExp {
+                        source,
+                        flags: RegExpFlags(flags),
+                    },
+                );
                 Value::Object(obj)
             }
             TAG_BEGIN_JS_MAP => {
                 // SC-D-20
                 self.check_depth(at)?;
                 let obj = self.new_object(Object::Map(Vec::new()));
-                let frame = Frame::Map { obj, entries: Vec::new(), index: Index::default(), read: 0, key: None };
-                self.enter(frame, at)?;
-                return Ok(None);
+                self.opened(Frame::Map {
+                    obj,
+                    entries: Vec::new(),
+                    index: Index::default(),
+                    read: 0,
+                    key: None,
+                });
+                return Ok(false);
             }
             TAG_BEGIN_JS_SET => {
                 self.check_depth(at)?;
                 let obj = self.new_object(Object::Set(Vec::new()));
-                let frame = Frame::Set { obj, values: Vec::new(), index: Index::default(), read: 0 };
-                self.enter(frame, at)?;
-                return Ok(None);
+                self.opened(Frame::Set {
+                    obj,
+                    values: Vec::new(),
+                    index: Index::default(),
+                    read: 0,
+                });
+                return Ok(false);
             }
             TAG_ARRAY_BUFFER | TAG_RESIZABLE_ARRAY_BUFFER => {
                 // SC-D-21
-                let obj = self.new_object(Object::ArrayBuffer(ArrayBuffer { data: Vec::new(), max_byte_length: None }));
+                let obj = self.new_object(Object::ArrayBuffer(ArrayBuffer {
+                    data: Vec::new(),
+                    max_byte_length: None,
+                }));
                 let byte_length = self.read_u32()?;
                 let max_byte_length = if tag == TAG_RESIZABLE_ARRAY_BUFFER {
                     let m = self.read_u32()?;
                     if byte_length > m {
-                        return Err(self.err(ErrorCode::Tag, at, "resizable buffer longer than its maximum"));
+                        return Err(self.err(
+                            ErrorCode::Tag,
+                            at,
+                            "resizable buffer longer than its maximum",
+                        ));
                     }
                     Some(m)
                 } else {
                     None
                 };
                 let data = self.read_raw(byte_length as usize)?.to_vec();
-                *self.heap.get_mut(obj).expect("obj") = Object::ArrayBuffer(ArrayBuffer { data, max_byte_length });
-                return self.maybe_view(obj).map(Some);
+                self.heap.replace(
+                    obj,
+                    Object::ArrayBuffer(ArrayBuffer {
+                        data,
+                        max_byte_length,
+                    }),
+                );
+                self.maybe_view(obj)?
             }
             TAG_ERROR => {
                 // SC-D-24
                 self.check_depth(at)?;
-                let err = ErrorObject { name: ErrorName::Error, message: None, stack: None, cause: None };
+                let err = ErrorObject {
+                    name: ErrorName::Error,
+                    message: None,
+                    stack: None,
+                    cause: None,
+                };
                 let obj = self.new_object(Object::Error(err.clone()));
-                self.enter(Frame::Error { obj, err, seen: 0 }, at)?;
-                return Ok(None);
+                self.opened(Frame::Error { obj, err, seen: 0 });
+                return Ok(false);
             }
-            TAG_HOST_OBJECT => return self.read_host_object(at),
-            TAG_ARRAY_BUFFER_VIEW => return Err(self.err(ErrorCode::View, at, "view not directly after an ArrayBuffer")),
-            TAG_ARRAY_BUFFER_TRANSFER | TAG_SHARED_ARRAY_BUFFER | TAG_WASM_MODULE_TRANSFER | TAG_WASM_MEMORY_TRANSFER => {
-                return Err(self.err(ErrorCode::Unsupported, at, "tag only has meaning inside one process"));
+            TAG_HOST_OBJECT => match self.read_host_object(at)? {
+                Item::Value(v) => v,
+                Item::Open => return Ok(false),
+            },
+            TAG_ARRAY_BUFFER_VIEW => {
+                return Err(self.err(
+                    ErrorCode::View,
+                    at,
+                    "view not directly after an ArrayBuffer",
+                ));
+            }
+            TAG_ARRAY_BUFFER_TRANSFER
+            | TAG_SHARED_ARRAY_BUFFER
+            | TAG_WASM_MODULE_TRANSFER
+            | TAG_WASM_MEMORY_TRANSFER => {
+                return Err(self.err(
+                    ErrorCode::Unsupported,
+                    at,
+                    "tag only has meaning inside one process",
+                ));
             }
             TAG_SHARED_OBJECT if self.version >= 15 => {
                 return Err(self.err(ErrorCode::Unsupported, at, "shared object tag p"));
             }
             _ => return Err(self.err(ErrorCode::Tag, at, "tag not allowed here")),
         };
-        Ok(Some(v))
+        Ok(true)
     }
 
     fn begin_object(&mut self, at: usize) -> R<ObjId> {
         self.check_depth(at)?;
         let obj = self.new_object(Object::Plain(Vec::new()));
-        let frame = Frame::Object { obj, props: Vec::new(), key: None, has_index: false, index: Index::default() };
-        self.enter(frame, at)?;
+        let frame = Frame::Object {
+            obj,
+            props: Vec::new(),
+            pending: false,
+            has_index: false,
+            index: Index::default(),
+        };
+        self.opened(frame);
         Ok(obj)
     }
 
@@ -573,11 +735,17 @@ impl<'a> Decoder<'a> {
         let subtag = self.read_u8()?;
         let byte_offset = self.read_u32()?;
         let byte_length = self.read_u32()?;
-        if u64::from(byte_offset) > buffer_len || u64::from(byte_length) > buffer_len - u64::from(byte_offset) {
+        if u64::from(byte_offset) > buffer_len
+            || u64::from(byte_length) > buffer_len - u64::from(byte_offset)
+        {
             return Err(self.err(ErrorCode::View, at, "view out of bounds"));
         }
         // SC-D-23: flags from version 14 on (and in the broken-v13 retry).
-        let flags = if self.version >= 14 || self.broken_v13 { self.read_u32()? } else { 0 };
+        let flags = if self.version >= 14 || self.broken_v13 {
+            self.read_u32()?
+        } else {
+            0
+        };
         let Some(kind) = ViewKind::from_subtag(subtag) else {
             return Err(self.err(ErrorCode::View, at, "unknown view subtag"));
         };
@@ -591,7 +759,11 @@ impl<'a> Decoder<'a> {
             return Err(self.err(ErrorCode::View, at, "view flags need a resizable buffer"));
         }
         if resizable && !backed_by_rab {
-            return Err(self.err(ErrorCode::View, at, "view on a resizable buffer must be flagged backed-by-RAB"));
+            return Err(self.err(
+                ErrorCode::View,
+                at,
+                "view on a resizable buffer must be flagged backed-by-RAB",
+            ));
         }
         // A length-tracking view is as long as its buffer allows (whole elements).
         let byte_length = if length_tracking {
@@ -599,13 +771,19 @@ impl<'a> Decoder<'a> {
         } else {
             byte_length
         };
-        let view = View { kind, buffer: obj, byte_offset, byte_length, length_tracking };
+        let view = View {
+            kind,
+            buffer: obj,
+            byte_offset,
+            byte_length,
+            length_tracking,
+        };
         Ok(Value::Object(self.new_object(Object::View(view))))
     }
 
-    /// SC-D-26/27: `\\` host objects: Node's `v8.serialize` views, and with `node_ipc` the child_process
+    /// SC-D-26/27: `\` host objects: Node's `v8.serialize` views, and with `node_ipc` the child_process
     /// sub-tag (0 = a view follows, 1 = a plain object follows).
-    fn read_host_object(&mut self, at: usize) -> R<Option<Value>> {
+    fn read_host_object(&mut self, at: usize) -> R<Item> {
         if self.node_ipc {
             let sub = self.read_u32()?;
             if sub == 1 {
@@ -614,11 +792,15 @@ impl<'a> Decoder<'a> {
                 let host_id = self.ids.len() - 1;
                 let (tag, tag_at) = self.value_tag()?;
                 if tag != TAG_BEGIN_JS_OBJECT {
-                    return Err(self.err(ErrorCode::Host, at, "IPC host object sub-tag 1 must be followed by an object"));
+                    return Err(self.err(
+                        ErrorCode::Host,
+                        at,
+                        "IPC host object sub-tag 1 must be followed by an object",
+                    ));
                 }
                 let obj = self.begin_object(tag_at)?;
                 self.ids[host_id] = Some(obj);
-                return Ok(None);
+                return Ok(Item::Open);
             }
             if sub != 0 {
                 return Err(self.err(ErrorCode::Host, at, "unknown IPC host object sub-tag"));
@@ -633,265 +815,375 @@ impl<'a> Decoder<'a> {
             return Err(self.err(ErrorCode::Host, at, "unknown Node host object type"));
         };
         if byte_length % kind.element_size() != 0 {
-            return Err(self.err(ErrorCode::Host, at, "host view length is not a multiple of its element size"));
+            return Err(self.err(
+                ErrorCode::Host,
+                at,
+                "host view length is not a multiple of its element size",
+            ));
         }
-        let buffer = self.heap.alloc(Object::ArrayBuffer(ArrayBuffer { data: data.to_vec(), max_byte_length: None }));
-        let view = View { kind, buffer, byte_offset: 0, byte_length, length_tracking: false };
+        let buffer = self.heap.alloc(Object::ArrayBuffer(ArrayBuffer {
+            data: data.to_vec(),
+            max_byte_length: None,
+        }));
+        let view = View {
+            kind,
+            buffer,
+            byte_offset: 0,
+            byte_length,
+            length_tracking: false,
+        };
         let obj = self.heap.alloc(Object::View(view));
         self.ids[wire] = Some(obj);
-        Ok(Some(Value::Object(obj)))
+        Ok(Item::Value(Value::Object(obj)))
     }
 
-    // ---- frames -------------------------------------------------------------------------------
+    // ---- containers ---------------------------------------------------------------------------
 
-    /// What the top frame needs next; consumes its end tag and completes it when it is there.
-    fn frame_next(&mut self) -> R<Action> {
-        match self.stack.last().expect("frame") {
-            Frame::Object { key, .. } => {
-                if key.is_some() {
-                    return Ok(Action::ReadValue);
-                }
-                self.object_next()
-            }
-            Frame::Array { .. } => self.array_next(),
-            Frame::Map { key, .. } => {
-                if key.is_some() {
-                    return Ok(Action::ReadValue);
-                }
-                self.map_next()
-            }
-            Frame::Set { .. } => self.set_next(),
-            Frame::Error { .. } => self.error_next(),
-        }
-    }
-
-    fn object_next(&mut self) -> R<Action> {
-        let (tag, at) = self.peek_after_padding()?;
-        if tag != TAG_END_JS_OBJECT {
-            return Ok(Action::ReadKey);
-        }
-        self.pos = at + 1;
-        let expected = self.read_u32()?;
-        let Some(Frame::Object { obj, mut props, has_index, .. }) = self.stack.pop() else { unreachable!() };
-        if expected as usize != props.len() {
-            return Err(self.err(ErrorCode::Count, at, "object property count does not match"));
-        }
-        if has_index {
-            sort_index_keys_first(&mut props);
-        }
-        *self.heap.get_mut(obj).expect("obj") = Object::Plain(props);
-        Ok(Action::Completed(Value::Object(obj)))
-    }
-
-    fn array_next(&mut self) -> R<Action> {
-        let Some(Frame::Array { dense, length, next, in_props, key, .. }) = self.stack.last() else { unreachable!() };
-        let (dense, length, mut next, was_in_props, has_key) = (*dense, *length, *next, *in_props, key.is_some());
-        if !was_in_props {
-            // Dense elements: `-` is a hole.
-            while next < length {
+    /// Reads into `f` until it opens a child container or ends. Scalars are taken in this loop,
+    /// without going back to the driver.
+    fn fill(&mut self, f: &mut Frame) -> R<Fill> {
+        match f {
+            Frame::Object {
+                obj,
+                props,
+                pending,
+                has_index,
+                index,
+            } => loop {
                 let (tag, at) = self.peek_after_padding()?;
-                if tag != TAG_THE_HOLE {
-                    if let Some(Frame::Array { next: n, .. }) = self.stack.last_mut() {
-                        *n = next;
+                if tag == TAG_END_JS_OBJECT {
+                    // SC-D-12
+                    self.pos = at + 1;
+                    let expected = self.read_u32()?;
+                    if expected as usize != props.len() {
+                        return Err(self.err(
+                            ErrorCode::Count,
+                            at,
+                            "object property count does not match",
+                        ));
                     }
-                    return Ok(Action::ReadValue);
+                    let mut props = std::mem::take(props);
+                    if *has_index {
+                        sort_index_keys_first(&mut props);
+                    }
+                    self.heap.replace(*obj, Object::Plain(props));
+                    return Ok(Fill::Done(Value::Object(*obj)));
                 }
-                self.pos = at + 1;
-                next += 1;
+                let (k, kat) = self.read_key()?;
+                if index
+                    .find(props.len(), || hash_str(&k.key), |i| props[i].0 == k.key)
+                    .is_some()
+                {
+                    return Err(self.err(ErrorCode::Key, kat, "duplicate property key"));
+                }
+                *has_index |= k.index.is_some();
+                index.insert(props.len(), || hash_str(&k.key), |i| hash_str(&props[i].0));
+                props.push((k.key, Value::Undefined));
+                let slot = &mut props.last_mut().expect("pushed").1;
+                if !self.read_into(slot)? {
+                    *pending = true;
+                    return Ok(Fill::Open);
+                }
+            },
+            Frame::Array {
+                obj,
+                dense,
+                length,
+                next,
+                in_props,
+                items,
+                props,
+                count,
+                pending,
+                index,
+            } => {
+                // SC-D-14: dense elements; `-` is a hole.
+                while !*in_props {
+                    if *next >= *length {
+                        *in_props = true;
+                        break;
+                    }
+                    let (tag, at) = self.peek_after_padding()?;
+                    if tag == TAG_THE_HOLE {
+                        self.pos = at + 1;
+                        *next += 1;
+                        continue;
+                    }
+                    items.push((*next, Value::Undefined));
+                    *next += 1;
+                    let slot = &mut items.last_mut().expect("pushed").1;
+                    if !self.read_into(slot)? {
+                        *pending = Slot::Item(items.len() - 1);
+                        return Ok(Fill::Open);
+                    }
+                }
+                let end_tag = if *dense {
+                    TAG_END_DENSE_JS_ARRAY
+                } else {
+                    TAG_END_SPARSE_JS_ARRAY
+                };
+                loop {
+                    let (tag, at) = self.peek_after_padding()?;
+                    if tag == end_tag {
+                        self.pos = at + 1;
+                        let expected_props = self.read_u32()?;
+                        let expected_length = self.read_u32()?;
+                        if expected_props != *count || expected_length != *length {
+                            return Err(self.err(
+                                ErrorCode::Count,
+                                at,
+                                "array end counts do not match",
+                            ));
+                        }
+                        // Defining an index at or past `length` grows the array, as in JS.
+                        let final_length = match items.last() {
+                            Some((i, _)) if *i >= *length => i + 1,
+                            _ => *length,
+                        };
+                        let arr = Array {
+                            length: final_length,
+                            items: std::mem::take(items),
+                            props: std::mem::take(props),
+                        };
+                        self.heap.replace(*obj, Object::Array(arr));
+                        return Ok(Fill::Done(Value::Object(*obj)));
+                    }
+                    let (k, kat) = self.read_key()?;
+                    *count += 1;
+                    // SC-D-14: `length`, or a name already present, is SC_KEY.
+                    let slot = match k.index {
+                        Some(i) => {
+                            let p = items.partition_point(|(j, _)| *j < i);
+                            if items.get(p).is_some_and(|(j, _)| *j == i) {
+                                return Err(self.err(ErrorCode::Key, kat, "duplicate array index"));
+                            }
+                            items.insert(p, (i, Value::Undefined));
+                            Slot::Item(p)
+                        }
+                        None => {
+                            if k.key.eq_ascii(b"length")
+                                || index
+                                    .find(props.len(), || hash_str(&k.key), |i| props[i].0 == k.key)
+                                    .is_some()
+                            {
+                                return Err(self.err(
+                                    ErrorCode::Key,
+                                    kat,
+                                    "duplicate property key",
+                                ));
+                            }
+                            index.insert(
+                                props.len(),
+                                || hash_str(&k.key),
+                                |i| hash_str(&props[i].0),
+                            );
+                            props.push((k.key, Value::Undefined));
+                            Slot::Prop
+                        }
+                    };
+                    let out = match slot {
+                        Slot::Item(p) => &mut items[p].1,
+                        _ => &mut props.last_mut().expect("pushed").1,
+                    };
+                    if !self.read_into(out)? {
+                        *pending = slot;
+                        return Ok(Fill::Open);
+                    }
+                }
             }
-            if let Some(Frame::Array { next: n, in_props, .. }) = self.stack.last_mut() {
-                *n = next;
-                *in_props = true;
-            }
-        }
-        if has_key {
-            return Ok(Action::ReadValue);
-        }
-        let end_tag = if dense { TAG_END_DENSE_JS_ARRAY } else { TAG_END_SPARSE_JS_ARRAY };
-        let (tag, at) = self.peek_after_padding()?;
-        if tag != end_tag {
-            return Ok(Action::ReadKey);
-        }
-        self.pos = at + 1;
-        let expected_props = self.read_u32()?;
-        let expected_length = self.read_u32()?;
-        let Some(Frame::Array { obj, length, items, props, count, .. }) = self.stack.pop() else { unreachable!() };
-        if expected_props != count || expected_length != length {
-            return Err(self.err(ErrorCode::Count, at, "array end counts do not match"));
-        }
-        // Defining an index at or past `length` grows the array, as in JS.
-        let final_length = match items.last() {
-            Some((i, _)) if *i >= length => i + 1,
-            _ => length,
-        };
-        *self.heap.get_mut(obj).expect("obj") = Object::Array(Array { length: final_length, items, props });
-        Ok(Action::Completed(Value::Object(obj)))
-    }
-
-    fn map_next(&mut self) -> R<Action> {
-        let (tag, at) = self.peek_after_padding()?;
-        if tag != TAG_END_JS_MAP {
-            return Ok(Action::ReadValue);
-        }
-        self.pos = at + 1;
-        let expected = self.read_u32()?;
-        let Some(Frame::Map { obj, entries, read, .. }) = self.stack.pop() else { unreachable!() };
-        if u64::from(expected) != 2 * u64::from(read) {
-            return Err(self.err(ErrorCode::Count, at, "map length does not match"));
-        }
-        *self.heap.get_mut(obj).expect("obj") = Object::Map(entries);
-        Ok(Action::Completed(Value::Object(obj)))
-    }
-
-    fn set_next(&mut self) -> R<Action> {
-        let (tag, at) = self.peek_after_padding()?;
-        if tag != TAG_END_JS_SET {
-            return Ok(Action::ReadValue);
-        }
-        self.pos = at + 1;
-        let expected = self.read_u32()?;
-        let Some(Frame::Set { obj, values, read, .. }) = self.stack.pop() else { unreachable!() };
-        if expected != read {
-            return Err(self.err(ErrorCode::Count, at, "set size does not match"));
-        }
-        *self.heap.get_mut(obj).expect("obj") = Object::Set(values);
-        Ok(Action::Completed(Value::Object(obj)))
-    }
-
-    /// SC-D-24: Error subtags: at most one prototype, message, stack and cause each, then `.`.
-    fn error_next(&mut self) -> R<Action> {
-        loop {
-            let sub_at = self.pos;
-            let sub = self.read_u8()?;
-            if sub == ERROR_END {
-                let Some(Frame::Error { obj, err, .. }) = self.stack.pop() else { unreachable!() };
-                *self.heap.get_mut(obj).expect("obj") = Object::Error(err);
-                return Ok(Action::Completed(Value::Object(obj)));
-            }
-            let proto = error_prototype(sub);
-            let bit = match sub {
-                _ if proto.is_some() => 1u8,
-                ERROR_MESSAGE => 2,
-                ERROR_STACK => 4,
-                ERROR_CAUSE => 8,
-                _ => return Err(self.err(ErrorCode::Tag, sub_at, "unknown Error subtag")),
-            };
-            let Some(Frame::Error { seen, .. }) = self.stack.last_mut() else { unreachable!() };
-            if *seen & bit != 0 {
-                return Err(self.err(ErrorCode::Tag, sub_at, "repeated Error subtag"));
-            }
-            *seen |= bit;
-            match sub {
-                ERROR_MESSAGE | ERROR_STACK => {
-                    let s = self.read_string_value()?;
-                    if let Some(Frame::Error { err, .. }) = self.stack.last_mut() {
-                        if sub == ERROR_MESSAGE {
-                            err.message = Some(s);
-                        } else {
-                            err.stack = Some(s);
+            Frame::Map {
+                obj,
+                entries,
+                index,
+                read,
+                key,
+            } => loop {
+                if key.is_none() {
+                    let (tag, at) = self.peek_after_padding()?;
+                    if tag == TAG_END_JS_MAP {
+                        // SC-D-20
+                        self.pos = at + 1;
+                        let expected = self.read_u32()?;
+                        if u64::from(expected) != 2 * u64::from(*read) {
+                            return Err(self.err(
+                                ErrorCode::Count,
+                                at,
+                                "map length does not match",
+                            ));
+                        }
+                        self.heap
+                            .replace(*obj, Object::Map(std::mem::take(entries)));
+                        return Ok(Fill::Done(Value::Object(*obj)));
+                    }
+                    match self.read_item()? {
+                        Item::Value(v) => *key = Some(v),
+                        Item::Open => return Ok(Fill::Open),
+                    }
+                }
+                match self.read_item()? {
+                    Item::Value(v) => {
+                        let k = key.take().expect("map key");
+                        map_set(entries, index, read, k, v);
+                    }
+                    Item::Open => return Ok(Fill::Open),
+                }
+            },
+            Frame::Set {
+                obj,
+                values,
+                index,
+                read,
+            } => loop {
+                let (tag, at) = self.peek_after_padding()?;
+                if tag == TAG_END_JS_SET {
+                    self.pos = at + 1;
+                    let expected = self.read_u32()?;
+                    if expected != *read {
+                        return Err(self.err(ErrorCode::Count, at, "set size does not match"));
+                    }
+                    self.heap.replace(*obj, Object::Set(std::mem::take(values)));
+                    return Ok(Fill::Done(Value::Object(*obj)));
+                }
+                match self.read_item()? {
+                    Item::Value(v) => set_add(values, index, read, v),
+                    Item::Open => return Ok(Fill::Open),
+                }
+            },
+            Frame::Error { obj, err, seen } => loop {
+                // SC-D-24: at most one prototype, message, stack and cause each, then `.`.
+                let sub_at = self.pos;
+                let sub = self.read_u8()?;
+                if sub == ERROR_END {
+                    let err = std::mem::replace(
+                        err,
+                        ErrorObject {
+                            name: ErrorName::Error,
+                            message: None,
+                            stack: None,
+                            cause: None,
+                        },
+                    );
+                    self.heap.replace(*obj, Object::Error(err));
+                    return Ok(Fill::Done(Value::Object(*obj)));
+                }
+                let proto = error_prototype(sub);
+                let bit = match sub {
+                    _ if proto.is_some() => 1u8,
+                    ERROR_MESSAGE => 2,
+                    ERROR_STACK => 4,
+                    ERROR_CAUSE => 8,
+                    _ => return Err(self.err(ErrorCode::Tag, sub_at, "unknown Error subtag")),
+                };
+                if *seen & bit != 0 {
+                    return Err(self.err(ErrorCode::Tag, sub_at, "repeated Error subtag"));
+                }
+                *seen |= bit;
+                match sub {
+                    ERROR_MESSAGE => err.message = Some(self.read_string_value()?),
+                    ERROR_STACK => err.stack = Some(self.read_string_value()?),
+                    ERROR_CAUSE => {
+                        let slot = err.cause.insert(Value::Undefined);
+                        if !self.read_into(slot)? {
+                            return Ok(Fill::Open);
                         }
                     }
-                }
-                ERROR_CAUSE => return Ok(Action::ReadValue),
-                _ => {
-                    if let (Some(Frame::Error { err, .. }), Some(name)) = (self.stack.last_mut(), proto) {
-                        err.name = name;
-                    }
-                }
-            }
-        }
-    }
-
-    /// SC-D-12: a key for the top object or array; a repeated name (or `length` on an array) is SC_KEY.
-    fn deliver_key(&mut self, k: PendingKey, at: usize) -> R<()> {
-        let dup = match self.stack.last_mut() {
-            Some(Frame::Object { props, key, index, .. }) => {
-                let h = hash_str(&k.key);
-                if index.find(h, props.len(), |i| props[i].0 == k.key).is_some() {
-                    true
-                } else {
-                    *key = Some(k);
-                    false
-                }
-            }
-            Some(Frame::Array { items, props, key, index, .. }) => {
-                let dup = match k.index {
-                    Some(i) => items.binary_search_by_key(&i, |(j, _)| *j).is_ok(),
-                    None => {
-                        k.key.eq_ascii(b"length")
-                            || index.find(hash_str(&k.key), props.len(), |i| props[i].0 == k.key).is_some()
-                    }
-                };
-                if !dup {
-                    *key = Some(k);
-                }
-                dup
-            }
-            _ => unreachable!("keys are only read for objects and arrays"),
-        };
-        if dup {
-            return Err(self.err(ErrorCode::Key, at, "duplicate property key"));
-        }
-        Ok(())
-    }
-
-    /// Hands a finished value to the top frame.
-    fn deliver(&mut self, value: Value) -> R<()> {
-        match self.stack.last_mut().expect("frame") {
-            Frame::Object { props, key, has_index, index, .. } => {
-                let k = key.take().expect("key before value");
-                *has_index |= k.index.is_some();
-                let h = hash_str(&k.key);
-                index.insert(h, props.len(), |i| hash_str(&props[i].0));
-                props.push((k.key, value));
-            }
-            Frame::Array { in_props, next, items, props, count, key, index, .. } => {
-                if !*in_props {
-                    items.push((*next, value));
-                    *next += 1;
-                    return Ok(());
-                }
-                let k = key.take().expect("key before value");
-                *count += 1;
-                match k.index {
-                    Some(i) => {
-                        let p = items.partition_point(|(j, _)| *j < i);
-                        items.insert(p, (i, value));
-                    }
-                    None => {
-                        index.insert(hash_str(&k.key), props.len(), |i| hash_str(&props[i].0));
-                        props.push((k.key, value));
-                    }
-                }
-            }
-            Frame::Map { entries, index, read, key, .. } => match key.take() {
-                None => *key = Some(value),
-                Some(k) => {
-                    *read += 1;
-                    // SC-D-20: Map.prototype.set: -0 becomes +0; an existing key keeps its place.
-                    let k = normalize_zero(k);
-                    let h = hash_value(&k);
-                    match index.find(h, entries.len(), |i| same_value_zero(&entries[i].0, &k)) {
-                        Some(i) => entries[i].1 = value,
-                        None => {
-                            index.insert(h, entries.len(), |i| hash_value(&entries[i].0));
-                            entries.push((k, value));
+                    _ => {
+                        if let Some(name) = proto {
+                            err.name = name;
                         }
                     }
                 }
             },
-            Frame::Set { values, index, read, .. } => {
-                *read += 1;
-                let v = normalize_zero(value);
-                let h = hash_value(&v);
-                if index.find(h, values.len(), |i| same_value_zero(&values[i], &v)).is_none() {
-                    index.insert(h, values.len(), |i| hash_value(&values[i]));
-                    values.push(v);
-                }
-            }
-            Frame::Error { err, .. } => err.cause = Some(value),
         }
-        Ok(())
+    }
+}
+
+/// Hands a finished child container to its parent (into the slot it was read for).
+fn deliver(parent: &mut Frame, v: Value) {
+    match parent {
+        Frame::Object { props, pending, .. } => {
+            debug_assert!(*pending);
+            *pending = false;
+            if let Some(last) = props.last_mut() {
+                last.1 = v;
+            }
+        }
+        Frame::Array {
+            items,
+            props,
+            pending,
+            ..
+        } => {
+            let slot = std::mem::replace(pending, Slot::None);
+            let out = match slot {
+                Slot::Item(p) => items.get_mut(p).map(|x| &mut x.1),
+                _ => props.last_mut().map(|x| &mut x.1),
+            };
+            if let Some(out) = out {
+                *out = v;
+            }
+        }
+        Frame::Map {
+            entries,
+            index,
+            read,
+            key,
+            ..
+        } => match key.take() {
+            None => *key = Some(v),
+            Some(k) => map_set(entries, index, read, k, v),
+        },
+        Frame::Set {
+            values,
+            index,
+            read,
+            ..
+        } => set_add(values, index, read, v),
+        Frame::Error { err, .. } => err.cause = Some(v),
+    }
+}
+
+/// SC-D-20: `Map.prototype.set`: -0 becomes +0; an existing key keeps its place and takes the value.
+fn map_set(
+    entries: &mut Vec<(Value, Value)>,
+    index: &mut Index,
+    read: &mut u32,
+    k: Value,
+    v: Value,
+) {
+    *read += 1;
+    let k = normalize_zero(k);
+    match index.find(
+        entries.len(),
+        || hash_value(&k),
+        |i| same_value_zero(&entries[i].0, &k),
+    ) {
+        Some(i) => entries[i].1 = v,
+        None => {
+            index.insert(
+                entries.len(),
+                || hash_value(&k),
+                |i| hash_value(&entries[i].0),
+            );
+            entries.push((k, v));
+        }
+    }
+}
+
+/// SC-D-20: `Set.prototype.add`: a repeat is dropped.
+fn set_add(values: &mut Vec<Value>, index: &mut Index, read: &mut u32, v: Value) {
+    *read += 1;
+    let v = normalize_zero(v);
+    if index
+        .find(
+            values.len(),
+            || hash_value(&v),
+            |i| same_value_zero(&values[i], &v),
+        )
+        .is_none()
+    {
+        index.insert(values.len(), || hash_value(&v), |i| hash_value(&values[i]));
+        values.push(v);
     }
 }
 
@@ -901,8 +1193,15 @@ fn zigzag(u: u32) -> i32 {
 
 /// The property name of an integer key (`String(n)`).
 fn int_key(n: i64) -> PendingKey {
-    let index = if (0..=0xFFFF_FFFE).contains(&n) { Some(n as u32) } else { None };
-    PendingKey { key: JsString::Latin1(n.to_string().into_bytes()), index }
+    let index = if (0..=0xFFFF_FFFE).contains(&n) {
+        Some(n as u32)
+    } else {
+        None
+    };
+    PendingKey {
+        key: JsString::Latin1(n.to_string().into_bytes()),
+        index,
+    }
 }
 
 /// SC-D-17: ECMA-262 TimeClip.
@@ -911,11 +1210,7 @@ fn time_clip(t: f64) -> f64 {
         return f64::NAN;
     }
     let r = t.trunc();
-    if r == 0.0 {
-        0.0
-    } else {
-        r
-    }
+    if r == 0.0 { 0.0 } else { r }
 }
 
 fn error_prototype(sub: u8) -> Option<ErrorName> {
@@ -946,23 +1241,33 @@ fn normalize_zero(v: Value) -> Value {
     }
 }
 
-/// Duplicate lookup for keys: a linear scan while small, then a hash table built once.
+/// Duplicate lookup for keys: a linear scan while small, then a hash table built once. Hashes are
+/// only computed once the table exists.
 #[derive(Default)]
 struct Index {
-    table: Option<HashMap<u64, Vec<u32>>>,
+    // Boxed so that the frames that carry an index stay small (they move on every push and pop).
+    #[allow(clippy::box_collection)]
+    table: Option<Box<HashMap<u64, Vec<u32>>>>,
 }
 
 const LINEAR_LIMIT: usize = 16;
 
 impl Index {
-    fn find(&self, h: u64, len: usize, eq: impl Fn(usize) -> bool) -> Option<usize> {
+    #[inline]
+    fn find(
+        &self,
+        len: usize,
+        hash: impl FnOnce() -> u64,
+        eq: impl Fn(usize) -> bool,
+    ) -> Option<usize> {
         match &self.table {
             None => (0..len).find(|&i| eq(i)),
-            Some(t) => t.get(&h)?.iter().map(|&i| i as usize).find(|&i| eq(i)),
+            Some(t) => t.get(&hash())?.iter().map(|&i| i as usize).find(|&i| eq(i)),
         }
     }
 
-    fn insert(&mut self, h: u64, i: usize, hash_of: impl Fn(usize) -> u64) {
+    #[inline]
+    fn insert(&mut self, i: usize, hash: impl FnOnce() -> u64, hash_of: impl Fn(usize) -> u64) {
         if self.table.is_none() {
             if i < LINEAR_LIMIT {
                 return;
@@ -971,10 +1276,10 @@ impl Index {
             for j in 0..i {
                 t.entry(hash_of(j)).or_default().push(j as u32);
             }
-            self.table = Some(t);
+            self.table = Some(Box::new(t));
         }
         if let Some(t) = &mut self.table {
-            t.entry(h).or_default().push(i as u32);
+            t.entry(hash()).or_default().push(i as u32);
         }
     }
 }
@@ -992,7 +1297,13 @@ fn hash_value(v: &Value) -> u64 {
         Value::Null => 1u8.hash(&mut h),
         Value::Bool(b) => (2u8, *b).hash(&mut h),
         Value::Number(n) => {
-            let bits = if n.is_nan() { f64::NAN.to_bits() } else if *n == 0.0 { 0 } else { n.to_bits() };
+            let bits = if n.is_nan() {
+                f64::NAN.to_bits()
+            } else if *n == 0.0 {
+                0
+            } else {
+                n.to_bits()
+            };
             (3u8, bits).hash(&mut h)
         }
         Value::BigInt(b) => (4u8, b).hash(&mut h),

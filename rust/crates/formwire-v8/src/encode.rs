@@ -141,7 +141,10 @@ impl<'g> Encoder<'g> {
 
     fn write_number(&mut self, n: f64) {
         // SC-E: `I` for integral numbers in int32 range that are not -0, else `N`.
-        if n.fract() == 0.0 && (-2147483648.0..=2147483647.0).contains(&n) && !(n == 0.0 && n.is_sign_negative()) {
+        if n.fract() == 0.0
+            && (-2147483648.0..=2147483647.0).contains(&n)
+            && !(n == 0.0 && n.is_sign_negative())
+        {
             let i = n as i32;
             self.out.push(TAG_INT32);
             self.varint(((i << 1) ^ (i >> 31)) as u32);
@@ -261,7 +264,10 @@ impl<'g> Encoder<'g> {
             // V8 writes a view's buffer first (it takes its id first), unless the view was written before.
             if self.ids.get(id.index()).copied() == Some(u32::MAX) {
                 let Some(Object::ArrayBuffer(buf)) = heap.get(view.buffer) else {
-                    return Err(self.fail(ErrorCode::DataClone, "view over something that is not an ArrayBuffer"));
+                    return Err(self.fail(
+                        ErrorCode::DataClone,
+                        "view over something that is not an ArrayBuffer",
+                    ));
                 };
                 let size = view.kind.element_size();
                 let end = u64::from(view.byte_offset) + u64::from(view.byte_length);
@@ -270,7 +276,10 @@ impl<'g> Encoder<'g> {
                     || view.byte_length % size != 0
                     || (view.length_tracking && buf.max_byte_length.is_none())
                 {
-                    return Err(self.fail(ErrorCode::DataClone, "view out of bounds, misaligned or not over a resizable buffer"));
+                    return Err(self.fail(
+                        ErrorCode::DataClone,
+                        "view out of bounds, misaligned or not over a resizable buffer",
+                    ));
                 }
                 self.write_object(view.buffer)?;
                 self.visit(id)?;
@@ -278,8 +287,13 @@ impl<'g> Encoder<'g> {
                 self.out.push(view.kind.subtag());
                 self.varint(view.byte_offset);
                 // SC-E-12: a length-tracking view stores no length of its own (V8 writes 0).
-                self.varint(if view.length_tracking { 0 } else { view.byte_length });
-                let flags = u32::from(view.length_tracking) | (u32::from(buf.max_byte_length.is_some()) << 1);
+                self.varint(if view.length_tracking {
+                    0
+                } else {
+                    view.byte_length
+                });
+                let flags = u32::from(view.length_tracking)
+                    | (u32::from(buf.max_byte_length.is_some()) << 1);
                 self.varint(flags);
                 return Ok(());
             }
@@ -308,7 +322,8 @@ impl<'g> Encoder<'g> {
             Object::Map(entries) => {
                 self.open()?;
                 self.out.push(TAG_BEGIN_JS_MAP);
-                self.tasks.push(Task::End(End::Map((entries.len() * 2) as u32)));
+                self.tasks
+                    .push(Task::End(End::Map((entries.len() * 2) as u32)));
                 for (k, v) in entries.iter().rev() {
                     self.tasks.push(Task::Value(v));
                     self.tasks.push(Task::Value(k));
@@ -322,7 +337,11 @@ impl<'g> Encoder<'g> {
                     self.tasks.push(Task::Value(v));
                 }
             }
-            Object::BooleanObject(b) => self.out.push(if *b { TAG_TRUE_OBJECT } else { TAG_FALSE_OBJECT }),
+            Object::BooleanObject(b) => self.out.push(if *b {
+                TAG_TRUE_OBJECT
+            } else {
+                TAG_FALSE_OBJECT
+            }),
             Object::NumberObject(n) => {
                 self.out.push(TAG_NUMBER_OBJECT);
                 self.double(*n);
@@ -346,7 +365,10 @@ impl<'g> Encoder<'g> {
                     }
                     Some(max) => {
                         if (max as usize) < buf.data.len() {
-                            return Err(self.fail(ErrorCode::DataClone, "resizable buffer longer than its maximum"));
+                            return Err(self.fail(
+                                ErrorCode::DataClone,
+                                "resizable buffer longer than its maximum",
+                            ));
                         }
                         self.out.push(TAG_RESIZABLE_ARRAY_BUFFER);
                         self.varint(buf.data.len() as u32);
@@ -385,19 +407,30 @@ impl<'g> Encoder<'g> {
         let mut prev: Option<u32> = None;
         for (i, _) in &arr.items {
             if *i >= arr.length || prev.is_some_and(|p| p >= *i) {
-                return Err(self.fail(ErrorCode::DataClone, "array items must be ascending and below length"));
+                return Err(self.fail(
+                    ErrorCode::DataClone,
+                    "array items must be ascending and below length",
+                ));
             }
             prev = Some(*i);
         }
         check_unique_keys(&arr.props).map_err(|m| self.fail(ErrorCode::DataClone, m))?;
-        if arr.props.iter().any(|(k, _)| k.as_array_index().is_some() || k.eq_ascii(b"length")) {
-            return Err(self.fail(ErrorCode::DataClone, "array props must not hold index keys or length"));
+        if arr
+            .props
+            .iter()
+            .any(|(k, _)| k.as_array_index().is_some() || k.eq_ascii(b"length"))
+        {
+            return Err(self.fail(
+                ErrorCode::DataClone,
+                "array props must not hold index keys or length",
+            ));
         }
         if arr.is_dense() {
             // SC-E: hole-free arrays are written dense.
             self.out.push(TAG_BEGIN_DENSE_JS_ARRAY);
             self.varint(arr.length);
-            self.tasks.push(Task::End(End::Dense(arr.props.len() as u32, arr.length)));
+            self.tasks
+                .push(Task::End(End::Dense(arr.props.len() as u32, arr.length)));
             self.push_props(&arr.props);
             for (_, v) in arr.items.iter().rev() {
                 self.tasks.push(Task::Value(v));

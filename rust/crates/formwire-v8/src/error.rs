@@ -106,7 +106,11 @@ pub struct Error {
 impl Error {
     /// An error with a code, an offset and a short static message.
     pub const fn new(code: ErrorCode, offset: u64, message: &'static str) -> Error {
-        Error { code, offset, message }
+        Error {
+            code,
+            offset,
+            message,
+        }
     }
 
     /// Human-readable detail (not part of the contract).
@@ -117,7 +121,13 @@ impl Error {
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} at byte {}: {}", self.code.as_str(), self.offset, self.message)
+        write!(
+            f,
+            "{} at byte {}: {}",
+            self.code.as_str(),
+            self.offset,
+            self.message
+        )
     }
 }
 

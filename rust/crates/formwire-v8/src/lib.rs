@@ -43,13 +43,13 @@ pub mod neutral;
 #[cfg(feature = "serde")]
 pub mod serde;
 
-
 pub use bigint::BigInt;
-pub use decode::{decode, decode_with, DecodeOptions};
-pub use encode::{encode, encode_value, encode_with, EncodeOptions};
+pub use decode::{DecodeOptions, decode, decode_with};
+pub use encode::{EncodeOptions, encode, encode_value, encode_with};
 pub use error::{Error, ErrorCode};
 pub use number::number_to_js_string;
 pub use string::{JsString, Units};
 pub use value::{
-    Array, ArrayBuffer, ErrorName, ErrorObject, Graph, Heap, ObjId, Object, RegExpFlags, Value, View, ViewKind,
+    Array, ArrayBuffer, ErrorName, ErrorObject, Graph, Heap, ObjId, Object, RegExpFlags, Value,
+    View, ViewKind,
 };

@@ -8,9 +8,10 @@ use crate::bigint::BigInt;
 use crate::error::{Error, ErrorCode};
 use crate::string::JsString;
 use crate::value::{
-    Array, ArrayBuffer, ErrorName, ErrorObject, Graph, Heap, ObjId, Object, RegExpFlags, Value, View, ViewKind,
+    Array, ArrayBuffer, ErrorName, ErrorObject, Graph, Heap, ObjId, Object, RegExpFlags, Value,
+    View, ViewKind,
 };
-use serde_json::{json, Map, Value as Json};
+use serde_json::{Map, Value as Json, json};
 use std::collections::HashMap;
 
 // ------------------------------------------------------------------------------------ output
@@ -30,7 +31,9 @@ pub fn number_to_json(n: f64) -> Json {
     if n.fract() == 0.0 && n.abs() <= 9007199254740992.0 {
         return json!(n as i64);
     }
-    serde_json::Number::from_f64(n).map(Json::Number).unwrap_or(Json::Null)
+    serde_json::Number::from_f64(n)
+        .map(Json::Number)
+        .unwrap_or(Json::Null)
 }
 
 /// A string-valued field (property key, RegExp source, Error message/stack): the text, or
@@ -62,8 +65,16 @@ fn base64(data: &[u8]) -> String {
         let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
         out.push(A[(n >> 18) as usize & 63] as char);
         out.push(A[(n >> 12) as usize & 63] as char);
-        out.push(if c.len() > 1 { A[(n >> 6) as usize & 63] as char } else { '=' });
-        out.push(if c.len() > 2 { A[n as usize & 63] as char } else { '=' });
+        out.push(if c.len() > 1 {
+            A[(n >> 6) as usize & 63] as char
+        } else {
+            '='
+        });
+        out.push(if c.len() > 2 {
+            A[n as usize & 63] as char
+        } else {
+            '='
+        });
     }
     out
 }
@@ -237,17 +248,29 @@ pub fn to_json(graph: &Graph) -> Json {
                 let built = match b {
                     Build::Object(id, props) => {
                         let vals = results.split_off(results.len() - props.len());
-                        let props: Vec<Json> =
-                            props.iter().zip(vals).map(|((k, _), v)| Json::Array(vec![str_field(k), v])).collect();
+                        let props: Vec<Json> = props
+                            .iter()
+                            .zip(vals)
+                            .map(|((k, _), v)| Json::Array(vec![str_field(k), v]))
+                            .collect();
                         json!({"t": "object", "id": id, "props": props})
                     }
                     Build::Array(id, arr) => {
-                        let mut vals = results.split_off(results.len() - arr.items.len() - arr.props.len());
+                        let mut vals =
+                            results.split_off(results.len() - arr.items.len() - arr.props.len());
                         let pvals = vals.split_off(arr.items.len());
-                        let items: Vec<Json> =
-                            arr.items.iter().zip(vals).map(|((i, _), v)| Json::Array(vec![json!(i), v])).collect();
-                        let props: Vec<Json> =
-                            arr.props.iter().zip(pvals).map(|((k, _), v)| Json::Array(vec![str_field(k), v])).collect();
+                        let items: Vec<Json> = arr
+                            .items
+                            .iter()
+                            .zip(vals)
+                            .map(|((i, _), v)| Json::Array(vec![json!(i), v]))
+                            .collect();
+                        let props: Vec<Json> = arr
+                            .props
+                            .iter()
+                            .zip(pvals)
+                            .map(|((k, _), v)| Json::Array(vec![str_field(k), v]))
+                            .collect();
                         json!({"t": "array", "id": id, "length": arr.length, "items": items, "props": props})
                     }
                     Build::Map(id, n) => {
@@ -309,7 +332,10 @@ fn bad(msg: &'static str) -> Error {
 /// Errors are `SC_DATA_CLONE` (offset 0): a description that is malformed, references an id that was
 /// not described before, or reuses an id.
 pub fn from_json(json: &Json) -> Result<Graph, Error> {
-    let mut b = Builder { heap: Heap::new(), ids: HashMap::new() };
+    let mut b = Builder {
+        heap: Heap::new(),
+        ids: HashMap::new(),
+    };
     let root = b.value(json, 0)?;
     Ok(Graph { heap: b.heap, root })
 }
@@ -320,11 +346,14 @@ struct Builder {
 }
 
 fn get<'j>(o: &'j Map<String, Json>, k: &str) -> Result<&'j Json, Error> {
-    o.get(k).ok_or_else(|| bad("neutral description misses a field"))
+    o.get(k)
+        .ok_or_else(|| bad("neutral description misses a field"))
 }
 
 fn u32_of(j: &Json) -> Result<u32, Error> {
-    j.as_u64().and_then(|n| u32::try_from(n).ok()).ok_or_else(|| bad("expected an integer 0..2^32-1"))
+    j.as_u64()
+        .and_then(|n| u32::try_from(n).ok())
+        .ok_or_else(|| bad("expected an integer 0..2^32-1"))
 }
 
 /// A neutral number (`v` of numbers, dates, number objects).
@@ -346,7 +375,11 @@ fn units_of(j: &Json) -> Result<JsString, Error> {
     let arr = j.as_array().ok_or_else(|| bad("u16 must be an array"))?;
     let mut u = Vec::with_capacity(arr.len());
     for x in arr {
-        u.push(x.as_u64().and_then(|n| u16::try_from(n).ok()).ok_or_else(|| bad("u16 items are 0..65535"))?);
+        u.push(
+            x.as_u64()
+                .and_then(|n| u16::try_from(n).ok())
+                .ok_or_else(|| bad("u16 items are 0..65535"))?,
+        );
     }
     Ok(JsString::Utf16(u).compact())
 }
@@ -370,7 +403,9 @@ fn string_of(o: &Map<String, Json>) -> Result<JsString, Error> {
 
 impl Builder {
     fn register(&mut self, o: &Map<String, Json>, object: Object) -> Result<ObjId, Error> {
-        let id = get(o, "id")?.as_u64().ok_or_else(|| bad("id must be an integer"))?;
+        let id = get(o, "id")?
+            .as_u64()
+            .ok_or_else(|| bad("id must be an integer"))?;
         let obj = self.heap.alloc(object);
         if self.ids.insert(id, obj).is_some() {
             return Err(bad("neutral id used twice"));
@@ -388,7 +423,10 @@ impl Builder {
         let list = j.as_array().ok_or_else(|| bad("props must be an array"))?;
         let mut out = Vec::with_capacity(list.len());
         for p in list {
-            let pair = p.as_array().filter(|a| a.len() == 2).ok_or_else(|| bad("a prop is [key, value]"))?;
+            let pair = p
+                .as_array()
+                .filter(|a| a.len() == 2)
+                .ok_or_else(|| bad("a prop is [key, value]"))?;
             let k = str_field_from_json(&pair[0])?;
             let v = self.value(&pair[1], depth + 1)?;
             out.push((k, v));
@@ -398,26 +436,48 @@ impl Builder {
 
     fn value(&mut self, j: &Json, depth: usize) -> Result<Value, Error> {
         if depth > MAX_JSON_DEPTH {
-            return Err(Error::new(ErrorCode::LimitDepth, 0, "neutral description nested too deeply"));
+            return Err(Error::new(
+                ErrorCode::LimitDepth,
+                0,
+                "neutral description nested too deeply",
+            ));
         }
-        let o = j.as_object().ok_or_else(|| bad("a neutral value is a JSON object"))?;
-        let t = get(o, "t")?.as_str().ok_or_else(|| bad("t must be a string"))?;
+        let o = j
+            .as_object()
+            .ok_or_else(|| bad("a neutral value is a JSON object"))?;
+        let t = get(o, "t")?
+            .as_str()
+            .ok_or_else(|| bad("t must be a string"))?;
         let num = |k: &str| -> Result<f64, Error> {
             number_from_json(get(o, k)?).ok_or_else(|| bad("bad neutral number"))
         };
         let bigint = |k: &str| -> Result<BigInt, Error> {
-            get(o, k)?.as_str().and_then(BigInt::parse_decimal).ok_or_else(|| bad("bad neutral bigint"))
+            get(o, k)?
+                .as_str()
+                .and_then(BigInt::parse_decimal)
+                .ok_or_else(|| bad("bad neutral bigint"))
         };
         Ok(match t {
             "undefined" => Value::Undefined,
             "null" => Value::Null,
-            "bool" => Value::Bool(get(o, "v")?.as_bool().ok_or_else(|| bad("bool v must be a boolean"))?),
+            "bool" => Value::Bool(
+                get(o, "v")?
+                    .as_bool()
+                    .ok_or_else(|| bad("bool v must be a boolean"))?,
+            ),
             "number" => Value::Number(num("v")?),
             "bigint" => Value::BigInt(bigint("v")?),
             "string" => Value::String(string_of(o)?),
             "ref" => {
-                let id = get(o, "id")?.as_u64().ok_or_else(|| bad("id must be an integer"))?;
-                Value::Object(*self.ids.get(&id).ok_or_else(|| bad("neutral ref to unknown id"))?)
+                let id = get(o, "id")?
+                    .as_u64()
+                    .ok_or_else(|| bad("id must be an integer"))?;
+                Value::Object(
+                    *self
+                        .ids
+                        .get(&id)
+                        .ok_or_else(|| bad("neutral ref to unknown id"))?,
+                )
             }
             "object" => {
                 let obj = self.register(o, Object::Plain(Vec::new()))?;
@@ -428,17 +488,29 @@ impl Builder {
             "array" => {
                 let obj = self.register(o, Object::Array(Array::default()))?;
                 let length = u32_of(get(o, "length")?)?;
-                let list = get(o, "items")?.as_array().ok_or_else(|| bad("items must be an array"))?;
+                let list = get(o, "items")?
+                    .as_array()
+                    .ok_or_else(|| bad("items must be an array"))?;
                 let mut items = Vec::with_capacity(list.len());
                 for it in list {
-                    let pair = it.as_array().filter(|a| a.len() == 2).ok_or_else(|| bad("an item is [index, value]"))?;
+                    let pair = it
+                        .as_array()
+                        .filter(|a| a.len() == 2)
+                        .ok_or_else(|| bad("an item is [index, value]"))?;
                     let i = u32_of(&pair[0])?;
                     let v = self.value(&pair[1], depth + 1)?;
                     items.push((i, v));
                 }
                 items.sort_by_key(|(i, _)| *i);
                 let props = self.props(get(o, "props")?, depth)?;
-                self.set(obj, Object::Array(Array { length, items, props }));
+                self.set(
+                    obj,
+                    Object::Array(Array {
+                        length,
+                        items,
+                        props,
+                    }),
+                );
                 Value::Object(obj)
             }
             "date" => {
@@ -455,10 +527,15 @@ impl Builder {
             }
             "map" => {
                 let obj = self.register(o, Object::Map(Vec::new()))?;
-                let list = get(o, "entries")?.as_array().ok_or_else(|| bad("entries must be an array"))?;
+                let list = get(o, "entries")?
+                    .as_array()
+                    .ok_or_else(|| bad("entries must be an array"))?;
                 let mut entries = Vec::with_capacity(list.len());
                 for e in list {
-                    let pair = e.as_array().filter(|a| a.len() == 2).ok_or_else(|| bad("an entry is [key, value]"))?;
+                    let pair = e
+                        .as_array()
+                        .filter(|a| a.len() == 2)
+                        .ok_or_else(|| bad("an entry is [key, value]"))?;
                     let k = self.value(&pair[0], depth + 1)?;
                     let v = self.value(&pair[1], depth + 1)?;
                     entries.push((k, v));
@@ -468,7 +545,9 @@ impl Builder {
             }
             "set" => {
                 let obj = self.register(o, Object::Set(Vec::new()))?;
-                let list = get(o, "values")?.as_array().ok_or_else(|| bad("values must be an array"))?;
+                let list = get(o, "values")?
+                    .as_array()
+                    .ok_or_else(|| bad("values must be an array"))?;
                 let mut values = Vec::with_capacity(list.len());
                 for v in list {
                     values.push(self.value(v, depth + 1)?);
@@ -477,7 +556,9 @@ impl Builder {
                 Value::Object(obj)
             }
             "boolean-object" => {
-                let b = get(o, "v")?.as_bool().ok_or_else(|| bad("v must be a boolean"))?;
+                let b = get(o, "v")?
+                    .as_bool()
+                    .ok_or_else(|| bad("v must be a boolean"))?;
                 Value::Object(self.register(o, Object::BooleanObject(b))?)
             }
             "number-object" => {
@@ -493,16 +574,27 @@ impl Builder {
                 Value::Object(self.register(o, Object::StringObject(s))?)
             }
             "arraybuffer" => {
-                let data = get(o, "base64")?.as_str().and_then(unbase64).ok_or_else(|| bad("bad base64"))?;
+                let data = get(o, "base64")?
+                    .as_str()
+                    .and_then(unbase64)
+                    .ok_or_else(|| bad("bad base64"))?;
                 let max_byte_length = match o.get("max_byte_length") {
                     None | Some(Json::Null) => None,
                     Some(m) => Some(u32_of(m)?),
                 };
-                Value::Object(self.register(o, Object::ArrayBuffer(ArrayBuffer { data, max_byte_length }))?)
+                Value::Object(self.register(
+                    o,
+                    Object::ArrayBuffer(ArrayBuffer {
+                        data,
+                        max_byte_length,
+                    }),
+                )?)
             }
             "view" => {
                 let buffer = self.value(get(o, "buffer")?, depth + 1)?;
-                let buffer = buffer.as_object().ok_or_else(|| bad("a view's buffer must be an object"))?;
+                let buffer = buffer
+                    .as_object()
+                    .ok_or_else(|| bad("a view's buffer must be an object"))?;
                 let kind = get(o, "kind")?
                     .as_str()
                     .and_then(ViewKind::from_name)
@@ -512,7 +604,10 @@ impl Builder {
                     buffer,
                     byte_offset: u32_of(get(o, "byte_offset")?)?,
                     byte_length: u32_of(get(o, "byte_length")?)?,
-                    length_tracking: o.get("length_tracking").and_then(Json::as_bool).unwrap_or(false),
+                    length_tracking: o
+                        .get("length_tracking")
+                        .and_then(Json::as_bool)
+                        .unwrap_or(false),
                 };
                 Value::Object(self.register(o, Object::View(view))?)
             }
@@ -520,7 +615,12 @@ impl Builder {
                 let name = ErrorName::from_name(get(o, "name")?.as_str().unwrap_or("Error"));
                 let message = o.get("message").map(str_field_from_json).transpose()?;
                 let stack = o.get("stack").map(str_field_from_json).transpose()?;
-                let err = ErrorObject { name, message, stack, cause: None };
+                let err = ErrorObject {
+                    name,
+                    message,
+                    stack,
+                    cause: None,
+                };
                 let obj = self.register(o, Object::Error(err.clone()))?;
                 let cause = match o.get("cause") {
                     Some(c) => Some(self.value(c, depth + 1)?),
@@ -555,7 +655,10 @@ mod tests {
         assert_eq!(number_to_json(f64::NAN), json!("NaN"));
         assert_eq!(number_to_json(1.5), json!(1.5));
         assert_eq!(number_to_json(3.0), json!(3));
-        assert_eq!(number_from_json(&json!("-0")).map(|x| x.is_sign_negative()), Some(true));
+        assert_eq!(
+            number_from_json(&json!("-0")).map(|x| x.is_sign_negative()),
+            Some(true)
+        );
     }
 
     #[test]

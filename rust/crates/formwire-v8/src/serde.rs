@@ -91,7 +91,11 @@ pub fn from_bytes<T: DeserializeOwned>(bytes: &[u8]) -> Result<T> {
 
 /// Deserializes a `T` from a value graph.
 pub fn from_graph<T: DeserializeOwned>(graph: &Graph) -> Result<T> {
-    T::deserialize(ValueDeserializer { graph, value: &graph.root, depth: 0 })
+    T::deserialize(ValueDeserializer {
+        graph,
+        value: &graph.root,
+        depth: 0,
+    })
 }
 
 // ------------------------------------------------------------------------------------ serializer
@@ -170,9 +174,19 @@ impl<'h> ser::Serializer for GraphSerializer<'h> {
         Ok(Value::str(v))
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<Value> {
-        let len = u32::try_from(v.len()).map_err(|_| Error::Message("byte string longer than 2^32-1".into()))?;
-        let buffer = self.heap.alloc(Object::ArrayBuffer(ArrayBuffer { data: v.to_vec(), max_byte_length: None }));
-        let view = View { kind: ViewKind::Uint8Array, buffer, byte_offset: 0, byte_length: len, length_tracking: false };
+        let len = u32::try_from(v.len())
+            .map_err(|_| Error::Message("byte string longer than 2^32-1".into()))?;
+        let buffer = self.heap.alloc(Object::ArrayBuffer(ArrayBuffer {
+            data: v.to_vec(),
+            max_byte_length: None,
+        }));
+        let view = View {
+            kind: ViewKind::Uint8Array,
+            buffer,
+            byte_offset: 0,
+            byte_length: len,
+            length_tracking: false,
+        };
         Ok(self.heap.add(Object::View(view)))
     }
     fn serialize_none(self) -> Result<Value> {
@@ -187,10 +201,19 @@ impl<'h> ser::Serializer for GraphSerializer<'h> {
     fn serialize_unit_struct(self, _name: &'static str) -> Result<Value> {
         Ok(Value::Null)
     }
-    fn serialize_unit_variant(self, _name: &'static str, _i: u32, variant: &'static str) -> Result<Value> {
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _i: u32,
+        variant: &'static str,
+    ) -> Result<Value> {
         Ok(Value::str(variant))
     }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(self, _name: &'static str, value: &T) -> Result<Value> {
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<Value> {
         value.serialize(self)
     }
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
@@ -201,10 +224,15 @@ impl<'h> ser::Serializer for GraphSerializer<'h> {
         value: &T,
     ) -> Result<Value> {
         let inner = value.serialize(GraphSerializer { heap: self.heap })?;
-        Ok(self.heap.add(Object::Plain(vec![(JsString::from_str(variant), inner)])))
+        Ok(self
+            .heap
+            .add(Object::Plain(vec![(JsString::from_str(variant), inner)])))
     }
     fn serialize_seq(self, len: Option<usize>) -> Result<SeqBuilder<'h>> {
-        Ok(SeqBuilder { heap: self.heap, items: Vec::with_capacity(len.unwrap_or(0).min(4096)) })
+        Ok(SeqBuilder {
+            heap: self.heap,
+            items: Vec::with_capacity(len.unwrap_or(0).min(4096)),
+        })
     }
     fn serialize_tuple(self, len: usize) -> Result<SeqBuilder<'h>> {
         self.serialize_seq(Some(len))
@@ -219,13 +247,26 @@ impl<'h> ser::Serializer for GraphSerializer<'h> {
         variant: &'static str,
         len: usize,
     ) -> Result<VariantSeq<'h>> {
-        Ok(VariantSeq { variant, seq: SeqBuilder { heap: self.heap, items: Vec::with_capacity(len.min(4096)) } })
+        Ok(VariantSeq {
+            variant,
+            seq: SeqBuilder {
+                heap: self.heap,
+                items: Vec::with_capacity(len.min(4096)),
+            },
+        })
     }
     fn serialize_map(self, len: Option<usize>) -> Result<MapBuilder<'h>> {
-        Ok(MapBuilder { heap: self.heap, entries: Vec::with_capacity(len.unwrap_or(0).min(4096)), key: None })
+        Ok(MapBuilder {
+            heap: self.heap,
+            entries: Vec::with_capacity(len.unwrap_or(0).min(4096)),
+            key: None,
+        })
     }
     fn serialize_struct(self, _name: &'static str, len: usize) -> Result<StructBuilder<'h>> {
-        Ok(StructBuilder { heap: self.heap, props: Vec::with_capacity(len) })
+        Ok(StructBuilder {
+            heap: self.heap,
+            props: Vec::with_capacity(len),
+        })
     }
     fn serialize_struct_variant(
         self,
@@ -234,7 +275,13 @@ impl<'h> ser::Serializer for GraphSerializer<'h> {
         variant: &'static str,
         len: usize,
     ) -> Result<VariantStruct<'h>> {
-        Ok(VariantStruct { variant, inner: StructBuilder { heap: self.heap, props: Vec::with_capacity(len) } })
+        Ok(VariantStruct {
+            variant,
+            inner: StructBuilder {
+                heap: self.heap,
+                props: Vec::with_capacity(len),
+            },
+        })
     }
 }
 
@@ -326,13 +373,19 @@ impl ser::SerializeMap for MapBuilder<'_> {
         Ok(())
     }
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        let k = self.key.take().ok_or_else(|| Error::Message("map value without a key".into()))?;
+        let k = self
+            .key
+            .take()
+            .ok_or_else(|| Error::Message("map value without a key".into()))?;
         let v = value.serialize(GraphSerializer { heap: self.heap })?;
         self.entries.push((k, v));
         Ok(())
     }
     fn end(self) -> Result<Value> {
-        let plain = self.entries.iter().all(|(k, _)| matches!(k, Value::String(_) | Value::Number(_)));
+        let plain = self
+            .entries
+            .iter()
+            .all(|(k, _)| matches!(k, Value::String(_) | Value::Number(_)));
         if !plain {
             return Ok(self.heap.add(Object::Map(self.entries)));
         }
@@ -371,7 +424,11 @@ impl StructBuilder<'_> {
 impl ser::SerializeStruct for StructBuilder<'_> {
     type Ok = Value;
     type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<()> {
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
         self.field(key, value)
     }
     fn end(mut self) -> Result<Value> {
@@ -389,7 +446,11 @@ pub struct VariantStruct<'h> {
 impl ser::SerializeStructVariant for VariantStruct<'_> {
     type Ok = Value;
     type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<()> {
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
         self.inner.field(key, value)
     }
     fn end(self) -> Result<Value> {
@@ -402,8 +463,8 @@ impl ser::SerializeStructVariant for VariantStruct<'_> {
 
 // ---------------------------------------------------------------------------------- deserializer
 
-/// Deepest nesting read into Rust data (cycles end here).
-const MAX_DEPTH: usize = 1000;
+/// Deepest nesting read into Rust data (cycles end here); serde_json uses the same bound.
+const MAX_DEPTH: usize = 128;
 
 /// A serde `Deserializer` over one value of a [`Graph`].
 #[derive(Clone, Copy)]
@@ -416,7 +477,11 @@ pub struct ValueDeserializer<'g> {
 impl<'g> ValueDeserializer<'g> {
     /// A deserializer for the graph's root.
     pub fn new(graph: &'g Graph) -> ValueDeserializer<'g> {
-        ValueDeserializer { graph, value: &graph.root, depth: 0 }
+        ValueDeserializer {
+            graph,
+            value: &graph.root,
+            depth: 0,
+        }
     }
 
     fn child(&self, value: &'g Value) -> Result<ValueDeserializer<'g>> {
@@ -427,7 +492,11 @@ impl<'g> ValueDeserializer<'g> {
                 "value nested too deeply (or cyclic) for plain data",
             )));
         }
-        Ok(ValueDeserializer { graph: self.graph, value, depth: self.depth + 1 })
+        Ok(ValueDeserializer {
+            graph: self.graph,
+            value,
+            depth: self.depth + 1,
+        })
     }
 
     fn object(&self) -> Option<&'g Object> {
@@ -501,7 +570,10 @@ fn visit_bigint<'de, V: Visitor<'de>>(b: &BigInt, visitor: V) -> Result<V::Value
     if let Some(u) = b.to_u128() {
         return visitor.visit_u128(u);
     }
-    Err(Error::Message(format!("BigInt {} does not fit in 128 bits", b.to_decimal())))
+    Err(Error::Message(format!(
+        "BigInt {} does not fit in 128 bits",
+        b.to_decimal()
+    )))
 }
 
 fn visit_jsstring<'de, V: Visitor<'de>>(s: &JsString, visitor: V) -> Result<V::Value> {
@@ -527,24 +599,45 @@ impl<'de, 'g> de::Deserializer<'de> for ValueDeserializer<'g> {
             Primitive::Other => {}
         }
         match self.object() {
-            Some(Object::Plain(props)) => visitor.visit_map(PropsAccess { de: self, props, i: 0 }),
-            Some(Object::Map(entries)) => visitor.visit_map(EntriesAccess { de: self, entries, i: 0 }),
-            Some(Object::Array(arr)) => visitor.visit_seq(ArrayAccess { de: self, arr, i: 0, next_item: 0 }),
-            Some(Object::Set(values)) => visitor.visit_seq(ValuesAccess { de: self, values, i: 0 }),
+            Some(Object::Plain(props)) => visitor.visit_map(PropsAccess {
+                de: self,
+                props,
+                i: 0,
+            }),
+            Some(Object::Map(entries)) => visitor.visit_map(EntriesAccess {
+                de: self,
+                entries,
+                i: 0,
+            }),
+            Some(Object::Array(arr)) => visitor.visit_seq(ArrayAccess {
+                de: self,
+                arr,
+                i: 0,
+                next_item: 0,
+            }),
+            Some(Object::Set(values)) => visitor.visit_seq(ValuesAccess {
+                de: self,
+                values,
+                i: 0,
+            }),
             Some(Object::ArrayBuffer(_)) | Some(Object::View(_)) => match self.bytes() {
                 Some(b) => visitor.visit_bytes(b),
                 None => Err(Error::Message("view out of bounds".into())),
             },
             Some(Object::RegExp { source, .. }) => visit_jsstring(source, visitor),
             Some(Object::Error(e)) => {
-                let mut props: Vec<(JsString, Value)> = vec![(JsString::from_str("name"), Value::str(e.name.name()))];
+                let mut props: Vec<(JsString, Value)> =
+                    vec![(JsString::from_str("name"), Value::str(e.name.name()))];
                 if let Some(m) = &e.message {
                     props.push((JsString::from_str("message"), Value::String(m.clone())));
                 }
                 if let Some(s) = &e.stack {
                     props.push((JsString::from_str("stack"), Value::String(s.clone())));
                 }
-                visitor.visit_map(OwnedPropsAccess { props: props.into_iter(), value: None })
+                visitor.visit_map(OwnedPropsAccess {
+                    props: props.into_iter(),
+                    value: None,
+                })
             }
             _ => Err(Error::Message("dangling object reference".into())),
         }
@@ -568,7 +661,11 @@ impl<'de, 'g> de::Deserializer<'de> for ValueDeserializer<'g> {
         self.deserialize_bytes(visitor)
     }
 
-    fn deserialize_newtype_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value> {
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
         visitor.visit_newtype_struct(self)
     }
 
@@ -580,18 +677,28 @@ impl<'de, 'g> de::Deserializer<'de> for ValueDeserializer<'g> {
     ) -> Result<V::Value> {
         match self.unwrapped() {
             Primitive::String(s) => {
-                let d: de::value::StringDeserializer<Error> = s.to_string_lossy().into_deserializer();
+                let d: de::value::StringDeserializer<Error> =
+                    s.to_string_lossy().into_deserializer();
                 return visitor.visit_enum(d);
             }
             Primitive::Other => {}
-            _ => return Err(Error::Message("an enum is a string or a one-key object".into())),
+            _ => {
+                return Err(Error::Message(
+                    "an enum is a string or a one-key object".into(),
+                ));
+            }
         }
         match self.object() {
             Some(Object::Plain(props)) if props.len() == 1 => {
                 let (k, v) = &props[0];
-                visitor.visit_enum(EnumAccess { variant: k.to_string_lossy(), de: self.child(v)? })
+                visitor.visit_enum(EnumAccess {
+                    variant: k.to_string_lossy(),
+                    de: self.child(v)?,
+                })
             }
-            _ => Err(Error::Message("an enum is a string or a one-key object".into())),
+            _ => Err(Error::Message(
+                "an enum is a string or a one-key object".into(),
+            )),
         }
     }
 
@@ -610,7 +717,9 @@ struct PropsAccess<'g> {
 impl<'de> de::MapAccess<'de> for PropsAccess<'_> {
     type Error = Error;
     fn next_key_seed<K: de::DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        let Some((k, _)) = self.props.get(self.i) else { return Ok(None) };
+        let Some((k, _)) = self.props.get(self.i) else {
+            return Ok(None);
+        };
         seed.deserialize(KeyDeserializer(k)).map(Some)
     }
     fn next_value_seed<V: de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
@@ -631,14 +740,20 @@ struct OwnedPropsAccess {
 impl<'de> de::MapAccess<'de> for OwnedPropsAccess {
     type Error = Error;
     fn next_key_seed<K: de::DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        let Some((k, v)) = self.props.next() else { return Ok(None) };
+        let Some((k, v)) = self.props.next() else {
+            return Ok(None);
+        };
         self.value = Some(v);
         seed.deserialize(KeyDeserializer(&k)).map(Some)
     }
     fn next_value_seed<V: de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
         let v = self.value.take().unwrap_or_default();
         let g = Graph::primitive(v);
-        seed.deserialize(ValueDeserializer { graph: &g, value: &g.root, depth: 0 })
+        seed.deserialize(ValueDeserializer {
+            graph: &g,
+            value: &g.root,
+            depth: 0,
+        })
     }
 }
 
@@ -651,7 +766,9 @@ struct EntriesAccess<'g> {
 impl<'de> de::MapAccess<'de> for EntriesAccess<'_> {
     type Error = Error;
     fn next_key_seed<K: de::DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        let Some((k, _)) = self.entries.get(self.i) else { return Ok(None) };
+        let Some((k, _)) = self.entries.get(self.i) else {
+            return Ok(None);
+        };
         seed.deserialize(self.de.child(k)?).map(Some)
     }
     fn next_value_seed<V: de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
@@ -677,7 +794,10 @@ static UNDEFINED: Value = Value::Undefined;
 
 impl<'de> de::SeqAccess<'de> for ArrayAccess<'_> {
     type Error = Error;
-    fn next_element_seed<T: de::DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+    fn next_element_seed<T: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>> {
         if self.i >= self.arr.length {
             return Ok(None);
         }
@@ -705,8 +825,13 @@ struct ValuesAccess<'g> {
 
 impl<'de> de::SeqAccess<'de> for ValuesAccess<'_> {
     type Error = Error;
-    fn next_element_seed<T: de::DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        let Some(v) = self.values.get(self.i) else { return Ok(None) };
+    fn next_element_seed<T: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>> {
+        let Some(v) = self.values.get(self.i) else {
+            return Ok(None);
+        };
         self.i += 1;
         seed.deserialize(self.de.child(v)?).map(Some)
     }
@@ -723,7 +848,11 @@ impl<'de> de::Deserializer<'de> for KeyDeserializer<'_> {
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         visit_jsstring(self.0, visitor)
     }
-    fn deserialize_newtype_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value> {
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
         visitor.visit_newtype_struct(self)
     }
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -803,7 +932,10 @@ struct EnumAccess<'g> {
 impl<'de, 'g> de::EnumAccess<'de> for EnumAccess<'g> {
     type Error = Error;
     type Variant = ValueDeserializer<'g>;
-    fn variant_seed<V: de::DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self::Variant)> {
+    fn variant_seed<V: de::DeserializeSeed<'de>>(
+        self,
+        seed: V,
+    ) -> Result<(V::Value, Self::Variant)> {
         let d: de::value::StringDeserializer<Error> = self.variant.into_deserializer();
         let v = seed.deserialize(d)?;
         Ok((v, self.de))
@@ -821,7 +953,11 @@ impl<'de> de::VariantAccess<'de> for ValueDeserializer<'_> {
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
         de::Deserializer::deserialize_any(self, visitor)
     }
-    fn struct_variant<V: Visitor<'de>>(self, _fields: &'static [&'static str], visitor: V) -> Result<V::Value> {
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
         de::Deserializer::deserialize_any(self, visitor)
     }
 }
@@ -833,7 +969,13 @@ mod tests {
     #[test]
     fn integers_pick_number_or_bigint() {
         assert_eq!(int_value(5), Value::Number(5.0));
-        assert_eq!(int_value(SAFE + 1), Value::BigInt(BigInt::from_i128(SAFE + 1)));
-        assert_eq!(int_value(-SAFE - 1), Value::BigInt(BigInt::from_i128(-SAFE - 1)));
+        assert_eq!(
+            int_value(SAFE + 1),
+            Value::BigInt(BigInt::from_i128(SAFE + 1))
+        );
+        assert_eq!(
+            int_value(-SAFE - 1),
+            Value::BigInt(BigInt::from_i128(-SAFE - 1))
+        );
     }
 }

@@ -126,7 +126,9 @@ impl JsString {
     pub fn eq_ascii(&self, s: &[u8]) -> bool {
         match self {
             JsString::Latin1(b) => b.as_slice() == s,
-            JsString::Utf16(u) => u.len() == s.len() && u.iter().zip(s).all(|(&a, &b)| a == b as u16),
+            JsString::Utf16(u) => {
+                u.len() == s.len() && u.iter().zip(s).all(|(&a, &b)| a == b as u16)
+            }
         }
     }
 
@@ -263,9 +265,15 @@ mod tests {
 
     #[test]
     fn equality_across_representations() {
-        assert_eq!(JsString::from_latin1(b"h\xe9".to_vec()), JsString::from_utf16(vec![0x68, 0xE9]));
+        assert_eq!(
+            JsString::from_latin1(b"h\xe9".to_vec()),
+            JsString::from_utf16(vec![0x68, 0xE9])
+        );
         assert_ne!(JsString::from("a"), JsString::from("b"));
-        assert_eq!(JsString::from("hé"), JsString::from_latin1(vec![0x68, 0xE9]));
+        assert_eq!(
+            JsString::from("hé"),
+            JsString::from_latin1(vec![0x68, 0xE9])
+        );
         assert!(matches!(JsString::from("h€"), JsString::Utf16(_)));
     }
 
@@ -281,7 +289,10 @@ mod tests {
     #[test]
     fn array_index() {
         assert_eq!(JsString::from("0").as_array_index(), Some(0));
-        assert_eq!(JsString::from("4294967294").as_array_index(), Some(4294967294));
+        assert_eq!(
+            JsString::from("4294967294").as_array_index(),
+            Some(4294967294)
+        );
         assert_eq!(JsString::from("4294967295").as_array_index(), None);
         assert_eq!(JsString::from("01").as_array_index(), None);
         assert_eq!(JsString::from("-1").as_array_index(), None);
@@ -291,7 +302,10 @@ mod tests {
 
     #[test]
     fn compact_and_order() {
-        assert!(matches!(JsString::from_utf16(vec![0x41, 0xFF]).compact(), JsString::Latin1(_)));
+        assert!(matches!(
+            JsString::from_utf16(vec![0x41, 0xFF]).compact(),
+            JsString::Latin1(_)
+        ));
         assert!(JsString::from("a") < JsString::from("b"));
         assert!(JsString::from_utf16(vec![0xD800]) < JsString::from_utf16(vec![0xE000]));
     }

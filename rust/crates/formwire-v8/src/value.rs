@@ -163,7 +163,10 @@ impl ViewKind {
     /// Bytes per element (1 for `DataView`).
     pub const fn element_size(self) -> u32 {
         match self {
-            ViewKind::Int8Array | ViewKind::Uint8Array | ViewKind::Uint8ClampedArray | ViewKind::DataView => 1,
+            ViewKind::Int8Array
+            | ViewKind::Uint8Array
+            | ViewKind::Uint8ClampedArray
+            | ViewKind::DataView => 1,
             ViewKind::Int16Array | ViewKind::Uint16Array | ViewKind::Float16Array => 2,
             ViewKind::Int32Array | ViewKind::Uint32Array | ViewKind::Float32Array => 4,
             ViewKind::Float64Array | ViewKind::BigInt64Array | ViewKind::BigUint64Array => 8,
@@ -281,12 +284,24 @@ pub struct RegExpFlags(pub u32);
 
 impl RegExpFlags {
     /// Flag letters with their bits, in the neutral description's order `dgimsuvy`.
-    pub const LETTERS: [(char, u32); 8] =
-        [('d', 128), ('g', 1), ('i', 2), ('m', 4), ('s', 32), ('u', 16), ('v', 256), ('y', 8)];
+    pub const LETTERS: [(char, u32); 8] = [
+        ('d', 128),
+        ('g', 1),
+        ('i', 2),
+        ('m', 4),
+        ('s', 32),
+        ('u', 16),
+        ('v', 256),
+        ('y', 8),
+    ];
 
     /// The flags as JS writes them (`dgimsuvy` order).
     pub fn to_letters(self) -> String {
-        RegExpFlags::LETTERS.iter().filter(|(_, bit)| self.0 & bit != 0).map(|(c, _)| *c).collect()
+        RegExpFlags::LETTERS
+            .iter()
+            .filter(|(_, bit)| self.0 & bit != 0)
+            .map(|(c, _)| *c)
+            .collect()
     }
 
     /// Flags from letters (any order); `None` for an unknown or repeated letter.
@@ -355,7 +370,15 @@ impl Array {
     /// A hole-free array of the given values.
     pub fn dense(values: Vec<Value>) -> Array {
         let length = values.len() as u32;
-        Array { length, items: values.into_iter().enumerate().map(|(i, v)| (i as u32, v)).collect(), props: Vec::new() }
+        Array {
+            length,
+            items: values
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| (i as u32, v))
+                .collect(),
+            props: Vec::new(),
+        }
     }
 
     /// `true` when every index below `length` holds an element.
@@ -368,7 +391,10 @@ impl Array {
         if self.is_dense() {
             return self.items.get(index as usize).map(|(_, v)| v);
         }
-        self.items.binary_search_by_key(&index, |(i, _)| *i).ok().map(|p| &self.items[p].1)
+        self.items
+            .binary_search_by_key(&index, |(i, _)| *i)
+            .ok()
+            .map(|p| &self.items[p].1)
     }
 }
 
@@ -439,7 +465,23 @@ pub struct Heap {
 impl Heap {
     /// An empty heap.
     pub fn new() -> Heap {
-        Heap { objects: Vec::new() }
+        Heap {
+            objects: Vec::new(),
+        }
+    }
+
+    /// An empty heap with room for `n` objects.
+    pub fn with_capacity(n: usize) -> Heap {
+        Heap {
+            objects: Vec::with_capacity(n),
+        }
+    }
+
+    /// Replaces the object with this id (no-op for an id not in the heap).
+    pub fn replace(&mut self, id: ObjId, object: Object) {
+        if let Some(slot) = self.objects.get_mut(id.index()) {
+            *slot = object;
+        }
     }
 
     /// Adds an object and returns its id.
@@ -475,12 +517,20 @@ impl Heap {
 
     /// Iterates `(id, object)`.
     pub fn iter(&self) -> impl Iterator<Item = (ObjId, &Object)> {
-        self.objects.iter().enumerate().map(|(i, o)| (ObjId(i as u32), o))
+        self.objects
+            .iter()
+            .enumerate()
+            .map(|(i, o)| (ObjId(i as u32), o))
     }
 
     /// A plain object with these properties (keys from Rust text).
     pub fn object<'a>(&mut self, props: impl IntoIterator<Item = (&'a str, Value)>) -> Value {
-        self.add(Object::Plain(props.into_iter().map(|(k, v)| (JsString::from_str(k), v)).collect()))
+        self.add(Object::Plain(
+            props
+                .into_iter()
+                .map(|(k, v)| (JsString::from_str(k), v))
+                .collect(),
+        ))
     }
 
     /// A hole-free array of these values.
@@ -506,7 +556,10 @@ impl Graph {
 
     /// A graph of a single primitive.
     pub fn primitive(root: Value) -> Graph {
-        Graph { heap: Heap::new(), root }
+        Graph {
+            heap: Heap::new(),
+            root,
+        }
     }
 
     /// The object behind a value, if it is one.
@@ -541,7 +594,9 @@ impl Graph {
             }
             fwd.insert(x, y);
             back.insert(y, x);
-            let (Some(oa), Some(ob)) = (self.heap.get(x), other.heap.get(y)) else { return false };
+            let (Some(oa), Some(ob)) = (self.heap.get(x), other.heap.get(y)) else {
+                return false;
+            };
             if !same_shallow(oa, ob, &mut work) {
                 return false;
             }
@@ -593,7 +648,16 @@ fn same_shallow<'a>(a: &'a Object, b: &'a Object, work: &mut Vec<Pair<'a>>) -> b
             same_props(&x.props, &y.props, work)
         }
         (Object::Date(x), Object::Date(y)) => same_number(*x, *y),
-        (Object::RegExp { source: sa, flags: fa }, Object::RegExp { source: sb, flags: fb }) => sa == sb && fa == fb,
+        (
+            Object::RegExp {
+                source: sa,
+                flags: fa,
+            },
+            Object::RegExp {
+                source: sb,
+                flags: fb,
+            },
+        ) => sa == sb && fa == fb,
         (Object::Map(x), Object::Map(y)) => {
             if x.len() != y.len() {
                 return false;

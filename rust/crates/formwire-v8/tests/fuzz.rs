@@ -4,18 +4,26 @@
 mod common;
 
 use common::{Gen, Rng};
-use formwire_v8::{decode, decode_with, encode, DecodeOptions, ErrorCode};
+use formwire_v8::{DecodeOptions, ErrorCode, decode, decode_with, encode};
 
 fn check(bytes: &[u8], opts: &DecodeOptions) -> bool {
     match decode_with(bytes, opts) {
         Ok(g) => {
-            let again = encode(&g).unwrap_or_else(|e| panic!("accepted {bytes:02x?} but cannot re-encode: {e}"));
-            let back = decode(&again).unwrap_or_else(|e| panic!("re-encoding of {bytes:02x?} does not decode: {e}"));
-            assert!(back.same_as(&g), "re-encoding of {bytes:02x?} changed the value");
+            let again = encode(&g)
+                .unwrap_or_else(|e| panic!("accepted {bytes:02x?} but cannot re-encode: {e}"));
+            let back = decode(&again)
+                .unwrap_or_else(|e| panic!("re-encoding of {bytes:02x?} does not decode: {e}"));
+            assert!(
+                back.same_as(&g),
+                "re-encoding of {bytes:02x?} changed the value"
+            );
             true
         }
         Err(e) => {
-            assert!(e.offset <= bytes.len() as u64, "{e} points past the input {bytes:02x?}");
+            assert!(
+                e.offset <= bytes.len() as u64,
+                "{e} points past the input {bytes:02x?}"
+            );
             if e.code == ErrorCode::Truncated {
                 assert_eq!(e.offset, bytes.len() as u64);
             }
@@ -40,7 +48,8 @@ fn mutate(rng: &mut Rng, mut b: Vec<u8>) -> Vec<u8> {
             4 => b.truncate(p),
             _ => {
                 // An interesting byte: a tag, a varint continuation, or padding.
-                const INTERESTING: &[u8] = b"\x00\x80\xff?-_0TFIUNZS\"c^o{aA$@Dyxnzs R;:',B~tVupwm\\r.";
+                const INTERESTING: &[u8] =
+                    b"\x00\x80\xff?-_0TFIUNZS\"c^o{aA$@Dyxnzs R;:',B~tVupwm\\r.";
                 b[p] = INTERESTING[rng.below(INTERESTING.len() as u64) as usize];
             }
         }
@@ -64,8 +73,14 @@ fn random_bytes_never_panic() {
 #[test]
 fn mutated_encodings_never_panic() {
     let mut rng = Rng(0xBEEF);
-    let ipc = DecodeOptions { node_ipc: true, ..DecodeOptions::default() };
-    let shallow = DecodeOptions { max_depth: 2, ..DecodeOptions::default() };
+    let ipc = DecodeOptions {
+        node_ipc: true,
+        ..DecodeOptions::default()
+    };
+    let shallow = DecodeOptions {
+        max_depth: 2,
+        ..DecodeOptions::default()
+    };
     let mut accepted = 0;
     let mut total = 0;
     for seed in 0..1500u64 {
@@ -81,7 +96,10 @@ fn mutated_encodings_never_panic() {
         }
     }
     // The mutations must exercise both sides.
-    assert!(accepted > total / 20 && accepted < total * 19 / 20, "{accepted} of {total} accepted");
+    assert!(
+        accepted > total / 20 && accepted < total * 19 / 20,
+        "{accepted} of {total} accepted"
+    );
 }
 
 #[test]
@@ -96,10 +114,22 @@ fn adversarial_lengths_do_not_allocate() {
         "ff0f5affffffff0f",
         "ff0f5c01ffffffff0f",
     ] {
-        let b: Vec<u8> = (0..h.len()).step_by(2).map(|i| u8::from_str_radix(&h[i..i + 2], 16).unwrap()).collect();
+        let b: Vec<u8> = (0..h.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&h[i..i + 2], 16).unwrap())
+            .collect();
         let e = decode(&b).unwrap_err();
-        assert_eq!((e.code, e.offset), (ErrorCode::Truncated, b.len() as u64), "{h}");
+        assert_eq!(
+            (e.code, e.offset),
+            (ErrorCode::Truncated, b.len() as u64),
+            "{h}"
+        );
     }
     // A sparse array of length 2^32-1 is fine: nothing is allocated for its holes.
-    assert!(decode(&[0xFF, 0x0F, b'a', 0xFF, 0xFF, 0xFF, 0xFF, 0x0F, b'@', 0, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F]).is_ok());
+    assert!(
+        decode(&[
+            0xFF, 0x0F, b'a', 0xFF, 0xFF, 0xFF, 0xFF, 0x0F, b'@', 0, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F
+        ])
+        .is_ok()
+    );
 }

@@ -5,7 +5,7 @@
 mod common;
 
 use common::Gen;
-use formwire_v8::{decode, encode, neutral, Graph};
+use formwire_v8::{Graph, decode, encode, neutral};
 
 const CASES: u64 = 3000;
 
@@ -60,23 +60,56 @@ fn encode_then_decode_is_identity() {
     for seed in 0..CASES {
         let g = Gen::graph(seed);
         tally(&g, &mut seen);
-        if serde_json::to_string(&neutral::to_json(&g)).unwrap().contains("\"ref\"") {
+        if serde_json::to_string(&neutral::to_json(&g))
+            .unwrap()
+            .contains("\"ref\"")
+        {
             cyclic += 1;
         }
         let bytes = encode(&g).unwrap_or_else(|e| panic!("seed {seed}: encode failed: {e}\n{g:?}"));
-        let back = decode(&bytes).unwrap_or_else(|e| panic!("seed {seed}: decode failed: {e}\n{g:?}"));
-        assert!(back.same_as(&g), "seed {seed}: decode(encode(g)) differs\n{g:?}\n{back:?}");
+        let back =
+            decode(&bytes).unwrap_or_else(|e| panic!("seed {seed}: decode failed: {e}\n{g:?}"));
+        assert!(
+            back.same_as(&g),
+            "seed {seed}: decode(encode(g)) differs\n{g:?}\n{back:?}"
+        );
         let again = encode(&back).unwrap();
-        assert_eq!(again, bytes, "seed {seed}: canonical encoding is not a fixed point");
+        assert_eq!(
+            again, bytes,
+            "seed {seed}: canonical encoding is not a fixed point"
+        );
     }
     for kind in [
-        "object", "array", "date", "regexp", "map", "set", "boolean-object", "number-object", "bigint-object",
-        "string-object", "arraybuffer", "view", "error", "holey array", "length-tracking view", "error cause", "NaN",
-        "-0", "lone surrogate", "bigint",
+        "object",
+        "array",
+        "date",
+        "regexp",
+        "map",
+        "set",
+        "boolean-object",
+        "number-object",
+        "bigint-object",
+        "string-object",
+        "arraybuffer",
+        "view",
+        "error",
+        "holey array",
+        "length-tracking view",
+        "error cause",
+        "NaN",
+        "-0",
+        "lone surrogate",
+        "bigint",
     ] {
-        assert!(seen.contains(kind), "generator never produced {kind}: {seen:?}");
+        assert!(
+            seen.contains(kind),
+            "generator never produced {kind}: {seen:?}"
+        );
     }
-    assert!(cyclic > 100, "only {cyclic} graphs with shared references or cycles");
+    assert!(
+        cyclic > 100,
+        "only {cyclic} graphs with shared references or cycles"
+    );
 }
 
 #[test]
@@ -86,8 +119,12 @@ fn neutral_description_round_trips() {
         let j = neutral::to_json(&g);
         let text = serde_json::to_string(&j).unwrap();
         let parsed: serde_json::Value = serde_json::from_str(&text).unwrap();
-        let back = neutral::from_json(&parsed).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
-        assert!(back.same_as(&g), "seed {seed}: from_json(to_json(g)) differs\n{text}");
+        let back =
+            neutral::from_json(&parsed).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
+        assert!(
+            back.same_as(&g),
+            "seed {seed}: from_json(to_json(g)) differs\n{text}"
+        );
         assert_eq!(neutral::to_json(&back), j, "seed {seed}");
     }
 }

@@ -2,7 +2,7 @@
 //! conformance runner checks them: decode cases by neutral description or error code and offset, encode
 //! cases by exact bytes (and the expected bytes decode back to the input).
 
-use formwire_v8::{decode, decode_with, encode_with, neutral, DecodeOptions, EncodeOptions};
+use formwire_v8::{DecodeOptions, EncodeOptions, decode, decode_with, encode_with, neutral};
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 
@@ -11,7 +11,9 @@ fn vectors_dir() -> PathBuf {
 }
 
 fn unhex(s: &str) -> Vec<u8> {
-    (0..s.len() / 2).map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).expect("hex")).collect()
+    (0..s.len() / 2)
+        .map(|i| u8::from_str_radix(&s[2 * i..2 * i + 2], 16).expect("hex"))
+        .collect()
 }
 
 fn hex(b: &[u8]) -> String {
@@ -77,7 +79,10 @@ fn decode_options(case: &Json) -> DecodeOptions {
             Some(v) => o.max_bytes = v.as_u64().expect("max_bytes"),
             None => {}
         }
-        o.node_ipc = opts.get("node_ipc").and_then(Json::as_bool).unwrap_or(false);
+        o.node_ipc = opts
+            .get("node_ipc")
+            .and_then(Json::as_bool)
+            .unwrap_or(false);
     }
     o
 }
@@ -86,9 +91,13 @@ fn decode_options(case: &Json) -> DecodeOptions {
 fn same_json(a: &Json, b: &Json) -> bool {
     match (a, b) {
         (Json::Number(x), Json::Number(y)) => x.as_f64() == y.as_f64(),
-        (Json::Array(x), Json::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_json(p, q)),
+        (Json::Array(x), Json::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_json(p, q))
+        }
         (Json::Object(x), Json::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same_json(v, w)))
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_json(v, w)))
         }
         _ => a == b,
     }
@@ -107,16 +116,27 @@ fn run_case(case: &Json, dir: &Path) -> Result<(), String> {
                     if same_json(&desc, &expect["value"]) {
                         Ok(())
                     } else {
-                        Err(format!("value differs\n  want {}\n  got  {}", expect["value"], desc))
+                        Err(format!(
+                            "value differs\n  want {}\n  got  {}",
+                            expect["value"], desc
+                        ))
                     }
                 }
-                (Ok(g), Some(e)) => Err(format!("accepted, want {e}; got {}", neutral::to_json(&g))),
+                (Ok(g), Some(e)) => {
+                    Err(format!("accepted, want {e}; got {}", neutral::to_json(&g)))
+                }
                 (Err(err), None) => Err(format!("rejected with {err}")),
                 (Err(err), Some(e)) => {
-                    if e["code"].as_str() == Some(err.code.as_str()) && e["offset"].as_u64() == Some(err.offset) {
+                    if e["code"].as_str() == Some(err.code.as_str())
+                        && e["offset"].as_u64() == Some(err.offset)
+                    {
                         Ok(())
                     } else {
-                        Err(format!("want {e}, got {} at {}", err.code.as_str(), err.offset))
+                        Err(format!(
+                            "want {e}, got {} at {}",
+                            err.code.as_str(),
+                            err.offset
+                        ))
                     }
                 }
             }
@@ -137,11 +157,15 @@ fn run_case(case: &Json, dir: &Path) -> Result<(), String> {
                         return Err(format!("bytes differ\n  want {h}\n  got  {}", hex(&b)));
                     }
                     // The expected bytes decode back to the input.
-                    let back = decode(&unhex(h)).map_err(|e| format!("expected bytes do not decode: {e}"))?;
+                    let back = decode(&unhex(h))
+                        .map_err(|e| format!("expected bytes do not decode: {e}"))?;
                     if same_json(&neutral::to_json(&back), value) {
                         Ok(())
                     } else {
-                        Err(format!("decoded back differently: {}", neutral::to_json(&back)))
+                        Err(format!(
+                            "decoded back differently: {}",
+                            neutral::to_json(&back)
+                        ))
                     }
                 }
                 (Ok(b), None) => Err(format!("encoded {}, want {}", hex(&b), expect)),
@@ -164,16 +188,23 @@ fn shared_clone_vectors() {
     let root = vectors_dir();
     if !root.is_dir() {
         // The vectors live in the repository; a crate copied out of it has none to run.
-        eprintln!("vectors/clone not found at {}: nothing to check", root.display());
+        eprintln!(
+            "vectors/clone not found at {}: nothing to check",
+            root.display()
+        );
         return;
     }
     let mut passed = Vec::new();
     let mut failed = Vec::new();
     for verdict in ["accept", "reject", "lenient"] {
         let dir = root.join(verdict);
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
-        let mut files: Vec<PathBuf> =
-            entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "json")).collect();
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut files: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
         files.sort();
         for path in files {
             let text = std::fs::read_to_string(&path).expect("case file");
@@ -185,10 +216,19 @@ fn shared_clone_vectors() {
             }
         }
     }
-    eprintln!("clone vectors: {} passed, {} failed", passed.len(), failed.len());
+    eprintln!(
+        "clone vectors: {} passed, {} failed",
+        passed.len(),
+        failed.len()
+    );
     for f in &failed {
         eprintln!("FAIL {f}");
     }
     assert!(!passed.is_empty(), "no clone vector ran");
-    assert!(failed.is_empty(), "{} clone vectors failed:\n{}", failed.len(), failed.join("\n"));
+    assert!(
+        failed.is_empty(),
+        "{} clone vectors failed:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
 }

@@ -2,8 +2,8 @@
 #![allow(dead_code)]
 
 use formwire_v8::{
-    Array, ArrayBuffer, BigInt, ErrorName, ErrorObject, Graph, Heap, JsString, ObjId, Object, RegExpFlags, Value, View,
-    ViewKind,
+    Array, ArrayBuffer, BigInt, ErrorName, ErrorObject, Graph, Heap, JsString, ObjId, Object,
+    RegExpFlags, Value, View, ViewKind,
 };
 
 /// splitmix64, as vectors/SCHEMA.md defines it.
@@ -18,11 +18,7 @@ impl Rng {
         z ^ (z >> 31)
     }
     pub fn below(&mut self, n: u64) -> u64 {
-        if n == 0 {
-            0
-        } else {
-            self.next() % n
-        }
+        if n == 0 { 0 } else { self.next() % n }
     }
     pub fn chance(&mut self, percent: u64) -> bool {
         self.below(100) < percent
@@ -42,7 +38,12 @@ pub struct Gen {
 
 impl Gen {
     pub fn new(seed: u64) -> Gen {
-        Gen { rng: Rng(seed), heap: Heap::new(), pool: Vec::new(), buffers: Vec::new() }
+        Gen {
+            rng: Rng(seed),
+            heap: Heap::new(),
+            pool: Vec::new(),
+            buffers: Vec::new(),
+        }
     }
 
     pub fn graph(seed: u64) -> Graph {
@@ -105,7 +106,10 @@ impl Gen {
     fn key(&mut self) -> JsString {
         match self.rng.below(5) {
             0 => JsString::from(self.rng.below(30).to_string()),
-            1 => JsString::from(["4294967294", "4294967295", "2147483648", "-1", "01", "1.5"][self.rng.below(6) as usize]),
+            1 => JsString::from(
+                ["4294967294", "4294967295", "2147483648", "-1", "01", "1.5"]
+                    [self.rng.below(6) as usize],
+            ),
             _ => self.string(),
         }
     }
@@ -115,7 +119,8 @@ impl Gen {
         let mut props: Vec<(JsString, Value)> = Vec::new();
         for _ in 0..n {
             let k = self.key();
-            if props.iter().any(|(p, _)| *p == k) || (array && (k.as_array_index().is_some() || k.eq_ascii(b"length")))
+            if props.iter().any(|(p, _)| *p == k)
+                || (array && (k.as_array_index().is_some() || k.eq_ascii(b"length")))
             {
                 continue;
             }
@@ -146,13 +151,21 @@ impl Gen {
             return self.buffers[self.rng.below(self.buffers.len() as u64) as usize];
         }
         let len = self.rng.below(24) as usize;
-        let max_byte_length = if self.rng.chance(30) { Some(len as u32 + self.rng.below(16) as u32) } else { None };
-        let id = self.heap.alloc(Object::ArrayBuffer(ArrayBuffer { data: self.rng.bytes(len), max_byte_length }));
+        let max_byte_length = if self.rng.chance(30) {
+            Some(len as u32 + self.rng.below(16) as u32)
+        } else {
+            None
+        };
+        let id = self.heap.alloc(Object::ArrayBuffer(ArrayBuffer {
+            data: self.rng.bytes(len),
+            max_byte_length,
+        }));
         self.buffers.push(id);
         self.pool.push(id);
         id
     }
 
+    #[allow(clippy::redundant_guards)]
     fn unique_push(list: &mut Vec<Value>, v: Value) -> bool {
         let v = match v {
             Value::Number(n) if n == 0.0 => Value::Number(0.0),
@@ -198,8 +211,19 @@ impl Gen {
                     length = u32::MAX - self.rng.below(3) as u32;
                     items.push((length - 1, Value::Null));
                 }
-                let props = if self.rng.chance(30) { self.props(depth, true) } else { Vec::new() };
-                self.set(id, Object::Array(Array { length, items, props }))
+                let props = if self.rng.chance(30) {
+                    self.props(depth, true)
+                } else {
+                    Vec::new()
+                };
+                self.set(
+                    id,
+                    Object::Array(Array {
+                        length,
+                        items,
+                        props,
+                    }),
+                )
             }
             4 => {
                 let t = match self.rng.below(3) {
@@ -211,7 +235,11 @@ impl Gen {
             }
             5 => {
                 let flags = RegExpFlags(self.rng.below(512) as u32 & 0x1BF);
-                let flags = if flags.0 & 16 != 0 { RegExpFlags(flags.0 & !256) } else { flags };
+                let flags = if flags.0 & 16 != 0 {
+                    RegExpFlags(flags.0 & !256)
+                } else {
+                    flags
+                };
                 let source = self.string();
                 Value::Object(self.heap.alloc(Object::RegExp { source, flags }))
             }
@@ -252,7 +280,9 @@ impl Gen {
             10 | 11 => {
                 let buffer = self.buffer();
                 let (len, resizable) = match self.heap.get(buffer) {
-                    Some(Object::ArrayBuffer(b)) => (b.data.len() as u32, b.max_byte_length.is_some()),
+                    Some(Object::ArrayBuffer(b)) => {
+                        (b.data.len() as u32, b.max_byte_length.is_some())
+                    }
                     _ => unreachable!(),
                 };
                 let kind = ViewKind::ALL[self.rng.below(13) as usize];
@@ -266,7 +296,13 @@ impl Gen {
                 } else {
                     self.rng.below(u64::from(elems - off_el) + 1) as u32 * size
                 };
-                let view = View { kind, buffer, byte_offset, byte_length, length_tracking };
+                let view = View {
+                    kind,
+                    buffer,
+                    byte_offset,
+                    byte_length,
+                    length_tracking,
+                };
                 let id = self.heap.alloc(Object::View(view));
                 self.pool.push(id);
                 Value::Object(id)
@@ -283,10 +319,30 @@ impl Gen {
                     ErrorName::UriError,
                 ];
                 let name = names[self.rng.below(7) as usize];
-                let message = if self.rng.chance(70) { Some(self.string()) } else { None };
-                let stack = if self.rng.chance(50) { Some(self.string()) } else { None };
-                let cause = if self.rng.chance(50) { Some(self.value(depth + 1)) } else { None };
-                self.set(id, Object::Error(ErrorObject { name, message, stack, cause }))
+                let message = if self.rng.chance(70) {
+                    Some(self.string())
+                } else {
+                    None
+                };
+                let stack = if self.rng.chance(50) {
+                    Some(self.string())
+                } else {
+                    None
+                };
+                let cause = if self.rng.chance(50) {
+                    Some(self.value(depth + 1))
+                } else {
+                    None
+                };
+                self.set(
+                    id,
+                    Object::Error(ErrorObject {
+                        name,
+                        message,
+                        stack,
+                        cause,
+                    }),
+                )
             }
         }
     }
