@@ -1,0 +1,533 @@
+// The Node runner of bench/run: one case per process.
+//
+// `node cases.mjs JOB.json` loads the input named by the job's workload entry (bench/.work/<profile>/manifest.json),
+// warms up, times each repetition around the work only (never process start or input loading), and prints one JSON
+// line: per-repetition seconds, the result summary bench/run validates, peak RSS growth (VmHWM), version.
+import { readFileSync, writeFileSync, rmSync, mkdtempSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { once } from 'node:events';
+import { Readable } from 'node:stream';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import v8 from 'node:v8';
+import querystring from 'node:querystring';
+
+const job = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const W = job.work;
+const require = createRequire(import.meta.url);
+const fwUrl = (p) => pathToFileURL(join(job.formwire, p)).href;
+
+function depVersion(name) {
+  try {
+    return JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')).version;
+  } catch {
+    try {
+      // packages whose exports hide package.json
+      const main = require.resolve(name);
+      const root = main.slice(0, main.lastIndexOf(`node_modules/${name}/`) + `node_modules/${name}/`.length);
+      return JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
+    } catch {
+      return '?';
+    }
+  }
+}
+let formwireVersion = '?';
+try {
+  formwireVersion = JSON.parse(readFileSync(join(job.formwire, '..', '..', 'package.json'), 'utf8')).version;
+} catch {}
+
+function statusKb(key) {
+  try {
+    const m = readFileSync('/proc/self/status', 'utf8').match(new RegExp(`^${key}:\\s+(\\d+)`, 'm'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+let rss = { base: 0, reset: false };
+function resetHwm() {
+  const base = statusKb('VmRSS');
+  let reset = false;
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+    reset = true;
+  } catch {}
+  rss = { base: reset ? base : statusKb('VmHWM'), reset };
+}
+
+const now = () => Number(process.hrtime.bigint()) / 1e9;
+
+/** Warm-up, then at least `reps` timed runs (more while under min_time, up to max_reps). fn returns a result. */
+async function measure(fn) {
+  resetHwm();
+  for (let i = 0; i < job.warmup; i++) await fn();
+  const times = [];
+  let total = 0;
+  let last;
+  while (times.length < job.reps || (total < job.min_time && times.length < job.max_reps)) {
+    const t0 = now();
+    last = await fn();
+    const t = now() - t0;
+    times.push(t);
+    total += t;
+  }
+  return { times, last };
+}
+
+/** Per-operation timing for small synchronous operations: batches of at least batch_time seconds. */
+async function measurePerOp(fn) {
+  let k = 1;
+  for (;;) {
+    const t0 = now();
+    for (let i = 0; i < k; i++) fn();
+    if (now() - t0 >= job.batch_time || k >= 1 << 24) break;
+    k *= 2;
+  }
+  const r = await measure(() => {
+    let x;
+    for (let i = 0; i < k; i++) x = fn();
+    return x;
+  });
+  // measure() timed whole batches; report per operation
+  return { times: r.times.map((t) => t / k), last: r.last, k };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Multipart parsing
+
+function chunksOf(buf, size) {
+  const out = [];
+  for (let i = 0; i < buf.length; i += size) out.push(buf.subarray(i, Math.min(i + size, buf.length)));
+  return out;
+}
+
+/** A pull ReadableStream over the chunks (one chunk per pull), like a request body. */
+function pullStream(chunks) {
+  let i = 0;
+  return new ReadableStream(
+    {
+      pull(c) {
+        if (i < chunks.length) c.enqueue(chunks[i++]);
+        else c.close();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+/** Writes chunks to a Writable with drain backpressure, then end(). */
+async function feedWritable(w, chunks) {
+  for (const c of chunks) {
+    if (!w.write(c)) await once(w, 'drain');
+  }
+  w.end();
+}
+
+const newCounts = () => ({ parts: 0, fields: 0, files: 0, field_bytes: 0, file_bytes: 0 });
+
+async function multipartCase(imp) {
+  const body = readFileSync(join(job.dir, W.file));
+  const chunks = chunksOf(body, W.chunk);
+  const ct = W.content_type;
+  const headers = { 'content-type': ct, 'content-length': String(body.length) };
+  const fwOpts = { maxParts: Infinity, allowPreamble: !!W.allow_preamble };
+
+  if (imp === 'formwire-core') {
+    const fw = await import(fwUrl('index.js'));
+    const dec = new TextDecoder();
+    return {
+      version: formwireVersion,
+      ...(await measure(() => {
+        const c = newCounts();
+        let file = false;
+        let parts = [];
+        let size = 0;
+        const h = {
+          onPartStart(p) {
+            c.parts++;
+            file = p.filename !== null;
+            parts = [];
+            size = 0;
+          },
+          onData(b) {
+            if (file) c.file_bytes += b.length;
+            else {
+              parts.push(b);
+              size += b.length;
+            }
+          },
+          onPartEnd() {
+            if (file) c.files++;
+            else {
+              // a string per field, as busboy gives
+              const v = parts.length === 1 ? dec.decode(parts[0]) : dec.decode(Buffer.concat(parts, size));
+              c.fields++;
+              c.field_bytes += v.length;
+            }
+          },
+          onEnd() {},
+        };
+        const p = new fw.MultipartParser(fw.boundaryFromContentType(ct, 70), h, fwOpts, fw.defaultIndexOf);
+        for (const ch of chunks) p.write(ch);
+        p.end();
+        return c;
+      })),
+    };
+  }
+  if (imp === 'formwire-parse') {
+    const fw = await import(fwUrl('index.js'));
+    return {
+      version: formwireVersion,
+      ...(await measure(async () => {
+        const c = newCounts();
+        for await (const part of fw.parseMultipart(pullStream(chunks), ct, fwOpts)) {
+          c.parts++;
+          if (part.filename === null) {
+            const v = await part.text();
+            c.fields++;
+            c.field_bytes += v.length;
+          } else {
+            for await (const b of part) c.file_bytes += b.length;
+            c.files++;
+          }
+        }
+        return c;
+      })),
+    };
+  }
+  if (imp === 'formwire-formdata' || imp === 'response-builtin' || imp === 'response-undici') {
+    let run;
+    let version;
+    if (imp === 'formwire-formdata') {
+      const fw = await import(fwUrl('index.js'));
+      run = () => fw.formData(pullStream(chunks), ct, fwOpts);
+      version = formwireVersion;
+    } else if (imp === 'response-builtin') {
+      run = () => new Response(pullStream(chunks), { headers: { 'content-type': ct } }).formData();
+      version = `undici ${process.versions.undici} (node ${process.version})`;
+    } else {
+      const { Response: R } = require('undici');
+      run = () => new R(pullStream(chunks), { headers: { 'content-type': ct } }).formData();
+      version = depVersion('undici');
+    }
+    return {
+      version,
+      ...(await measure(async () => {
+        const fd = await run();
+        const c = newCounts();
+        for (const [, v] of fd) {
+          c.parts++;
+          if (typeof v === 'string') {
+            c.fields++;
+            c.field_bytes += v.length;
+          } else {
+            c.files++;
+            c.file_bytes += v.size;
+          }
+        }
+        return c;
+      })),
+    };
+  }
+  if (imp === 'busboy' || imp === 'fastify-busboy') {
+    const isFastify = imp === 'fastify-busboy';
+    const Busboy = isFastify ? require('@fastify/busboy') : require('busboy');
+    const limits = { fields: Infinity, files: Infinity, parts: Infinity, fieldSize: 1 << 30, fileSize: Infinity };
+    return {
+      version: depVersion(isFastify ? '@fastify/busboy' : 'busboy'),
+      ...(await measure(async () => {
+        const c = newCounts();
+        const bb = isFastify ? new Busboy({ headers, limits }) : Busboy({ headers, limits });
+        let err = null;
+        bb.on('error', (e) => (err = e));
+        bb.on('field', (name, val) => {
+          c.parts++;
+          c.fields++;
+          c.field_bytes += val.length;
+        });
+        bb.on('file', (name, stream) => {
+          c.parts++;
+          c.files++;
+          stream.on('data', (d) => (c.file_bytes += d.length));
+        });
+        const done = once(bb, isFastify ? 'finish' : 'close');
+        await feedWritable(bb, chunks);
+        await done;
+        if (err) throw err;
+        return c;
+      })),
+    };
+  }
+  if (imp === 'formidable') {
+    const formidable = require('formidable');
+    const dir = mkdtempSync(join(tmpdir(), 'fwbench-'));
+    try {
+      return {
+        version: depVersion('formidable'),
+        ...(await measure(async () => {
+          const form = (formidable.formidable ?? formidable.default)({
+            uploadDir: dir,
+            maxFields: Infinity,
+            maxFiles: Infinity,
+            maxFieldsSize: 1 << 30,
+            maxFileSize: 2 ** 40,
+            maxTotalFileSize: 2 ** 40,
+            allowEmptyFiles: true,
+            minFileSize: 0,
+            hashAlgorithm: false,
+          });
+          const req = Readable.from(chunks, { objectMode: false });
+          req.headers = headers;
+          const [fields, files] = await form.parse(req);
+          const c = newCounts();
+          for (const k of Object.keys(fields)) {
+            for (const v of fields[k]) {
+              c.parts++;
+              c.fields++;
+              c.field_bytes += v.length;
+            }
+          }
+          for (const k of Object.keys(files)) {
+            for (const f of files[k]) {
+              c.parts++;
+              c.files++;
+              c.file_bytes += f.size;
+              rmSync(f.filepath, { force: true }); // removing the stored files is part of the work
+            }
+          }
+          return c;
+        })),
+      };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  throw new Error(`unknown multipart impl ${imp}`);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// urlencoded (JS gets the body as a string, decoded outside the timer: peers.md W4)
+
+async function urlencodedCase(imp) {
+  const str = readFileSync(join(job.dir, W.file), 'latin1'); // the body is ASCII
+  const sumPairs = (pairs) => {
+    let n = 0;
+    let b = 0;
+    for (const [k, v] of pairs) {
+      n++;
+      b += Buffer.byteLength(k) + Buffer.byteLength(v);
+    }
+    return { pairs: n, decoded_bytes: b };
+  };
+  const sumObject = (o) => {
+    let n = 0;
+    let b = 0;
+    for (const k of Object.keys(o)) {
+      const vs = Array.isArray(o[k]) ? o[k] : [o[k]];
+      for (const v of vs) {
+        n++;
+        b += Buffer.byteLength(k) + Buffer.byteLength(String(v));
+      }
+    }
+    return { pairs: n, decoded_bytes: b };
+  };
+  let run;
+  let summarize;
+  let version;
+  if (imp === 'formwire') {
+    const fw = await import(fwUrl('index.js'));
+    run = () => fw.parseUrlencoded(str, { maxPairs: null });
+    summarize = sumPairs;
+    version = formwireVersion;
+  } else if (imp === 'urlsearchparams') {
+    run = () => {
+      const u = new URLSearchParams(str);
+      u.size; // counted, as peers.md
+      return u;
+    };
+    summarize = sumPairs;
+    version = `node ${process.version}`;
+  } else if (imp === 'querystring') {
+    run = () => querystring.parse(str, '&', '=', { maxKeys: 0 });
+    summarize = sumObject;
+    version = `node ${process.version}`;
+  } else if (imp === 'fast-querystring') {
+    const fq = require('fast-querystring');
+    run = () => fq.parse(str);
+    summarize = sumObject;
+    version = depVersion('fast-querystring');
+  } else if (imp === 'qs') {
+    const qs = require('qs');
+    run = () => qs.parse(str, { parameterLimit: Infinity, depth: 0, allowPrototypes: true });
+    summarize = sumObject;
+    version = depVersion('qs');
+  } else throw new Error(`unknown urlencoded impl ${imp}`);
+  const r = await measure(run);
+  return { version, times: r.times, last: summarize(r.last) };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Serialize: build a form of text fields + one in-memory blob and serialize it into one contiguous body
+
+function bodySummary(buf, boundary) {
+  const b = Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength);
+  const open = Buffer.from(`--${boundary}\r\n`);
+  let delims = 0;
+  for (let i = b.indexOf(open); i >= 0; i = b.indexOf(open, i + open.length)) delims++;
+  const close = Buffer.from(`--${boundary}--\r\n`);
+  // the close delimiter ends the body (form-data-encoder adds one more CRLF after it)
+  const at = b.lastIndexOf(close);
+  const closed = at >= 0 && at + close.length >= b.length - 2;
+  return { bytes: b.length, delims, closed, boundary, sha256: null };
+}
+
+async function serializeCase(imp) {
+  const fields = JSON.parse(readFileSync(join(job.dir, W.fields), 'utf8'));
+  const blob = readFileSync(join(job.dir, W.blob));
+  const B = W.boundary;
+  let run;
+  let version;
+  let boundaryOf = () => B;
+  if (imp === 'formwire' || imp === 'formwire-pairs') {
+    const fw = await import(fwUrl('index.js'));
+    version = formwireVersion;
+    if (imp === 'formwire') {
+      run = async () => {
+        const fd = new FormData();
+        for (const [k, v] of fields) fd.append(k, v);
+        fd.append('file', new File([blob], W.blob_name, { type: W.blob_type }));
+        return fw.encodeFormData(fd, { boundary: B }).bytes();
+      };
+    } else {
+      run = async () => {
+        const form = fields.map(([k, v]) => [k, v]);
+        form.push(['file', new File([blob], W.blob_name, { type: W.blob_type })]);
+        return fw.encodeFormData(form, { boundary: B }).bytes();
+      };
+    }
+  } else if (imp === 'response-builtin' || imp === 'response-undici') {
+    let FD = FormData;
+    let R = Response;
+    let F = File;
+    if (imp === 'response-undici') {
+      const u = require('undici');
+      FD = u.FormData;
+      R = u.Response;
+      F = u.File ?? File;
+      version = depVersion('undici');
+    } else version = `undici ${process.versions.undici} (node ${process.version})`;
+    let last;
+    run = async () => {
+      const fd = new FD();
+      for (const [k, v] of fields) fd.append(k, v);
+      fd.append('file', new F([blob], W.blob_name, { type: W.blob_type }));
+      const res = new R(fd);
+      last = res.headers.get('content-type');
+      return new Uint8Array(await res.arrayBuffer());
+    };
+    boundaryOf = () => last.split('boundary=')[1];
+  } else if (imp === 'form-data-encoder') {
+    const { FormDataEncoder } = await import('form-data-encoder'); // ESM only
+    version = depVersion('form-data-encoder');
+    run = async () => {
+      const fd = new FormData();
+      for (const [k, v] of fields) fd.append(k, v);
+      fd.append('file', new File([blob], W.blob_name, { type: W.blob_type }));
+      const enc = new FormDataEncoder(fd, B);
+      const parts = [];
+      for await (const c of enc.encode()) parts.push(c);
+      return Buffer.concat(parts);
+    };
+  } else if (imp === 'form-data') {
+    const FormDataNpm = require('form-data');
+    version = depVersion('form-data');
+    run = async () => {
+      const f = new FormDataNpm();
+      f.setBoundary(B);
+      for (const [k, v] of fields) f.append(k, v);
+      f.append('file', blob, { filename: W.blob_name, contentType: W.blob_type });
+      return f.getBuffer();
+    };
+  } else throw new Error(`unknown serialize impl ${imp}`);
+  const r = await measure(run);
+  const s = bodySummary(r.last, boundaryOf());
+  if (imp.startsWith('formwire')) {
+    const { createHash } = await import('node:crypto');
+    s.sha256 = createHash('sha256').update(r.last).digest('hex');
+  }
+  return { version, times: r.times, last: s };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Clone (per operation)
+
+async function cloneCase(imp) {
+  const all = JSON.parse(readFileSync(join(job.dir, W.file), 'utf8'));
+  const x = all[W.key];
+  let fn;
+  let version = `node ${process.version}`;
+  let extra = {};
+  if (imp === 'structuredClone') fn = () => structuredClone(x);
+  else if (imp === 'v8') fn = () => v8.deserialize(v8.serialize(x));
+  else if (imp === 'json') fn = () => JSON.parse(JSON.stringify(x));
+  else if (imp === 'formwire-clone' || imp === 'formwire-wire') {
+    const fc = await import(fwUrl('clone/node.js'));
+    version = formwireVersion;
+    if (imp === 'formwire-clone') fn = () => fc.clone(x);
+    else {
+      fn = () => fc.deserialize(fc.serialize(x));
+      const mine = Buffer.from(fc.serialize(x));
+      extra = { same_bytes_as_v8: mine.equals(v8.serialize(x)) };
+    }
+  } else throw new Error(`unknown clone impl ${imp}`);
+  const r = await measurePerOp(fn);
+  const same = JSON.stringify(r.last) === JSON.stringify(x);
+  return {
+    version,
+    times: r.times,
+    last: { json_bytes: Buffer.byteLength(JSON.stringify(r.last)), equal: same, ops_per_sample: r.k, ...extra },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Physical reference points over W1's random payload
+
+async function refCase(imp) {
+  const all = readFileSync(join(job.dir, W.file));
+  const payload = all.subarray(W.offset, W.offset + W.bytes);
+  const version = `node ${process.version}`;
+  if (imp === 'buffer-copy') {
+    const dst = Buffer.alloc(payload.length, 1); // pre-faulted
+    const r = await measure(() => {
+      payload.copy(dst);
+      return { bytes: dst.length, found: -1 };
+    });
+    if (!dst.equals(payload)) throw new Error('copy differs');
+    return { version, ...r };
+  }
+  if (imp === 'buffer-indexof') {
+    const needle = Buffer.from(W.needle, 'latin1');
+    const r = await measure(() => ({ bytes: payload.length, found: payload.indexOf(needle) }));
+    return { version, ...r };
+  }
+  throw new Error(`unknown ref impl ${imp}`);
+}
+
+const kinds = { multipart: multipartCase, urlencoded: urlencodedCase, serialize: serializeCase, clone: cloneCase, ref: refCase };
+try {
+  const out = await kinds[W.kind](job.impl);
+  console.log(
+    JSON.stringify({
+      ok: true,
+      times: out.times,
+      result: out.last,
+      version: out.version,
+      rss_base_kb: rss.base,
+      rss_peak_kb: statusKb('VmHWM'),
+      hwm_reset: rss.reset,
+    }),
+  );
+} catch (e) {
+  console.log(JSON.stringify({ ok: false, error: String((e && e.stack) || e).split('\n').slice(0, 3).join(' | ') }));
+}
