@@ -1,0 +1,54 @@
+/**
+ * Pieces of the WHATWG multipart/form-data serializer (spec/multipart.md §7) that need no runtime APIs.
+ */
+import { FormwireError } from './errors.js';
+
+const NEWLINES = /\r\n|\r|\n/g;
+
+/** MP-S-02: names: newlines normalized to CRLF, then LF → %0A, CR → %0D, `"` → %22. */
+export function escapeName(name: string): string {
+  if (!/[\r\n"]/.test(name)) return name;
+  return name.replace(NEWLINES, '%0D%0A').replace(/"/g, '%22');
+}
+
+/** MP-S-03: filenames: the same three escapes, without newline normalization. */
+export function escapeFilename(name: string): string {
+  if (!/[\r\n"]/.test(name)) return name;
+  return name.replace(/[\r\n"]/g, (c) => (c === '\r' ? '%0D' : c === '\n' ? '%0A' : '%22'));
+}
+
+/** MP-S-04: string values: every lone CR, lone LF and CRLF becomes CRLF. */
+export function normalizeNewlines(value: string): string {
+  if (!/[\r\n]/.test(value)) return value;
+  return value.replace(NEWLINES, '\r\n');
+}
+
+const BCHARS = /^[0-9A-Za-z'()+_,\-./:=? ]{1,70}$/;
+
+/** MP-S-09: a caller-given boundary must be 1-70 bchars, not ending in space. */
+export function checkBoundary(boundary: string): void {
+  if (!BCHARS.test(boundary) || boundary.endsWith(' ')) {
+    throw new FormwireError('MP_ENCODE_BOUNDARY', 0, 'boundary must be 1-70 characters of [0-9A-Za-z\'()+_,-./:=? ], not ending in space');
+  }
+}
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/**
+ * MP-S-09: `----formwire-` + 32 characters of [A-Za-z0-9_-] from 24 CSPRNG bytes (192 bits; 45 characters; a token).
+ */
+export function generateBoundary(random: (bytes: Uint8Array) => void): string {
+  const r = new Uint8Array(24);
+  random(r);
+  let s = '----formwire-';
+  for (let i = 0; i < 24; i += 3) {
+    const v = (r[i]! << 16) | (r[i + 1]! << 8) | r[i + 2]!;
+    s += ALPHABET[(v >> 18) & 63]! + ALPHABET[(v >> 12) & 63]! + ALPHABET[(v >> 6) & 63]! + ALPHABET[v & 63]!;
+  }
+  return s;
+}
+
+/** MP-S-06: a part Content-Type must not hold CR, LF or NUL. */
+export function checkPartType(type: string, index: number): void {
+  if (/[\r\n\0]/.test(type)) throw new FormwireError('MP_ENCODE_HEADER', index, 'content type contains CR, LF or NUL');
+}

@@ -1,0 +1,939 @@
+/**
+ * Sans-IO multipart/form-data parser (spec/multipart.md §1-§5). Bytes in through `write(chunk)`, events out through
+ * a handler; `end()` says the input is complete. Runtime-free: only Uint8Array and TextDecoder/TextEncoder.
+ *
+ * Body bytes are reported as `subarray` views of the chunk being written. The only body bytes ever copied are the
+ * at most `len(CRLF "--" B)` bytes held back across a chunk edge when they could start a delimiter (MP-P-08); those
+ * are reported as fresh copies. Views are valid for as long as the caller keeps the chunk unchanged.
+ */
+import { FormwireError, type MultipartErrorCode } from './errors.js';
+import { parseMimeType, partFileType } from './mime.js';
+import { decodeUtf8, encodeUtf8 } from './utf8.js';
+
+/** Parser options: lenient flags (MP-R-02) and limits (spec/limits.md). `Infinity` means unlimited. */
+export interface MultipartOptions {
+  /** MP-P-02: skip bytes before the first delimiter. */
+  allowPreamble?: boolean;
+  /** MP-P-03, MP-P-06, MP-H-02: a bare LF ends delimiter and header lines. */
+  allowLf?: boolean;
+  /** MP-H-04: header lines starting with SP/HT continue the previous header. */
+  allowObsFold?: boolean;
+  maxBoundaryBytes?: number;
+  maxParts?: number;
+  maxHeaders?: number;
+  maxHeaderBytes?: number;
+  maxFieldBytes?: number;
+  maxFileBytes?: number;
+  maxTotalBytes?: number;
+}
+
+/** spec/limits.md defaults. */
+export const MULTIPART_DEFAULTS = Object.freeze({
+  maxBoundaryBytes: 70,
+  maxParts: 1000,
+  maxHeaders: 8,
+  maxHeaderBytes: 8192,
+  maxFieldBytes: 1048576,
+  maxFileBytes: 10737418240,
+  maxTotalBytes: 21474836480,
+});
+
+/** A substring search: the first index >= from at which needle occurs in haystack, or -1. */
+export type IndexOf = (haystack: Uint8Array, needle: Uint8Array, from: number) => number;
+
+/** Pure fallback search: find the needle's first byte with the engine's TypedArray indexOf, then compare. */
+export const indexOfFallback: IndexOf = (h, n, from) => {
+  const first = n[0]!;
+  const last = n.length - 1;
+  const lastByte = n[last]!;
+  const stop = h.length - n.length;
+  let i = from;
+  while (i <= stop) {
+    i = h.indexOf(first, i);
+    if (i < 0 || i > stop) return -1;
+    if (h[i + last] === lastByte) {
+      let k = 1;
+      while (k < last && h[i + k] === n[k]) k++;
+      if (k >= last) return i;
+    }
+    i++;
+  }
+  return -1;
+};
+
+/** Receives the parser's events. Methods are called synchronously from `write()` / `end()`. */
+export interface MultipartHandler {
+  /** A part's header block was accepted (MP-H-06..11); its body follows. */
+  onPartStart(part: PartInfo): void;
+  /** Body bytes of the current part, in order. A view: copy it to keep it past the chunk's lifetime. */
+  onData(bytes: Uint8Array): void;
+  /** The current part's body is complete. */
+  onPartEnd(): void;
+  /** The close delimiter was seen and the input ended (called from `end()`). */
+  onEnd(): void;
+}
+
+const TEXT_PLAIN_DEFAULT = 'text/plain';
+
+/** One part's header information (MP-H-06..11). Header strings are decoded lazily. */
+export class PartInfo {
+  /** 0-based index of the part in the body. */
+  readonly index: number;
+  /** `name` parameter, UTF-8 decoded with U+FFFD, never percent-decoded (MP-H-10). */
+  readonly name: string;
+  /** `filename` parameter, or null when absent (MP-H-08). */
+  readonly filename: string | null;
+  /** Raw `name*` parameter value (RFC 8187), never decoded, never overriding `name` (MP-H-09). */
+  readonly nameStar: string | null;
+  /** Raw `filename*` parameter value, never decoded, never overriding `filename` (MP-H-09). */
+  readonly filenameStar: string | null;
+  /** Byte offset of the first header line. */
+  readonly offset: number;
+  /** @internal raw header block: names and values, ranges in `hdr` */
+  private readonly hdr: Uint8Array;
+  private readonly ranges: number[];
+  private readonly params: number[];
+  private _headers: [string, string][] | null = null;
+  private _type: string | null | undefined = undefined;
+
+  /** @internal */
+  constructor(
+    index: number,
+    offset: number,
+    hdr: Uint8Array,
+    ranges: number[],
+    name: string,
+    filename: string | null,
+    nameStar: string | null,
+    filenameStar: string | null,
+    params: number[],
+  ) {
+    this.index = index;
+    this.offset = offset;
+    this.hdr = hdr;
+    this.ranges = ranges;
+    this.name = name;
+    this.filename = filename;
+    this.nameStar = nameStar;
+    this.filenameStar = filenameStar;
+    this.params = params;
+  }
+
+  /** The raw bytes of the `name` parameter (MP-H-10). */
+  get nameBytes(): Uint8Array {
+    return this.hdr.slice(this.params[0], this.params[1]);
+  }
+
+  /** The raw bytes of the `filename` parameter, or null. */
+  get filenameBytes(): Uint8Array | null {
+    return this.params[2]! < 0 ? null : this.hdr.slice(this.params[2], this.params[3]);
+  }
+
+  /** Every header in order as `[lowercased name, value]`, values UTF-8 decoded with U+FFFD (MP-H-11). */
+  get headers(): [string, string][] {
+    if (this._headers === null) {
+      const out: [string, string][] = [];
+      const r = this.ranges;
+      for (let k = 0; k < r.length; k += 4) {
+        out.push([decodeUtf8(this.hdr, r[k]!, r[k + 1]!).toLowerCase(), decodeUtf8(this.hdr, r[k + 2]!, r[k + 3]!)]);
+      }
+      this._headers = out;
+    }
+    return this._headers;
+  }
+
+  /** The value of the last Content-Type header, OWS-trimmed, as is; null when there is none (MP-H-11). */
+  get contentType(): string | null {
+    const r = this.ranges;
+    for (let k = r.length - 4; k >= 0; k -= 4) {
+      if (isName(this.hdr, r[k]!, r[k + 1]!, CONTENT_TYPE)) return decodeUtf8(this.hdr, r[k + 2]!, r[k + 3]!);
+    }
+    return null;
+  }
+
+  /**
+   * For a part with a filename: the File type `formData()` gives (MP-F-03); null for a part without filename.
+   */
+  get type(): string | null {
+    if (this._type === undefined) {
+      if (this.filename === null) this._type = null;
+      else {
+        const values: Uint8Array[] = [];
+        const r = this.ranges;
+        for (let k = 0; k < r.length; k += 4) {
+          if (isName(this.hdr, r[k]!, r[k + 1]!, CONTENT_TYPE)) values.push(this.hdr.subarray(r[k + 2]!, r[k + 3]!));
+        }
+        this._type = values.length === 0 ? TEXT_PLAIN_DEFAULT : partFileType(values);
+      }
+    }
+    return this._type;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Byte classes
+
+const CR = 0x0d;
+const LF = 0x0a;
+const SP = 0x20;
+const HT = 0x09;
+const DASH = 0x2d;
+const COLON = 0x3a;
+const SEMI = 0x3b;
+const EQ = 0x3d;
+const DQUOTE = 0x22;
+
+/** RFC 9110 tchar. */
+const TOKEN = new Uint8Array(256);
+for (const c of "!#$%&'*+-.^_`|~") TOKEN[c.charCodeAt(0)] = 1;
+for (let c = 0x30; c <= 0x39; c++) TOKEN[c] = 1;
+for (let c = 0x41; c <= 0x5a; c++) TOKEN[c] = 1;
+for (let c = 0x61; c <= 0x7a; c++) TOKEN[c] = 1;
+
+/** Bytes that stop the fast scan of a header value: NUL, LF, CR. */
+const VALUE_STOP = new Uint8Array(256);
+VALUE_STOP[0] = 1;
+VALUE_STOP[LF] = 1;
+VALUE_STOP[CR] = 1;
+
+const CONTENT_DISPOSITION = encodeUtf8('content-disposition');
+const CONTENT_TYPE = encodeUtf8('content-type');
+const FORM_DATA = encodeUtf8('form-data');
+const P_NAME = encodeUtf8('name');
+const P_FILENAME = encodeUtf8('filename');
+const P_NAME_STAR = encodeUtf8('name*');
+const P_FILENAME_STAR = encodeUtf8('filename*');
+
+/** ASCII case-insensitive comparison of buf[s..e) with a lowercase constant. */
+function isName(buf: Uint8Array, s: number, e: number, lower: Uint8Array): boolean {
+  if (e - s !== lower.length) return false;
+  for (let k = 0; k < lower.length; k++) {
+    let c = buf[s + k]!;
+    if (c >= 0x41 && c <= 0x5a) c |= 0x20;
+    if (c !== lower[k]) return false;
+  }
+  return true;
+}
+
+function latin1(buf: Uint8Array, s: number, e: number): string {
+  return String.fromCharCode.apply(null, buf.subarray(s, e) as unknown as number[]);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Content-Type → boundary (MP-B-01..04)
+
+/** MP-B-01..04: the boundary bytes `B` from a request Content-Type, or a FormwireError. */
+export function boundaryFromContentType(contentType: string, maxBoundaryBytes: number = MULTIPART_DEFAULTS.maxBoundaryBytes): Uint8Array {
+  const m = parseMimeType(contentType);
+  if (m === null || m.type !== 'multipart' || m.subtype !== 'form-data') {
+    throw new FormwireError('MP_CONTENT_TYPE', 0, 'not multipart/form-data');
+  }
+  const b = m.parameters.get('boundary');
+  if (b === undefined || b === '' || /[\r\n\0]/.test(b)) throw new FormwireError('MP_BOUNDARY', 0, 'missing or invalid boundary');
+  const bytes = encodeUtf8(b);
+  if (bytes.length > maxBoundaryBytes) throw new FormwireError('MP_LIMIT_BOUNDARY', 0, 'boundary too long');
+  return bytes;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// States
+
+const S_START = 0; // matching "--" B at offset 0
+const S_PREAMBLE = 1; // allow_preamble: skipping until a delimiter
+const S_AFTER_B = 2; // right after "--" B
+const S_DASH2 = 3; // after "--" B "-"
+const S_CLOSE_PAD = 4; // after "--" B "--": padding
+const S_CLOSE_CR = 5; // close delimiter line: CR seen
+const S_EPILOGUE = 6;
+const S_PAD = 7; // delimiter line: transport padding
+const S_DELIM_CR = 8; // delimiter line: CR seen
+const S_H_LS = 9; // header line start
+const S_H_LS_CR = 10; // CR at a line start (empty line?)
+const S_H_LEAD = 11; // leading OWS of the first header line
+const S_H_NAME = 12;
+const S_H_NAME_OWS = 13;
+const S_H_VLEAD = 14; // OWS after the colon
+const S_H_VALUE = 15;
+const S_H_VALUE_CR = 16;
+const S_H_FOLD_LEAD = 17; // OWS at the start of an obs-fold line
+const S_BODY = 18;
+const S_ERROR = 19;
+const S_DONE = 20;
+
+function lim(v: number | null | undefined, d: number): number {
+  if (v === undefined) return d;
+  if (v === null) return Infinity;
+  if (typeof v !== 'number' || Number.isNaN(v) || v < 0) throw new RangeError(`invalid limit ${String(v)}`);
+  return v;
+}
+
+/** The sans-IO multipart parser. */
+export class MultipartParser {
+  private readonly handler: MultipartHandler;
+  private readonly indexOf: IndexOf;
+  private readonly boundary: Uint8Array;
+  /** Body needle: CRLF "--" B (strict) or LF "--" B (allow_lf). */
+  private readonly needle: Uint8Array;
+  private readonly lead: number;
+  private readonly allowPreamble: boolean;
+  private readonly allowLf: boolean;
+  private readonly allowObsFold: boolean;
+  private readonly maxParts: number;
+  private readonly maxHeaders: number;
+  private readonly maxHeaderBytes: number;
+  private readonly maxFieldBytes: number;
+  private readonly maxFileBytes: number;
+  private readonly maxTotalBytes: number;
+
+  private state = S_START;
+  /** Global offset of the current chunk's first byte; after write() returns, the number of bytes fed. */
+  private base = 0;
+  /** S_START: bytes of "--" B matched. */
+  private m = 0;
+  /** Body: bytes of the needle held back from previous chunks (they equal needle[0..held)). */
+  private held = 0;
+  /** allow_lf: a CR held back before the held needle prefix (or at a chunk end). */
+  private heldCR = false;
+  private partCount = 0;
+  private bodyStart = 0;
+  private bodyLen = 0;
+  private bodyLimit = 0;
+  private isFile = false;
+  private discard = false;
+
+  // header block
+  private blockStart = 0;
+  private hbLimit = 0; // blockStart + maxHeaderBytes
+  private firstLine = true;
+  private lineStart = 0;
+  private hdr: Uint8Array = new Uint8Array(256);
+  private wpos = 0;
+  /** Per header: nameStart, nameEnd, valueStart, valueEnd (in hdr). */
+  private ranges: number[] = [];
+  private lineStarts: number[] = [];
+  private valEnd = 0;
+  private partError: FormwireError | null = null;
+
+  constructor(boundary: Uint8Array | string, handler: MultipartHandler, options: MultipartOptions = {}, indexOf: IndexOf = indexOfFallback) {
+    const b = typeof boundary === 'string' ? encodeUtf8(boundary) : boundary;
+    if (b.length === 0 || b.includes(CR) || b.includes(LF) || b.includes(0)) {
+      throw new FormwireError('MP_BOUNDARY', 0, 'empty boundary or boundary with CR, LF or NUL');
+    }
+    if (b.length > lim(options.maxBoundaryBytes, MULTIPART_DEFAULTS.maxBoundaryBytes)) {
+      throw new FormwireError('MP_LIMIT_BOUNDARY', 0, 'boundary too long');
+    }
+    this.boundary = b;
+    this.handler = handler;
+    this.indexOf = indexOf;
+    this.allowPreamble = options.allowPreamble === true;
+    this.allowLf = options.allowLf === true;
+    this.allowObsFold = options.allowObsFold === true;
+    this.maxParts = lim(options.maxParts, MULTIPART_DEFAULTS.maxParts);
+    this.maxHeaders = lim(options.maxHeaders, MULTIPART_DEFAULTS.maxHeaders);
+    this.maxHeaderBytes = lim(options.maxHeaderBytes, MULTIPART_DEFAULTS.maxHeaderBytes);
+    this.maxFieldBytes = lim(options.maxFieldBytes, MULTIPART_DEFAULTS.maxFieldBytes);
+    this.maxFileBytes = lim(options.maxFileBytes, MULTIPART_DEFAULTS.maxFileBytes);
+    this.maxTotalBytes = lim(options.maxTotalBytes, MULTIPART_DEFAULTS.maxTotalBytes);
+    const prefix = this.allowLf ? [LF, DASH, DASH] : [CR, LF, DASH, DASH];
+    const n = new Uint8Array(prefix.length + b.length);
+    n.set(prefix);
+    n.set(b, prefix.length);
+    this.needle = n;
+    this.lead = n[0]!;
+  }
+
+  /** Bytes fed so far. */
+  get bytesFed(): number {
+    return this.base;
+  }
+
+  private fail(code: MultipartErrorCode, offset: number, msg: string): never {
+    this.state = S_ERROR;
+    throw new FormwireError(code, offset, msg);
+  }
+
+  /** Feed the next chunk. Throws FormwireError on bad input; the parser is then unusable. */
+  write(chunk: Uint8Array): void {
+    if (this.state === S_ERROR) throw new Error('multipart parser: write after error');
+    if (this.state === S_DONE) throw new Error('multipart parser: write after end');
+    const room = this.maxTotalBytes - this.base;
+    if (chunk.length > room) {
+      // MP-L-03: every byte before max_total_bytes is processed first; an earlier error wins.
+      if (room > 0) this.run(chunk.subarray(0, room));
+      this.fail('MP_LIMIT_TOTAL_BYTES', this.maxTotalBytes, 'body longer than maxTotalBytes');
+    }
+    this.run(chunk);
+  }
+
+  /** The input is complete. Throws MP_TRUNCATED unless the close delimiter was seen (MP-P-07). */
+  end(): void {
+    if (this.state === S_ERROR) throw new Error('multipart parser: end after error');
+    if (this.state === S_DONE) return;
+    if (this.state === S_EPILOGUE || this.state === S_CLOSE_PAD) {
+      this.state = S_DONE;
+      this.handler.onEnd();
+      return;
+    }
+    this.fail('MP_TRUNCATED', this.base, 'input ended before the close delimiter');
+  }
+
+  private run(chunk: Uint8Array): void {
+    const n = chunk.length;
+    let i = 0;
+    try {
+      while (i < n) {
+        switch (this.state) {
+          case S_BODY:
+          case S_PREAMBLE:
+            i = this.body(chunk, i, n);
+            break;
+          case S_EPILOGUE:
+            i = n; // MP-P-05: ignored
+            break;
+          case S_START:
+            i = this.start(chunk, i, n);
+            break;
+          case S_AFTER_B:
+          case S_DASH2:
+          case S_CLOSE_PAD:
+          case S_CLOSE_CR:
+          case S_PAD:
+          case S_DELIM_CR:
+            i = this.delimLine(chunk, i, n);
+            break;
+          default:
+            i = this.headers(chunk, i, n);
+            break;
+        }
+      }
+    } catch (e) {
+      this.state = S_ERROR;
+      throw e;
+    }
+    this.base += n;
+  }
+
+  // MP-P-02: "--" B at offset 0 (strict), or a preamble (allow_preamble).
+  private start(chunk: Uint8Array, i: number, n: number): number {
+    const b = this.boundary;
+    const total = b.length + 2;
+    while (i < n) {
+      const c = chunk[i]!;
+      if (this.m < total) {
+        const want = this.m < 2 ? DASH : b[this.m - 2]!;
+        if (c === want) {
+          this.m++;
+          i++;
+          continue;
+        }
+        if (!this.allowPreamble) this.fail('MP_PREAMBLE', this.base + i, 'body does not begin with --boundary');
+        this.enterPreamble();
+        return i; // re-examine this byte in the preamble scan
+      }
+      // MP-P-04: the byte after B decides
+      if (this.allowPreamble && !isAfterB(c)) {
+        this.enterPreamble();
+        return i;
+      }
+      this.state = S_AFTER_B;
+      return i;
+    }
+    return i;
+  }
+
+  private enterPreamble(): void {
+    this.state = S_PREAMBLE;
+    this.discard = true;
+    this.held = 0;
+    this.heldCR = false;
+  }
+
+  // MP-P-03, MP-P-05: the rest of a delimiter line.
+  private delimLine(chunk: Uint8Array, i: number, n: number): number {
+    while (i < n) {
+      const c = chunk[i]!;
+      const o = this.base + i;
+      switch (this.state) {
+        case S_AFTER_B:
+          if (c === DASH) this.state = S_DASH2;
+          else if (c === SP || c === HT) this.state = S_PAD;
+          else if (c === CR) this.state = S_DELIM_CR;
+          else if (c === LF && this.allowLf) return this.delimEnd(i + 1);
+          else this.fail('MP_DELIMITER', o, 'unexpected byte after the boundary');
+          break;
+        case S_DASH2:
+          if (c === DASH) this.state = S_CLOSE_PAD;
+          else this.fail('MP_DELIMITER', o, 'expected "-" of a close delimiter');
+          break;
+        case S_CLOSE_PAD:
+          if (c === SP || c === HT) break;
+          if (c === CR) this.state = S_CLOSE_CR;
+          else if (c === LF && this.allowLf) {
+            this.state = S_EPILOGUE;
+            return i + 1;
+          } else this.fail('MP_DELIMITER', o, 'junk after the close delimiter');
+          break;
+        case S_CLOSE_CR:
+          if (c !== LF) this.fail('MP_DELIMITER', o, 'CR not followed by LF after the close delimiter');
+          this.state = S_EPILOGUE;
+          return i + 1;
+        case S_PAD:
+          if (c === SP || c === HT) break;
+          if (c === CR) this.state = S_DELIM_CR;
+          else if (c === LF && this.allowLf) return this.delimEnd(i + 1);
+          else this.fail('MP_DELIMITER', o, 'unexpected byte in transport padding');
+          break;
+        case S_DELIM_CR:
+          if (c !== LF) this.fail('MP_DELIMITER', o, 'CR not followed by LF in a delimiter line');
+          return this.delimEnd(i + 1);
+      }
+      i++;
+    }
+    return i;
+  }
+
+  /** A delimiter line ended just before chunk index i: a new part's headers begin (MP-L-01). */
+  private delimEnd(i: number): number {
+    const o = this.base + i;
+    this.partCount++;
+    if (this.partCount > this.maxParts) this.fail('MP_LIMIT_PARTS', o, 'too many parts');
+    this.state = S_H_LS;
+    this.blockStart = o;
+    this.hbLimit = o + this.maxHeaderBytes;
+    this.firstLine = true;
+    this.wpos = 0;
+    this.ranges.length = 0;
+    this.lineStarts.length = 0;
+    this.discard = false;
+    return i;
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // Headers (MP-H-01..05)
+
+  private ensure(extra: number): void {
+    const need = this.wpos + extra;
+    if (need > this.hdr.length) {
+      let size = this.hdr.length * 2;
+      while (size < need) size *= 2;
+      const h = new Uint8Array(size);
+      h.set(this.hdr.subarray(0, this.wpos));
+      this.hdr = h;
+    }
+  }
+
+  /** MP-H-05 (1): the byte at offset o belongs to a header line. */
+  private checkHeaderBytes(o: number): void {
+    if (o >= this.hbLimit) this.fail('MP_LIMIT_HEADER_BYTES', this.hbLimit, 'header block too long');
+  }
+
+  /** A new header line (not an obs-fold continuation) starts at offset o. */
+  private newLine(o: number): void {
+    this.checkHeaderBytes(o);
+    // MP-H-05 (2)
+    if (this.lineStarts.length >= this.maxHeaders) this.fail('MP_LIMIT_HEADERS', o, 'too many header lines');
+    this.lineStarts.push(o);
+    this.ranges.push(this.wpos, this.wpos, 0, 0);
+    this.firstLine = false;
+  }
+
+  private headers(chunk: Uint8Array, i: number, n: number): number {
+    const base = this.base;
+    while (i < n) {
+      const c = chunk[i]!;
+      switch (this.state) {
+        case S_H_LS: {
+          const o = base + i;
+          if (c === CR) {
+            this.lineStart = o;
+            this.state = S_H_LS_CR;
+            i++;
+            continue;
+          }
+          if (c === LF && this.allowLf) return this.blockEnd(o, i + 1); // MP-H-03
+          if ((c === SP || c === HT) && !this.firstLine) {
+            // MP-H-04
+            this.checkHeaderBytes(o);
+            if (!this.allowObsFold) this.fail('MP_OBS_FOLD', o, 'obs-fold continuation line');
+            this.state = S_H_FOLD_LEAD;
+            i++;
+            continue;
+          }
+          this.newLine(o);
+          if (c === SP || c === HT) {
+            this.state = S_H_LEAD; // MP-H-01: leading OWS on the first line
+            i++;
+            continue;
+          }
+          if (TOKEN[c] === 0) this.fail('MP_HEADER_NAME', o, c === COLON ? 'empty header name' : 'invalid byte in a header name');
+          this.state = S_H_NAME;
+          continue;
+        }
+        case S_H_LS_CR: {
+          if (c === LF) return this.blockEnd(this.lineStart, i + 1);
+          // The CR starts a header line, not the empty line.
+          this.newLine(this.lineStart);
+          this.fail('MP_HEADER_NAME', this.lineStart, 'CR in a header name');
+        }
+        case S_H_LEAD: {
+          const o = base + i;
+          this.checkHeaderBytes(o);
+          if (c === SP || c === HT) {
+            i++;
+            continue;
+          }
+          if (TOKEN[c] === 0) this.fail('MP_HEADER_NAME', o, c === COLON ? 'empty header name' : 'invalid byte in a header name');
+          this.state = S_H_NAME;
+          this.ranges[this.ranges.length - 4] = this.wpos;
+          continue;
+        }
+        case S_H_NAME: {
+          // fast scan of token bytes
+          const stop = Math.min(n, this.hbLimit - base);
+          this.ensure(stop - i);
+          const hdr = this.hdr;
+          let w = this.wpos;
+          let j = i;
+          while (j < stop) {
+            const b = chunk[j]!;
+            if (TOKEN[b] === 0) break;
+            hdr[w++] = b;
+            j++;
+          }
+          this.wpos = w;
+          if (j === n) return n;
+          this.checkHeaderBytes(base + j);
+          const b = chunk[j]!;
+          this.ranges[this.ranges.length - 3] = w;
+          if (b === COLON) this.state = S_H_VLEAD;
+          else if (b === SP || b === HT) this.state = S_H_NAME_OWS;
+          else this.fail('MP_HEADER_NAME', base + j, 'invalid byte in a header name');
+          i = j + 1;
+          continue;
+        }
+        case S_H_NAME_OWS: {
+          const o = base + i;
+          this.checkHeaderBytes(o);
+          if (c === COLON) this.state = S_H_VLEAD;
+          else if (c !== SP && c !== HT) this.fail('MP_HEADER_NAME', o, 'invalid byte in a header name');
+          i++;
+          continue;
+        }
+        case S_H_VLEAD:
+        case S_H_FOLD_LEAD: {
+          const o = base + i;
+          this.checkHeaderBytes(o);
+          if (c === SP || c === HT) {
+            i++;
+            continue;
+          }
+          if (this.state === S_H_FOLD_LEAD) {
+            if (c !== CR && !(c === LF && this.allowLf)) {
+              // MP-H-04: the continuation is appended after one SP
+              const r = this.ranges;
+              this.wpos = r[r.length - 1]!;
+              this.ensure(1);
+              this.hdr[this.wpos++] = SP;
+              this.valEnd = this.wpos;
+            }
+          } else {
+            const r = this.ranges;
+            r[r.length - 2] = this.wpos;
+            r[r.length - 1] = this.wpos;
+            this.valEnd = this.wpos;
+          }
+          this.state = S_H_VALUE;
+          continue;
+        }
+        case S_H_VALUE: {
+          const stop = Math.min(n, this.hbLimit - base);
+          this.ensure(stop - i);
+          const hdr = this.hdr;
+          let w = this.wpos;
+          let ve = this.valEnd;
+          let j = i;
+          while (j < stop) {
+            const b = chunk[j]!;
+            if (VALUE_STOP[b] !== 0) break;
+            hdr[w++] = b;
+            if (b !== SP && b !== HT) ve = w;
+            j++;
+          }
+          this.wpos = w;
+          this.valEnd = ve;
+          this.ranges[this.ranges.length - 1] = ve;
+          if (j === n) return n;
+          const o = base + j;
+          this.checkHeaderBytes(o);
+          const b = chunk[j]!;
+          if (b === CR) {
+            this.state = S_H_VALUE_CR;
+            this.lineStart = o; // reused: offset of the CR
+          } else if (b === LF) {
+            if (!this.allowLf) this.fail('MP_HEADER_VALUE', o, 'bare LF in a header line');
+            this.state = S_H_LS;
+          } else {
+            this.fail('MP_HEADER_VALUE', o, 'NUL in a header line');
+          }
+          i = j + 1;
+          continue;
+        }
+        case S_H_VALUE_CR: {
+          if (c !== LF) this.fail('MP_HEADER_VALUE', this.lineStart, 'CR not followed by LF in a header line');
+          this.checkHeaderBytes(base + i);
+          this.state = S_H_LS;
+          i++;
+          continue;
+        }
+        default:
+          throw new Error('unreachable');
+      }
+    }
+    return i;
+  }
+
+  /** MP-H-06: the empty line starting at offset `emptyAt` ended just before chunk index i. */
+  private blockEnd(emptyAt: number, i: number): number {
+    const r = this.ranges;
+    const hdr = this.hdr;
+    let cd = -1;
+    for (let k = 0; k < r.length; k += 4) {
+      if (isName(hdr, r[k]!, r[k + 1]!, CONTENT_DISPOSITION)) {
+        if (cd >= 0) this.fail('MP_DISPOSITION', this.lineStarts[k >> 2]!, 'second Content-Disposition header');
+        cd = k;
+      }
+    }
+    if (cd < 0) this.fail('MP_NO_DISPOSITION', emptyAt, 'part without Content-Disposition');
+    const cdLine = this.lineStarts[cd >> 2]!;
+    // MP-H-07..09
+    const p = parseDisposition(hdr, r[cd + 2]!, r[cd + 3]!);
+    if (p === null) this.fail('MP_DISPOSITION', cdLine, 'invalid Content-Disposition');
+    const block = hdr.slice(0, this.wpos);
+    const name = decodeUtf8(block, p[0], p[1]);
+    const filename = p[2] < 0 ? null : decodeUtf8(block, p[2], p[3]);
+    const nameStar = p[4] < 0 ? null : latin1(block, p[4], p[5]);
+    const filenameStar = p[6] < 0 ? null : latin1(block, p[6], p[7]);
+    const part = new PartInfo(
+      this.partCount - 1,
+      this.blockStart,
+      block,
+      r.slice(),
+      name,
+      filename,
+      nameStar,
+      filenameStar,
+      p,
+    );
+    this.isFile = filename !== null;
+    this.bodyLimit = this.isFile ? this.maxFileBytes : this.maxFieldBytes;
+    this.bodyStart = this.base + i;
+    this.bodyLen = 0;
+    this.held = 0;
+    this.heldCR = false;
+    this.state = S_BODY;
+    this.handler.onPartStart(part);
+    return i;
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+  // Bodies (MP-P-04, MP-P-06, MP-P-08, MP-L-02)
+
+  private data(bytes: Uint8Array): void {
+    if (this.discard) return;
+    const len = this.bodyLen + bytes.length;
+    if (len > this.bodyLimit) {
+      this.fail(this.isFile ? 'MP_LIMIT_FILE_BYTES' : 'MP_LIMIT_FIELD_BYTES', this.bodyStart + this.bodyLimit, 'part body too long');
+    }
+    this.bodyLen = len;
+    this.handler.onData(bytes);
+  }
+
+  /** Release the held-back bytes as body data (they turned out not to start a delimiter). */
+  private release(): void {
+    const k = this.held;
+    if (this.heldCR) {
+      const out = new Uint8Array(k + 1);
+      out[0] = CR;
+      out.set(this.needle.subarray(0, k), 1);
+      this.heldCR = false;
+      this.held = 0;
+      this.data(out);
+    } else if (k > 0) {
+      this.held = 0;
+      this.data(this.needle.slice(0, k));
+    }
+  }
+
+  /** A delimiter was found; the byte after B is at chunk index i. */
+  private delimiterFound(i: number): number {
+    this.held = 0;
+    this.heldCR = false;
+    if (this.state === S_BODY) this.handler.onPartEnd();
+    this.discard = false;
+    this.state = S_AFTER_B;
+    return i;
+  }
+
+  private body(chunk: Uint8Array, i: number, n: number): number {
+    const needle = this.needle;
+    const L = needle.length;
+    if (this.held > 0 || this.heldCR) {
+      if (this.held === 0) {
+        // allow_lf: only a CR is held
+        if (chunk[i] === LF) {
+          this.held = 1;
+          i++;
+        } else {
+          this.release();
+        }
+      }
+      if (this.held > 0) {
+        let k = this.held;
+        let t = i;
+        while (k < L && t < n && chunk[t] === needle[k]) {
+          k++;
+          t++;
+        }
+        if (k < L) {
+          if (t === n) {
+            this.held = k;
+            return n;
+          }
+          this.release();
+          if (t > i) this.data(chunk.subarray(i, t));
+          i = t;
+        } else {
+          if (t === n) {
+            this.held = L;
+            return n;
+          }
+          if (isAfterB(chunk[t]!)) return this.delimiterFound(t);
+          this.release();
+          if (t > i) this.data(chunk.subarray(i, t));
+          i = t;
+        }
+      }
+    }
+    // Normal scan from i.
+    const lead = this.lead;
+    let from = i;
+    for (;;) {
+      let j = -1;
+      // Short distances: a JS scan is cheaper than a call into the native search.
+      const stopJs = Math.min(n - L, from + 64);
+      let s = from;
+      for (; s <= stopJs; s++) {
+        if (chunk[s] === lead) {
+          let k = 1;
+          while (k < L && chunk[s + k] === needle[k]) k++;
+          if (k === L) {
+            j = s;
+            break;
+          }
+        }
+      }
+      if (j < 0 && s <= n - L) j = this.indexOf(chunk, needle, s);
+      if (j < 0) break;
+      if (j + L < n) {
+        if (isAfterB(chunk[j + L]!)) {
+          let e = j;
+          if (this.allowLf && e > i && chunk[e - 1] === CR) e--;
+          if (e > i) this.data(chunk.subarray(i, e));
+          return this.delimiterFound(j + L);
+        }
+        from = j + 1; // MP-P-04: `CRLF--BX` is data
+        continue;
+      }
+      // The needle ends exactly at the chunk end: hold it until the byte after B arrives.
+      let e = j;
+      if (this.allowLf && e > i && chunk[e - 1] === CR) {
+        e--;
+        this.heldCR = true;
+      }
+      if (e > i) this.data(chunk.subarray(i, e));
+      this.held = L;
+      return n;
+    }
+    // No complete needle: hold back a tail that could start one, from the last lead byte (MP-P-08).
+    let p = n - 1;
+    const low = Math.max(i, n - L + 1);
+    while (p >= low && chunk[p] !== lead) p--;
+    let e = n;
+    if (p >= low) {
+      let k = 0;
+      while (p + k < n && chunk[p + k] === needle[k]) k++;
+      if (p + k === n) {
+        e = p;
+        this.held = k;
+      }
+    }
+    if (this.allowLf && e > i && chunk[e - 1] === CR) {
+      e--;
+      this.heldCR = true;
+    }
+    if (e > i) this.data(chunk.subarray(i, e));
+    return n;
+  }
+}
+
+/** MP-P-04: bytes that may follow B in a delimiter. */
+function isAfterB(c: number): boolean {
+  return c === DASH || c === SP || c === HT || c === CR || c === LF;
+}
+
+/**
+ * MP-H-07..09: parse a Content-Disposition value in buf[s..e). Returns ranges
+ * [nameS, nameE, filenameS, filenameE, nameStarS, nameStarE, filenameStarS, filenameStarE] (-1 when absent),
+ * or null when the value does not satisfy the grammar.
+ */
+function parseDisposition(buf: Uint8Array, s: number, e: number): number[] | null {
+  let i = s;
+  while (i < e && TOKEN[buf[i]!] !== 0) i++;
+  if (!isName(buf, s, i, FORM_DATA)) return null;
+  const out = [-1, -1, -1, -1, -1, -1, -1, -1];
+  for (;;) {
+    while (i < e && (buf[i] === SP || buf[i] === HT)) i++;
+    if (i === e) break;
+    if (buf[i] !== SEMI) return null;
+    i++;
+    while (i < e && (buf[i] === SP || buf[i] === HT)) i++;
+    if (i === e) break;
+    if (buf[i] === SEMI) continue;
+    const ps = i;
+    while (i < e && TOKEN[buf[i]!] !== 0) i++;
+    if (i === ps) return null;
+    const pe = i;
+    while (i < e && (buf[i] === SP || buf[i] === HT)) i++;
+    if (i === e || buf[i] !== EQ) return null;
+    i++;
+    while (i < e && (buf[i] === SP || buf[i] === HT)) i++;
+    if (i === e) return null;
+    let vs: number;
+    let ve: number;
+    if (buf[i] === DQUOTE) {
+      vs = i + 1;
+      let q = vs;
+      while (q < e && buf[q] !== DQUOTE) q++;
+      if (q === e) return null; // unterminated
+      ve = q;
+      i = q + 1;
+    } else {
+      vs = i;
+      while (i < e && TOKEN[buf[i]!] !== 0) i++;
+      if (i === vs) return null;
+      ve = i;
+    }
+    let slot = -1;
+    if (isName(buf, ps, pe, P_NAME)) slot = 0;
+    else if (isName(buf, ps, pe, P_FILENAME)) slot = 2;
+    else if (isName(buf, ps, pe, P_NAME_STAR)) slot = 4;
+    else if (isName(buf, ps, pe, P_FILENAME_STAR)) slot = 6;
+    if (slot >= 0) {
+      if (out[slot]! >= 0) return null; // MP-H-08, MP-H-09: a second one fails
+      out[slot] = vs;
+      out[slot + 1] = ve;
+    }
+  }
+  if (out[0]! < 0) return null; // MP-H-08: name is required
+  return out;
+}

@@ -1,0 +1,270 @@
+/**
+ * application/x-www-form-urlencoded, WHATWG URL §5 exactly: the parser (streaming over bytes, and a fast path over
+ * strings) and the serializer. The parser never fails on content; only the limits of spec/limits.md produce errors
+ * (UE_LIMIT_PAIRS, UE_LIMIT_BYTES; offsets per spec/errors.md).
+ */
+import { FormwireError } from './errors.js';
+
+/** Limits (spec/limits.md). `Infinity` (or null) = unlimited. */
+export interface UrlencodedOptions {
+  maxPairs?: number | null;
+  maxBytes?: number | null;
+}
+
+export const URLENCODED_DEFAULTS = Object.freeze({ maxPairs: 10000, maxBytes: 10485760 });
+
+function lim(v: number | null | undefined, d: number): number {
+  if (v === undefined) return d;
+  if (v === null) return Infinity;
+  if (typeof v !== 'number' || Number.isNaN(v) || v < 0) throw new RangeError(`invalid limit ${String(v)}`);
+  return v;
+}
+
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+const encoder = new TextEncoder();
+
+const AMP = 0x26;
+const EQ = 0x3d;
+const PLUS = 0x2b;
+const PCT = 0x25;
+
+function hexVal(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  const l = c | 0x20;
+  if (l >= 0x61 && l <= 0x66) return l - 0x61 + 10;
+  return -1;
+}
+
+let scratch = new Uint8Array(256);
+
+/** `+` → SP, then percent-decode (invalid `%` sequences kept literally), then UTF-8 decode without BOM. */
+export function decodeBytes(buf: Uint8Array, a: number, b: number): string {
+  let plain = true;
+  for (let i = a; i < b; i++) {
+    const c = buf[i]!;
+    if (c === PLUS || c === PCT || c >= 0x80) {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) {
+    if (b - a <= 1024) return String.fromCharCode.apply(null, buf.subarray(a, b) as unknown as number[]);
+    return decoder.decode(buf.subarray(a, b));
+  }
+  if (scratch.length < b - a) scratch = new Uint8Array(Math.max(b - a, scratch.length * 2));
+  const out = scratch;
+  let w = 0;
+  for (let i = a; i < b; i++) {
+    const c = buf[i]!;
+    if (c === PLUS) out[w++] = 0x20;
+    else if (c === PCT && i + 2 < b) {
+      const h = hexVal(buf[i + 1]!);
+      const l = hexVal(buf[i + 2]!);
+      if (h >= 0 && l >= 0) {
+        out[w++] = (h << 4) | l;
+        i += 2;
+      } else out[w++] = c;
+    } else out[w++] = c;
+  }
+  return decoder.decode(out.subarray(0, w));
+}
+
+/**
+ * Streaming urlencoded parser: bytes in, `[name, value]` pairs out. Sequences that span chunks are copied (bounded
+ * by maxBytes); `%`, `%X` and multi-byte UTF-8 split across chunks decode as if whole.
+ */
+export class UrlencodedParser {
+  private readonly onPair: (name: string, value: string) => void;
+  private readonly maxPairs: number;
+  private readonly maxBytes: number;
+  private fed = 0;
+  private pairs = 0;
+  private pending: Uint8Array = new Uint8Array(0);
+  private pendingLen = 0;
+  private pendingStart = 0;
+  private failed = false;
+
+  constructor(onPair: (name: string, value: string) => void, options: UrlencodedOptions = {}) {
+    this.onPair = onPair;
+    this.maxPairs = lim(options.maxPairs, URLENCODED_DEFAULTS.maxPairs);
+    this.maxBytes = lim(options.maxBytes, URLENCODED_DEFAULTS.maxBytes);
+  }
+
+  private fail(code: 'UE_LIMIT_PAIRS' | 'UE_LIMIT_BYTES', offset: number, msg: string): never {
+    this.failed = true;
+    throw new FormwireError(code, offset, msg);
+  }
+
+  write(chunk: Uint8Array): void {
+    if (this.failed) throw new Error('urlencoded parser: write after error');
+    const room = this.maxBytes - this.fed;
+    if (chunk.length > room) {
+      this.run(chunk.subarray(0, Math.max(0, room)));
+      // A pair already begun before max_bytes is counted first (earlier offset wins).
+      if (this.pendingLen > 0) this.count(this.pendingStart);
+      this.fail('UE_LIMIT_BYTES', this.maxBytes, 'input longer than maxBytes');
+    }
+    this.run(chunk);
+  }
+
+  end(): void {
+    if (this.failed) throw new Error('urlencoded parser: end after error');
+    if (this.pendingLen > 0) {
+      this.sequence(this.pending, 0, this.pendingLen, this.pendingStart);
+      this.pendingLen = 0;
+    }
+  }
+
+  private count(start: number): void {
+    if (this.pairs >= this.maxPairs) this.fail('UE_LIMIT_PAIRS', start, 'too many pairs');
+    this.pairs++;
+  }
+
+  private sequence(buf: Uint8Array, a: number, b: number, start: number): void {
+    if (a === b) return; // empty sequences are skipped
+    this.count(start);
+    let eq = a;
+    while (eq < b && buf[eq] !== EQ) eq++;
+    const name = decodeBytes(buf, a, eq);
+    const value = eq < b ? decodeBytes(buf, eq + 1, b) : '';
+    this.onPair(name, value);
+  }
+
+  private append(chunk: Uint8Array, a: number, b: number): void {
+    const need = this.pendingLen + (b - a);
+    if (need > this.pending.length) {
+      const p = new Uint8Array(Math.max(need, this.pending.length * 2, 64));
+      p.set(this.pending.subarray(0, this.pendingLen));
+      this.pending = p;
+    }
+    this.pending.set(chunk.subarray(a, b), this.pendingLen);
+    this.pendingLen = need;
+  }
+
+  private run(chunk: Uint8Array): void {
+    const n = chunk.length;
+    let i = 0;
+    try {
+      while (i < n) {
+        const amp = chunk.indexOf(AMP, i);
+        if (amp < 0) {
+          if (this.pendingLen === 0) this.pendingStart = this.fed + i;
+          this.append(chunk, i, n);
+          break;
+        }
+        if (this.pendingLen > 0) {
+          this.append(chunk, i, amp);
+          this.sequence(this.pending, 0, this.pendingLen, this.pendingStart);
+          this.pendingLen = 0;
+        } else {
+          this.sequence(chunk, i, amp, this.fed + i);
+        }
+        i = amp + 1;
+      }
+    } catch (e) {
+      this.failed = true;
+      throw e;
+    }
+    this.fed += n;
+  }
+}
+
+/** Parse urlencoded bytes (whole). */
+export function parseUrlencodedBytes(input: Uint8Array, options: UrlencodedOptions = {}): [string, string][] {
+  const out: [string, string][] = [];
+  const p = new UrlencodedParser((n, v) => out.push([n, v]), options);
+  p.write(input);
+  p.end();
+  return out;
+}
+
+function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3; // BMP, or a lone surrogate (U+FFFD)
+  }
+  return n;
+}
+
+function decodeSlow(s: string): string {
+  const b = encoder.encode(s);
+  return decodeBytes(b, 0, b.length);
+}
+
+/** Decode one name or value of a well-formed string. */
+function decodeString(s: string): string {
+  const pct = s.indexOf('%');
+  if (s.indexOf('+') >= 0) s = s.replace(/\+/g, ' ');
+  if (pct < 0) return s;
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return decodeSlow(s);
+  }
+}
+
+const toWellFormed: (s: string) => string =
+  typeof (String.prototype as { toWellFormed?: unknown }).toWellFormed === 'function'
+    ? (s) => (s as unknown as { toWellFormed(): string }).toWellFormed()
+    : (s) => s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+
+/** Parse a urlencoded string (its UTF-8 encoding, as WHATWG does). */
+export function parseUrlencodedString(input: string, options: UrlencodedOptions = {}): [string, string][] {
+  const maxPairs = lim(options.maxPairs, URLENCODED_DEFAULTS.maxPairs);
+  const maxBytes = lim(options.maxBytes, URLENCODED_DEFAULTS.maxBytes);
+  if (input.length * 3 > maxBytes && utf8Length(input) > maxBytes) {
+    // Rejected anyway: the byte parser gives the exact error and offset.
+    return parseUrlencodedBytes(encoder.encode(input), options);
+  }
+  // Lone surrogates become U+FFFD when the string is UTF-8 encoded; '&' and '=' are unaffected.
+  const s = toWellFormed(input);
+  const out: [string, string][] = [];
+  const len = s.length;
+  let start = 0;
+  while (start < len) {
+    let amp = s.indexOf('&', start);
+    if (amp < 0) amp = len;
+    if (amp > start) {
+      if (out.length >= maxPairs) {
+        throw new FormwireError('UE_LIMIT_PAIRS', utf8Length(s.slice(0, start)), 'too many pairs');
+      }
+      const eq = s.indexOf('=', start);
+      if (eq < 0 || eq > amp) {
+        out.push([decodeString(s.slice(start, amp)), '']);
+      } else {
+        out.push([decodeString(s.slice(start, eq)), decodeString(s.slice(eq + 1, amp))]);
+      }
+    }
+    start = amp + 1;
+  }
+  return out;
+}
+
+// WHATWG application/x-www-form-urlencoded percent-encode set: everything but [A-Za-z0-9*-._]; space → '+'.
+const EXTRA = /[!'()~]|%20/g;
+const HAS_EXTRA = /[!'()~]|%20/;
+const EXTRA_MAP: Record<string, string> = { '!': '%21', "'": '%27', '(': '%28', ')': '%29', '~': '%7E', '%20': '+' };
+
+/** The WHATWG urlencoded byte serializer over the UTF-8 encoding of a string. */
+export function serializeComponent(s: string): string {
+  const e = encodeURIComponent(toWellFormed(s));
+  return HAS_EXTRA.test(e) ? e.replace(EXTRA, (m) => EXTRA_MAP[m]!) : e;
+}
+
+/** Serialize pairs as `name=value&…` (WHATWG URL "application/x-www-form-urlencoded serializer", UTF-8). */
+export function serializeUrlencoded(pairs: Iterable<readonly [string, string]>): string {
+  let out = '';
+  let first = true;
+  for (const [n, v] of pairs) {
+    if (!first) out += '&';
+    first = false;
+    out += serializeComponent(String(n)) + '=' + serializeComponent(String(v));
+  }
+  return out;
+}

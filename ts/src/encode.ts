@@ -1,0 +1,210 @@
+/**
+ * encodeFormData: the WHATWG multipart/form-data serializer (spec/multipart.md §7) with the length known up front
+ * and Blob bodies streamed from the Blob, never concatenated.
+ */
+import { checkBoundary, checkPartType, escapeFilename, escapeName, generateBoundary, normalizeNewlines } from './core/encode.js';
+
+/** A form: a FormData, or any iterable of `[name, value]` with string, Blob or File values. */
+export type FormLike = FormData | Iterable<readonly [string, string | Blob]>;
+
+/** Options of encodeFormData. */
+export interface EncodeOptions {
+  /** Use this boundary (1-70 bchars, MP-S-09) instead of a fresh CSPRNG one. */
+  boundary?: string;
+}
+
+/** An encoded body: read it once or many times; every read produces the same bytes. */
+export interface EncodedFormData extends AsyncIterable<Uint8Array> {
+  /** The boundary used. */
+  readonly boundary: string;
+  /** `multipart/form-data; boundary=…` (MP-S-10). */
+  readonly contentType: string;
+  /** The exact body length, known before any byte is produced (MP-S-08). */
+  readonly contentLength: number;
+  /** `{ 'content-type', 'content-length' }` for fetch or http.request. */
+  readonly headers: { 'content-type': string; 'content-length': string };
+  /** The body as a ReadableStream (usable as a fetch body with `duplex: 'half'`). */
+  stream(): ReadableStream<Uint8Array>;
+  /** The whole body in one new Uint8Array of `contentLength` bytes. */
+  bytes(): Promise<Uint8Array>;
+  /** The whole body as an ArrayBuffer. */
+  arrayBuffer(): Promise<ArrayBuffer>;
+}
+
+const encoder = new TextEncoder();
+
+/** A growable byte arena written with TextEncoder.encodeInto. */
+class Arena {
+  buf = new Uint8Array(1024);
+  len = 0;
+  private grow(extra: number): void {
+    let size = this.buf.length * 2;
+    while (size < this.len + extra) size *= 2;
+    const b = new Uint8Array(size);
+    b.set(this.buf.subarray(0, this.len));
+    this.buf = b;
+  }
+  bytes(b: Uint8Array): void {
+    if (this.len + b.length > this.buf.length) this.grow(b.length);
+    this.buf.set(b, this.len);
+    this.len += b.length;
+  }
+  str(s: string): void {
+    // UTF-8 needs at most 3 bytes per UTF-16 code unit; lone surrogates become U+FFFD (MP-S-07).
+    const max = s.length * 3;
+    if (this.len + max > this.buf.length) this.grow(max);
+    this.len += encoder.encodeInto(s, this.buf.subarray(this.len)).written!;
+  }
+}
+
+function isBlob(v: unknown): v is Blob {
+  return typeof Blob !== 'undefined' && v instanceof Blob;
+}
+
+function cryptoRandom(bytes: Uint8Array): void {
+  const c = (globalThis as { crypto?: { getRandomValues?: (b: Uint8Array) => Uint8Array } }).crypto;
+  if (c && typeof c.getRandomValues === 'function') {
+    c.getRandomValues(bytes);
+    return;
+  }
+  // Node 18 without the global: the CommonJS build can still reach node:crypto.
+  const req = (globalThis as { require?: (m: string) => { webcrypto: { getRandomValues(b: Uint8Array): void } } }).require;
+  if (typeof req === 'function') {
+    req('node:crypto').webcrypto.getRandomValues(bytes);
+    return;
+  }
+  throw new Error('formwire: no crypto.getRandomValues in this runtime; pass options.boundary');
+}
+
+class Encoded implements EncodedFormData {
+  readonly boundary: string;
+  readonly contentType: string;
+  readonly contentLength: number;
+  private readonly arena: Uint8Array;
+  /** Arena offsets where blob k is inserted. */
+  private readonly cuts: number[];
+  private readonly blobs: Blob[];
+
+  constructor(boundary: string, arena: Uint8Array, cuts: number[], blobs: Blob[]) {
+    this.boundary = boundary;
+    this.contentType = `multipart/form-data; boundary=${boundary}`;
+    this.arena = arena;
+    this.cuts = cuts;
+    this.blobs = blobs;
+    let n = arena.length;
+    for (const b of blobs) n += b.size;
+    this.contentLength = n;
+  }
+
+  get headers(): { 'content-type': string; 'content-length': string } {
+    return { 'content-type': this.contentType, 'content-length': String(this.contentLength) };
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array, void, undefined> {
+    let at = 0;
+    for (let k = 0; k < this.blobs.length; k++) {
+      const cut = this.cuts[k]!;
+      if (cut > at) yield this.arena.subarray(at, cut);
+      at = cut;
+      const blob = this.blobs[k]!;
+      if (blob.size === 0) continue;
+      const reader = (blob.stream() as ReadableStream<Uint8Array>).getReader();
+      for (;;) {
+        const r = await reader.read();
+        if (r.done) break;
+        yield r.value;
+      }
+    }
+    if (this.arena.length > at) yield this.arena.subarray(at);
+  }
+
+  stream(): ReadableStream<Uint8Array> {
+    const it = this[Symbol.asyncIterator]();
+    return new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          const r = await it.next();
+          if (r.done) controller.close();
+          else controller.enqueue(r.value);
+        },
+        async cancel() {
+          await it.return(undefined);
+        },
+      },
+      { highWaterMark: 0 },
+    );
+  }
+
+  async bytes(): Promise<Uint8Array> {
+    const out = new Uint8Array(this.contentLength);
+    let at = 0;
+    let o = 0;
+    for (let k = 0; k < this.blobs.length; k++) {
+      const cut = this.cuts[k]!;
+      out.set(this.arena.subarray(at, cut), o);
+      o += cut - at;
+      at = cut;
+      const blob = this.blobs[k]!;
+      if (blob.size === 0) continue;
+      out.set(new Uint8Array(await blob.arrayBuffer()), o);
+      o += blob.size;
+    }
+    out.set(this.arena.subarray(at), o);
+    return out;
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    return (await this.bytes()).buffer as ArrayBuffer;
+  }
+}
+
+const CRLF = encoder.encode('\r\n');
+const QUOTE_CRLF2 = encoder.encode('"\r\n\r\n');
+const FILENAME = encoder.encode('"; filename="');
+const QUOTE_CT = encoder.encode('"\r\nContent-Type: ');
+const CRLF2 = encoder.encode('\r\n\r\n');
+
+/**
+ * Serialize a form as multipart/form-data (WHATWG HTML "multipart/form-data encoding algorithm", UTF-8).
+ * Throws FormwireError MP_ENCODE_BOUNDARY / MP_ENCODE_HEADER.
+ */
+export function encodeFormData(form: FormLike, options: EncodeOptions = {}): EncodedFormData {
+  let boundary: string;
+  if (options.boundary !== undefined) {
+    checkBoundary(options.boundary);
+    boundary = options.boundary;
+  } else {
+    boundary = generateBoundary(cryptoRandom);
+  }
+  const head = encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="`);
+  const a = new Arena();
+  const cuts: number[] = [];
+  const blobs: Blob[] = [];
+  let index = 0;
+  for (const entry of form as Iterable<readonly [string, string | Blob]>) {
+    const name = entry[0];
+    const value = entry[1];
+    a.bytes(head);
+    a.str(escapeName(String(name)));
+    if (isBlob(value)) {
+      const fname = typeof (value as File).name === 'string' ? (value as File).name : 'blob'; // MP-S-05
+      const type = value.type === '' ? 'application/octet-stream' : value.type; // MP-S-06
+      checkPartType(type, index);
+      a.bytes(FILENAME);
+      a.str(escapeFilename(fname));
+      a.bytes(QUOTE_CT);
+      a.str(type);
+      a.bytes(CRLF2);
+      cuts.push(a.len);
+      blobs.push(value);
+      a.bytes(CRLF);
+    } else {
+      a.bytes(QUOTE_CRLF2);
+      a.str(normalizeNewlines(String(value))); // MP-S-04
+      a.bytes(CRLF);
+    }
+    index++;
+  }
+  a.str(`--${boundary}--\r\n`);
+  return new Encoded(boundary, a.buf.subarray(0, a.len), cuts, blobs);
+}

@@ -1,0 +1,26 @@
+/**
+ * formwire: multipart/form-data and application/x-www-form-urlencoded, WHATWG-exact, streaming, zero dependencies.
+ *
+ * - `parseMultipart(body, contentType, options)`: async iterable of parts with backpressured bodies.
+ * - `formData(body, contentType, options)`: a standard FormData, like `Response.formData()`, strict and limited.
+ * - `encodeFormData(form, options)`: the WHATWG serializer, Content-Length up front, Blob bodies streamed.
+ * - `parseUrlencoded(input, options)` / `serializeUrlencoded(pairs)`.
+ * - `MultipartParser` / `UrlencodedParser`: the sans-IO cores.
+ */
+export { FormwireError, type ErrorCode, type MultipartErrorCode, type UrlencodedErrorCode } from './core/errors.js';
+export {
+  MultipartParser,
+  PartInfo,
+  boundaryFromContentType,
+  indexOfFallback,
+  MULTIPART_DEFAULTS,
+  type IndexOf,
+  type MultipartHandler,
+  type MultipartOptions,
+} from './core/multipart.js';
+export { parseMimeType, serializeMimeType, extractMimeType, type MimeType } from './core/mime.js';
+export { UrlencodedParser, URLENCODED_DEFAULTS, decodeBytes as decodeUrlencodedComponent } from './core/urlencoded.js';
+export { parseMultipart, formData, defaultIndexOf, Part, MultipartParts, type ParseMultipartOptions, type FormDataOptions } from './multipart.js';
+export { encodeFormData, type EncodeOptions, type EncodedFormData, type FormLike } from './encode.js';
+export { parseUrlencoded, serializeUrlencoded, urlencodedSearchParams, type UrlencodedOptions } from './urlencoded.js';
+export type { BodySource } from './adapters/web.js';

@@ -1,0 +1,341 @@
+/**
+ * High-level multipart API over the sans-IO core: an async iterable of parts with backpressured bodies, and a
+ * `formData()` materializer (spec/multipart.md §6). Uses only Web APIs plus the optional native search.
+ */
+import { FormwireError } from './core/errors.js';
+import {
+  MultipartParser,
+  PartInfo,
+  boundaryFromContentType,
+  indexOfFallback,
+  MULTIPART_DEFAULTS,
+  type IndexOf,
+  type MultipartHandler,
+  type MultipartOptions,
+} from './core/multipart.js';
+import { decodeUtf8 } from './core/utf8.js';
+import { chunksOf, contentTypeOf, type BodySource } from './adapters/web.js';
+import { nativeIndexOf } from './adapters/node.js';
+
+/** The search used by the high-level API: native where the runtime has one. */
+export const defaultIndexOf: IndexOf = nativeIndexOf ?? indexOfFallback;
+
+const PART_END = 1;
+const END = 2;
+
+function concat(chunks: Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(total);
+  let o = 0;
+  for (const c of chunks) {
+    out.set(c, o);
+    o += c.length;
+  }
+  return out;
+}
+
+/** Pulls source chunks on demand and queues the parser's events (bounded by one source chunk). */
+class Driver implements MultipartHandler {
+  readonly parser: MultipartParser;
+  private readonly src: AsyncIterator<Uint8Array>;
+  q: unknown[] = [];
+  qh = 0;
+  err: unknown = null;
+  finished = false;
+  cur: Part | null = null;
+
+  constructor(boundary: Uint8Array, options: MultipartOptions, src: AsyncIterator<Uint8Array>) {
+    this.parser = new MultipartParser(boundary, this, options, defaultIndexOf);
+    this.src = src;
+  }
+  onPartStart(part: PartInfo): void {
+    this.q.push(part);
+  }
+  onData(bytes: Uint8Array): void {
+    this.q.push(bytes);
+  }
+  onPartEnd(): void {
+    this.q.push(PART_END);
+  }
+  onEnd(): void {
+    this.q.push(END);
+  }
+
+  /** Make at least one event available, or throw the parse/source error. */
+  async fill(): Promise<void> {
+    while (this.qh === this.q.length) {
+      if (this.err !== null) throw this.err;
+      if (this.finished) throw new Error('formwire: read past the end of the body');
+      this.q.length = 0;
+      this.qh = 0;
+      let r: IteratorResult<Uint8Array>;
+      try {
+        r = await this.src.next();
+      } catch (e) {
+        this.err = e;
+        continue;
+      }
+      try {
+        if (r.done) {
+          this.finished = true;
+          this.parser.end();
+        } else {
+          this.parser.write(r.value);
+        }
+      } catch (e) {
+        this.err = e;
+        this.cancel();
+      }
+    }
+  }
+
+  cancel(): void {
+    if (typeof this.src.return === 'function') {
+      Promise.resolve(this.src.return()).catch(() => {});
+    }
+  }
+}
+
+/** One part of a multipart body. Its body must be read before asking for the next part, or it is skipped. */
+export class Part implements AsyncIterable<Uint8Array> {
+  /** Header information: name, filename, headers, … */
+  readonly info: PartInfo;
+  private readonly driver: Driver;
+  private done = false;
+  private skipped = false;
+  private _body: ReadableStream<Uint8Array> | null = null;
+
+  /** @internal */
+  constructor(info: PartInfo, driver: Driver) {
+    this.info = info;
+    this.driver = driver;
+  }
+
+  /** The `name` parameter (MP-H-10). */
+  get name(): string {
+    return this.info.name;
+  }
+  /** The `filename` parameter or null (MP-H-08). */
+  get filename(): string | null {
+    return this.info.filename;
+  }
+  /** Raw `name*` (never decoded, never overriding). */
+  get nameStar(): string | null {
+    return this.info.nameStar;
+  }
+  /** Raw `filename*` (never decoded, never overriding). */
+  get filenameStar(): string | null {
+    return this.info.filenameStar;
+  }
+  /** Last Content-Type header value, or null (MP-H-11). */
+  get contentType(): string | null {
+    return this.info.contentType;
+  }
+  /** For file parts, the File type per MP-F-03; null for text fields. */
+  get type(): string | null {
+    return this.info.type;
+  }
+  /** Every header as `[lowercased name, value]`, in order. */
+  get headers(): [string, string][] {
+    return this.info.headers;
+  }
+
+  /** @internal called when the iterator moves past this part */
+  skip(): void {
+    if (!this.done) this.skipped = true;
+  }
+
+  /** The next chunk of this part's body (a view of the source chunk), or null at the end. */
+  async read(): Promise<Uint8Array | null> {
+    if (this.skipped) throw new Error('formwire: part body read after moving to the next part');
+    if (this.done) return null;
+    const d = this.driver;
+    if (d.qh === d.q.length) await d.fill();
+    const ev = d.q[d.qh++];
+    if (ev instanceof Uint8Array) return ev;
+    // PART_END (the parser never emits anything else inside a part)
+    this.done = true;
+    return null;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+    return {
+      next: async () => {
+        const v = await this.read();
+        return v === null ? { done: true, value: undefined } : { done: false, value: v };
+      },
+      return: async () => ({ done: true, value: undefined }),
+    };
+  }
+
+  /** The body as a backpressured ReadableStream (pulls from the source only when read). */
+  get body(): ReadableStream<Uint8Array> {
+    if (this._body === null) {
+      this._body = new ReadableStream<Uint8Array>(
+        {
+          pull: async (controller) => {
+            const v = await this.read();
+            if (v === null) controller.close();
+            else controller.enqueue(v);
+          },
+        },
+        { highWaterMark: 0 },
+      );
+    }
+    return this._body;
+  }
+
+  /** The whole body as a new Uint8Array. */
+  async bytes(): Promise<Uint8Array> {
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    for (;;) {
+      const c = await this.read();
+      if (c === null) break;
+      chunks.push(c);
+      total += c.length;
+    }
+    return concat(chunks, total);
+  }
+
+  /** The whole body as an ArrayBuffer. */
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    return (await this.bytes()).buffer as ArrayBuffer;
+  }
+
+  /** The whole body decoded as UTF-8 (U+FFFD for invalid bytes, BOM kept: MP-F-01). */
+  async text(): Promise<string> {
+    const first = await this.read();
+    if (first === null) return '';
+    const second = await this.read();
+    if (second === null) return decodeUtf8(first);
+    const chunks = [first, second];
+    let total = first.length + second.length;
+    for (;;) {
+      const c = await this.read();
+      if (c === null) break;
+      chunks.push(c);
+      total += c.length;
+    }
+    return decodeUtf8(concat(chunks, total));
+  }
+}
+
+/** The async iterable of parts returned by parseMultipart. */
+export class MultipartParts implements AsyncIterableIterator<Part> {
+  private readonly driver: Driver;
+  private ended = false;
+  constructor(driver: Driver) {
+    this.driver = driver;
+  }
+  async next(): Promise<IteratorResult<Part>> {
+    const d = this.driver;
+    if (this.ended) return { done: true, value: undefined };
+    const cur = d.cur;
+    if (cur !== null) cur.skip();
+    try {
+      for (;;) {
+        if (d.qh === d.q.length) await d.fill();
+        const ev = d.q[d.qh++];
+        if (ev instanceof PartInfo) {
+          const p = new Part(ev, d);
+          d.cur = p;
+          return { done: false, value: p };
+        }
+        if (ev === END) {
+          this.ended = true;
+          return { done: true, value: undefined };
+        }
+        // data and end of a part nobody read: skipped
+      }
+    } catch (e) {
+      this.ended = true;
+      throw e;
+    }
+  }
+  async return(): Promise<IteratorResult<Part>> {
+    if (!this.ended) {
+      this.ended = true;
+      this.driver.cancel();
+    }
+    return { done: true, value: undefined };
+  }
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+}
+
+/** Options of parseMultipart and formData. */
+export interface ParseMultipartOptions extends MultipartOptions {}
+
+function resolveContentType(body: BodySource, contentType: string | null | undefined): string {
+  const ct = contentType ?? contentTypeOf(body);
+  if (ct === null || ct === undefined) throw new FormwireError('MP_CONTENT_TYPE', 0, 'no Content-Type');
+  return ct;
+}
+
+/**
+ * Parse a multipart/form-data body as an async iterable of parts (spec/multipart.md §1-§5).
+ * `contentType` may be omitted for a Request/Response (its header is used).
+ */
+export function parseMultipart(body: BodySource, contentType?: string | null, options: ParseMultipartOptions = {}): MultipartParts {
+  const boundary = boundaryFromContentType(resolveContentType(body, contentType), options.maxBoundaryBytes ?? MULTIPART_DEFAULTS.maxBoundaryBytes);
+  return new MultipartParts(new Driver(boundary, options, chunksOf(body)));
+}
+
+/** Options of formData(). */
+export interface FormDataOptions extends MultipartOptions {}
+
+class FormDataBuilder implements MultipartHandler {
+  readonly fd = new FormData();
+  private cur: PartInfo | null = null;
+  private chunks: Uint8Array[] = [];
+  private size = 0;
+  /** Views into the current source chunk must be copied before the next chunk arrives if still pending. */
+  onPartStart(part: PartInfo): void {
+    this.cur = part;
+    this.chunks.length = 0;
+    this.size = 0;
+  }
+  onData(bytes: Uint8Array): void {
+    this.chunks.push(bytes);
+    this.size += bytes.length;
+  }
+  onPartEnd(): void {
+    const p = this.cur!;
+    const c = this.chunks;
+    if (p.filename === null) {
+      // MP-F-01
+      const v = c.length === 0 ? '' : c.length === 1 ? decodeUtf8(c[0]!) : decodeUtf8(concat(c, this.size));
+      this.fd.append(p.name, v);
+    } else {
+      // MP-F-02, MP-F-03
+      this.fd.append(p.name, new File(c.slice() as BlobPart[], p.filename, { type: p.type ?? '', lastModified: 0 }));
+    }
+    this.cur = null;
+    this.chunks = [];
+  }
+  onEnd(): void {}
+}
+
+/**
+ * Parse a multipart/form-data body into a standard FormData, like `Response.formData()` but streaming, strict
+ * (WPT profile) and with limits (spec/multipart.md §6).
+ */
+export async function formData(body: BodySource, contentType?: string | null, options: FormDataOptions = {}): Promise<FormData> {
+  const boundary = boundaryFromContentType(resolveContentType(body, contentType), options.maxBoundaryBytes ?? MULTIPART_DEFAULTS.maxBoundaryBytes);
+  const b = new FormDataBuilder();
+  const parser = new MultipartParser(boundary, b, options, defaultIndexOf);
+  const src = chunksOf(body);
+  try {
+    for (;;) {
+      const r = await src.next();
+      if (r.done) break;
+      parser.write(r.value);
+    }
+    parser.end();
+  } catch (e) {
+    if (typeof src.return === 'function') Promise.resolve(src.return()).catch(() => {});
+    throw e;
+  }
+  return b.fd;
+}

@@ -1,0 +1,220 @@
+/**
+ * Conformance testee (conformance/PROTOCOL.md): JSON lines on stdin, one response line per request on stdout.
+ * No test logic: decode the request, call formwire's public API, encode the result.
+ */
+import { createHash, type Hash } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import {
+  FormwireError,
+  MultipartParser,
+  PartInfo,
+  UrlencodedParser,
+  boundaryFromContentType,
+  defaultIndexOf,
+  encodeFormData,
+  serializeUrlencoded,
+  type MultipartHandler,
+  type MultipartOptions,
+  type UrlencodedOptions,
+} from './src/index.js';
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+type Chunking = number[] | 'bytes';
+
+const VERSION = '0.1.0';
+const OPS = ['multipart.parse', 'multipart.serialize', 'urlencoded.parse', 'urlencoded.serialize'];
+
+const CAMEL: Record<string, string> = {
+  allow_preamble: 'allowPreamble',
+  allow_lf: 'allowLf',
+  allow_obs_fold: 'allowObsFold',
+  max_boundary_bytes: 'maxBoundaryBytes',
+  max_parts: 'maxParts',
+  max_headers: 'maxHeaders',
+  max_header_bytes: 'maxHeaderBytes',
+  max_field_bytes: 'maxFieldBytes',
+  max_file_bytes: 'maxFileBytes',
+  max_total_bytes: 'maxTotalBytes',
+  max_pairs: 'maxPairs',
+  max_bytes: 'maxBytes',
+};
+
+function options(o: { [k: string]: Json } | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o ?? {})) {
+    const name = CAMEL[k];
+    if (name === undefined) throw new Error(`unknown option ${k}`);
+    out[name] = v === null ? Infinity : v;
+  }
+  return out;
+}
+
+function chunks(input: Uint8Array, c: Chunking): Uint8Array[] {
+  if (c === 'bytes') {
+    const out: Uint8Array[] = [];
+    for (let i = 0; i < input.length; i++) out.push(input.subarray(i, i + 1));
+    return out;
+  }
+  const out: Uint8Array[] = [];
+  let at = 0;
+  for (const cut of c) {
+    out.push(input.subarray(at, cut));
+    at = cut;
+  }
+  out.push(input.subarray(at));
+  return out;
+}
+
+function errorResult(e: unknown): Json {
+  if (e instanceof FormwireError) return { error: { code: e.code, offset: e.offset, message: e.message } };
+  const err = e as Error;
+  return { error: { code: 'INTERNAL', offset: -1, message: String(err && err.stack ? err.stack : e) } };
+}
+
+interface PartOut {
+  info: PartInfo;
+  hash: Hash;
+  size: number;
+  kept: Uint8Array[] | null;
+}
+
+class Collector implements MultipartHandler {
+  parts: PartOut[] = [];
+  cur: PartOut | null = null;
+  onPartStart(info: PartInfo): void {
+    this.cur = { info, hash: createHash('sha256'), size: 0, kept: [] };
+    this.parts.push(this.cur);
+  }
+  onData(bytes: Uint8Array): void {
+    const c = this.cur!;
+    c.hash.update(bytes);
+    c.size += bytes.length;
+    if (c.kept !== null) {
+      if (c.size > 65536) c.kept = null;
+      else c.kept.push(bytes.slice());
+    }
+  }
+  onPartEnd(): void {
+    this.cur = null;
+  }
+  onEnd(): void {}
+}
+
+function multipartParse(req: { [k: string]: Json }): Json {
+  const input = Buffer.from(req.input_b64 as string, 'base64');
+  const opts = options(req.options as { [k: string]: Json }) as MultipartOptions;
+  const results: Json[] = [];
+  for (const c of req.chunkings as Chunking[]) {
+    try {
+      const boundary = boundaryFromContentType(req.content_type as string, opts.maxBoundaryBytes);
+      const col = new Collector();
+      const p = new MultipartParser(boundary, col, opts, defaultIndexOf);
+      for (const chunk of chunks(input, c)) p.write(chunk);
+      p.end();
+      results.push({
+        ok: {
+          parts: col.parts.map((x) => {
+            const out: { [k: string]: Json } = {
+              name: x.info.name,
+              filename: x.info.filename,
+              name_star: x.info.nameStar,
+              filename_star: x.info.filenameStar,
+              content_type: x.info.contentType,
+              type: x.info.type,
+              headers: x.info.headers,
+              size: x.size,
+              sha256: x.hash.digest('hex'),
+            };
+            if (x.kept !== null) out.body_b64 = Buffer.concat(x.kept).toString('base64');
+            return out;
+          }),
+        },
+      });
+    } catch (e) {
+      results.push(errorResult(e));
+    }
+  }
+  return { results };
+}
+
+function urlencodedParse(req: { [k: string]: Json }): Json {
+  const input = Buffer.from(req.input_b64 as string, 'base64');
+  const opts = options(req.options as { [k: string]: Json }) as UrlencodedOptions;
+  const results: Json[] = [];
+  for (const c of req.chunkings as Chunking[]) {
+    try {
+      const pairs: Json[] = [];
+      const p = new UrlencodedParser((n, v) => pairs.push([n, v]), opts);
+      for (const chunk of chunks(input, c)) p.write(chunk);
+      p.end();
+      results.push({ ok: { pairs } });
+    } catch (e) {
+      results.push(errorResult(e));
+    }
+  }
+  return { results };
+}
+
+interface Entry {
+  name: string;
+  value?: string;
+  file?: { filename: string; type: string; body: { base64: string } };
+  blob?: { type: string; body: { base64: string } };
+}
+
+async function multipartSerialize(req: { [k: string]: Json }): Promise<Json> {
+  try {
+    const form: [string, string | Blob][] = [];
+    for (const e of req.entries as unknown as Entry[]) {
+      if (e.file) form.push([e.name, new File([Buffer.from(e.file.body.base64, 'base64')], e.file.filename, { type: e.file.type })]);
+      else if (e.blob) form.push([e.name, new Blob([Buffer.from(e.blob.body.base64, 'base64')], { type: e.blob.type })]);
+      else form.push([e.name, e.value!]);
+    }
+    const enc = encodeFormData(form, req.boundary === undefined || req.boundary === null ? {} : { boundary: req.boundary as string });
+    const contentLength = enc.contentLength; // known before any byte is produced (MP-S-08)
+    const body = await enc.bytes();
+    return { ok: { content_type: enc.contentType, content_length: contentLength, body_b64: Buffer.from(body).toString('base64') } };
+  } catch (e) {
+    return errorResult(e);
+  }
+}
+
+function urlencodedSerialize(req: { [k: string]: Json }): Json {
+  try {
+    return { ok: { text: serializeUrlencoded(req.pairs as [string, string][]) } };
+  } catch (e) {
+    return errorResult(e);
+  }
+}
+
+async function handle(req: { [k: string]: Json }): Promise<Json> {
+  switch (req.op) {
+    case 'hello':
+      return { ok: { lang: 'ts', version: VERSION, ops: OPS } };
+    case 'multipart.parse':
+      return multipartParse(req);
+    case 'multipart.serialize':
+      return multipartSerialize(req);
+    case 'urlencoded.parse':
+      return urlencodedParse(req);
+    case 'urlencoded.serialize':
+      return urlencodedSerialize(req);
+    default:
+      return { error: { code: 'UNSUPPORTED_OP', offset: -1, message: `op not implemented: ${String(req.op)}` } };
+  }
+}
+
+async function main(): Promise<void> {
+  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of rl) {
+    if (line.trim() === '') continue;
+    const req = JSON.parse(line) as { [k: string]: Json };
+    const res = (await handle(req)) as { [k: string]: Json };
+    process.stdout.write(JSON.stringify({ id: req.id, ...res }) + '\n');
+  }
+}
+
+main().catch((e) => {
+  process.stderr.write(String(e && (e as Error).stack ? (e as Error).stack : e) + '\n');
+  process.exit(1);
+});
