@@ -710,10 +710,6 @@ reject('ue-limit-bytes-only-amps', {
   input: '&&&&', options: { max_bytes: 3 }, code: BYTES, offset: 3, rules: ['UE-L-01'],
   description: 'bytes count even when they make no pair', source: 'ours',
 });
-reject('gen-ue-limit-bytes-default', {
-  input: { generate: [txt('a='), rep([txt('x'.repeat(1024))], 10240)] }, code: BYTES, offset: 10485760, rules: ['UE-L-01'],
-  description: 'one pair of 10 MiB + 2 bytes at the default max_bytes: offset 10485760', source: 'ours (spec/limits.md default)',
-});
 parse('ue-limit-null-both', {
   input: 'a=1', options: { max_pairs: null, max_bytes: null }, pairs: [['a', '1']], rules: ['UE-L-04'],
   description: 'both limits null', source: 'ours',

@@ -9,6 +9,11 @@ and the limits of UE-L-01..03 on absolute offsets. Each parse case is fed whole,
 the expectation (UE-P-11). Serialize cases go through a reference serializer (UE-S-03..06).
 
     python3 vectors/src/urlencoded/refcheck.py          # prints failures, then "N passed, N failed"
+
+With --testee it speaks conformance/PROTOCOL.md instead (ops urlencoded.parse and urlencoded.serialize), so the
+conformance runner itself can be checked against the vectors with this reference:
+
+    conformance/run --lang vectors/src/urlencoded/ref-testee.json --filter urlencoded
 """
 
 import base64
@@ -214,5 +219,38 @@ def main():
     return 1 if failed or not passed else 0
 
 
+def split(data, chunking):
+    if chunking == "bytes":
+        return (data[i:i + 1] for i in range(len(data)))
+    edges = [0] + list(chunking) + [len(data)]
+    return (data[a:b] for a, b in zip(edges, edges[1:]))
+
+
+def testee():
+    for line in sys.stdin:
+        req = json.loads(line)
+        out = {"id": req["id"]}
+        if req["op"] == "hello":
+            out["ok"] = {"lang": "urlencoded-reference", "version": "0",
+                         "ops": ["urlencoded.parse", "urlencoded.serialize"]}
+        elif req["op"] == "urlencoded.parse":
+            data = base64.b64decode(req["input_b64"])
+            results = []
+            for chunking in req["chunkings"]:
+                parser = RefParser(req.get("options") or {})
+                for c in split(data, chunking):
+                    parser.feed(c)
+                r = parser.finish()
+                results.append({"ok": r} if "pairs" in r else {"error": dict(r["error"], message="limit")})
+            out["results"] = results
+        elif req["op"] == "urlencoded.serialize":
+            out["ok"] = {"text": ref_serialize(req["pairs"])}
+        else:
+            out["error"] = {"code": "UNSUPPORTED", "offset": 0, "message": req["op"]}
+        sys.stdout.write(json.dumps(out) + "\n")
+        sys.stdout.flush()
+    return 0
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(testee() if "--testee" in sys.argv[1:] else main())
