@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Writes the application/x-www-form-urlencoded vectors: vectors/urlencoded/{accept,reject}/.
 //
-//   node vectors/src/urlencoded/generate.mjs           regenerate (deletes and rewrites accept/ and reject/)
+//   node vectors/src/urlencoded/generate.mjs           regenerate (rewrites its own files in accept/ and reject/;
+//                                                       files of other writers, e.g. cap-* captures, are left alone)
 //   node vectors/src/urlencoded/generate.mjs --check   verify the committed files equal what would be written
 //
 // Every expectation below is written by hand from spec/urlencoded.md. Before anything is written each one is
@@ -27,6 +28,7 @@ const ROOT = path.resolve(HERE, '../../..');
 const OUT = path.join(ROOT, 'vectors', 'urlencoded');
 const SPEC = path.join(ROOT, 'spec', 'urlencoded.md');
 
+const OWN_ID = /^(wpt-ue-|ue-|cve-|gen-ue-)/; // the ids this script writes (and may delete)
 const DEFAULT_MAX_PAIRS = 10000; // spec/limits.md
 const DEFAULT_MAX_BYTES = 10485760; // spec/limits.md
 
@@ -809,7 +811,7 @@ function samePairs(actual, expected, what) {
 
 function checkCase(c, specRules) {
   assert.match(c.id, /^[a-z0-9-]+$/, 'id must be lowercase [a-z0-9-]+');
-  assert.ok(/^(wpt-ue-|ue-|cve-|gen-ue-)/.test(c.id), 'id prefix: wpt-ue- / ue- / cve- / gen-ue-');
+  assert.ok(OWN_ID.test(c.id), 'id prefix: wpt-ue- / ue- / cve- / gen-ue-');
   assert.ok(c.rules.length > 0, 'rules must not be empty');
   for (const r of c.rules) assert.ok(specRules.has(r), `rule ${r} is not defined in spec/urlencoded.md`);
   assert.ok(c.description && !c.description.includes('\n'), 'description: one line');
@@ -922,7 +924,8 @@ function main() {
   const existing = new Set();
   for (const dir of ['accept', 'reject']) {
     const full = path.join(OUT, dir);
-    if (fs.existsSync(full)) for (const f of fs.readdirSync(full)) existing.add(`${dir}/${f}`);
+    // Only files with this generator's id prefixes are ours; others (cap-* captures) have their own writers.
+    if (fs.existsSync(full)) for (const f of fs.readdirSync(full)) if (OWN_ID.test(f)) existing.add(`${dir}/${f}`);
   }
   const counts = { accept: 0, reject: 0, parse: 0, serialize: 0 };
   for (const c of cases) {

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Second, independent check of the committed vectors/urlencoded/ files (Python 3 standard library only).
+"""Second, independent check of every vectors/urlencoded/ case file (Python 3 standard library only), the ones
+generate.mjs writes and any others in the folder (cap-* captures).
 
 generate.mjs checks every expectation against Node's URLSearchParams before writing. This script reads the files as
 written (JSON, .txt inputs, base64, generate recipes) and runs them through a small streaming reference written
