@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generate the multipart/form-data vectors: vectors/multipart/{accept,reject,lenient}/<id>.json (+ <id>.http).
 
-    python3 vectors/src/multipart/gen.py           # regenerate (deletes and rewrites vectors/multipart/)
+    python3 vectors/src/multipart/gen.py           # regenerate (rewrites the files listed in generated.txt)
     python3 vectors/src/multipart/gen.py --check   # regenerate in memory, compare with the files on disk
 
 Python 3 standard library only. Every expectation below is written by hand from the rules in spec/multipart.md,
@@ -17,7 +17,6 @@ import hashlib
 import json
 import os
 import re
-import shutil
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -2230,25 +2229,36 @@ def main():
         spec_rules = set(re.findall(r"\*\*(MP-[A-Z]-\d\d)\*\*", f.read()))
     check(spec_rules)
     files = render()
+    # vectors/multipart/ is shared with other generators (e.g. live-capture cases): only the files listed in
+    # MANIFEST were written by this script, so only those are ever deleted or compared.
+    manifest_path = os.path.join(HERE, "generated.txt")
+    old = []
+    if os.path.exists(manifest_path):
+        with open(manifest_path) as f:
+            old = [line.strip() for line in f if line.strip()]
+    manifest = "".join(k + "\n" for k in sorted(files))
     if "--check" in sys.argv:
-        on_disk = {}
-        for root, _, names in os.walk(OUT):
-            for n in names:
-                p = os.path.join(root, n)
-                with open(p, "rb") as f:
-                    on_disk[os.path.relpath(p, OUT).replace(os.sep, "/")] = f.read()
-        if on_disk != files:
-            diff = sorted(set(on_disk) ^ set(files)) + sorted(k for k in files if k in on_disk and on_disk[k] != files[k])
-            print("vectors/multipart is out of date; run python3 vectors/src/multipart/gen.py:", *diff[:20], sep="\n  ")
+        stale = []
+        for rel in sorted(set(old) | set(files)):
+            p = os.path.join(OUT, rel)
+            cur = open(p, "rb").read() if os.path.exists(p) else None
+            if cur != files.get(rel):
+                stale.append(rel)
+        if stale or manifest != "".join(k + "\n" for k in sorted(old)):
+            print("vectors/multipart is out of date; run python3 vectors/src/multipart/gen.py:", *stale[:20],
+                  sep="\n  ")
             sys.exit(1)
     else:
-        if os.path.isdir(OUT):
-            shutil.rmtree(OUT)
+        for rel in old:
+            if rel not in files and os.path.exists(os.path.join(OUT, rel)):
+                os.remove(os.path.join(OUT, rel))
         for rel, data in files.items():
             p = os.path.join(OUT, rel)
             os.makedirs(os.path.dirname(p), exist_ok=True)
             with open(p, "wb") as f:
                 f.write(data)
+        with open(manifest_path, "w") as f:
+            f.write(manifest)
     counts = {}
     for c in CASES:
         k = (c["_verdict"], c["kind"])
