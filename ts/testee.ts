@@ -49,20 +49,18 @@ function options(o: { [k: string]: Json } | undefined): Record<string, unknown> 
   return out;
 }
 
-function chunks(input: Uint8Array, c: Chunking): Uint8Array[] {
+/** Feed the input in the given chunking (no array of views is built: inputs can be many MiB fed byte by byte). */
+function feed(input: Uint8Array, c: Chunking, write: (chunk: Uint8Array) => void): void {
   if (c === 'bytes') {
-    const out: Uint8Array[] = [];
-    for (let i = 0; i < input.length; i++) out.push(input.subarray(i, i + 1));
-    return out;
+    for (let i = 0; i < input.length; i++) write(input.subarray(i, i + 1));
+    return;
   }
-  const out: Uint8Array[] = [];
   let at = 0;
   for (const cut of c) {
-    out.push(input.subarray(at, cut));
+    write(input.subarray(at, cut));
     at = cut;
   }
-  out.push(input.subarray(at));
-  return out;
+  write(input.subarray(at));
 }
 
 function errorResult(e: unknown): Json {
@@ -76,18 +74,29 @@ interface PartOut {
   hash: Hash;
   size: number;
   kept: Uint8Array[] | null;
+  /** small views are gathered here before hashing (byte-by-byte feeding makes millions of 1-byte views) */
+  buf: Uint8Array;
+  blen: number;
 }
 
 class Collector implements MultipartHandler {
   parts: PartOut[] = [];
   cur: PartOut | null = null;
   onPartStart(info: PartInfo): void {
-    this.cur = { info, hash: createHash('sha256'), size: 0, kept: [] };
+    this.cur = { info, hash: createHash('sha256'), size: 0, kept: [], buf: new Uint8Array(8192), blen: 0 };
     this.parts.push(this.cur);
   }
   onData(bytes: Uint8Array): void {
     const c = this.cur!;
-    c.hash.update(bytes);
+    if (c.blen + bytes.length > c.buf.length) {
+      c.hash.update(c.buf.subarray(0, c.blen));
+      c.blen = 0;
+    }
+    if (bytes.length >= c.buf.length) c.hash.update(bytes);
+    else {
+      c.buf.set(bytes, c.blen);
+      c.blen += bytes.length;
+    }
     c.size += bytes.length;
     if (c.kept !== null) {
       if (c.size > 65536) c.kept = null;
@@ -95,6 +104,9 @@ class Collector implements MultipartHandler {
     }
   }
   onPartEnd(): void {
+    const c = this.cur!;
+    c.hash.update(c.buf.subarray(0, c.blen));
+    c.blen = 0;
     this.cur = null;
   }
   onEnd(): void {}
@@ -109,7 +121,7 @@ function multipartParse(req: { [k: string]: Json }): Json {
       const boundary = boundaryFromContentType(req.content_type as string, opts.maxBoundaryBytes);
       const col = new Collector();
       const p = new MultipartParser(boundary, col, opts, defaultIndexOf);
-      for (const chunk of chunks(input, c)) p.write(chunk);
+      feed(input, c, (chunk) => p.write(chunk));
       p.end();
       results.push({
         ok: {
@@ -145,7 +157,7 @@ function urlencodedParse(req: { [k: string]: Json }): Json {
     try {
       const pairs: Json[] = [];
       const p = new UrlencodedParser((n, v) => pairs.push([n, v]), opts);
-      for (const chunk of chunks(input, c)) p.write(chunk);
+      feed(input, c, (chunk) => p.write(chunk));
       p.end();
       results.push({ ok: { pairs } });
     } catch (e) {
@@ -153,6 +165,30 @@ function urlencodedParse(req: { [k: string]: Json }): Json {
     }
   }
   return { results };
+}
+
+/** A blob-like that keeps its type exactly as given (a real Blob lowercases it and drops CR/LF types). */
+class RawBlob {
+  readonly size: number;
+  constructor(
+    private readonly bytes: Uint8Array,
+    readonly type: string,
+    readonly name?: string,
+  ) {
+    this.size = bytes.length;
+  }
+  stream(): ReadableStream<Uint8Array> {
+    const b = this.bytes;
+    return new ReadableStream({
+      start(c) {
+        if (b.length > 0) c.enqueue(b);
+        c.close();
+      },
+    });
+  }
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    return this.bytes.slice().buffer as ArrayBuffer;
+  }
 }
 
 interface Entry {
@@ -164,10 +200,10 @@ interface Entry {
 
 async function multipartSerialize(req: { [k: string]: Json }): Promise<Json> {
   try {
-    const form: [string, string | Blob][] = [];
+    const form: [string, string | RawBlob][] = [];
     for (const e of req.entries as unknown as Entry[]) {
-      if (e.file) form.push([e.name, new File([Buffer.from(e.file.body.base64, 'base64')], e.file.filename, { type: e.file.type })]);
-      else if (e.blob) form.push([e.name, new Blob([Buffer.from(e.blob.body.base64, 'base64')], { type: e.blob.type })]);
+      if (e.file) form.push([e.name, new RawBlob(Buffer.from(e.file.body.base64, 'base64'), e.file.type, e.file.filename)]);
+      else if (e.blob) form.push([e.name, new RawBlob(Buffer.from(e.blob.body.base64, 'base64'), e.blob.type)]);
       else form.push([e.name, e.value!]);
     }
     const enc = encodeFormData(form, req.boundary === undefined || req.boundary === null ? {} : { boundary: req.boundary as string });

@@ -5,7 +5,7 @@
 import { checkBoundary, checkPartType, escapeFilename, escapeName, generateBoundary, normalizeNewlines } from './core/encode.js';
 
 /** A form: a FormData, or any iterable of `[name, value]` with string, Blob or File values. */
-export type FormLike = FormData | Iterable<readonly [string, string | Blob]>;
+export type FormLike = FormData | Iterable<readonly [string, string | Blob | BlobLike]>;
 
 /** Options of encodeFormData. */
 export interface EncodeOptions {
@@ -57,9 +57,26 @@ class Arena {
   }
 }
 
-function isBlob(v: unknown): v is Blob {
-  return typeof Blob !== 'undefined' && v instanceof Blob;
+/**
+ * A Blob, or any object shaped like one (`size`, `type`, `stream()`, `arrayBuffer()`; `name` makes it a File).
+ * Real Blobs already have a lowercased, header-safe type; blob-likes are written as given and checked (MP-S-06).
+ */
+export interface BlobLike {
+  readonly size: number;
+  readonly type: string;
+  readonly name?: string;
+  stream(): ReadableStream<Uint8Array>;
+  arrayBuffer(): Promise<ArrayBuffer>;
 }
+
+function isBlob(v: unknown): v is BlobLike {
+  if (typeof Blob !== 'undefined' && v instanceof Blob) return true;
+  if (typeof v !== 'object' || v === null) return false;
+  const b = v as BlobLike;
+  return typeof b.size === 'number' && typeof b.type === 'string' && typeof b.stream === 'function' && typeof b.arrayBuffer === 'function';
+}
+
+const TOKEN_RE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 function cryptoRandom(bytes: Uint8Array): void {
   const c = (globalThis as { crypto?: { getRandomValues?: (b: Uint8Array) => Uint8Array } }).crypto;
@@ -83,11 +100,12 @@ class Encoded implements EncodedFormData {
   private readonly arena: Uint8Array;
   /** Arena offsets where blob k is inserted. */
   private readonly cuts: number[];
-  private readonly blobs: Blob[];
+  private readonly blobs: BlobLike[];
 
-  constructor(boundary: string, arena: Uint8Array, cuts: number[], blobs: Blob[]) {
+  constructor(boundary: string, arena: Uint8Array, cuts: number[], blobs: BlobLike[]) {
     this.boundary = boundary;
-    this.contentType = `multipart/form-data; boundary=${boundary}`;
+    // MP-S-10; a caller-given boundary that is not a token is quoted so that the header still parses.
+    this.contentType = `multipart/form-data; boundary=${TOKEN_RE.test(boundary) ? boundary : `"${boundary}"`}`;
     this.arena = arena;
     this.cuts = cuts;
     this.blobs = blobs;
@@ -179,15 +197,15 @@ export function encodeFormData(form: FormLike, options: EncodeOptions = {}): Enc
   const head = encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="`);
   const a = new Arena();
   const cuts: number[] = [];
-  const blobs: Blob[] = [];
+  const blobs: BlobLike[] = [];
   let index = 0;
-  for (const entry of form as Iterable<readonly [string, string | Blob]>) {
+  for (const entry of form as Iterable<readonly [string, string | BlobLike]>) {
     const name = entry[0];
     const value = entry[1];
     a.bytes(head);
     a.str(escapeName(String(name)));
     if (isBlob(value)) {
-      const fname = typeof (value as File).name === 'string' ? (value as File).name : 'blob'; // MP-S-05
+      const fname = typeof value.name === 'string' ? value.name : 'blob'; // MP-S-05
       const type = value.type === '' ? 'application/octet-stream' : value.type; // MP-S-06
       checkPartType(type, index);
       a.bytes(FILENAME);

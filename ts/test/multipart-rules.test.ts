@@ -1,0 +1,134 @@
+/** Rule-by-rule tests of spec/multipart.md §1-§6: each case whole, byte by byte and at every split point. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { allChunkings, bin, run, indexOfFallback, type Outcome } from './helpers.js';
+import type { MultipartOptions } from '../src/index.js';
+
+const CT = 'multipart/form-data; boundary=b';
+const CD = (name: string, extra = '') => `Content-Disposition: form-data; name="${name}"${extra}\r\n`;
+const field = (name: string, value: string) => `--b\r\n${CD(name)}\r\n${value}\r\n`;
+const END = '--b--\r\n';
+
+interface Case {
+  rule: string;
+  what: string;
+  body: string; // latin1
+  options?: MultipartOptions;
+  ct?: string;
+  parts?: Array<Partial<{ name: string; filename: string | null; body: string; contentType: string | null; type: string | null; nameStar: string | null; filenameStar: string | null; headers: [string, string][] }>>;
+  error?: [string, number | string]; // code, offset or a marker whose first index is the offset
+}
+
+const cases: Case[] = [
+  { rule: 'MP-P-01', what: 'one field', body: field('a', 'x') + END, parts: [{ name: 'a', body: 'x', filename: null }] },
+  { rule: 'MP-P-01', what: 'CRLF before a delimiter belongs to it', body: field('a', 'x\r\n') + END, parts: [{ body: 'x\r\n' }] },
+  { rule: 'MP-P-06', what: 'empty body', body: field('a', '') + END, parts: [{ body: '' }] },
+  { rule: 'MP-P-07', what: 'no parts', body: '--b--', parts: [] },
+  { rule: 'MP-P-02', what: 'preamble rejected', body: 'x' + field('a', '1') + END, error: ['MP_PREAMBLE', 0] },
+  { rule: 'MP-P-02', what: 'first byte that differs', body: '--c\r\n', error: ['MP_PREAMBLE', 2] },
+  { rule: 'MP-P-02', what: 'CRLF preamble rejected', body: '\r\n' + field('a', '1') + END, error: ['MP_PREAMBLE', 0] },
+  { rule: 'MP-P-02', what: 'preamble allowed', body: 'junk --b\r\n--bx\r\n' + field('a', '1') + END, options: { allowPreamble: true }, parts: [{ name: 'a', body: '1' }] },
+  { rule: 'MP-P-02', what: 'preamble with no delimiter', body: 'junk', options: { allowPreamble: true }, error: ['MP_TRUNCATED', 4] },
+  { rule: 'MP-P-03', what: 'transport padding', body: `--b \t\r\n${CD('a')}\r\n1\r\n--b\t\r\n${CD('c')}\r\n2\r\n--b-- \r\n`, parts: [{ body: '1' }, { body: '2' }] },
+  { rule: 'MP-P-03', what: '--bX as the first line', body: '--bX\r\n', error: ['MP_DELIMITER', 3] },
+  { rule: 'MP-P-03', what: 'bare LF after the delimiter (strict)', body: '--b\n' + CD('a') + '\r\n1\r\n' + END, error: ['MP_DELIMITER', 3] },
+  { rule: 'MP-P-03', what: 'CR then not LF', body: '--b\rX', error: ['MP_DELIMITER', 4] },
+  { rule: 'MP-P-03', what: 'junk after padding', body: '--b  x\r\n', error: ['MP_DELIMITER', 5] },
+  { rule: 'MP-P-04', what: 'CRLF--bX is data', body: field('a', 'v\r\n--bX\r\n--b!') + END, parts: [{ body: 'v\r\n--bX\r\n--b!' }] },
+  { rule: 'MP-P-04', what: '--b without CRLF is data', body: field('a', 'v--b--') + END, parts: [{ body: 'v--b--' }] },
+  { rule: 'MP-P-04', what: 'CRLF--b-x is a bad delimiter', body: field('a', 'v') .slice(0, -2) + '\r\n--b-X', error: ['MP_DELIMITER', 'X'] },
+  { rule: 'MP-P-05', what: 'junk after close delimiter', body: field('a', '1') + '--b--junk', error: ['MP_DELIMITER', 'junk'] },
+  { rule: 'MP-P-05', what: 'padding after close at end of input', body: field('a', '1') + '--b--  \t', parts: [{ body: '1' }] },
+  { rule: 'MP-P-05', what: 'epilogue ignored', body: field('a', '1') + END + 'epilogue\r\n--b\r\n garbage', parts: [{ body: '1' }] },
+  { rule: 'MP-P-07', what: 'no close delimiter', body: field('a', '1'), error: ['MP_TRUNCATED', field('a', '1').length] },
+  { rule: 'MP-P-07', what: 'nothing after the first delimiter', body: '--b\r\n', error: ['MP_TRUNCATED', 5] },
+  { rule: 'MP-P-07', what: 'no CRLF before close delimiter', body: `--b\r\n${CD('a')}\r\nv--b--`, error: ['MP_TRUNCATED', `--b\r\n${CD('a')}\r\nv--b--`.length] },
+  { rule: 'MP-P-07', what: 'empty input', body: '', error: ['MP_TRUNCATED', 0] },
+  { rule: 'MP-H-01', what: 'header names are case-insensitive', body: `--b\r\ncOnTeNt-DiSpOsItIoN: form-data; name="a"\r\nCONTENT-TYPE: text/x\r\n\r\n1\r\n` + END, parts: [{ name: 'a', contentType: 'text/x', headers: [['content-disposition', 'form-data; name="a"'], ['content-type', 'text/x']] }] },
+  { rule: 'MP-H-01', what: 'OWS around the colon, trailing OWS trimmed', body: `--b\r\nContent-Disposition \t: \t form-data; name=a \t\r\n\r\n1\r\n` + END, parts: [{ name: 'a', headers: [['content-disposition', 'form-data; name=a']] }] },
+  { rule: 'MP-H-01', what: 'whitespace before the first header name (CVE-2022-24434)', body: `--b\r\n  ${CD('a')}\r\n1\r\n` + END, parts: [{ name: 'a' }] },
+  { rule: 'MP-H-02', what: 'space inside a name', body: `--b\r\n${CD('a')}Cont ent-Type: x\r\n\r\n1\r\n` + END, error: ['MP_HEADER_NAME', 'ent-Type'] },
+  { rule: 'MP-H-02', what: 'no colon fails at CR', body: `--b\r\n${CD('a')}NoColon\r\n\r\n1\r\n` + END, error: ['MP_HEADER_NAME', '\r\n\r\n1'] },
+  { rule: 'MP-H-02', what: 'empty name', body: `--b\r\n${CD('a')}: x\r\n\r\n1\r\n` + END, error: ['MP_HEADER_NAME', ': x'] },
+  { rule: 'MP-H-02', what: 'NUL in a value', body: `--b\r\n${CD('a')}X-A: a\0b\r\n\r\n1\r\n` + END, error: ['MP_HEADER_VALUE', '\0'] },
+  { rule: 'MP-H-02', what: 'NUL in a name', body: `--b\r\n${CD('a')}X\0: a\r\n\r\n1\r\n` + END, error: ['MP_HEADER_NAME', '\0'] },
+  { rule: 'MP-H-02', what: 'bare CR in a value', body: `--b\r\n${CD('a')}X-A: a\rb\r\n\r\n1\r\n` + END, error: ['MP_HEADER_VALUE', '\rb'] },
+  { rule: 'MP-H-02', what: 'bare LF in a value (strict)', body: `--b\r\n${CD('a')}X-A: a\nb\r\n\r\n1\r\n` + END, error: ['MP_HEADER_VALUE', '\nb'] },
+  { rule: 'MP-H-02', what: 'control bytes and 80-FF allowed in values', body: `--b\r\n${CD('a')}X-A: \x01\x7f\xff\r\n\r\n1\r\n` + END, parts: [{ name: 'a' }] },
+  { rule: 'MP-H-04', what: 'obs-fold rejected', body: `--b\r\n${CD('a')} folded\r\n\r\n1\r\n` + END, error: ['MP_OBS_FOLD', ' folded'] },
+  { rule: 'MP-H-04', what: 'obs-fold joined with one SP', body: `--b\r\nContent-Disposition: form-data;\r\n \t name="a"\r\n\r\n1\r\n` + END, options: { allowObsFold: true }, parts: [{ name: 'a', headers: [['content-disposition', 'form-data; name="a"']] }] },
+  { rule: 'MP-H-05', what: 'max_headers', body: `--b\r\n${CD('a')}X-A: 1\r\nX-B: 2\r\n\r\n1\r\n` + END, options: { maxHeaders: 2 }, error: ['MP_LIMIT_HEADERS', 'X-B'] },
+  { rule: 'MP-H-05', what: 'max_headers exactly', body: `--b\r\n${CD('a')}X-A: 1\r\n\r\n1\r\n` + END, options: { maxHeaders: 2 }, parts: [{ name: 'a' }] },
+  { rule: 'MP-H-05', what: 'max_header_bytes: the empty line does not count', body: `--b\r\n${CD('a')}\r\n1\r\n` + END, options: { maxHeaderBytes: CD('a').length }, parts: [{ name: 'a' }] },
+  { rule: 'MP-H-05', what: 'max_header_bytes exceeded', body: `--b\r\n${CD('a')}\r\n1\r\n` + END, options: { maxHeaderBytes: CD('a').length - 1 }, error: ['MP_LIMIT_HEADER_BYTES', 5 + CD('a').length - 1] },
+  { rule: 'MP-H-06', what: 'part without headers', body: `--b\r\n\r\n1\r\n` + END, error: ['MP_NO_DISPOSITION', 5] },
+  { rule: 'MP-H-06', what: 'no Content-Disposition', body: `--b\r\nContent-Type: text/plain\r\n\r\n1\r\n` + END, error: ['MP_NO_DISPOSITION', 31] },
+  { rule: 'MP-H-06', what: 'two Content-Disposition headers', body: `--b\r\n${CD('a')}content-disposition: form-data; name="z"\r\n\r\n1\r\n` + END, error: ['MP_DISPOSITION', 'content-disposition'] },
+  { rule: 'MP-H-07', what: 'backslash is ordinary', body: `--b\r\n${CD('a\\', '; filename="c:\\x\\"')}\r\n1\r\n` + END, parts: [{ name: 'a\\', filename: 'c:\\x\\' }] },
+  { rule: 'MP-H-07', what: 'unterminated quote', body: `--b\r\nContent-Disposition: form-data; name="a\r\n\r\n1\r\n` + END, error: ['MP_DISPOSITION', 5] },
+  { rule: 'MP-H-07', what: 'junk after a value', body: `--b\r\nContent-Disposition: form-data; name="a".html\r\n\r\n1\r\n` + END, error: ['MP_DISPOSITION', 5] },
+  { rule: 'MP-H-07', what: 'not form-data', body: `--b\r\nContent-Disposition: attachment; name="a"\r\n\r\n1\r\n` + END, error: ['MP_DISPOSITION', 5] },
+  { rule: 'MP-H-07', what: 'parameter without =', body: `--b\r\nContent-Disposition: form-data; name\r\n\r\n1\r\n` + END, error: ['MP_DISPOSITION', 5] },
+  { rule: 'MP-H-07', what: 'empty params, token values, case-insensitive', body: `--b\r\nContent-Disposition: FORM-DATA;; NAME = tok ; ;\r\n\r\n1\r\n` + END, parts: [{ name: 'tok' }] },
+  { rule: 'MP-H-08', what: 'name is required', body: `--b\r\nContent-Disposition: form-data; filename="f"\r\n\r\n1\r\n` + END, error: ['MP_DISPOSITION', 5] },
+  { rule: 'MP-H-08', what: 'second name fails', body: `--b\r\nContent-Disposition: form-data; name="a"; name="b"\r\n\r\n1\r\n` + END, error: ['MP_DISPOSITION', 5] },
+  { rule: 'MP-H-08', what: 'second filename fails', body: `--b\r\nContent-Disposition: form-data; name="a"; filename="x"; FILENAME="y"\r\n\r\n1\r\n` + END, error: ['MP_DISPOSITION', 5] },
+  { rule: 'MP-H-08', what: 'empty name and filename', body: `--b\r\nContent-Disposition: form-data; name=""; filename=""\r\n\r\n1\r\n` + END, parts: [{ name: '', filename: '', type: 'text/plain' }] },
+  { rule: 'MP-H-09', what: 'name* and filename* raw, never overriding', body: `--b\r\nContent-Disposition: form-data; name="comment"; name*=utf-8''role; filename="safe.txt"; filename*=utf-8''evil.php; filename*0="x"\r\n\r\n1\r\n` + END, parts: [{ name: 'comment', nameStar: "utf-8''role", filename: 'safe.txt', filenameStar: "utf-8''evil.php" }] },
+  { rule: 'MP-H-09', what: 'second filename* fails', body: `--b\r\nContent-Disposition: form-data; name="a"; filename*=x; filename*=y\r\n\r\n1\r\n` + END, error: ['MP_DISPOSITION', 5] },
+  { rule: 'MP-H-10', what: 'no percent decoding, UTF-8 names, U+FFFD', body: `--b\r\nContent-Disposition: form-data; name="a%0Ab%22\xc3\xa9\xff"\r\n\r\n1\r\n` + END, parts: [{ name: 'a%0Ab%22\u00e9\ufffd' }] },
+  { rule: 'MP-H-11', what: 'last Content-Type wins; CTE ignored', body: `--b\r\n${CD('a', '; filename="f"')}Content-Type: text/a\r\nContent-Transfer-Encoding: base64\r\nContent-Type:  text/b \r\n\r\nYQ==\r\n` + END, parts: [{ contentType: 'text/b', type: 'text/b', body: 'YQ==' }] },
+  { rule: 'MP-F-03', what: 'type lowercased', body: `--b\r\n${CD('a', '; filename="f"')}Content-Type: TEXT/HTML\r\n\r\n1\r\n` + END, parts: [{ type: 'text/html', contentType: 'TEXT/HTML' }] },
+  { rule: 'MP-F-03', what: 'type serialized', body: `--b\r\n${CD('a', '; filename="f"')}Content-Type: text/html;;x="y"\r\n\r\n1\r\n` + END, parts: [{ type: 'text/html;x=y' }] },
+  { rule: 'MP-F-03', what: 'comma list: last valid', body: `--b\r\n${CD('a', '; filename="f"')}Content-Type: text/html, text/plain\r\n\r\n1\r\n` + END, parts: [{ type: 'text/plain' }] },
+  { rule: 'MP-F-03', what: 'invalid types give ""', body: `--b\r\n${CD('a', '; filename="f"')}Content-Type: text\r\n\r\n1\r\n` + END, parts: [{ type: '' }] },
+  { rule: 'MP-F-03', what: 'non-ASCII type gives ""', body: `--b\r\n${CD('a', '; filename="f"')}Content-Type: text/\xc3\xa9\r\n\r\n1\r\n` + END, parts: [{ type: '' }] },
+  { rule: 'MP-F-03', what: 'no Content-Type: text/plain; fields have no type', body: `--b\r\n${CD('a', '; filename="f"')}\r\n1\r\n` + field('c', '2') + END, parts: [{ type: 'text/plain' }, { type: null }] },
+  { rule: 'MP-L-01', what: 'max_parts', body: field('a', '1') + field('c', '2') + END, options: { maxParts: 1 }, error: ['MP_LIMIT_PARTS', field('a', '1').length + 5] },
+  { rule: 'MP-L-01', what: 'max_parts exactly', body: field('a', '1') + END, options: { maxParts: 1 }, parts: [{ body: '1' }] },
+  { rule: 'MP-L-02', what: 'field at the limit passes', body: field('a', '12345') + END, options: { maxFieldBytes: 5 }, parts: [{ body: '12345' }] },
+  { rule: 'MP-L-02', what: 'field over the limit', body: field('a', '123456') + END, options: { maxFieldBytes: 5 }, error: ['MP_LIMIT_FIELD_BYTES', '6\r\n'] },
+  { rule: 'MP-L-02', what: 'file over the limit', body: `--b\r\n${CD('a', '; filename="f"')}\r\n123\r\n` + END, options: { maxFileBytes: 2, maxFieldBytes: 0 }, error: ['MP_LIMIT_FILE_BYTES', '3\r\n'] },
+  { rule: 'MP-L-02', what: 'CR-dense field at the limit', body: field('a', '\r\r\r\n\r') + END, options: { maxFieldBytes: 5 }, parts: [{ body: '\r\r\r\n\r' }] },
+  { rule: 'MP-L-03', what: 'max_total_bytes', body: field('a', '1') + END, options: { maxTotalBytes: 10 }, error: ['MP_LIMIT_TOTAL_BYTES', 10] },
+  { rule: 'MP-L-03', what: 'an earlier error wins', body: 'x' + field('a', '1') + END, options: { maxTotalBytes: 10 }, error: ['MP_PREAMBLE', 0] },
+  { rule: 'MP-L-03', what: 'the epilogue counts', body: field('a', '1') + END + 'xx', options: { maxTotalBytes: (field('a', '1') + END).length + 1 }, error: ['MP_LIMIT_TOTAL_BYTES', (field('a', '1') + END).length + 1] },
+  { rule: 'MP-R-02', what: 'allow_lf: LF-only body', body: `--b\nContent-Disposition: form-data; name="a"\n\nv1\r\n--b\nContent-Disposition: form-data; name="c"\n\nv2\n--b--\n`, options: { allowLf: true }, parts: [{ body: 'v1' }, { body: 'v2' }] },
+  { rule: 'MP-R-02', what: 'allow_lf: CR kept when not before LF--b', body: `--b\n${CD('a')}\nv\r\r\n--b--`, options: { allowLf: true }, parts: [{ body: 'v\r' }] },
+  { rule: 'MP-B-02', what: 'quoted boundary with specials', ct: 'multipart/form-data; boundary="a.b(c)"', body: '--a.b(c)\r\n' + CD('a') + '\r\n1\r\n--a.b(c)--', parts: [{ body: '1' }] },
+  { rule: 'MP-B-02', what: 'non-ASCII boundary is UTF-8', ct: 'multipart/form-data; boundary="b\u00e9"', body: '--b\xc3\xa9\r\n' + CD('a') + '\r\n1\r\n--b\xc3\xa9--', parts: [{ body: '1' }] },
+  { rule: 'MP-B-01', what: 'not multipart/form-data', ct: 'multipart/mixed; boundary=b', body: END, error: ['MP_CONTENT_TYPE', 0] },
+  { rule: 'MP-B-03', what: 'missing boundary', ct: 'multipart/form-data', body: END, error: ['MP_BOUNDARY', 0] },
+  { rule: 'MP-B-03', what: 'empty boundary', ct: 'multipart/form-data; boundary=""', body: END, error: ['MP_BOUNDARY', 0] },
+  { rule: 'MP-B-04', what: 'boundary too long', ct: 'multipart/form-data; boundary=' + 'x'.repeat(71), body: END, error: ['MP_LIMIT_BOUNDARY', 0] },
+];
+
+function check(c: Case, out: Outcome, how: string): void {
+  const body = bin(c.body);
+  if (c.error) {
+    const off = typeof c.error[1] === 'number' ? c.error[1] : c.body.indexOf(c.error[1]);
+    assert.deepEqual(out, { error: { code: c.error[0], offset: off } }, `${c.rule} ${c.what} (${how})`);
+    return;
+  }
+  assert.ok('parts' in out, `${c.rule} ${c.what} (${how}): ${JSON.stringify(out)} (${body.length} bytes)`);
+  assert.equal(out.parts.length, c.parts!.length, `${c.rule} ${c.what}: number of parts`);
+  c.parts!.forEach((want, k) => {
+    for (const [key, v] of Object.entries(want)) {
+      assert.deepEqual((out.parts[k] as unknown as Record<string, unknown>)[key], v, `${c.rule} ${c.what} (${how}): part ${k} ${key}`);
+    }
+  });
+}
+
+for (const c of cases) {
+  test(`${c.rule}: ${c.what}`, () => {
+    const body = bin(c.body);
+    const ct = c.ct ?? CT;
+    const whole = run(body, ct, c.options);
+    check(c, whole, 'whole');
+    for (const chunks of allChunkings(body)) {
+      assert.deepEqual(run(body, ct, c.options, chunks), whole, `${c.rule} ${c.what}: chunking ${chunks.map((x) => x.length).join(',')}`);
+    }
+    // the pure fallback search gives the same result
+    assert.deepEqual(run(body, ct, c.options, [body], indexOfFallback), whole);
+  });
+}
