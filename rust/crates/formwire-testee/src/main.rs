@@ -26,24 +26,36 @@ fn main() {
         }
         let response = match serde_json::from_str::<Value>(&line) {
             Ok(req) => {
-                let mut resp = handle(&req);
-                resp.insert("id".into(), req.get("id").cloned().unwrap_or(Value::Null));
-                Value::Object(resp)
+                let id = req.get("id").cloned().unwrap_or(Value::Null);
+                match handle(&req) {
+                    Response::Json(mut resp) => {
+                        resp.insert("id".into(), id);
+                        Value::Object(resp).to_string()
+                    }
+                    // Parse results can be large: written as JSON text directly.
+                    Response::Results(results) => format!("{{\"id\":{id},\"results\":[{}]}}", results.join(",")),
+                }
             }
-            Err(e) => json!({"id": null, "error": testee_error(&format!("bad request line: {e}"))}),
+            Err(e) => json!({"id": null, "error": testee_error(&format!("bad request line: {e}"))}).to_string(),
         };
         let _ = writeln!(stdout, "{response}");
         let _ = stdout.flush();
     }
 }
 
-fn handle(req: &Value) -> Map<String, Value> {
+enum Response {
+    Json(Map<String, Value>),
+    /// One JSON text per chunking.
+    Results(Vec<String>),
+}
+
+fn handle(req: &Value) -> Response {
     let op = req.get("op").and_then(Value::as_str).unwrap_or("");
     // Encoding ops: `Err` is the error object of the response.
     let r: Result<Value, Value> = match op {
         "hello" => Ok(json!({"lang": "rust", "version": env!("CARGO_PKG_VERSION"), "ops": OPS})),
         "multipart.parse" => return results(req, multipart_parse),
-        "urlencoded.parse" => return results(req, urlencoded_parse),
+        "urlencoded.parse" => return results(req, |r, i, c| urlencoded_parse(r, i, c).to_string()),
         "multipart.serialize" => multipart_serialize(req),
         "urlencoded.serialize" => urlencoded_serialize(req).map_err(|m| testee_error(&m)),
         _ => Err(testee_error(&format!("unknown op {op:?}"))),
@@ -53,7 +65,7 @@ fn handle(req: &Value) -> Map<String, Value> {
         Ok(v) => m.insert("ok".into(), v),
         Err(e) => m.insert("error".into(), e),
     };
-    m
+    Response::Json(m)
 }
 
 /// An error of the testee itself (not a formwire error code).
@@ -66,13 +78,13 @@ fn error_json(e: &Error) -> Value {
 }
 
 /// Runs a parse op once per chunking: `{"results": [...]}`.
-fn results(req: &Value, parse: fn(&Value, &[u8], &[usize]) -> Value) -> Map<String, Value> {
-    let mut m = Map::new();
+fn results(req: &Value, parse: fn(&Value, &[u8], &[usize]) -> String) -> Response {
     let input = match req.get("input_b64").and_then(Value::as_str).map(|s| B64.decode(s)) {
         Some(Ok(b)) => b,
         _ => {
+            let mut m = Map::new();
             m.insert("error".into(), testee_error("missing or bad input_b64"));
-            return m;
+            return Response::Json(m);
         }
     };
     let empty = vec![Value::Array(vec![])];
@@ -81,11 +93,10 @@ fn results(req: &Value, parse: fn(&Value, &[u8], &[usize]) -> Value) -> Map<Stri
         .iter()
         .map(|c| match cuts(c, input.len()) {
             Ok(cuts) => parse(req, &input, &cuts),
-            Err(msg) => json!({"error": testee_error(&msg)}),
+            Err(msg) => json!({"error": testee_error(&msg)}).to_string(),
         })
         .collect();
-    m.insert("results".into(), Value::Array(out));
-    m
+    Response::Results(out)
 }
 
 /// A chunking as cut offsets: `[]` whole, `"bytes"` every byte, or offsets.
@@ -126,9 +137,35 @@ fn multipart_options(req: &Value) -> Result<multipart::Options, String> {
     Ok(o)
 }
 
-/// One part being collected.
+/// Appends `s` as a JSON string.
+fn push_json_str(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// Appends `"key":` and the value (a JSON string of `s`, or null).
+fn field(out: &mut String, key: &str, s: Option<&str>) {
+    out.push('"');
+    out.push_str(key);
+    out.push_str("\":");
+    match s {
+        Some(s) => push_json_str(out, s),
+        None => out.push_str("null"),
+    }
+    out.push(',');
+}
+
+/// One part being collected (its JSON text so far).
 struct Collect {
-    json: Map<String, Value>,
+    json: String,
     size: u64,
     hash: Sha256,
     echo: Option<Vec<u8>>,
@@ -147,48 +184,68 @@ impl Collect {
         }
     }
 
-    fn finish(mut self) -> Value {
+    fn finish(mut self) -> String {
+        const HEX: &[u8; 16] = b"0123456789abcdef";
         let digest = self.hash.finalize();
-        let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
-        self.json.insert("size".into(), json!(self.size));
-        self.json.insert("sha256".into(), json!(hex));
-        if let Some(e) = self.echo {
-            self.json.insert("body_b64".into(), json!(B64.encode(e)));
+        let j = &mut self.json;
+        j.push_str(&format!("\"size\":{},\"sha256\":\"", self.size));
+        for b in digest.iter() {
+            j.push(HEX[(b >> 4) as usize] as char);
+            j.push(HEX[(b & 15) as usize] as char);
         }
-        Value::Object(self.json)
+        j.push('"');
+        if let Some(e) = self.echo {
+            j.push_str(",\"body_b64\":\"");
+            j.push_str(&B64.encode(e));
+            j.push('"');
+        }
+        j.push('}');
+        self.json
     }
 }
 
-fn lossy(b: Option<&[u8]>) -> Value {
-    b.map_or(Value::Null, |b| Value::String(String::from_utf8_lossy(b).into_owned()))
+fn lossy(b: Option<&[u8]>) -> Option<String> {
+    b.map(|b| String::from_utf8_lossy(b).into_owned())
 }
 
 fn start_part(part: &multipart::Part<'_>) -> Collect {
-    let mut j = Map::new();
-    j.insert("name".into(), json!(part.name()));
-    j.insert("filename".into(), json!(part.filename()));
-    j.insert("name_star".into(), lossy(part.name_star()));
-    j.insert("filename_star".into(), lossy(part.filename_star()));
-    j.insert("content_type".into(), lossy(part.content_type()));
-    j.insert("type".into(), if part.is_file() { json!(part.mime_type()) } else { Value::Null });
-    let headers: Vec<Value> = part.headers().map(|h| json!([h.name(), h.value_str()])).collect();
-    j.insert("headers".into(), Value::Array(headers));
+    let mut j = String::with_capacity(256);
+    j.push('{');
+    field(&mut j, "name", Some(&part.name()));
+    field(&mut j, "filename", part.filename().as_deref());
+    field(&mut j, "name_star", lossy(part.name_star()).as_deref());
+    field(&mut j, "filename_star", lossy(part.filename_star()).as_deref());
+    field(&mut j, "content_type", lossy(part.content_type()).as_deref());
+    let ty = if part.is_file() { Some(part.mime_type()) } else { None };
+    field(&mut j, "type", ty.as_deref());
+    j.push_str("\"headers\":[");
+    for (i, h) in part.headers().enumerate() {
+        if i > 0 {
+            j.push(',');
+        }
+        j.push('[');
+        push_json_str(&mut j, h.name());
+        j.push(',');
+        push_json_str(&mut j, &h.value_str());
+        j.push(']');
+    }
+    j.push_str("],");
     Collect { json: j, size: 0, hash: Sha256::new(), echo: Some(Vec::new()) }
 }
 
-fn multipart_parse(req: &Value, input: &[u8], cuts: &[usize]) -> Value {
+fn multipart_parse(req: &Value, input: &[u8], cuts: &[usize]) -> String {
     let opts = match multipart_options(req) {
         Ok(o) => o,
-        Err(msg) => return json!({"error": testee_error(&msg)}),
+        Err(msg) => return json!({"error": testee_error(&msg)}).to_string(),
     };
     let ct = req.get("content_type").and_then(Value::as_str).unwrap_or("");
     match run_multipart(ct, opts, input, cuts) {
-        Ok(parts) => json!({"ok": {"parts": parts}}),
-        Err(e) => json!({"error": error_json(&e)}),
+        Ok(parts) => format!("{{\"ok\":{{\"parts\":[{}]}}}}", parts.join(",")),
+        Err(e) => json!({"error": error_json(&e)}).to_string(),
     }
 }
 
-fn run_multipart(ct: &str, opts: multipart::Options, input: &[u8], cuts: &[usize]) -> Result<Vec<Value>, Error> {
+fn run_multipart(ct: &str, opts: multipart::Options, input: &[u8], cuts: &[usize]) -> Result<Vec<String>, Error> {
     let mut parser = multipart::Parser::from_content_type(ct, opts)?;
     let mut parts = Vec::new();
     let mut current: Option<Collect> = None;

@@ -68,9 +68,9 @@ impl Options {
     }
 }
 
-/// Decodes one name or value: `+` to space, then percent-decoding, then
-/// UTF-8 with U+FFFD (WHATWG URL §5.1 steps 3.4–3.5). Borrows when nothing
-/// needs decoding.
+/// Decodes one name or value: `+` to space (UE-P-06), then percent-decoding
+/// (UE-P-07), then UTF-8 with U+FFFD, BOM kept (UE-P-08). Borrows when
+/// nothing needs decoding.
 pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
     if memchr2(b'+', b'%', bytes).is_none() {
         return String::from_utf8_lossy(bytes);
@@ -84,7 +84,7 @@ pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
             rest = &rest[i + 1..];
             continue;
         }
-        // `%` followed by two hex digits, else the `%` stays as it is.
+        // UE-P-07: `%` followed by two hex digits, else the `%` stays as it is.
         if let (Some(&h), Some(&l)) = (rest.get(i + 1), rest.get(i + 2)) {
             let (h, l) = (HEX_VALUE[h as usize], HEX_VALUE[l as usize]);
             if h != 0xFF && l != 0xFF {
@@ -104,7 +104,7 @@ pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
 }
 
 /// Splits one non-empty `&`-free sequence at its first `=` and decodes both
-/// halves.
+/// halves (UE-P-04, UE-P-05).
 fn pair(seq: &[u8]) -> Pair<'_> {
     match memchr(b'=', seq) {
         Some(i) => (decode(&seq[..i]), decode(&seq[i + 1..])),
@@ -137,6 +137,7 @@ impl<'a> Iterator for Pairs<'a> {
                 None => (self.rest, &self.rest[self.rest.len()..]),
             };
             self.rest = rest;
+            // UE-P-03: empty sequences are skipped.
             if !seq.is_empty() {
                 return Some(pair(seq));
             }
@@ -150,9 +151,9 @@ pub fn parse(input: &[u8]) -> Result<Vec<Pair<'_>>, Error> {
 }
 
 /// Parses a whole input. Errors: `UE_LIMIT_PAIRS` at the first byte of pair
-/// number `max_pairs + 1`; `UE_LIMIT_BYTES` at `max_bytes` when the input is
-/// longer (bytes before that offset are processed first, so an earlier
-/// `UE_LIMIT_PAIRS` wins, as in the streaming parser).
+/// number `max_pairs + 1` (UE-L-02); `UE_LIMIT_BYTES` at `max_bytes` when the
+/// input is longer (UE-L-01). Bytes before `max_bytes` are processed first,
+/// so an earlier `UE_LIMIT_PAIRS` wins, as in the streaming parser (UE-L-03).
 pub fn parse_with<'a>(input: &'a [u8], options: &Options) -> Result<Vec<Pair<'a>>, Error> {
     let cut = usize::try_from(options.max_bytes).unwrap_or(usize::MAX).min(input.len());
     let head = &input[..cut];
@@ -178,7 +179,8 @@ pub fn parse_with<'a>(input: &'a [u8], options: &Options) -> Result<Vec<Pair<'a>
 
 /// Appends the urlencoded form of `bytes` (WHATWG URL
 /// "application/x-www-form-urlencoded serializer" step for one string):
-/// `[A-Za-z0-9*-._]` as is, space as `+`, everything else `%XX` uppercase.
+/// `[A-Za-z0-9*-._]` as is (UE-S-04), space as `+` (UE-S-03), everything
+/// else `%XX` uppercase (UE-S-05).
 pub fn byte_serialize(bytes: &[u8], out: &mut String) {
     let mut rest = bytes;
     while !rest.is_empty() {
@@ -197,7 +199,8 @@ pub fn byte_serialize(bytes: &[u8], out: &mut String) {
     }
 }
 
-/// Serializes pairs as `name=value` joined by `&` (WHATWG URL §5.2).
+/// Serializes pairs as `name=value` joined by `&` (UE-S-06). Rust strings
+/// are always scalar value strings, so UE-S-01 holds by construction.
 pub fn serialize<I, K, V>(pairs: I) -> String
 where
     I: IntoIterator<Item = (K, V)>,
@@ -221,7 +224,9 @@ where
 /// A pair that lies inside one chunk borrows it; a pair split across chunks
 /// is assembled in an internal buffer first (at most `max_bytes`). Decoding
 /// happens on whole pairs, so `%`, `%X` and UTF-8 sequences split across
-/// chunks decode exactly as if the input came in one piece.
+/// chunks decode exactly as if the input came in one piece (UE-P-11). A pair
+/// is handed out as soon as its `&` is seen (UE-P-12); after an error every
+/// call reports it again (UE-L-05).
 ///
 /// ```
 /// use formwire::urlencoded::{Options, Parser};
@@ -433,8 +438,7 @@ mod tests {
 
     #[test]
     fn limits() {
-        let mut o = Options::default();
-        o.max_pairs = 2;
+        let mut o = Options { max_pairs: 2, ..Options::default() };
         assert_eq!(parse_with(b"a&&b", &o).unwrap().len(), 2);
         assert_eq!(parse_with(b"a&&b&&&", &o).unwrap().len(), 2);
         assert_eq!(parse_with(b"a&b&&c", &o).unwrap_err(), Error::new(ErrorCode::UeLimitPairs, 5));

@@ -239,11 +239,16 @@ impl<'a> Encoder<'a> {
         &self.boundary
     }
 
-    /// The Content-Type to send: `multipart/form-data; boundary=` B,
-    /// unquoted (MP-S-10). Every `bchars` boundary reads back unchanged
-    /// through the WHATWG MIME type parser, quoted or not.
+    /// The Content-Type to send: `multipart/form-data; boundary=` B
+    /// (MP-S-10), unquoted when B is a token (every generated boundary is),
+    /// else quoted as MIME Sniffing §4.5 serializes a parameter value
+    /// (`bchars` hold no `"` or `\\`, so nothing needs escaping).
     pub fn content_type(&self) -> String {
-        format!("multipart/form-data; boundary={}", self.boundary)
+        if self.boundary.bytes().all(|b| crate::tables::TOKEN[b as usize]) {
+            format!("multipart/form-data; boundary={}", self.boundary)
+        } else {
+            format!("multipart/form-data; boundary=\"{}\"", self.boundary)
+        }
     }
 
     /// The number of entries.

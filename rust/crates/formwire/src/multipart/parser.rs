@@ -100,8 +100,6 @@ enum Hs {
     Name,
     /// OWS between the name and the colon.
     NameOws,
-    /// After a CR before the colon.
-    NameCr,
     /// OWS after the colon.
     ValueOws,
     /// In a value.
@@ -486,10 +484,7 @@ impl Parser {
         let lf_mode = self.opts.allow_lf;
         let start = *pos;
         let mut from = start;
-        loop {
-            let Some(i) = self.finder.find(&chunk[from..end]) else {
-                break;
-            };
+        while let Some(i) = self.finder.find(&chunk[from..end]) {
             let m = from + i;
             // With allow_lf the needle is `LF "--" B`; a CR before it belongs
             // to the delimiter (MP-P-06).
@@ -675,10 +670,11 @@ impl Parser {
                         *pos += 1;
                         break self.end_block(cr, off + 1).map(|()| true);
                     }
-                    // A bare CR begins a header line: limits, then MP-H-02.
+                    // A bare CR begins a header line: limits, then MP-H-02
+                    // (a CR is not a token byte: the name check fails first).
                     self.header_byte(cr)?;
                     self.new_line(cr)?;
-                    break Err(self.fail(ErrorCode::MpHeaderValue, cr));
+                    break Err(self.fail(ErrorCode::MpHeaderName, cr));
                 }
                 Hs::Lead => {
                     self.header_byte(off)?;
@@ -713,8 +709,9 @@ impl Parser {
                             hs = Hs::ValueOws;
                         }
                         SP | HT if self.hbuf.len() > self.name_start => hs = Hs::NameOws,
-                        CR => hs = Hs::NameCr,
-                        LF if !lf_ok => break Err(self.fail(ErrorCode::MpHeaderValue, off)),
+                        // MP-H-02: before the colon every other byte (CR, LF,
+                        // NUL included) fails the name check first, so a line
+                        // without a colon fails at its CR (or LF).
                         _ => break Err(self.fail(ErrorCode::MpHeaderName, off)),
                     }
                     *pos += 1;
@@ -727,17 +724,9 @@ impl Parser {
                             self.name_end = self.hbuf.len();
                             hs = Hs::ValueOws;
                         }
-                        CR => hs = Hs::NameCr,
-                        LF if !lf_ok => break Err(self.fail(ErrorCode::MpHeaderValue, off)),
                         _ => break Err(self.fail(ErrorCode::MpHeaderName, off)),
                     }
                     *pos += 1;
-                }
-                Hs::NameCr => {
-                    // MP-H-02: a line without a colon fails at its CR; a CR
-                    // not followed by LF is a bad byte anywhere in a line.
-                    let code = if b == LF { ErrorCode::MpHeaderName } else { ErrorCode::MpHeaderValue };
-                    break Err(self.fail(code, off - 1));
                 }
                 Hs::ValueOws | Hs::FoldOws => {
                     if matches!(b, SP | HT) {

@@ -291,7 +291,9 @@ impl ExactSizeIterator for Headers<'_> {}
 mod tests {
     use super::*;
 
-    fn cd(v: &str) -> Option<(String, Option<String>, Option<String>, Option<String>)> {
+    type Params = (String, Option<String>, Option<String>, Option<String>);
+
+    fn cd(v: &str) -> Option<Params> {
         let b = v.as_bytes();
         let d = parse_disposition(b, 0, b.len())?;
         let s = |(a, e): Span| String::from_utf8_lossy(&b[a..e]).into_owned();
