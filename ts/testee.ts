@@ -187,7 +187,7 @@ class RawBlob {
     });
   }
   async arrayBuffer(): Promise<ArrayBuffer> {
-    return this.bytes.slice().buffer as ArrayBuffer;
+    return new Uint8Array(this.bytes).buffer as ArrayBuffer;
   }
 }
 

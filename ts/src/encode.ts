@@ -26,7 +26,7 @@ export interface EncodedFormData extends AsyncIterable<Uint8Array> {
   /** The body as a ReadableStream (usable as a fetch body with `duplex: 'half'`). */
   stream(): ReadableStream<Uint8Array>;
   /** The whole body in one new Uint8Array of `contentLength` bytes. */
-  bytes(): Promise<Uint8Array>;
+  bytes(): Promise<Uint8Array<ArrayBuffer>>;
   /** The whole body as an ArrayBuffer. */
   arrayBuffer(): Promise<ArrayBuffer>;
 }
@@ -153,7 +153,7 @@ class Encoded implements EncodedFormData {
     );
   }
 
-  async bytes(): Promise<Uint8Array> {
+  async bytes(): Promise<Uint8Array<ArrayBuffer>> {
     const out = new Uint8Array(this.contentLength);
     let at = 0;
     let o = 0;
@@ -164,7 +164,9 @@ class Encoded implements EncodedFormData {
       at = cut;
       const blob = this.blobs[k]!;
       if (blob.size === 0) continue;
-      out.set(new Uint8Array(await blob.arrayBuffer()), o);
+      const ab = await blob.arrayBuffer();
+      if (ab.byteLength !== blob.size) throw new Error('formwire: a Blob changed size while being encoded');
+      out.set(new Uint8Array(ab), o);
       o += blob.size;
     }
     out.set(this.arena.subarray(at), o);

@@ -23,7 +23,7 @@ export const defaultIndexOf: IndexOf = nativeIndexOf ?? indexOfFallback;
 const PART_END = 1;
 const END = 2;
 
-function concat(chunks: Uint8Array[], total: number): Uint8Array {
+function concat(chunks: Uint8Array[], total: number): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(total);
   let o = 0;
   for (const c of chunks) {
@@ -185,7 +185,7 @@ export class Part implements AsyncIterable<Uint8Array> {
   }
 
   /** The whole body as a new Uint8Array. */
-  async bytes(): Promise<Uint8Array> {
+  async bytes(): Promise<Uint8Array<ArrayBuffer>> {
     const chunks: Uint8Array[] = [];
     let total = 0;
     for (;;) {

@@ -27,7 +27,7 @@ export type Outcome = { parts: OutPart[] } | { error: { code: string; offset: nu
 export const te = new TextEncoder();
 
 /** Bytes of a string where every char is one byte (latin1). */
-export function bin(s: string): Uint8Array {
+export function bin(s: string): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(s.length);
   for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
   return out;

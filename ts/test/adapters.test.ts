@@ -1,0 +1,156 @@
+/** High-level API over every body type; part skipping; backpressure; formData() against Response.formData(). */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
+import { parseMultipart, formData, encodeFormData, FormwireError } from '../src/index.js';
+import { bin } from './helpers.js';
+
+const CT = 'multipart/form-data; boundary=b';
+const BODY =
+  '--b\r\nContent-Disposition: form-data; name="a"\r\n\r\nfirst\r\n' +
+  '--b\r\nContent-Disposition: form-data; name="f"; filename="x.bin"\r\nContent-Type: application/octet-stream\r\n\r\n\x00\x01\x02\r\n' +
+  '--b\r\nContent-Disposition: form-data; name="c"\r\n\r\nthird\r\n--b--\r\n';
+
+function chunked(bytes: Uint8Array, size: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < bytes.length; i += size) out.push(bytes.subarray(i, i + size));
+  return out;
+}
+
+async function describe(parts: AsyncIterable<import('../src/index.js').Part>): Promise<string[]> {
+  const out: string[] = [];
+  for await (const p of parts) out.push(`${p.name}|${p.filename}|${p.type}|${Buffer.from(await p.bytes()).toString('hex')}`);
+  return out;
+}
+
+const WANT = ['a|null|null|6669727374', 'f|x.bin|application/octet-stream|000102', 'c|null|null|7468697264'];
+
+test('every body type gives the same parts', async () => {
+  const bytes = bin(BODY);
+  const sources: Array<[string, () => unknown]> = [
+    ['Uint8Array', () => bytes],
+    ['ArrayBuffer', () => bytes.slice().buffer],
+    ['web ReadableStream', () => new Blob([bytes]).stream()],
+    ['Node Readable, 3-byte chunks', () => Readable.from(chunked(bytes, 3))],
+    ['async generator, 1-byte chunks', () => (async function* () { yield* chunked(bytes, 1); })()],
+    ['array of chunks', () => chunked(bytes, 7)],
+    ['Blob', () => new Blob([bytes])],
+  ];
+  for (const [what, make] of sources) {
+    assert.deepEqual(await describe(parseMultipart(make() as Uint8Array, CT)), WANT, what);
+  }
+  // Request / Response: the Content-Type comes from the headers
+  const req = new Request('http://localhost/', { method: 'POST', body: bytes, headers: { 'content-type': CT } });
+  assert.deepEqual(await describe(parseMultipart(req)), WANT, 'Request');
+  assert.deepEqual(await describe(parseMultipart(new Response(bytes, { headers: { 'content-type': CT } }))), WANT, 'Response');
+});
+
+test('reading styles: for await, body stream, text(), arrayBuffer()', async () => {
+  const it = parseMultipart(Readable.from(chunked(bin(BODY), 4)), CT);
+  const p1 = (await it.next()).value!;
+  let s = '';
+  for await (const c of p1) s += Buffer.from(c).toString();
+  assert.equal(s, 'first');
+  const p2 = (await it.next()).value!;
+  assert.deepEqual(new Uint8Array(await new Response(p2.body).arrayBuffer()), new Uint8Array([0, 1, 2]));
+  const p3 = (await it.next()).value!;
+  assert.equal(await p3.text(), 'third');
+  assert.equal((await it.next()).done, true);
+});
+
+test('unread parts are skipped; reading a skipped part fails loudly', async () => {
+  const parts = [];
+  for await (const p of parseMultipart(bin(BODY), CT)) parts.push(p);
+  assert.deepEqual(parts.map((p) => p.name), ['a', 'f', 'c']);
+  await assert.rejects(parts[0]!.text(), /moving to the next part/);
+});
+
+test('errors reach the iterator with code and offset, after the parts before them', async () => {
+  const bad = BODY.replace('--b--\r\n', '--b--junk');
+  const seen: string[] = [];
+  await assert.rejects(
+    (async () => {
+      for await (const p of parseMultipart(Readable.from(chunked(bin(bad), 5)), CT)) seen.push(`${p.name}=${await p.text()}`);
+    })(),
+    (e: unknown) => e instanceof FormwireError && e.code === 'MP_DELIMITER' && e.offset === bad.indexOf('junk'),
+  );
+  assert.deepEqual(seen, ['a=first', 'f=\x00\x01\x02', 'c=third']);
+  await assert.rejects(formData(bin(bad), CT), (e: unknown) => e instanceof FormwireError && e.code === 'MP_DELIMITER');
+  await assert.rejects(formData(bin(BODY), CT, { maxParts: 2 }), (e: unknown) => e instanceof FormwireError && e.code === 'MP_LIMIT_PARTS');
+  assert.throws(() => parseMultipart(bin(BODY), 'text/plain'), (e: unknown) => e instanceof FormwireError && e.code === 'MP_CONTENT_TYPE');
+});
+
+test('formData() equals Response.formData() on valid bodies', async () => {
+  const form = new FormData();
+  form.append('x', 'ü\r\n');
+  form.append('x', '2');
+  form.append('f', new File([new Uint8Array(100000).fill(7)], 'big.bin', { type: 'application/x-y' }));
+  form.append('g', new File(['t'], 'g.txt'));
+  const enc = encodeFormData(form);
+  const bytes = await enc.bytes();
+  const ours = await formData(Readable.from(chunked(bytes, 999)), enc.contentType);
+  const node = await new Response(bytes, { headers: { 'content-type': enc.contentType } }).formData();
+  const flat = async (fd: FormData) => {
+    const out: unknown[] = [];
+    for (const [k, v] of fd) out.push(typeof v === 'string' ? [k, v] : [k, v.name, v.type, v.size, Buffer.from(await v.arrayBuffer()).toString('base64')]);
+    return out;
+  };
+  assert.deepEqual(await flat(ours), await flat(node));
+  const f = ours.get('g') as File;
+  assert.equal(f.type, 'application/octet-stream'); // MP-S-06 on the way out, MP-F-03 on the way in
+  assert.equal(f.lastModified, 0); // MP-F-02
+});
+
+test('backpressure: a slow consumer keeps the source (and memory) bounded', async () => {
+  // A 64 MiB file part produced lazily in 64 KiB chunks; count how far the producer runs ahead of the consumer.
+  const CHUNK = 65536;
+  const TOTAL = 1024; // chunks
+  let produced = 0;
+  const head = bin('--b\r\nContent-Disposition: form-data; name="f"; filename="big"\r\n\r\n');
+  const payload = new Uint8Array(CHUNK).fill(0x61);
+  const source = new ReadableStream<Uint8Array>(
+    {
+      pull(c) {
+        if (produced === 0) c.enqueue(head);
+        if (produced < TOTAL) c.enqueue(payload);
+        else {
+          c.enqueue(bin('\r\n--b--\r\n'));
+          c.close();
+        }
+        produced++;
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  let consumed = 0;
+  let maxAhead = 0;
+  const rss0 = process.memoryUsage().rss;
+  for await (const part of parseMultipart(source, CT)) {
+    for await (const chunk of part) {
+      consumed += chunk.length;
+      maxAhead = Math.max(maxAhead, produced * CHUNK - consumed);
+      if ((consumed & 0x3fffff) === 0) await new Promise((r) => setTimeout(r, 1)); // slow consumer
+    }
+  }
+  assert.equal(consumed, CHUNK * TOTAL);
+  assert.ok(maxAhead <= 4 * CHUNK, `producer ran ${maxAhead} bytes ahead`);
+  assert.ok(process.memoryUsage().rss - rss0 < 48 * 1024 * 1024, 'memory stays bounded');
+});
+
+test('parseMultipart body stream cancels nothing it should not; early return cancels the source', async () => {
+  let cancelled = false;
+  const source = new ReadableStream<Uint8Array>({
+    start(c) {
+      c.enqueue(bin(BODY.slice(0, 60)));
+    },
+    cancel() {
+      cancelled = true;
+    },
+  });
+  for await (const p of parseMultipart(source, CT)) {
+    assert.equal(p.name, 'a');
+    break;
+  }
+  await new Promise((r) => setTimeout(r, 5));
+  assert.equal(cancelled, true);
+});

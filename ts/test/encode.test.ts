@@ -1,0 +1,146 @@
+/** MP-S rules: byte-exact serializer output, Content-Length up front, round trips, Node's own parser accepts it. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { encodeFormData, formData, parseMultipart, FormwireError } from '../src/index.js';
+import { latin1 } from './helpers.js';
+
+async function collect(it: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  for await (const c of it) parts.push(c);
+  return new Uint8Array(Buffer.concat(parts));
+}
+
+test('MP-S-01..06: exact layout with the WHATWG escapes', async () => {
+  const form = new FormData();
+  form.append('a\nb', 'x\ry\nz\r\n');
+  form.append('q"%\\é', 'v');
+  form.append('f', new File(['hi'], 'b\nc"d.txt', { type: 'text/plain' }));
+  form.append('g', new Blob([new Uint8Array([0, 1])]));
+  form.append('h', new File([], ''));
+  const enc = encodeFormData(form, { boundary: 'BOUNDARY' });
+  const want =
+    '--BOUNDARY\r\nContent-Disposition: form-data; name="a%0D%0Ab"\r\n\r\nx\r\ny\r\nz\r\n\r\n' +
+    '--BOUNDARY\r\nContent-Disposition: form-data; name="q%22%\\\xc3\xa9"\r\n\r\nv\r\n' +
+    '--BOUNDARY\r\nContent-Disposition: form-data; name="f"; filename="b%0Ac%22d.txt"\r\nContent-Type: text/plain\r\n\r\nhi\r\n' +
+    '--BOUNDARY\r\nContent-Disposition: form-data; name="g"; filename="blob"\r\nContent-Type: application/octet-stream\r\n\r\n\x00\x01\r\n' +
+    '--BOUNDARY\r\nContent-Disposition: form-data; name="h"; filename=""\r\nContent-Type: application/octet-stream\r\n\r\n\r\n' +
+    '--BOUNDARY--\r\n';
+  const bytes = await enc.bytes();
+  assert.equal(latin1(bytes), want);
+  assert.equal(enc.contentLength, bytes.length);
+  assert.equal(latin1(await collect(enc)), want);
+  assert.equal(latin1(new Uint8Array(await new Response(enc.stream()).arrayBuffer())), want);
+  assert.equal(enc.contentType, 'multipart/form-data; boundary=BOUNDARY');
+});
+
+test('MP-S-02: a\\n\\rb → a%0D%0A%0D%0Ab; MP-S-03 filenames are not normalized', async () => {
+  const enc = encodeFormData([['a\n\rb', new File(['x'], 'b\n\rc')]], { boundary: 'X' });
+  const s = latin1(await enc.bytes());
+  assert.ok(s.includes('name="a%0D%0A%0D%0Ab"; filename="b%0A%0Dc"'), s);
+});
+
+test('MP-S-07: lone surrogates become U+FFFD', async () => {
+  const enc = encodeFormData([['\ud800', 'x\udc00']], { boundary: 'X' });
+  const s = Buffer.from(await enc.bytes()).toString('utf8');
+  assert.ok(s.includes('name="\ufffd"') && s.includes('x\ufffd'), s);
+});
+
+test('MP-S-01: an empty form is just the close delimiter', async () => {
+  const enc = encodeFormData([], { boundary: 'X' });
+  assert.equal(latin1(await enc.bytes()), '--X--\r\n');
+  assert.equal(enc.contentLength, 7);
+});
+
+test('MP-S-06: a type with CR, LF or NUL is refused at its entry index', () => {
+  const bad = { size: 0, type: 'text/plain\r\nX-Injected: 1', stream: () => new Blob([]).stream(), arrayBuffer: async () => new ArrayBuffer(0) };
+  assert.throws(
+    () => encodeFormData([['a', 'x'], ['b', bad]]),
+    (e: unknown) => e instanceof FormwireError && e.code === 'MP_ENCODE_HEADER' && e.offset === 1,
+  );
+});
+
+test('MP-S-09: caller boundaries are checked; generated ones are fresh CSPRNG tokens', () => {
+  for (const b of ['', 'a '.repeat(1), 'x'.repeat(71), 'a"b', 'a\r\nb', 'é']) {
+    assert.throws(() => encodeFormData([], { boundary: b }), (e: unknown) => e instanceof FormwireError && e.code === 'MP_ENCODE_BOUNDARY', JSON.stringify(b));
+  }
+  assert.equal(encodeFormData([], { boundary: 'a b' }).contentType, 'multipart/form-data; boundary="a b"');
+  const seen = new Set<string>();
+  for (let i = 0; i < 200; i++) {
+    const b = encodeFormData([]).boundary;
+    assert.match(b, /^[0-9A-Za-z'_-]{27,70}$/);
+    seen.add(b);
+  }
+  assert.equal(seen.size, 200);
+});
+
+test('MP-S-08: Content-Length is known before reading and equals the bytes (large blob streamed)', async () => {
+  const big = new Uint8Array(3 * 1024 * 1024 + 17);
+  for (let i = 0; i < big.length; i++) big[i] = (i * 31) & 255;
+  const enc = encodeFormData([['t', 'é'], ['f', new File([big], 'big.bin')], ['u', 'end']]);
+  const len = enc.contentLength;
+  let chunks = 0;
+  let total = 0;
+  for await (const c of enc) {
+    chunks++;
+    total += c.length;
+  }
+  assert.equal(total, len);
+  let blobChunks = 0;
+  for await (const _ of new File([big], 'big.bin').stream() as unknown as AsyncIterable<Uint8Array>) blobChunks++;
+  assert.equal(chunks, blobChunks + 2, 'text segments plus the blob chunks: nothing concatenated');
+});
+
+test('round trip: encode → parseMultipart / formData gives back the entries', async () => {
+  const form = new FormData();
+  form.append('name', 'value with\r\nnewline and é');
+  form.append('dup', '1');
+  form.append('dup', '2');
+  const bytes = new Uint8Array(70000).map((_, i) => (i * 7) & 255);
+  form.append('file', new File([bytes], 'd\u00e9j\u00e0.bin', { type: 'application/x-test' }));
+  const enc = encodeFormData(form);
+  const got: Array<[string, string | null, string | null, number]> = [];
+  for await (const part of parseMultipart(enc.stream(), enc.contentType)) {
+    const b = await part.bytes();
+    got.push([part.name, part.filename, part.type, b.length]);
+    if (part.name === 'file') assert.deepEqual(b, bytes);
+  }
+  assert.deepEqual(got, [
+    ['name', null, null, 'value with\r\nnewline and é'.length + 1],
+    ['dup', null, null, 1],
+    ['dup', null, null, 1],
+    ['file', 'déjà.bin', 'application/x-test', 70000],
+  ]);
+  const fd = await formData(await enc.bytes(), enc.contentType);
+  assert.deepEqual([...fd.keys()], ['name', 'dup', 'dup', 'file']);
+  assert.equal(fd.get('name'), 'value with\r\nnewline and é');
+  const f = fd.get('file') as File;
+  assert.equal(f.name, 'déjà.bin');
+  assert.equal(f.type, 'application/x-test');
+  assert.deepEqual(new Uint8Array(await f.arrayBuffer()), bytes);
+});
+
+test("encoder output is accepted by Node's own Response.formData()", async () => {
+  const form = new FormData();
+  form.append('a', 'x');
+  form.append('b', new File(['content'], 'c.txt', { type: 'text/plain' }));
+  const enc = encodeFormData(form);
+  const fd = await new Response(enc.stream(), { headers: { 'content-type': enc.contentType } }).formData();
+  assert.equal(fd.get('a'), 'x');
+  assert.equal(await (fd.get('b') as File).text(), 'content');
+  // and as a fetch-style body with duplex: 'half'
+  const req = new Request('http://localhost/', { method: 'POST', body: enc.stream(), headers: enc.headers, duplex: 'half' } as RequestInit);
+  const fd2 = await req.formData();
+  assert.equal((fd2.get('b') as File).name, 'c.txt');
+});
+
+test('encoder output matches Response(FormData) byte for byte (modulo boundary)', async () => {
+  const form = new FormData();
+  form.append('x', 'a\nb');
+  form.append('y', new File(['z'], 'n.txt', { type: 'text/plain' }));
+  const r = new Response(form);
+  const ct = r.headers.get('content-type')!;
+  const boundary = ct.split('boundary=')[1]!;
+  const node = latin1(new Uint8Array(await r.arrayBuffer()));
+  const ours = latin1(await encodeFormData(form, { boundary }).bytes());
+  assert.equal(ours, node);
+});
