@@ -73,8 +73,22 @@ impl Options {
 /// nothing needs decoding.
 pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
     if memchr2(b'+', b'%', bytes).is_none() {
-        return String::from_utf8_lossy(bytes);
+        return utf8(bytes);
     }
+    unescape(bytes)
+}
+
+/// UTF-8 with U+FFFD for invalid sequences, borrowing when valid.
+#[inline]
+fn utf8(bytes: &[u8]) -> Cow<'_, str> {
+    match core::str::from_utf8(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => Cow::Owned(String::from_utf8_lossy(bytes).into_owned()),
+    }
+}
+
+/// `+` and `%XX` decoding, then UTF-8 (the input holds `+` or `%`).
+fn unescape(bytes: &[u8]) -> Cow<'_, str> {
     let mut out = Vec::with_capacity(bytes.len());
     let mut rest = bytes;
     while let Some(i) = memchr2(b'+', b'%', rest) {
@@ -103,12 +117,115 @@ pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
     })
 }
 
+/// Byte classes for the one-pass pair scanner.
+const PLAIN: u8 = 0;
+const AMP: u8 = 1;
+const EQ: u8 = 2;
+/// `+` or `%`: the half needs unescaping.
+const ESC: u8 = 4;
+/// 80..FF: the half needs UTF-8 validation.
+const HIGH: u8 = 8;
+
+static CLASS: [u8; 256] = {
+    let mut t = [PLAIN; 256];
+    let mut b = 0x80;
+    while b < 256 {
+        t[b] = HIGH;
+        b += 1;
+    }
+    t[b'&' as usize] = AMP;
+    t[b'=' as usize] = EQ;
+    t[b'+' as usize] = ESC;
+    t[b'%' as usize] = ESC;
+    t
+};
+
+/// The index of the first byte at or after `i` that is not `PLAIN`, eight
+/// bytes at a time (SWAR: a zero byte of `w ^ c * ONES` marks `c`).
+#[inline]
+fn plain_run(input: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    while let Some(bytes) = input.get(i..i + 8) {
+        let w = u64::from_le_bytes(bytes.try_into().unwrap_or_default());
+        let zero = |c: u8| {
+            let x = w ^ (ONES * c as u64);
+            x.wrapping_sub(ONES) & !x & HIGHS
+        };
+        // The lowest marked byte is exact (borrows only run upwards).
+        let m = zero(b'&') | zero(b'=') | zero(b'+') | zero(b'%') | (w & HIGHS);
+        if m != 0 {
+            return i + (m.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < input.len() && CLASS[input[i] as usize] == PLAIN {
+        i += 1;
+    }
+    i
+}
+
+/// Decodes `input[a..b]` given what the scanner saw in it. `text` is the
+/// whole input when it is valid UTF-8: then a half without escapes is a
+/// slice of it (`a` and `b` sit next to ASCII bytes, so on char
+/// boundaries) and needs no validation of its own.
+#[inline]
+fn half<'a>(input: &'a [u8], text: Option<&'a str>, a: usize, b: usize, flags: u8) -> Cow<'a, str> {
+    if flags & ESC != 0 {
+        return unescape(&input[a..b]);
+    }
+    match text.and_then(|t| t.get(a..b)) {
+        Some(s) => Cow::Borrowed(s),
+        None => utf8(&input[a..b]),
+    }
+}
+
+/// Scans the sequence starting at `input[start]` up to its `&` (or the end)
+/// in one pass: where its first `=` is (UE-P-04) and which half needs
+/// decoding. Returns the sequence end and the pair (`None` when empty).
+#[inline]
+fn scan_pair<'a>(input: &'a [u8], text: Option<&'a str>, start: usize) -> (usize, Option<Pair<'a>>) {
+    let mut i = start;
+    let mut eq = usize::MAX;
+    let mut name_flags = 0u8;
+    let mut flags = 0u8;
+    loop {
+        i = plain_run(input, i);
+        if i >= input.len() {
+            break;
+        }
+        let c = CLASS[input[i] as usize];
+        if c != PLAIN {
+            if c == AMP {
+                break;
+            }
+            if c == EQ && eq == usize::MAX {
+                eq = i;
+                name_flags = flags;
+                flags = 0;
+            } else {
+                flags |= c;
+            }
+        }
+        i += 1;
+    }
+    if i == start {
+        return (i, None);
+    }
+    let pair = if eq == usize::MAX {
+        (half(input, text, start, i, flags), Cow::Borrowed(""))
+    } else {
+        (half(input, text, start, eq, name_flags), half(input, text, eq + 1, i, flags))
+    };
+    (i, Some(pair))
+}
+
 /// Splits one non-empty `&`-free sequence at its first `=` and decodes both
 /// halves (UE-P-04, UE-P-05).
 fn pair(seq: &[u8]) -> Pair<'_> {
-    match memchr(b'=', seq) {
-        Some(i) => (decode(&seq[..i]), decode(&seq[i + 1..])),
-        None => (decode(seq), Cow::Borrowed("")),
+    match scan_pair(seq, None, 0) {
+        (_, Some(p)) => p,
+        (_, None) => (Cow::Borrowed(""), Cow::Borrowed("")),
     }
 }
 
@@ -128,20 +245,16 @@ impl<'a> Iterator for Pairs<'a> {
     type Item = Pair<'a>;
 
     fn next(&mut self) -> Option<Pair<'a>> {
-        loop {
-            if self.rest.is_empty() {
-                return None;
-            }
-            let (seq, rest) = match memchr(b'&', self.rest) {
-                Some(i) => (&self.rest[..i], &self.rest[i + 1..]),
-                None => (self.rest, &self.rest[self.rest.len()..]),
-            };
-            self.rest = rest;
+        while !self.rest.is_empty() {
+            let rest = self.rest;
+            let (end, pair) = scan_pair(rest, None, 0);
+            self.rest = &rest[(end + 1).min(rest.len())..];
             // UE-P-03: empty sequences are skipped.
-            if !seq.is_empty() {
-                return Some(pair(seq));
+            if pair.is_some() {
+                return pair;
             }
         }
+        None
     }
 }
 
@@ -157,20 +270,24 @@ pub fn parse(input: &[u8]) -> Result<Vec<Pair<'_>>, Error> {
 pub fn parse_with<'a>(input: &'a [u8], options: &Options) -> Result<Vec<Pair<'a>>, Error> {
     let cut = usize::try_from(options.max_bytes).unwrap_or(usize::MAX).min(input.len());
     let head = &input[..cut];
-    let mut out = Vec::new();
+    // At most one pair per `&` plus one: no reallocation.
+    let most = memchr::memchr_iter(b'&', head).count() as u64 + 1;
+    let mut out = Vec::with_capacity(most.min(options.max_pairs.saturating_add(1)) as usize);
+    // Valid UTF-8 as a whole (the usual case): halves are str slices.
+    let text = core::str::from_utf8(head).ok();
     let mut at = 0;
     while at < head.len() {
-        let end = memchr(b'&', &head[at..]).map_or(head.len(), |i| at + i);
-        if end > at {
+        let (end, pair) = scan_pair(head, text, at);
+        if let Some(pair) = pair {
+            // UE-L-02
             if out.len() as u64 >= options.max_pairs {
                 return Err(Error::new(ErrorCode::UeLimitPairs, at as u64));
             }
-            if end < head.len() || cut == input.len() {
-                out.push(pair(&input[at..end]));
-            }
+            out.push(pair);
         }
         at = end + 1;
     }
+    // UE-L-01: the bytes before the limit were processed first (UE-L-03).
     if cut < input.len() {
         return Err(Error::new(ErrorCode::UeLimitBytes, options.max_bytes));
     }
@@ -513,6 +630,59 @@ mod tests {
                     assert_eq!(stream(input, &cuts, &o), whole, "{max_pairs} {max_bytes} {cut}");
                 }
             }
+        }
+    }
+
+    /// WHATWG URL §5.1 transcribed step by step, byte at a time.
+    fn naive(input: &[u8]) -> Vec<(String, String)> {
+        let hex = |b: u8| (b as char).to_digit(16).map(|d| d as u8);
+        let dec = |s: &[u8]| {
+            let s: Vec<u8> = s.iter().map(|&b| if b == b'+' { b' ' } else { b }).collect();
+            let mut out = Vec::new();
+            let mut i = 0;
+            while i < s.len() {
+                if s[i] == b'%' && i + 2 < s.len() {
+                    if let (Some(h), Some(l)) = (hex(s[i + 1]), hex(s[i + 2])) {
+                        out.push(h * 16 + l);
+                        i += 3;
+                        continue;
+                    }
+                }
+                out.push(s[i]);
+                i += 1;
+            }
+            String::from_utf8_lossy(&out).into_owned()
+        };
+        input
+            .split(|&b| b == b'&')
+            .filter(|s| !s.is_empty())
+            .map(|s| match s.iter().position(|&b| b == b'=') {
+                Some(i) => (dec(&s[..i]), dec(&s[i + 1..])),
+                None => (dec(s), String::new()),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn matches_naive_reference() {
+        let alphabet: &[u8] = b"aZ09&&==++%%%fFgG\xc3\xa9\xe2\x82\xac\xff\x80 ;";
+        let mut state = 7u64;
+        let mut next = move || {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            (z ^ (z >> 31)) as usize
+        };
+        let o = Options { max_pairs: UNLIMITED, max_bytes: UNLIMITED };
+        for round in 0..3000 {
+            let len = next() % if round % 10 == 0 { 400 } else { 40 };
+            let input: Vec<u8> = (0..len).map(|_| alphabet[next() % alphabet.len()]).collect();
+            let want = naive(&input);
+            assert_eq!(owned(parse_with(&input, &o).unwrap()), want, "{input:?}");
+            assert_eq!(owned(pairs(&input).collect()), want, "{input:?}");
+            let cuts: Vec<usize> = if len > 1 { vec![1 + next() % (len - 1)] } else { vec![] };
+            assert_eq!(stream(&input, &cuts, &o).unwrap(), want, "{input:?} {cuts:?}");
         }
     }
 
