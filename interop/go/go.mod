@@ -1,0 +1,3 @@
+module formwire.dev/interop
+
+go 1.22
