@@ -320,6 +320,8 @@ def validate(root, validator, spec_dir):
             want = "%s.%s" % (c.id, FORMAT_EXT[c.format])
             if f != want:
                 errors.append((c.rel, "raw file %r should be named %r" % (f, want)))
+        for where in _lone_surrogates(c):
+            errors.append((c.rel, "%s holds a lone surrogate (not UTF-8 encodable; use base64 or u16)" % where))
         for body in _inline_b64(c):
             try:
                 b64decode(body)
@@ -367,6 +369,36 @@ def _inline_b64(case):
                 walk(v)
     walk(case.data.get("input"))
     walk(case.data.get("expect"))
+    return out
+
+
+def _lone_surrogates(case):
+    """Paths of strings that cannot be UTF-8 encoded where the case needs bytes or USV strings: every `text`, and
+    everything in a serializer's input (FormData and URLSearchParams hold USV strings, SCHEMA.md)."""
+    out = []
+    serialize = case.kind in ("multipart-serialize", "urlencoded-serialize")
+
+    def walk(x, path, all_strings):
+        if isinstance(x, dict):
+            for k, v in x.items():
+                if isinstance(v, str) and (all_strings or k == "text"):
+                    try:
+                        v.encode("utf-8")
+                    except UnicodeEncodeError:
+                        out.append("%s.%s" % (path, k))
+                else:
+                    walk(v, "%s.%s" % (path, k), all_strings)
+        elif isinstance(x, list):
+            for i, v in enumerate(x):
+                if isinstance(v, str) and all_strings:
+                    try:
+                        v.encode("utf-8")
+                    except UnicodeEncodeError:
+                        out.append("%s[%d]" % (path, i))
+                else:
+                    walk(v, "%s[%d]" % (path, i), all_strings)
+    walk(case.data.get("input"), "$.input", serialize)
+    walk(case.data.get("expect"), "$.expect", False)
     return out
 
 

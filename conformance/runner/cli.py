@@ -2,11 +2,13 @@
 
 import argparse
 import os
+import signal
 import sys
 
 from .cases import load_cases, validate
 from .jsonschema import SchemaError, Validator
 from .run import Lang, Runner, build
+from .testee import kill_all
 
 CONFORMANCE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REPO_ROOT = os.path.dirname(CONFORMANCE_DIR)
@@ -124,6 +126,16 @@ def main(argv=None):
 
     runner = Runner(langs, cases, root, quick=args.quick, jobs=args.jobs, timeout=args.timeout, cross=args.cross,
                     out=out, progress=sys.stderr.isatty())
-    runner.run()
+    def interrupted(signum, frame):
+        kill_all()
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, interrupted)
+    signal.signal(signal.SIGINT, interrupted)
+    try:
+        runner.run()
+    except KeyboardInterrupt:
+        kill_all()
+        out.write("interrupted\n")
+        return 130
     counts = runner.report(invalid=invalid, verbose=args.verbose)
     return 1 if counts["fail"] else 0

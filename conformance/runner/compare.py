@@ -185,6 +185,8 @@ def check_pairs_result(case, exp, ok):
 def compare_pairs(got, want):
     if not isinstance(got, list):
         return "ok.pairs is not a list: %s" % short(got)
+    if got == want:
+        return None
     for i, (g, w) in enumerate(zip(got, want)):
         if g != w:
             return "pairs[%d]: got %s, expected %s" % (i, short(g), short(w))

@@ -16,6 +16,17 @@ import time
 from .cases import strict_json_loads
 
 STDERR_KEEP = 64 * 1024
+LIVE = set()             # running testees, so an interrupted run can end them
+LIVE_LOCK = threading.Lock()
+ABORT = threading.Event()  # set when the run is interrupted: no new processes, no new requests
+
+
+def kill_all():
+    ABORT.set()
+    with LIVE_LOCK:
+        live = list(LIVE)
+    for t in live:
+        t.kill()
 
 
 class TesteeFailure(Exception):
@@ -39,14 +50,18 @@ class Testee:
 
     # -- process lifecycle -------------------------------------------------------------------------------------
     def _spawn(self):
+        if ABORT.is_set():
+            raise TesteeFailure("run interrupted")
         try:
             self.proc = subprocess.Popen(
                 self.cmd, cwd=self.cwd, env=self.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, bufsize=0, start_new_session=True)
+                stderr=subprocess.PIPE, start_new_session=True)  # buffered: readline must not read byte by byte
         except OSError as e:
             self.proc = None
             raise TesteeFailure("cannot start %s: %s" % (" ".join(self.cmd), e))
         self.starts += 1
+        with LIVE_LOCK:
+            LIVE.add(self)
         self._lines = queue.Queue()
         self._writes = queue.Queue()
         self._stderr = bytearray()
@@ -130,6 +145,8 @@ class Testee:
         proc, self.proc = self.proc, None
         if proc is None:
             return
+        with LIVE_LOCK:
+            LIVE.discard(self)
         try:
             os.killpg(proc.pid, signal.SIGKILL)
         except (OSError, ProcessLookupError):
@@ -167,7 +184,7 @@ class Testee:
             self.start()
         rid = self._next_id
         self._next_id += 1
-        line = json.dumps(dict(req, id=rid), ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
+        line = json.dumps(dict(req, id=rid), separators=(",", ":")).encode("ascii") + b"\n"  # \uXXXX escapes: safe for lone surrogates
         mark = self.stderr_mark()
         self._writes.put(line)
         deadline = time.monotonic() + (self.timeout if timeout is None else timeout)
