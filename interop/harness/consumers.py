@@ -86,6 +86,6 @@ CONSUMERS = [
              ["consumer-quoted-pairs-quote-backslash"]),
     Consumer("werkzeug", "werkzeug parse_form_data (request.form / request.files)", "venv", run_python,
              ["consumer-quoted-pairs", "consumer-decodes-percent-22", "consumer-groups-by-name"]),
-    Consumer("go", "Go mime/multipart.Reader (as ReadForm reads parts), Request.ParseForm", "go", run_go,
+    Consumer("go-reader", "Go mime/multipart.Reader (as ReadForm reads parts), Request.ParseForm", "go", run_go,
              ["consumer-quoted-pairs-tspecials", "consumer-empty-filename-is-field", "consumer-names-unordered"]),
 ]

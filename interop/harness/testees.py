@@ -35,6 +35,14 @@ class Testee:
         self.ops = [o for o in ok.get("ops", []) if o in OPS]
         self.version = ok.get("version", "")
 
+    def restart(self):
+        """After a crash or timeout: start again; if that fails too, later calls fail as 'not running'."""
+        self.close()
+        try:
+            self.start()
+        except (TesteeError, OSError, ValueError):
+            self.close()
+
     def call(self, req: dict, timeout: float = 60) -> dict:
         with self.lock:
             if self.proc is None or self.proc.poll() is not None:
