@@ -322,6 +322,14 @@ impl<'a> Decoder<'a> {
 
     /// SC-D-10: the payload of a string tag read at `tag_pos`.
     fn read_string_payload(&mut self, tag: u8, tag_pos: usize) -> R<JsString> {
+        let mut s = JsString::new();
+        self.read_string_into(tag, tag_pos, &mut s)?;
+        Ok(s)
+    }
+
+    /// SC-D-10: the payload of a string tag read at `tag_pos`, written into `out` in place.
+    #[inline]
+    fn read_string_into(&mut self, tag: u8, tag_pos: usize, out: &mut JsString) -> R<()> {
         let len = self.read_u32()? as usize;
         if tag == TAG_TWO_BYTE_STRING && len % 2 != 0 {
             return Err(self.err(
@@ -332,20 +340,28 @@ impl<'a> Decoder<'a> {
         }
         let bytes = self.read_raw(len)?;
         match tag {
-            TAG_ONE_BYTE_STRING => Ok(JsString::Latin1(bytes.to_vec())),
-            TAG_TWO_BYTE_STRING => Ok(JsString::Utf16(
-                bytes
-                    .chunks_exact(2)
-                    .map(|c| u16::from_le_bytes([c[0], c[1]]))
-                    .collect(),
-            )),
+            TAG_ONE_BYTE_STRING => out.set_latin1(bytes),
+            TAG_TWO_BYTE_STRING => {
+                *out = JsString::from_utf16(
+                    bytes
+                        .chunks_exact(2)
+                        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                        .collect(),
+                )
+            }
             _ => match std::str::from_utf8(bytes) {
-                Ok(s) => Ok(JsString::from_str(s)),
+                Ok(s) if s.is_ascii() => out.set_latin1(bytes),
+                Ok(s) => *out = JsString::from_str(s),
                 Err(_) => {
-                    Err(self.err(ErrorCode::String, tag_pos, "`S` string is not valid UTF-8"))
+                    return Err(self.err(
+                        ErrorCode::String,
+                        tag_pos,
+                        "`S` string is not valid UTF-8",
+                    ));
                 }
             },
         }
+        Ok(())
     }
 
     /// SC-D-11: a value that must be a string (RegExp source, String object, Error message and stack).
@@ -360,6 +376,46 @@ impl<'a> Decoder<'a> {
     }
 
     /// SC-D-12/13: a property key, a string or a number, as the JS property name.
+    /// SC-D-12/13: a property key written into `out` in place; returns its array index, if it is one,
+    /// and the key's tag offset.
+    fn read_key_into(&mut self, out: &mut JsString) -> R<(Option<u32>, usize)> {
+        let (tag, at) = self.value_tag()?;
+        let n: i64 = match tag {
+            TAG_ONE_BYTE_STRING | TAG_TWO_BYTE_STRING | TAG_UTF8_STRING => {
+                self.read_string_into(tag, at, out)?;
+                return Ok((out.as_array_index(), at));
+            }
+            TAG_INT32 => i64::from(zigzag(self.read_u32()?)),
+            TAG_UINT32 => i64::from(self.read_u32()?),
+            TAG_DOUBLE => {
+                let d = self.read_double()?;
+                if d.fract() != 0.0 || d.is_nan() || d.abs() > 9007199254740991.0 {
+                    return Err(self.err(
+                        ErrorCode::Key,
+                        at,
+                        "a number key must be a safe integer",
+                    ));
+                }
+                d as i64
+            }
+            _ => {
+                return Err(self.err(
+                    ErrorCode::Key,
+                    at,
+                    "a property key must be a string or a number",
+                ));
+            }
+        };
+        let mut digits = [0u8; 24];
+        out.set_latin1(format_int(n, &mut digits));
+        let index = if (0..=0xFFFF_FFFE).contains(&n) {
+            Some(n as u32)
+        } else {
+            None
+        };
+        Ok((index, at))
+    }
+
     fn read_key(&mut self) -> R<(PendingKey, usize)> {
         let (tag, at) = self.value_tag()?;
         let key = match tag {
@@ -507,7 +563,12 @@ impl<'a> Decoder<'a> {
             TAG_DOUBLE => Value::Number(self.read_double()?),
             TAG_BIGINT => Value::BigInt(self.read_bigint(at)?),
             TAG_ONE_BYTE_STRING | TAG_TWO_BYTE_STRING | TAG_UTF8_STRING => {
-                Value::String(self.read_string_payload(tag, at)?)
+                // Written in place: no temporary string moved into `out`.
+                *out = Value::String(JsString::new());
+                if let Value::String(s) = out {
+                    self.read_string_into(tag, at, s)?;
+                }
+                return Ok(true);
             }
             TAG_OBJECT_REFERENCE => {
                 // SC-D-25
@@ -869,17 +930,21 @@ impl<'a> Decoder<'a> {
                     self.heap.replace(*obj, Object::Plain(props));
                     return Ok(Fill::Done(Value::Object(*obj)));
                 }
-                let (k, kat) = self.read_key()?;
+                // The key and value are read straight into a new last property.
+                props.push((JsString::new(), Value::Undefined));
+                let n = props.len() - 1;
+                let (key_index, kat) = self.read_key_into(&mut props[n].0)?;
+                let (done, last) = props.split_at_mut(n);
+                let key = &last[0].0;
                 if index
-                    .find(props.len(), || hash_str(&k.key), |i| props[i].0 == k.key)
+                    .find(n, || hash_str(key), |i| done[i].0 == *key)
                     .is_some()
                 {
                     return Err(self.err(ErrorCode::Key, kat, "duplicate property key"));
                 }
-                *has_index |= k.index.is_some();
-                index.insert(props.len(), || hash_str(&k.key), |i| hash_str(&props[i].0));
-                props.push((k.key, Value::Undefined));
-                let slot = &mut props.last_mut().expect("pushed").1;
+                *has_index |= key_index.is_some();
+                index.insert(n, || hash_str(key), |i| hash_str(&done[i].0));
+                let slot = &mut props[n].1;
                 if !self.read_into(slot)? {
                     *pending = true;
                     return Ok(Fill::Open);
@@ -1199,9 +1264,29 @@ fn int_key(n: i64) -> PendingKey {
         None
     };
     PendingKey {
-        key: JsString::Latin1(n.to_string().into_bytes()),
+        key: JsString::from_latin1(n.to_string().into_bytes()),
         index,
     }
+}
+
+/// The decimal form of `n` in `buf`.
+fn format_int(n: i64, buf: &mut [u8; 24]) -> &[u8] {
+    let mut i = buf.len();
+    let neg = n < 0;
+    let mut m = n.unsigned_abs();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    if neg {
+        i -= 1;
+        buf[i] = b'-';
+    }
+    &buf[i..]
 }
 
 /// SC-D-17: ECMA-262 TimeClip.

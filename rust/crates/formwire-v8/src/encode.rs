@@ -38,7 +38,8 @@ pub fn encode_with(graph: &Graph, options: &EncodeOptions) -> Result<Vec<u8>, Er
 pub fn encode_value(heap: &Heap, root: &Value, options: &EncodeOptions) -> Result<Vec<u8>, Error> {
     let mut e = Encoder {
         heap,
-        out: Vec::with_capacity(64),
+        // A guess that covers typical small objects in one allocation.
+        out: Vec::with_capacity(64 + heap.len().min(1 << 20) * 32),
         ids: vec![u32::MAX; heap.len()],
         next_id: 0,
         depth: 0,
@@ -52,10 +53,14 @@ pub fn encode_value(heap: &Heap, root: &Value, options: &EncodeOptions) -> Resul
 
 enum Task<'g> {
     Value(&'g Value),
+    /// Properties (already in enumeration order) from position `i` on.
+    Props(&'g [(JsString, Value)], usize),
+    /// Dense array elements from position `i` on.
+    Elems(&'g [(u32, Value)], usize),
+    /// Sparse array items (index key, value) from position `i` on.
+    Items(&'g [(u32, Value)], usize),
     /// A property key by its string (written as a number when it is an array index).
     Key(&'g JsString),
-    /// An array index as a key.
-    Index(u32),
     /// Closes a container: writes its end tag and counts.
     End(End),
 }
@@ -90,11 +95,10 @@ impl<'g> Encoder<'g> {
         while let Some(task) = self.tasks.pop() {
             match task {
                 Task::Value(v) => self.write_value(v)?,
-                Task::Key(k) => match k.as_array_index() {
-                    Some(i) => self.write_index_key(i),
-                    None => self.write_string(k),
-                },
-                Task::Index(i) => self.write_index_key(i),
+                Task::Props(props, i) => self.props_from(props, i)?,
+                Task::Elems(items, i) => self.elems_from(items, i)?,
+                Task::Items(items, i) => self.items_from(items, i)?,
+                Task::Key(k) => self.write_key(k),
                 Task::End(end) => {
                     self.depth -= 1;
                     match end {
@@ -140,12 +144,10 @@ impl<'g> Encoder<'g> {
     }
 
     fn write_number(&mut self, n: f64) {
-        // SC-E: `I` for integral numbers in int32 range that are not -0, else `N`.
-        if n.fract() == 0.0
-            && (-2147483648.0..=2147483647.0).contains(&n)
-            && !(n == 0.0 && n.is_sign_negative())
-        {
-            let i = n as i32;
+        // SC-E-03: `I` for integral numbers in int32 range that are not -0, else `N`.
+        // `as i32` saturates and maps NaN to 0, so the round trip holds exactly for int32 values.
+        let i = n as i32;
+        if f64::from(i) == n && !(n == 0.0 && n.is_sign_negative()) {
             self.out.push(TAG_INT32);
             self.varint(((i << 1) ^ (i >> 31)) as u32);
         } else {
@@ -172,7 +174,7 @@ impl<'g> Encoder<'g> {
 
     fn bigint_contents(&mut self, b: &BigInt) -> Result<(), Error> {
         let mag = b.magnitude_le();
-        // SC-E: digits in 8-byte multiples, as V8 writes them.
+        // SC-E-04: digits in 8-byte multiples, as V8 writes them.
         let padded = mag.len().div_ceil(8) * 8;
         if padded > 0x3FFF_FFFF {
             return Err(self.fail(ErrorCode::DataClone, "BigInt too large"));
@@ -185,30 +187,28 @@ impl<'g> Encoder<'g> {
     }
 
     fn write_string(&mut self, s: &JsString) {
-        match s {
-            JsString::Latin1(b) => {
-                self.out.push(TAG_ONE_BYTE_STRING);
-                self.varint(b.len() as u32);
-                self.out.extend_from_slice(b);
+        if let Some(b) = s.as_latin1() {
+            self.out.push(TAG_ONE_BYTE_STRING);
+            self.varint(b.len() as u32);
+            self.out.extend_from_slice(b);
+            return;
+        }
+        let u = s.as_utf16().unwrap_or_default();
+        if u.iter().all(|&c| c <= 0xFF) {
+            self.out.push(TAG_ONE_BYTE_STRING);
+            self.varint(u.len() as u32);
+            self.out.extend(u.iter().map(|&c| c as u8));
+        } else {
+            let byte_len = (u.len() * 2) as u32;
+            // SC-E-05: V8 pads so that the UTF-16 payload starts at an even offset of the output.
+            if (self.out.len() + 1 + varint_len(byte_len)) & 1 == 1 {
+                self.out.push(TAG_PADDING);
             }
-            JsString::Utf16(u) => {
-                if u.iter().all(|&c| c <= 0xFF) {
-                    self.out.push(TAG_ONE_BYTE_STRING);
-                    self.varint(u.len() as u32);
-                    self.out.extend(u.iter().map(|&c| c as u8));
-                } else {
-                    let byte_len = (u.len() * 2) as u32;
-                    // V8 pads so that the UTF-16 payload starts at an even offset of the output.
-                    if (self.out.len() + 1 + varint_len(byte_len)) & 1 == 1 {
-                        self.out.push(TAG_PADDING);
-                    }
-                    self.out.push(TAG_TWO_BYTE_STRING);
-                    self.varint(byte_len);
-                    self.out.reserve(u.len() * 2);
-                    for &c in u {
-                        self.out.extend_from_slice(&c.to_le_bytes());
-                    }
-                }
+            self.out.push(TAG_TWO_BYTE_STRING);
+            self.varint(byte_len);
+            self.out.reserve(u.len() * 2);
+            for &c in u {
+                self.out.extend_from_slice(&c.to_le_bytes());
             }
         }
     }
@@ -426,14 +426,14 @@ impl<'g> Encoder<'g> {
             ));
         }
         if arr.is_dense() {
-            // SC-E: hole-free arrays are written dense.
+            // SC-E-07: hole-free arrays are written dense, any other sparse.
             self.out.push(TAG_BEGIN_DENSE_JS_ARRAY);
             self.varint(arr.length);
             self.tasks
                 .push(Task::End(End::Dense(arr.props.len() as u32, arr.length)));
             self.push_props(&arr.props);
-            for (_, v) in arr.items.iter().rev() {
-                self.tasks.push(Task::Value(v));
+            if !arr.items.is_empty() {
+                self.tasks.push(Task::Elems(&arr.items, 0));
             }
         } else {
             self.out.push(TAG_BEGIN_SPARSE_JS_ARRAY);
@@ -441,21 +441,20 @@ impl<'g> Encoder<'g> {
             let n = (arr.items.len() + arr.props.len()) as u32;
             self.tasks.push(Task::End(End::Sparse(n, arr.length)));
             self.push_props(&arr.props);
-            for (i, v) in arr.items.iter().rev() {
-                self.tasks.push(Task::Value(v));
-                self.tasks.push(Task::Index(*i));
+            if !arr.items.is_empty() {
+                self.tasks.push(Task::Items(&arr.items, 0));
             }
         }
         Ok(())
     }
 
-    /// Pushes key/value tasks in JS enumeration order (array-index keys ascending first).
+    /// Queues properties in JS enumeration order (array-index keys ascending first).
     fn push_props(&mut self, props: &'g [(JsString, Value)]) {
+        if props.is_empty() {
+            return;
+        }
         if in_enumeration_order(props) {
-            for (k, v) in props.iter().rev() {
-                self.tasks.push(Task::Value(v));
-                self.tasks.push(Task::Key(k));
-            }
+            self.tasks.push(Task::Props(props, 0));
         } else {
             let mut order: Vec<usize> = (0..props.len()).collect();
             order.sort_by_key(|&i| match props[i].0.as_array_index() {
@@ -467,6 +466,63 @@ impl<'g> Encoder<'g> {
                 self.tasks.push(Task::Key(&props[i].0));
             }
         }
+    }
+
+    #[inline]
+    fn write_key(&mut self, k: &JsString) {
+        match k.as_array_index() {
+            Some(i) => self.write_index_key(i),
+            None => self.write_string(k),
+        }
+    }
+
+    /// Writes properties from `i` on; primitives at once, and at the first object value it queues the
+    /// rest behind that object.
+    fn props_from(&mut self, props: &'g [(JsString, Value)], mut i: usize) -> Result<(), Error> {
+        while let Some((k, v)) = props.get(i) {
+            self.write_key(k);
+            i += 1;
+            if let Value::Object(_) = v {
+                if i < props.len() {
+                    self.tasks.push(Task::Props(props, i));
+                }
+                self.tasks.push(Task::Value(v));
+                return Ok(());
+            }
+            self.write_value(v)?;
+        }
+        Ok(())
+    }
+
+    fn elems_from(&mut self, items: &'g [(u32, Value)], mut i: usize) -> Result<(), Error> {
+        while let Some((_, v)) = items.get(i) {
+            i += 1;
+            if let Value::Object(_) = v {
+                if i < items.len() {
+                    self.tasks.push(Task::Elems(items, i));
+                }
+                self.tasks.push(Task::Value(v));
+                return Ok(());
+            }
+            self.write_value(v)?;
+        }
+        Ok(())
+    }
+
+    fn items_from(&mut self, items: &'g [(u32, Value)], mut i: usize) -> Result<(), Error> {
+        while let Some((index, v)) = items.get(i) {
+            self.write_index_key(*index);
+            i += 1;
+            if let Value::Object(_) = v {
+                if i < items.len() {
+                    self.tasks.push(Task::Items(items, i));
+                }
+                self.tasks.push(Task::Value(v));
+                return Ok(());
+            }
+            self.write_value(v)?;
+        }
+        Ok(())
     }
 }
 

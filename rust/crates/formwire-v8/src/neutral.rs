@@ -381,7 +381,7 @@ fn units_of(j: &Json) -> Result<JsString, Error> {
                 .ok_or_else(|| bad("u16 items are 0..65535"))?,
         );
     }
-    Ok(JsString::Utf16(u).compact())
+    Ok(JsString::from_utf16(u).compact())
 }
 
 /// A string-valued field: a JSON string or `{"u16": [...]}`.

@@ -577,8 +577,8 @@ fn visit_bigint<'de, V: Visitor<'de>>(b: &BigInt, visitor: V) -> Result<V::Value
 }
 
 fn visit_jsstring<'de, V: Visitor<'de>>(s: &JsString, visitor: V) -> Result<V::Value> {
-    match s {
-        JsString::Latin1(b) if b.is_ascii() => match std::str::from_utf8(b) {
+    match s.as_latin1() {
+        Some(b) if b.is_ascii() => match std::str::from_utf8(b) {
             Ok(text) => visitor.visit_str(text),
             Err(_) => visitor.visit_string(s.to_string_lossy()),
         },

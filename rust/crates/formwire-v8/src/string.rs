@@ -7,60 +7,123 @@ use core::hash::{Hash, Hasher};
 /// A JavaScript string (WTF-16): any sequence of 16-bit code units, so lone surrogates survive.
 ///
 /// One-byte strings stay raw: a `"` (Latin-1) payload is kept as its bytes, each byte one code unit,
-/// and is written back the same way. Equality, ordering and hashing look at code units only, so
-/// `Latin1(b"a")` equals `Utf16(vec![97])`.
+/// and is written back the same way; short one-byte strings (up to 30 units, typical property names)
+/// are stored inline without a heap allocation. Equality, ordering and hashing look at code units
+/// only, whatever the storage.
 #[derive(Clone)]
-pub enum JsString {
-    /// Every code unit is at most 0xFF and is stored as one byte (ISO-8859-1 = the first 256 code points).
+pub struct JsString(Repr);
+
+const INLINE: usize = 30;
+
+#[derive(Clone)]
+enum Repr {
+    Inline { len: u8, buf: [u8; INLINE] },
     Latin1(Vec<u8>),
-    /// Code units as they are, any value.
     Utf16(Vec<u16>),
 }
 
 impl JsString {
     /// The empty string.
     pub const fn new() -> JsString {
-        JsString::Latin1(Vec::new())
+        JsString(Repr::Inline {
+            len: 0,
+            buf: [0; INLINE],
+        })
     }
 
     /// A string from Rust text (UTF-8 to UTF-16); kept one-byte when every code point is at most U+00FF.
     #[allow(clippy::should_implement_trait)]
     pub fn from_str(s: &str) -> JsString {
         if s.is_ascii() {
-            return JsString::Latin1(s.as_bytes().to_vec());
+            return JsString::from_latin1_slice(s.as_bytes());
         }
         if s.chars().all(|c| (c as u32) <= 0xFF) {
-            JsString::Latin1(s.chars().map(|c| c as u32 as u8).collect())
+            JsString::from_latin1(s.chars().map(|c| c as u32 as u8).collect())
         } else {
-            JsString::Utf16(s.encode_utf16().collect())
+            JsString(Repr::Utf16(s.encode_utf16().collect()))
         }
     }
 
     /// A string from code units; kept as given (use [`JsString::compact`] for the one-byte form).
     pub fn from_utf16(units: Vec<u16>) -> JsString {
-        JsString::Utf16(units)
+        JsString(Repr::Utf16(units))
     }
 
     /// A string from Latin-1 bytes (each byte one code unit).
     pub fn from_latin1(bytes: Vec<u8>) -> JsString {
-        JsString::Latin1(bytes)
+        if bytes.len() <= INLINE {
+            return JsString::from_latin1_slice(&bytes);
+        }
+        JsString(Repr::Latin1(bytes))
+    }
+
+    /// A string from Latin-1 bytes (each byte one code unit), copied.
+    #[inline]
+    pub fn from_latin1_slice(bytes: &[u8]) -> JsString {
+        if bytes.len() <= INLINE {
+            let mut buf = [0u8; INLINE];
+            buf[..bytes.len()].copy_from_slice(bytes);
+            JsString(Repr::Inline {
+                len: bytes.len() as u8,
+                buf,
+            })
+        } else {
+            JsString(Repr::Latin1(bytes.to_vec()))
+        }
+    }
+
+    /// Makes this string the given Latin-1 bytes, reusing inline storage in place (no temporary that
+    /// would be moved afterwards).
+    #[inline]
+    pub(crate) fn set_latin1(&mut self, bytes: &[u8]) {
+        if bytes.len() <= INLINE {
+            if let Repr::Inline { len, buf } = &mut self.0 {
+                buf[..bytes.len()].copy_from_slice(bytes);
+                *len = bytes.len() as u8;
+                return;
+            }
+            *self = JsString::from_latin1_slice(bytes);
+        } else {
+            self.0 = Repr::Latin1(bytes.to_vec());
+        }
+    }
+
+    /// The units as bytes when the string is stored one byte per unit (Latin-1).
+    #[inline]
+    pub fn as_latin1(&self) -> Option<&[u8]> {
+        match &self.0 {
+            Repr::Inline { len, buf } => Some(&buf[..*len as usize]),
+            Repr::Latin1(b) => Some(b),
+            Repr::Utf16(_) => None,
+        }
+    }
+
+    /// The units when the string is stored two bytes per unit.
+    #[inline]
+    pub fn as_utf16(&self) -> Option<&[u16]> {
+        match &self.0 {
+            Repr::Utf16(u) => Some(u),
+            _ => None,
+        }
     }
 
     /// The same string, one-byte when every unit is at most 0xFF.
     pub fn compact(self) -> JsString {
-        match self {
-            JsString::Utf16(u) if u.iter().all(|&c| c <= 0xFF) => {
-                JsString::Latin1(u.into_iter().map(|c| c as u8).collect())
+        match self.0 {
+            Repr::Utf16(u) if u.iter().all(|&c| c <= 0xFF) => {
+                JsString::from_latin1(u.into_iter().map(|c| c as u8).collect())
             }
-            s => s,
+            r => JsString(r),
         }
     }
 
     /// Number of UTF-16 code units (JS `length`).
+    #[inline]
     pub fn len(&self) -> usize {
-        match self {
-            JsString::Latin1(b) => b.len(),
-            JsString::Utf16(u) => u.len(),
+        match &self.0 {
+            Repr::Inline { len, .. } => *len as usize,
+            Repr::Latin1(b) => b.len(),
+            Repr::Utf16(u) => u.len(),
         }
     }
 
@@ -70,10 +133,11 @@ impl JsString {
     }
 
     /// The code unit at `i`, if any.
+    #[inline]
     pub fn unit(&self, i: usize) -> Option<u16> {
-        match self {
-            JsString::Latin1(b) => b.get(i).map(|&x| x as u16),
-            JsString::Utf16(u) => u.get(i).copied(),
+        match self.as_latin1() {
+            Some(b) => b.get(i).map(|&x| x as u16),
+            None => self.as_utf16().and_then(|u| u.get(i).copied()),
         }
     }
 
@@ -84,76 +148,103 @@ impl JsString {
 
     /// The code units as a vector.
     pub fn to_utf16(&self) -> Vec<u16> {
-        match self {
-            JsString::Latin1(b) => b.iter().map(|&x| x as u16).collect(),
-            JsString::Utf16(u) => u.clone(),
+        match self.as_latin1() {
+            Some(b) => b.iter().map(|&x| x as u16).collect(),
+            None => self.as_utf16().unwrap_or_default().to_vec(),
         }
     }
 
     /// `true` when every unit is at most 0xFF (the string can be written as `"` Latin-1).
     pub fn is_latin1(&self) -> bool {
-        match self {
-            JsString::Latin1(_) => true,
-            JsString::Utf16(u) => u.iter().all(|&c| c <= 0xFF),
+        match self.as_utf16() {
+            None => true,
+            Some(u) => u.iter().all(|&c| c <= 0xFF),
         }
     }
 
     /// `true` when the string holds no lone surrogate (it is valid UTF-16 and maps to Rust text).
     pub fn is_well_formed(&self) -> bool {
-        match self {
-            JsString::Latin1(_) => true,
-            JsString::Utf16(u) => char::decode_utf16(u.iter().copied()).all(|r| r.is_ok()),
+        match self.as_utf16() {
+            None => true,
+            Some(u) => char::decode_utf16(u.iter().copied()).all(|r| r.is_ok()),
         }
     }
 
     /// The string as Rust text, or `None` when it holds a lone surrogate.
     pub fn to_rust_string(&self) -> Option<String> {
-        match self {
-            JsString::Latin1(b) => Some(b.iter().map(|&x| x as char).collect()),
-            JsString::Utf16(u) => String::from_utf16(u).ok(),
+        match self.as_latin1() {
+            Some(b) => Some(latin1_to_string(b)),
+            None => String::from_utf16(self.as_utf16().unwrap_or_default()).ok(),
         }
     }
 
     /// The string as Rust text, lone surrogates replaced by U+FFFD.
     pub fn to_string_lossy(&self) -> String {
-        match self {
-            JsString::Latin1(b) => b.iter().map(|&x| x as char).collect(),
-            JsString::Utf16(u) => String::from_utf16_lossy(u),
+        match self.as_latin1() {
+            Some(b) => latin1_to_string(b),
+            None => String::from_utf16_lossy(self.as_utf16().unwrap_or_default()),
         }
     }
 
     /// `true` when the units equal the ASCII bytes `s`.
     pub fn eq_ascii(&self, s: &[u8]) -> bool {
-        match self {
-            JsString::Latin1(b) => b.as_slice() == s,
-            JsString::Utf16(u) => {
+        match self.as_latin1() {
+            Some(b) => b == s,
+            None => {
+                let u = self.as_utf16().unwrap_or_default();
                 u.len() == s.len() && u.iter().zip(s).all(|(&a, &b)| a == b as u16)
             }
         }
     }
 
     /// If the string is an array index (the canonical decimal form of an integer 0..=2^32-2), that integer.
+    #[inline]
     pub fn as_array_index(&self) -> Option<u32> {
-        let n = self.len();
-        if n == 0 || n > 10 {
+        // Fast reject: most names do not start with a digit.
+        match self.unit(0) {
+            Some(c) if (u16::from(b'0')..=u16::from(b'9')).contains(&c) => {}
+            _ => return None,
+        }
+        match self.as_latin1() {
+            Some(b) => array_index(b.iter().map(|&x| u16::from(x)), b.len()),
+            None => {
+                let u = self.as_utf16().unwrap_or_default();
+                array_index(u.iter().copied(), u.len())
+            }
+        }
+    }
+}
+
+fn latin1_to_string(b: &[u8]) -> String {
+    match std::str::from_utf8(b) {
+        Ok(s) if b.is_ascii() => s.to_string(),
+        _ => b.iter().map(|&x| x as char).collect(),
+    }
+}
+
+#[inline]
+fn array_index(mut units: impl Iterator<Item = u16>, n: usize) -> Option<u32> {
+    if n == 0 || n > 10 {
+        return None;
+    }
+    let first = units.next()?;
+    if !(u16::from(b'0')..=u16::from(b'9')).contains(&first) {
+        return None;
+    }
+    if first == u16::from(b'0') {
+        return if n == 1 { Some(0) } else { None };
+    }
+    let mut v: u64 = u64::from(first - u16::from(b'0'));
+    for c in units {
+        if !(u16::from(b'0')..=u16::from(b'9')).contains(&c) {
             return None;
         }
-        let first = self.unit(0)?;
-        if first == u16::from(b'0') {
-            return if n == 1 { Some(0) } else { None };
-        }
-        let mut v: u64 = 0;
-        for c in self.units() {
-            if !(u16::from(b'0')..=u16::from(b'9')).contains(&c) {
-                return None;
-            }
-            v = v * 10 + u64::from(c - u16::from(b'0'));
-        }
-        if v <= 0xFFFF_FFFE {
-            Some(v as u32)
-        } else {
-            None
-        }
+        v = v * 10 + u64::from(c - u16::from(b'0'));
+    }
+    if v <= 0xFFFF_FFFE {
+        Some(v as u32)
+    } else {
+        None
     }
 }
 
@@ -185,10 +276,11 @@ impl Iterator for Units<'_> {
 impl ExactSizeIterator for Units<'_> {}
 
 impl PartialEq for JsString {
+    #[inline]
     fn eq(&self, other: &JsString) -> bool {
-        match (self, other) {
-            (JsString::Latin1(a), JsString::Latin1(b)) => a == b,
-            (JsString::Utf16(a), JsString::Utf16(b)) => a == b,
+        match (self.as_latin1(), other.as_latin1()) {
+            (Some(a), Some(b)) => a == b,
+            (None, None) => self.as_utf16() == other.as_utf16(),
             _ => self.len() == other.len() && self.units().eq(other.units()),
         }
     }
@@ -212,17 +304,8 @@ impl Ord for JsString {
 impl Hash for JsString {
     fn hash<H: Hasher>(&self, state: &mut H) {
         state.write_usize(self.len());
-        match self {
-            JsString::Latin1(b) => {
-                for &x in b {
-                    state.write_u16(x as u16);
-                }
-            }
-            JsString::Utf16(u) => {
-                for &x in u {
-                    state.write_u16(x);
-                }
-            }
+        for u in self.units() {
+            state.write_u16(u);
         }
     }
 }
@@ -252,7 +335,7 @@ impl From<&str> for JsString {
 impl From<String> for JsString {
     fn from(s: String) -> JsString {
         if s.is_ascii() {
-            JsString::Latin1(s.into_bytes())
+            JsString::from_latin1(s.into_bytes())
         } else {
             JsString::from_str(&s)
         }
@@ -274,7 +357,17 @@ mod tests {
             JsString::from("hé"),
             JsString::from_latin1(vec![0x68, 0xE9])
         );
-        assert!(matches!(JsString::from("h€"), JsString::Utf16(_)));
+        assert!(JsString::from("h€").as_utf16().is_some());
+        assert_eq!(
+            JsString::from("x".repeat(31).as_str())
+                .as_latin1()
+                .map(<[u8]>::len),
+            Some(31)
+        );
+        assert_eq!(
+            JsString::from_latin1(vec![b'a'; 40]),
+            JsString::from_latin1_slice(&[b'a'; 40])
+        );
     }
 
     #[test]
@@ -302,10 +395,12 @@ mod tests {
 
     #[test]
     fn compact_and_order() {
-        assert!(matches!(
-            JsString::from_utf16(vec![0x41, 0xFF]).compact(),
-            JsString::Latin1(_)
-        ));
+        assert!(
+            JsString::from_utf16(vec![0x41, 0xFF])
+                .compact()
+                .as_latin1()
+                .is_some()
+        );
         assert!(JsString::from("a") < JsString::from("b"));
         assert!(JsString::from_utf16(vec![0xD800]) < JsString::from_utf16(vec![0xE000]));
     }
