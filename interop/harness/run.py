@@ -147,8 +147,8 @@ def main(argv=None) -> int:
     notes += tnotes
     parsers = [t for t in testees if "multipart.parse" in t.ops or "urlencoded.parse" in t.ops]
     encoders = [t for t in testees if "multipart.serialize" in t.ops or "urlencoded.serialize" in t.ops]
-    if not testees:
-        notes.append("no formwire testee is present: build rust/ or ts/ first")
+    if not testees:  # nothing to check is a failure, never a silent pass
+        checks.append(Check("*", "formwire", "*", "fail", "no formwire testee is present: build rust/ or ts/ first"))
     tmp = tempfile.mkdtemp(prefix="formwire-interop-")
     versions: dict[str, str] = {f"formwire-{t.lang}": f"{t.lang} testee {t.version}" for t in testees}
     saved: list[str] = []
