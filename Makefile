@@ -8,7 +8,7 @@ RUST_MANIFEST := rust/Cargo.toml
 LANGS := $(strip $(if $(wildcard rust/Cargo.toml),rust) $(if $(wildcard ts/package.json),ts) $(if $(wildcard python/pyproject.toml),python))
 
 .DEFAULT_GOAL := help
-.PHONY: help setup build rust-build ts-build python-build test conformance cross validate vectors demo bench bench-quick clean
+.PHONY: help setup build rust-build ts-build python-build test conformance cross validate vectors demo bench bench-quick interop interop-smoke clean
 
 help: ## List the targets
 	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -51,6 +51,12 @@ bench: setup ## Benchmarks against the incumbents (filters: W=W1 LANG=ts, LANG r
 
 bench-quick: ## Smoke run of the benchmark harness (small inputs, 1 repetition)
 	@if [ -x bench/run ]; then bench/run --quick; else echo "bench/run not present yet"; fi
+
+interop: build ## Interop matrix: Chromium, Node, Python, Go, curl against every implementation (saves new cap-live-* vectors)
+	@interop/setup && $(PYTHON) interop/run
+
+interop-smoke: build ## The interop matrix without Chromium; writes no vectors (part of make test)
+	@interop/setup --smoke && $(PYTHON) interop/run --smoke
 
 clean: ## Remove build outputs (keeps installed dependencies)
 	@rm -rf rust/target ts/dist bench/.work

@@ -41,6 +41,8 @@ def suites() -> list[Suite]:
         Suite("v8-oracle-conformance", [sys.executable, "conformance/run", "--lang", "v8"], "plain", "conformance/oracles/v8-testee.mjs"),
         Suite("python-unit", [py, "-m", "pytest", "-q", "python/tests"], "pytest", "python/pyproject.toml"),
         Suite("python-conformance", [sys.executable, "conformance/run", "--lang", "python"], "plain", "python/pyproject.toml"),
+        Suite("interop-unit", [sys.executable, "-m", "unittest", "discover", "-s", "interop/tests"], "unittest", "interop/tests"),
+        Suite("interop-smoke", ["make", "--no-print-directory", "interop-smoke"], "plain", "interop/run"),
         Suite("bench-quick", ["make", "--no-print-directory", "bench-quick"], "plain", "bench/run"),
     ]
 
