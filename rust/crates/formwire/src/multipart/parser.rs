@@ -1,7 +1,7 @@
 //! The push parser: framing (MP-P), header lines (MP-H), limits (MP-L).
 
 use memchr::memmem::Finder;
-use memchr::{memrchr, memrchr2};
+use memchr::{memchr3, memrchr, memrchr2};
 
 use super::part::{self, Disposition, HeaderSpan, Part};
 use super::{Options, check_boundary};
@@ -692,7 +692,9 @@ impl Parser {
                     while p < stop && TOKEN[chunk[p] as usize] {
                         p += 1;
                     }
-                    self.hbuf.extend(chunk[*pos..p].iter().map(u8::to_ascii_lowercase));
+                    let at = self.hbuf.len();
+                    self.hbuf.extend_from_slice(&chunk[*pos..p]);
+                    self.hbuf[at..].make_ascii_lowercase();
                     *pos = p;
                     if p == end {
                         continue;
@@ -741,12 +743,11 @@ impl Parser {
                     }
                 }
                 Hs::Value => {
+                    // Fast run up to the next NUL, CR or LF (MP-H-02).
                     let room = self.header_room(off);
                     let stop = end.min(pos.saturating_add(room));
-                    let mut p = *pos;
-                    while p < stop && HEADER_PLAIN[chunk[p] as usize] {
-                        p += 1;
-                    }
+                    let p = memchr3(0, CR, LF, &chunk[*pos..stop]).map_or(stop, |i| *pos + i);
+                    debug_assert!(chunk[*pos..p].iter().all(|&b| HEADER_PLAIN[b as usize]));
                     self.hbuf.extend_from_slice(&chunk[*pos..p]);
                     *pos = p;
                     if p == end {
@@ -897,6 +898,16 @@ impl<'p, 'c> Feed<'p, 'c> {
     /// The part of the chunk not consumed yet.
     pub fn remaining(&self) -> &'c [u8] {
         &self.chunk[self.pos..]
+    }
+
+    /// Where `data` (an [`Event::Data`] slice) sits in the chunk, as a
+    /// range of indices: for bindings that hand out views of the caller's
+    /// buffer instead of copies. `None` for a slice not inside the chunk.
+    pub fn chunk_range(&self, data: &[u8]) -> Option<core::ops::Range<usize>> {
+        let base = self.chunk.as_ptr() as usize;
+        let start = (data.as_ptr() as usize).checked_sub(base)?;
+        let end = start.checked_add(data.len())?;
+        (end <= self.chunk.len()).then_some(start..end)
     }
 
     /// The parser being fed (e.g. for [`Parser::part`] during body data).

@@ -612,6 +612,21 @@ fn backpressure_by_dropping_a_feed() {
 }
 
 #[test]
+fn data_events_are_views_of_the_chunk() {
+    let s = one(CD, "some body bytes");
+    let mut p = Parser::new(b"b", strict()).unwrap();
+    let mut feed = p.feed(s.as_bytes());
+    let mut ranges = Vec::new();
+    while let Some(ev) = feed.next() {
+        if let Event::Data(d) = ev.unwrap() {
+            ranges.push(feed.chunk_range(d).unwrap());
+        }
+    }
+    assert_eq!(ranges, [at(&s, "some", 0) as usize..at(&s, "\r\n--b--", 0) as usize]);
+    assert_eq!(feed.chunk_range(b"elsewhere"), None);
+}
+
+#[test]
 fn part_view_during_body() {
     let s = one("Content-Disposition: form-data; name=\"f\"; filename=\"x.bin\"\r\n", "BODY");
     let mut p = Parser::new(b"b", strict()).unwrap();
