@@ -12,7 +12,13 @@ fn main() {
         })
         .collect();
     let root = heap.array(items);
-    let g = Graph::new(heap, root);
+    let mut g = Graph::new(heap, root);
+    if std::env::args().nth(3).as_deref() == Some("empty") {
+        let mut h = Heap::new();
+        let items: Vec<Value> = (0..100).map(|_| h.object([])).collect();
+        let r = h.array(items);
+        g = Graph::new(h, r);
+    }
     let b = encode(&g).unwrap();
     let n: usize = std::env::args()
         .nth(1)

@@ -117,7 +117,7 @@ enum Frame {
     },
     Error {
         obj: ObjId,
-        err: ErrorObject,
+        err: Box<ErrorObject>,
         /// Subtag kinds seen so far: bit 0 prototype, 1 message, 2 stack, 3 cause (SC-D-24).
         seen: u8,
     },
@@ -135,14 +135,14 @@ enum Slot {
 /// is then on top of `Decoder::stack`). Kept small: it is returned for every value.
 enum Item {
     Value(Value),
-    Open,
+    Open(ObjId),
 }
 
 /// What filling a container ended with: a child container opened (on top of the stack), or the
 /// container finished.
 enum Fill {
     Open,
-    Done(Value),
+    Done(ObjId),
 }
 
 struct Decoder<'a> {
@@ -484,7 +484,7 @@ impl<'a> Decoder<'a> {
         self.read_header()?;
         let root = match self.read_item()? {
             Item::Value(v) => v,
-            Item::Open => {
+            Item::Open(_) => {
                 let frame = self.stack.pop().expect("opened frame");
                 self.drive(frame)?
             }
@@ -509,12 +509,12 @@ impl<'a> Decoder<'a> {
                     let n = self.stack.len();
                     std::mem::swap(&mut cur, &mut self.stack[n - 1]);
                 }
-                Fill::Done(v) => {
+                Fill::Done(obj) => {
                     self.open -= 1;
                     match self.stack.pop() {
-                        None => return Ok(v),
+                        None => return Ok(Value::Object(obj)),
                         Some(mut parent) => {
-                            deliver(&mut parent, v);
+                            deliver(&mut parent, obj);
                             cur = parent;
                         }
                     }
@@ -542,10 +542,10 @@ impl<'a> Decoder<'a> {
     /// SC-D-07: one item at a value position.
     fn read_item(&mut self) -> R<Item> {
         let mut v = Value::Undefined;
-        Ok(if self.read_into(&mut v)? {
-            Item::Value(v)
-        } else {
-            Item::Open
+        Ok(match (self.read_into(&mut v)?, v) {
+            (true, v) => Item::Value(v),
+            (false, Value::Object(obj)) => Item::Open(obj),
+            (false, _) => unreachable!("an opened container is an object"),
         })
     }
 
@@ -587,7 +587,11 @@ impl<'a> Decoder<'a> {
                     }
                 }
             }
-            TAG_BEGIN_JS_OBJECT => return self.begin_object(at).map(|_| false),
+            TAG_BEGIN_JS_OBJECT => {
+                let obj = self.begin_object(at)?;
+                *out = Value::Object(obj);
+                return Ok(false);
+            }
             TAG_BEGIN_DENSE_JS_ARRAY | TAG_BEGIN_SPARSE_JS_ARRAY => {
                 // SC-D-14, SC-D-15
                 self.check_depth(at)?;
@@ -616,6 +620,7 @@ impl<'a> Decoder<'a> {
                     pending: Slot::None,
                     index: Index::default(),
                 });
+                *out = Value::Object(obj);
                 return Ok(false);
             }
             TAG_DATE => {
@@ -682,6 +687,7 @@ impl<'a> Decoder<'a> {
                     read: 0,
                     key: None,
                 });
+                *out = Value::Object(obj);
                 return Ok(false);
             }
             TAG_BEGIN_JS_SET => {
@@ -693,6 +699,7 @@ impl<'a> Decoder<'a> {
                     index: Index::default(),
                     read: 0,
                 });
+                *out = Value::Object(obj);
                 return Ok(false);
             }
             TAG_ARRAY_BUFFER | TAG_RESIZABLE_ARRAY_BUFFER => {
@@ -728,19 +735,23 @@ impl<'a> Decoder<'a> {
             TAG_ERROR => {
                 // SC-D-24
                 self.check_depth(at)?;
-                let err = ErrorObject {
+                let err = Box::new(ErrorObject {
                     name: ErrorName::Error,
                     message: None,
                     stack: None,
                     cause: None,
-                };
+                });
                 let obj = self.new_object(Object::Error(err.clone()));
                 self.opened(Frame::Error { obj, err, seen: 0 });
+                *out = Value::Object(obj);
                 return Ok(false);
             }
             TAG_HOST_OBJECT => match self.read_host_object(at)? {
                 Item::Value(v) => v,
-                Item::Open => return Ok(false),
+                Item::Open(obj) => {
+                    *out = Value::Object(obj);
+                    return Ok(false);
+                }
             },
             TAG_ARRAY_BUFFER_VIEW => {
                 return Err(self.err(
@@ -861,7 +872,7 @@ impl<'a> Decoder<'a> {
                 }
                 let obj = self.begin_object(tag_at)?;
                 self.ids[host_id] = Some(obj);
-                return Ok(Item::Open);
+                return Ok(Item::Open(obj));
             }
             if sub != 0 {
                 return Err(self.err(ErrorCode::Host, at, "unknown IPC host object sub-tag"));
@@ -928,7 +939,7 @@ impl<'a> Decoder<'a> {
                         sort_index_keys_first(&mut props);
                     }
                     self.heap.replace(*obj, Object::Plain(props));
-                    return Ok(Fill::Done(Value::Object(*obj)));
+                    return Ok(Fill::Done(*obj));
                 }
                 // The key and value are read straight into a new last property.
                 props.push((JsString::new(), Value::Undefined));
@@ -1011,7 +1022,7 @@ impl<'a> Decoder<'a> {
                             props: std::mem::take(props),
                         };
                         self.heap.replace(*obj, Object::Array(arr));
-                        return Ok(Fill::Done(Value::Object(*obj)));
+                        return Ok(Fill::Done(*obj));
                     }
                     let (k, kat) = self.read_key()?;
                     *count += 1;
@@ -1078,11 +1089,11 @@ impl<'a> Decoder<'a> {
                         }
                         self.heap
                             .replace(*obj, Object::Map(std::mem::take(entries)));
-                        return Ok(Fill::Done(Value::Object(*obj)));
+                        return Ok(Fill::Done(*obj));
                     }
                     match self.read_item()? {
                         Item::Value(v) => *key = Some(v),
-                        Item::Open => return Ok(Fill::Open),
+                        Item::Open(_) => return Ok(Fill::Open),
                     }
                 }
                 match self.read_item()? {
@@ -1090,7 +1101,7 @@ impl<'a> Decoder<'a> {
                         let k = key.take().expect("map key");
                         map_set(entries, index, read, k, v);
                     }
-                    Item::Open => return Ok(Fill::Open),
+                    Item::Open(_) => return Ok(Fill::Open),
                 }
             },
             Frame::Set {
@@ -1107,11 +1118,11 @@ impl<'a> Decoder<'a> {
                         return Err(self.err(ErrorCode::Count, at, "set size does not match"));
                     }
                     self.heap.replace(*obj, Object::Set(std::mem::take(values)));
-                    return Ok(Fill::Done(Value::Object(*obj)));
+                    return Ok(Fill::Done(*obj));
                 }
                 match self.read_item()? {
                     Item::Value(v) => set_add(values, index, read, v),
-                    Item::Open => return Ok(Fill::Open),
+                    Item::Open(_) => return Ok(Fill::Open),
                 }
             },
             Frame::Error { obj, err, seen } => loop {
@@ -1121,15 +1132,15 @@ impl<'a> Decoder<'a> {
                 if sub == ERROR_END {
                     let err = std::mem::replace(
                         err,
-                        ErrorObject {
+                        Box::new(ErrorObject {
                             name: ErrorName::Error,
                             message: None,
                             stack: None,
                             cause: None,
-                        },
+                        }),
                     );
                     self.heap.replace(*obj, Object::Error(err));
-                    return Ok(Fill::Done(Value::Object(*obj)));
+                    return Ok(Fill::Done(*obj));
                 }
                 let proto = error_prototype(sub);
                 let bit = match sub {
@@ -1164,30 +1175,12 @@ impl<'a> Decoder<'a> {
 }
 
 /// Hands a finished child container to its parent (into the slot it was read for).
-fn deliver(parent: &mut Frame, v: Value) {
+fn deliver(parent: &mut Frame, obj: ObjId) {
     match parent {
-        Frame::Object { props, pending, .. } => {
-            debug_assert!(*pending);
-            *pending = false;
-            if let Some(last) = props.last_mut() {
-                last.1 = v;
-            }
-        }
-        Frame::Array {
-            items,
-            props,
-            pending,
-            ..
-        } => {
-            let slot = std::mem::replace(pending, Slot::None);
-            let out = match slot {
-                Slot::Item(p) => items.get_mut(p).map(|x| &mut x.1),
-                _ => props.last_mut().map(|x| &mut x.1),
-            };
-            if let Some(out) = out {
-                *out = v;
-            }
-        }
+        // The parent's slot already holds the object (written when it opened).
+        Frame::Object { pending, .. } => *pending = false,
+        Frame::Array { pending, .. } => *pending = Slot::None,
+        Frame::Error { .. } => {}
         Frame::Map {
             entries,
             index,
@@ -1195,16 +1188,15 @@ fn deliver(parent: &mut Frame, v: Value) {
             key,
             ..
         } => match key.take() {
-            None => *key = Some(v),
-            Some(k) => map_set(entries, index, read, k, v),
+            None => *key = Some(Value::Object(obj)),
+            Some(k) => map_set(entries, index, read, k, Value::Object(obj)),
         },
         Frame::Set {
             values,
             index,
             read,
             ..
-        } => set_add(values, index, read, v),
-        Frame::Error { err, .. } => err.cause = Some(v),
+        } => set_add(values, index, read, Value::Object(obj)),
     }
 }
 
@@ -1402,5 +1394,16 @@ fn same_value_zero(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => x == y || (x.is_nan() && y.is_nan()),
         _ => a == b,
+    }
+}
+#[cfg(test)]
+mod size_tests {
+    /// Frames move on every container open and close, objects live in the heap: keep them small.
+    #[test]
+    fn hot_types_stay_small() {
+        assert!(std::mem::size_of::<super::Frame>() <= 96);
+        assert!(std::mem::size_of::<crate::Object>() <= 56);
+        assert!(std::mem::size_of::<crate::Value>() <= 40);
+        assert!(std::mem::size_of::<crate::JsString>() <= 32);
     }
 }

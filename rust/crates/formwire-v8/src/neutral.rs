@@ -621,12 +621,12 @@ impl Builder {
                     stack,
                     cause: None,
                 };
-                let obj = self.register(o, Object::Error(err.clone()))?;
+                let obj = self.register(o, Object::Error(Box::new(err.clone())))?;
                 let cause = match o.get("cause") {
                     Some(c) => Some(self.value(c, depth + 1)?),
                     None => None,
                 };
-                self.set(obj, Object::Error(ErrorObject { cause, ..err }));
+                self.set(obj, Object::Error(Box::new(ErrorObject { cause, ..err })));
                 Value::Object(obj)
             }
             _ => return Err(bad("unknown neutral type")),

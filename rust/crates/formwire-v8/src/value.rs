@@ -431,8 +431,8 @@ pub enum Object {
     ArrayBuffer(ArrayBuffer),
     /// A typed array or DataView.
     View(View),
-    /// An Error.
-    Error(ErrorObject),
+    /// An Error (boxed: errors are rare and this keeps every other object small).
+    Error(Box<ErrorObject>),
 }
 
 impl Object {

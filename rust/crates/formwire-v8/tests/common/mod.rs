@@ -336,12 +336,12 @@ impl Gen {
                 };
                 self.set(
                     id,
-                    Object::Error(ErrorObject {
+                    Object::Error(Box::new(ErrorObject {
                         name,
                         message,
                         stack,
                         cause,
-                    }),
+                    })),
                 )
             }
         }
