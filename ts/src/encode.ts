@@ -4,8 +4,21 @@
  */
 import { checkBoundary, checkPartType, escapeFilename, escapeName, generateBoundary, normalizeNewlines } from './core/encode.js';
 
-/** A form: a FormData, or any iterable of `[name, value]` with string, Blob or File values. */
-export type FormLike = FormData | Iterable<readonly [string, string | Blob | BlobLike]>;
+/**
+ * A file whose bytes are already in memory: no Blob is built, the bytes are written (or streamed) as they are.
+ * `filename` defaults to `blob`, `type` to `application/octet-stream` (MP-S-05, MP-S-06).
+ */
+export interface BytesFile {
+  readonly body: Uint8Array;
+  readonly filename?: string;
+  readonly type?: string;
+}
+
+/** One form value: a string, a Blob/File (or blob-like), or in-memory bytes with a filename. */
+export type FormValue = string | Blob | BlobLike | BytesFile;
+
+/** A form: a FormData, or any iterable of `[name, value]`. */
+export type FormLike = FormData | Iterable<readonly [string, FormValue]>;
 
 /** Options of encodeFormData. */
 export interface EncodeOptions {
@@ -98,11 +111,11 @@ class Encoded implements EncodedFormData {
   readonly contentType: string;
   readonly contentLength: number;
   private readonly arena: Uint8Array;
-  /** Arena offsets where blob k is inserted. */
+  /** Arena offsets where body k is inserted. */
   private readonly cuts: number[];
-  private readonly blobs: BlobLike[];
+  private readonly blobs: Array<BlobLike | Uint8Array>;
 
-  constructor(boundary: string, arena: Uint8Array, cuts: number[], blobs: BlobLike[]) {
+  constructor(boundary: string, arena: Uint8Array, cuts: number[], blobs: Array<BlobLike | Uint8Array>) {
     this.boundary = boundary;
     // MP-S-10; a caller-given boundary that is not a token is quoted so that the header still parses.
     this.contentType = `multipart/form-data; boundary=${TOKEN_RE.test(boundary) ? boundary : `"${boundary}"`}`;
@@ -110,7 +123,7 @@ class Encoded implements EncodedFormData {
     this.cuts = cuts;
     this.blobs = blobs;
     let n = arena.length;
-    for (const b of blobs) n += b.size;
+    for (const b of blobs) n += b instanceof Uint8Array ? b.length : b.size;
     this.contentLength = n;
   }
 
@@ -125,6 +138,10 @@ class Encoded implements EncodedFormData {
       if (cut > at) yield this.arena.subarray(at, cut);
       at = cut;
       const blob = this.blobs[k]!;
+      if (blob instanceof Uint8Array) {
+        if (blob.length > 0) yield blob;
+        continue;
+      }
       if (blob.size === 0) continue;
       const reader = (blob.stream() as ReadableStream<Uint8Array>).getReader();
       for (;;) {
@@ -154,7 +171,8 @@ class Encoded implements EncodedFormData {
   }
 
   async bytes(): Promise<Uint8Array<ArrayBuffer>> {
-    const out = new Uint8Array(this.contentLength);
+    // Every byte is overwritten: skip zero-filling where the runtime allows it.
+    const out = allocUnsafe(this.contentLength);
     let at = 0;
     let o = 0;
     for (let k = 0; k < this.blobs.length; k++) {
@@ -163,11 +181,22 @@ class Encoded implements EncodedFormData {
       o += cut - at;
       at = cut;
       const blob = this.blobs[k]!;
+      if (blob instanceof Uint8Array) {
+        out.set(blob, o);
+        o += blob.length;
+        continue;
+      }
       if (blob.size === 0) continue;
-      const ab = await blob.arrayBuffer();
-      if (ab.byteLength !== blob.size) throw new Error('formwire: a Blob changed size while being encoded');
-      out.set(new Uint8Array(ab), o);
-      o += blob.size;
+      const end = o + blob.size;
+      const reader = (blob.stream() as ReadableStream<Uint8Array>).getReader();
+      for (;;) {
+        const r = await reader.read();
+        if (r.done) break;
+        if (o + r.value.length > end) throw new Error('formwire: a Blob changed size while being encoded');
+        out.set(r.value, o);
+        o += r.value.length;
+      }
+      if (o !== end) throw new Error('formwire: a Blob changed size while being encoded');
     }
     out.set(this.arena.subarray(at), o);
     return out;
@@ -176,6 +205,20 @@ class Encoded implements EncodedFormData {
   async arrayBuffer(): Promise<ArrayBuffer> {
     return (await this.bytes()).buffer as ArrayBuffer;
   }
+}
+
+const nodeBuffer = (globalThis as { Buffer?: { allocUnsafe(n: number): Uint8Array<ArrayBuffer> } }).Buffer;
+
+function allocUnsafe(n: number): Uint8Array<ArrayBuffer> {
+  if (nodeBuffer !== undefined && typeof nodeBuffer.allocUnsafe === 'function' && n >= 4096) {
+    const b = nodeBuffer.allocUnsafe(n);
+    return new Uint8Array(b.buffer, b.byteOffset, n);
+  }
+  return new Uint8Array(n);
+}
+
+function isBytesFile(v: unknown): v is BytesFile {
+  return typeof v === 'object' && v !== null && (v as BytesFile).body instanceof Uint8Array;
 }
 
 const CRLF = encoder.encode('\r\n');
@@ -199,14 +242,25 @@ export function encodeFormData(form: FormLike, options: EncodeOptions = {}): Enc
   const head = encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="`);
   const a = new Arena();
   const cuts: number[] = [];
-  const blobs: BlobLike[] = [];
+  const blobs: Array<BlobLike | Uint8Array> = [];
   let index = 0;
-  for (const entry of form as Iterable<readonly [string, string | BlobLike]>) {
+  for (const entry of form as Iterable<readonly [string, FormValue]>) {
     const name = entry[0];
     const value = entry[1];
     a.bytes(head);
     a.str(escapeName(String(name)));
-    if (isBlob(value)) {
+    if (isBytesFile(value)) {
+      const type = value.type === undefined || value.type === '' ? 'application/octet-stream' : value.type;
+      checkPartType(type, index);
+      a.bytes(FILENAME);
+      a.str(escapeFilename(value.filename === undefined ? 'blob' : String(value.filename)));
+      a.bytes(QUOTE_CT);
+      a.str(type);
+      a.bytes(CRLF2);
+      cuts.push(a.len);
+      blobs.push(value.body);
+      a.bytes(CRLF);
+    } else if (isBlob(value)) {
       const fname = typeof value.name === 'string' ? value.name : 'blob'; // MP-S-05
       const type = value.type === '' ? 'application/octet-stream' : value.type; // MP-S-06
       checkPartType(type, index);

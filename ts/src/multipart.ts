@@ -13,12 +13,14 @@ import {
   type MultipartHandler,
   type MultipartOptions,
 } from './core/multipart.js';
-import { decodeUtf8 } from './core/utf8.js';
+import { decodeUtf8, setUtf8Decoder } from './core/utf8.js';
 import { chunksOf, contentTypeOf, type BodySource } from './adapters/web.js';
-import { nativeIndexOf } from './adapters/node.js';
+import { nativeIndexOf, nativeUtf8Decode } from './adapters/node.js';
 
 /** The search used by the high-level API: native where the runtime has one. */
 export const defaultIndexOf: IndexOf = nativeIndexOf ?? indexOfFallback;
+
+if (nativeUtf8Decode !== null) setUtf8Decoder(nativeUtf8Decode);
 
 const PART_END = 1;
 const END = 2;
@@ -288,31 +290,44 @@ export interface FormDataOptions extends MultipartOptions {}
 class FormDataBuilder implements MultipartHandler {
   readonly fd = new FormData();
   private cur: PartInfo | null = null;
+  /** Body ranges of the current part: (chunk, start, end) triples, valid while the source chunks are. */
   private chunks: Uint8Array[] = [];
+  private starts: number[] = [];
+  private ends: number[] = [];
+  private n = 0;
   private size = 0;
-  /** Views into the current source chunk must be copied before the next chunk arrives if still pending. */
   onPartStart(part: PartInfo): void {
     this.cur = part;
-    this.chunks.length = 0;
+    this.n = 0;
     this.size = 0;
   }
   onData(bytes: Uint8Array): void {
-    this.chunks.push(bytes);
-    this.size += bytes.length;
+    this.onDataRange(bytes, 0, bytes.length);
+  }
+  onDataRange(chunk: Uint8Array, start: number, end: number): void {
+    const k = this.n++;
+    this.chunks[k] = chunk;
+    this.starts[k] = start;
+    this.ends[k] = end;
+    this.size += end - start;
+  }
+  private views(): Uint8Array[] {
+    const out: Uint8Array[] = [];
+    for (let k = 0; k < this.n; k++) out.push(this.chunks[k]!.subarray(this.starts[k], this.ends[k]));
+    return out;
   }
   onPartEnd(): void {
     const p = this.cur!;
-    const c = this.chunks;
     if (p.filename === null) {
       // MP-F-01
-      const v = c.length === 0 ? '' : c.length === 1 ? decodeUtf8(c[0]!) : decodeUtf8(concat(c, this.size));
+      const v = this.n === 0 ? '' : this.n === 1 ? decodeUtf8(this.chunks[0]!, this.starts[0], this.ends[0]) : decodeUtf8(concat(this.views(), this.size));
       this.fd.append(p.name, v);
     } else {
       // MP-F-02, MP-F-03
-      this.fd.append(p.name, new File(c.slice() as BlobPart[], p.filename, { type: p.type ?? '', lastModified: 0 }));
+      this.fd.append(p.name, new File(this.views() as BlobPart[], p.filename, { type: p.type ?? '', lastModified: 0 }));
     }
     this.cur = null;
-    this.chunks = [];
+    this.n = 0;
   }
   onEnd(): void {}
 }

@@ -71,9 +71,16 @@ export interface MultipartHandler {
   onPartEnd(): void;
   /** The close delimiter was seen and the input ended (called from `end()`). */
   onEnd(): void;
+  /**
+   * Optional, instead of onData: body bytes as `chunk[start..end)`, so that no view is allocated. The range is
+   * valid while the chunk is.
+   */
+  onDataRange?(chunk: Uint8Array, start: number, end: number): void;
 }
 
 const TEXT_PLAIN_DEFAULT = 'text/plain';
+/** Size of a header slab. */
+const SLAB = 65536;
 
 /** One part's header information (MP-H-06..11). Header strings are decoded lazily. */
 export class PartInfo {
@@ -89,10 +96,17 @@ export class PartInfo {
   readonly filenameStar: string | null;
   /** Byte offset of the first header line. */
   readonly offset: number;
-  /** @internal raw header block: names and values, ranges in `hdr` */
-  private readonly hdr: Uint8Array;
-  private readonly ranges: number[];
-  private readonly params: number[];
+  /**
+   * @internal The header block, stored as `name ":" value LF` per header (values OWS-trimmed, obs-folds joined) in
+   * a slab shared with other parts: slab[start..end).
+   */
+  private readonly slab: Uint8Array;
+  private readonly start: number;
+  private readonly end: number;
+  private readonly nameS: number;
+  private readonly nameE: number;
+  private readonly fnS: number;
+  private readonly fnE: number;
   private _headers: [string, string][] | null = null;
   private _type: string | null | undefined = undefined;
 
@@ -100,43 +114,60 @@ export class PartInfo {
   constructor(
     index: number,
     offset: number,
-    hdr: Uint8Array,
-    ranges: number[],
+    slab: Uint8Array,
+    start: number,
+    end: number,
     name: string,
     filename: string | null,
     nameStar: string | null,
     filenameStar: string | null,
-    params: number[],
+    p: readonly number[],
   ) {
     this.index = index;
     this.offset = offset;
-    this.hdr = hdr;
-    this.ranges = ranges;
+    this.slab = slab;
+    this.start = start;
+    this.end = end;
     this.name = name;
     this.filename = filename;
     this.nameStar = nameStar;
     this.filenameStar = filenameStar;
-    this.params = params;
+    this.nameS = p[0]!;
+    this.nameE = p[1]!;
+    this.fnS = p[2]!;
+    this.fnE = p[3]!;
   }
 
   /** The raw bytes of the `name` parameter (MP-H-10). */
   get nameBytes(): Uint8Array {
-    return this.hdr.slice(this.params[0], this.params[1]);
+    return this.slab.slice(this.nameS, this.nameE);
   }
 
   /** The raw bytes of the `filename` parameter, or null. */
   get filenameBytes(): Uint8Array | null {
-    return this.params[2]! < 0 ? null : this.hdr.slice(this.params[2], this.params[3]);
+    return this.fnS < 0 ? null : this.slab.slice(this.fnS, this.fnE);
+  }
+
+  /** Calls f(nameStart, nameEnd, valueStart, valueEnd) for each stored header, in order. */
+  private each(f: (ns: number, ne: number, vs: number, ve: number) => void): void {
+    const h = this.slab;
+    let i = this.start;
+    while (i < this.end) {
+      let c = i;
+      while (h[c] !== COLON) c++;
+      let e = c + 1;
+      while (h[e] !== LF) e++;
+      f(i, c, c + 1, e);
+      i = e + 1;
+    }
   }
 
   /** Every header in order as `[lowercased name, value]`, values UTF-8 decoded with U+FFFD (MP-H-11). */
   get headers(): [string, string][] {
     if (this._headers === null) {
       const out: [string, string][] = [];
-      const r = this.ranges;
-      for (let k = 0; k < r.length; k += 4) {
-        out.push([decodeUtf8(this.hdr, r[k]!, r[k + 1]!).toLowerCase(), decodeUtf8(this.hdr, r[k + 2]!, r[k + 3]!)]);
-      }
+      const h = this.slab;
+      this.each((ns, ne, vs, ve) => out.push([decodeUtf8(h, ns, ne).toLowerCase(), decodeUtf8(h, vs, ve)]));
       this._headers = out;
     }
     return this._headers;
@@ -144,11 +175,12 @@ export class PartInfo {
 
   /** The value of the last Content-Type header, OWS-trimmed, as is; null when there is none (MP-H-11). */
   get contentType(): string | null {
-    const r = this.ranges;
-    for (let k = r.length - 4; k >= 0; k -= 4) {
-      if (isName(this.hdr, r[k]!, r[k + 1]!, CONTENT_TYPE)) return decodeUtf8(this.hdr, r[k + 2]!, r[k + 3]!);
-    }
-    return null;
+    let v: string | null = null;
+    const h = this.slab;
+    this.each((ns, ne, vs, ve) => {
+      if (isName(h, ns, ne, CONTENT_TYPE)) v = decodeUtf8(h, vs, ve);
+    });
+    return v;
   }
 
   /**
@@ -159,10 +191,10 @@ export class PartInfo {
       if (this.filename === null) this._type = null;
       else {
         const values: Uint8Array[] = [];
-        const r = this.ranges;
-        for (let k = 0; k < r.length; k += 4) {
-          if (isName(this.hdr, r[k]!, r[k + 1]!, CONTENT_TYPE)) values.push(this.hdr.subarray(r[k + 2]!, r[k + 3]!));
-        }
+        const h = this.slab;
+        this.each((ns, ne, vs, ve) => {
+          if (isName(h, ns, ne, CONTENT_TYPE)) values.push(h.subarray(vs, ve));
+        });
         this._type = values.length === 0 ? TEXT_PLAIN_DEFAULT : partFileType(values);
       }
     }
@@ -284,6 +316,7 @@ export class MultipartParser {
   private readonly maxFieldBytes: number;
   private readonly maxFileBytes: number;
   private readonly maxTotalBytes: number;
+  private readonly ranged: boolean;
 
   private state = S_START;
   /** Global offset of the current chunk's first byte; after write() returns, the number of bytes fed. */
@@ -306,9 +339,13 @@ export class MultipartParser {
   private hbLimit = 0; // blockStart + maxHeaderBytes
   private firstLine = true;
   private lineStart = 0;
-  private hdr: Uint8Array = new Uint8Array(256);
+  /** Header slab: blocks of `name ":" value LF`, shared by the PartInfos that point into it. */
+  private hdr: Uint8Array = new Uint8Array(SLAB);
+  /** Where the current block starts in the slab. */
+  private blockW = 0;
   private wpos = 0;
-  /** Per header: nameStart, nameEnd, valueStart, valueEnd (in hdr). */
+  /** Headers of the current block: hN of them; ranges[4k..4k+3] = nameStart, nameEnd, valueStart, valueEnd. */
+  private hN = 0;
   private ranges: number[] = [];
   private lineStarts: number[] = [];
   private valEnd = 0;
@@ -324,6 +361,7 @@ export class MultipartParser {
     }
     this.boundary = b;
     this.handler = handler;
+    this.ranged = typeof handler.onDataRange === 'function';
     this.indexOf = indexOf;
     this.allowPreamble = options.allowPreamble === true;
     this.allowLf = options.allowLf === true;
@@ -455,6 +493,7 @@ export class MultipartParser {
       const o = this.base + i;
       switch (this.state) {
         case S_AFTER_B:
+          if (c === CR && i + 1 < n && chunk[i + 1] === LF) return this.delimEnd(i + 2); // the common `--B CRLF`
           if (c === DASH) this.state = S_DASH2;
           else if (c === SP || c === HT) this.state = S_PAD;
           else if (c === CR) this.state = S_DELIM_CR;
@@ -501,9 +540,8 @@ export class MultipartParser {
     this.blockStart = o;
     this.hbLimit = o + this.maxHeaderBytes;
     this.firstLine = true;
-    this.wpos = 0;
-    this.ranges.length = 0;
-    this.lineStarts.length = 0;
+    this.blockW = this.wpos;
+    this.hN = 0;
     this.discard = false;
     return i;
   }
@@ -511,15 +549,28 @@ export class MultipartParser {
   // -------------------------------------------------------------------------------------------------------------
   // Headers (MP-H-01..05)
 
+  /** Room for `extra` more bytes of the current block; a full slab is replaced, the block moved to the new one. */
   private ensure(extra: number): void {
-    const need = this.wpos + extra;
-    if (need > this.hdr.length) {
-      let size = this.hdr.length * 2;
-      while (size < need) size *= 2;
-      const h = new Uint8Array(size);
-      h.set(this.hdr.subarray(0, this.wpos));
-      this.hdr = h;
-    }
+    if (this.wpos + extra <= this.hdr.length) return;
+    const used = this.wpos - this.blockW;
+    let size = SLAB;
+    while (size < 2 * (used + extra)) size *= 2;
+    const h = new Uint8Array(size);
+    h.set(this.hdr.subarray(this.blockW, this.wpos));
+    const shift = this.blockW;
+    const r = this.ranges;
+    for (let k = 0; k < this.hN * 4; k++) r[k] = r[k]! - shift;
+    this.valEnd -= shift;
+    this.wpos = used;
+    this.blockW = 0;
+    this.hdr = h;
+  }
+
+  /** A header line (or its obs-fold continuation) ended: close its value with the LF separator. */
+  private endLine(): void {
+    this.ensure(1);
+    this.hdr[this.valEnd] = LF;
+    this.wpos = this.valEnd + 1;
   }
 
   /** MP-H-05 (1): the byte at offset o belongs to a header line. */
@@ -531,9 +582,14 @@ export class MultipartParser {
   private newLine(o: number): void {
     this.checkHeaderBytes(o);
     // MP-H-05 (2)
-    if (this.lineStarts.length >= this.maxHeaders) this.fail('MP_LIMIT_HEADERS', o, 'too many header lines');
-    this.lineStarts.push(o);
-    this.ranges.push(this.wpos, this.wpos, 0, 0);
+    if (this.hN >= this.maxHeaders) this.fail('MP_LIMIT_HEADERS', o, 'too many header lines');
+    const k = this.hN++;
+    this.lineStarts[k] = o;
+    const r = this.ranges;
+    r[4 * k] = this.wpos;
+    r[4 * k + 1] = this.wpos;
+    r[4 * k + 2] = 0;
+    r[4 * k + 3] = 0;
     this.firstLine = false;
   }
 
@@ -544,6 +600,18 @@ export class MultipartParser {
       switch (this.state) {
         case S_H_LS: {
           const o = base + i;
+          if (TOKEN[c] !== 0) {
+            // Fast path: a whole, valid `token ":" OWS value CRLF` line inside this chunk and within the limits is
+            // recorded in one pass. Anything else falls through to the byte-by-byte machine below, which gives the
+            // exact error and offset.
+            const j = this.fastLine(chunk, i, n);
+            if (j > i) {
+              i = j;
+              continue;
+            }
+          } else if (c === CR && i + 1 < n && chunk[i + 1] === LF) {
+            return this.blockEnd(o, i + 2); // MP-H-03: the empty line
+          }
           if (c === CR) {
             this.lineStart = o;
             this.state = S_H_LS_CR;
@@ -584,13 +652,13 @@ export class MultipartParser {
           }
           if (TOKEN[c] === 0) this.fail('MP_HEADER_NAME', o, c === COLON ? 'empty header name' : 'invalid byte in a header name');
           this.state = S_H_NAME;
-          this.ranges[this.ranges.length - 4] = this.wpos;
+          this.ranges[4 * this.hN - 4] = this.wpos;
           continue;
         }
         case S_H_NAME: {
           // fast scan of token bytes
           const stop = Math.min(n, this.hbLimit - base);
-          this.ensure(stop - i);
+          this.ensure(stop - i + 1);
           const hdr = this.hdr;
           let w = this.wpos;
           let j = i;
@@ -604,7 +672,11 @@ export class MultipartParser {
           if (j === n) return n;
           this.checkHeaderBytes(base + j);
           const b = chunk[j]!;
-          this.ranges[this.ranges.length - 3] = w;
+          this.ranges[4 * this.hN - 3] = w;
+          if (b === COLON || b === SP || b === HT) {
+            hdr[w] = COLON; // separator of the stored `name:value`
+            this.wpos = w + 1;
+          }
           if (b === COLON) this.state = S_H_VLEAD;
           else if (b === SP || b === HT) this.state = S_H_NAME_OWS;
           else this.fail('MP_HEADER_NAME', base + j, 'invalid byte in a header name');
@@ -629,17 +701,17 @@ export class MultipartParser {
           }
           if (this.state === S_H_FOLD_LEAD) {
             if (c !== CR && !(c === LF && this.allowLf)) {
-              // MP-H-04: the continuation is appended after one SP
-              const r = this.ranges;
-              this.wpos = r[r.length - 1]!;
+              // MP-H-04: the continuation is appended after one SP (over the LF separator)
+              this.wpos = this.ranges[4 * this.hN - 1]!;
               this.ensure(1);
               this.hdr[this.wpos++] = SP;
               this.valEnd = this.wpos;
             }
           } else {
             const r = this.ranges;
-            r[r.length - 2] = this.wpos;
-            r[r.length - 1] = this.wpos;
+            const k = 4 * this.hN;
+            r[k - 2] = this.wpos;
+            r[k - 1] = this.wpos;
             this.valEnd = this.wpos;
           }
           this.state = S_H_VALUE;
@@ -661,7 +733,7 @@ export class MultipartParser {
           }
           this.wpos = w;
           this.valEnd = ve;
-          this.ranges[this.ranges.length - 1] = ve;
+          this.ranges[4 * this.hN - 1] = ve;
           if (j === n) return n;
           const o = base + j;
           this.checkHeaderBytes(o);
@@ -671,6 +743,7 @@ export class MultipartParser {
             this.lineStart = o; // reused: offset of the CR
           } else if (b === LF) {
             if (!this.allowLf) this.fail('MP_HEADER_VALUE', o, 'bare LF in a header line');
+            this.endLine();
             this.state = S_H_LS;
           } else {
             this.fail('MP_HEADER_VALUE', o, 'NUL in a header line');
@@ -681,6 +754,7 @@ export class MultipartParser {
         case S_H_VALUE_CR: {
           if (c !== LF) this.fail('MP_HEADER_VALUE', this.lineStart, 'CR not followed by LF in a header line');
           this.checkHeaderBytes(base + i);
+          this.endLine();
           this.state = S_H_LS;
           i++;
           continue;
@@ -692,12 +766,57 @@ export class MultipartParser {
     return i;
   }
 
+  /**
+   * A complete header line starting at chunk index i (a token byte), committed only when it is valid and within
+   * the limits (MP-H-01, MP-H-02, MP-H-05); returns the index after its CRLF, or i to take the slow path.
+   */
+  private fastLine(chunk: Uint8Array, i: number, n: number): number {
+    let j = i + 1;
+    while (j < n && TOKEN[chunk[j]!] !== 0) j++;
+    if (j >= n || chunk[j] !== COLON) return i;
+    let k = j + 1;
+    while (k < n && (chunk[k] === SP || chunk[k] === HT)) k++;
+    const vs = k;
+    let ve = k;
+    while (k < n) {
+      const b = chunk[k]!;
+      if (VALUE_STOP[b] !== 0) break;
+      k++;
+      if (b !== SP && b !== HT) ve = k;
+    }
+    if (k + 1 >= n || chunk[k] !== CR || chunk[k + 1] !== LF) return i;
+    const base = this.base;
+    if (base + k + 1 >= this.hbLimit) return i; // MP-H-05 (1): let the slow path find the exact byte
+    if (this.hN >= this.maxHeaders) return i; // MP-H-05 (2)
+    const nameLen = j - i;
+    const valLen = ve - vs;
+    this.ensure(nameLen + valLen + 2);
+    const h = this.hdr;
+    let w = this.wpos;
+    const kk = this.hN++;
+    this.lineStarts[kk] = base + i;
+    const r = this.ranges;
+    r[4 * kk] = w;
+    for (let p = i; p < j; p++) h[w++] = chunk[p]!;
+    r[4 * kk + 1] = w;
+    h[w++] = COLON;
+    r[4 * kk + 2] = w;
+    for (let p = vs; p < ve; p++) h[w++] = chunk[p]!;
+    r[4 * kk + 3] = w;
+    this.valEnd = w;
+    h[w++] = LF;
+    this.wpos = w;
+    this.firstLine = false;
+    return k + 2;
+  }
+
   /** MP-H-06: the empty line starting at offset `emptyAt` ended just before chunk index i. */
   private blockEnd(emptyAt: number, i: number): number {
     const r = this.ranges;
     const hdr = this.hdr;
+    const n4 = this.hN * 4;
     let cd = -1;
-    for (let k = 0; k < r.length; k += 4) {
+    for (let k = 0; k < n4; k += 4) {
       if (isName(hdr, r[k]!, r[k + 1]!, CONTENT_DISPOSITION)) {
         if (cd >= 0) this.fail('MP_DISPOSITION', this.lineStarts[k >> 2]!, 'second Content-Disposition header');
         cd = k;
@@ -708,22 +827,12 @@ export class MultipartParser {
     // MP-H-07..09
     const p = parseDisposition(hdr, r[cd + 2]!, r[cd + 3]!);
     if (p === null) this.fail('MP_DISPOSITION', cdLine, 'invalid Content-Disposition');
-    const block = hdr.slice(0, this.wpos);
-    const name = decodeUtf8(block, p[0], p[1]);
-    const filename = p[2] < 0 ? null : decodeUtf8(block, p[2], p[3]);
-    const nameStar = p[4] < 0 ? null : latin1(block, p[4], p[5]);
-    const filenameStar = p[6] < 0 ? null : latin1(block, p[6], p[7]);
-    const part = new PartInfo(
-      this.partCount - 1,
-      this.blockStart,
-      block,
-      r.slice(),
-      name,
-      filename,
-      nameStar,
-      filenameStar,
-      p,
-    );
+    const name = decodeUtf8(hdr, p[0]!, p[1]!);
+    const filename = p[2]! < 0 ? null : decodeUtf8(hdr, p[2]!, p[3]!);
+    const nameStar = p[4]! < 0 ? null : latin1(hdr, p[4]!, p[5]!);
+    const filenameStar = p[6]! < 0 ? null : latin1(hdr, p[6]!, p[7]!);
+    const part = new PartInfo(this.partCount - 1, this.blockStart, hdr, this.blockW, this.wpos, name, filename, nameStar, filenameStar, p);
+    this.blockW = this.wpos;
     this.isFile = filename !== null;
     this.bodyLimit = this.isFile ? this.maxFileBytes : this.maxFieldBytes;
     this.bodyStart = this.base + i;
@@ -738,14 +847,16 @@ export class MultipartParser {
   // -------------------------------------------------------------------------------------------------------------
   // Bodies (MP-P-04, MP-P-06, MP-P-08, MP-L-02)
 
-  private data(bytes: Uint8Array): void {
+  /** Body bytes chunk[a..b). */
+  private data(chunk: Uint8Array, a: number, b: number): void {
     if (this.discard) return;
-    const len = this.bodyLen + bytes.length;
+    const len = this.bodyLen + (b - a);
     if (len > this.bodyLimit) {
       this.fail(this.isFile ? 'MP_LIMIT_FILE_BYTES' : 'MP_LIMIT_FIELD_BYTES', this.bodyStart + this.bodyLimit, 'part body too long');
     }
     this.bodyLen = len;
-    this.handler.onData(bytes);
+    if (this.ranged) this.handler.onDataRange!(chunk, a, b);
+    else this.handler.onData(new Uint8Array(chunk.buffer, chunk.byteOffset + a, b - a));
   }
 
   /** Release the held-back bytes as body data (they turned out not to start a delimiter). */
@@ -757,10 +868,10 @@ export class MultipartParser {
       out.set(this.needle.subarray(0, k), 1);
       this.heldCR = false;
       this.held = 0;
-      this.data(out);
+      this.data(out, 0, out.length);
     } else if (k > 0) {
       this.held = 0;
-      this.data(this.needle.slice(0, k));
+      this.data(this.needle.slice(0, k), 0, k);
     }
   }
 
@@ -800,7 +911,7 @@ export class MultipartParser {
             return n;
           }
           this.release();
-          if (t > i) this.data(chunk.subarray(i, t));
+          if (t > i) this.data(chunk, i, t);
           i = t;
         } else {
           if (t === n) {
@@ -809,7 +920,7 @@ export class MultipartParser {
           }
           if (isAfterB(chunk[t]!)) return this.delimiterFound(t);
           this.release();
-          if (t > i) this.data(chunk.subarray(i, t));
+          if (t > i) this.data(chunk, i, t);
           i = t;
         }
       }
@@ -838,7 +949,7 @@ export class MultipartParser {
         if (isAfterB(chunk[j + L]!)) {
           let e = j;
           if (this.allowLf && e > i && chunk[e - 1] === CR) e--;
-          if (e > i) this.data(chunk.subarray(i, e));
+          if (e > i) this.data(chunk, i, e);
           return this.delimiterFound(j + L);
         }
         from = j + 1; // MP-P-04: `CRLF--BX` is data
@@ -850,7 +961,7 @@ export class MultipartParser {
         e--;
         this.heldCR = true;
       }
-      if (e > i) this.data(chunk.subarray(i, e));
+      if (e > i) this.data(chunk, i, e);
       this.held = L;
       return n;
     }
@@ -871,7 +982,7 @@ export class MultipartParser {
       e--;
       this.heldCR = true;
     }
-    if (e > i) this.data(chunk.subarray(i, e));
+    if (e > i) this.data(chunk, i, e);
     return n;
   }
 }

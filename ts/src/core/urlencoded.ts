@@ -4,6 +4,7 @@
  * (UE_LIMIT_PAIRS, UE_LIMIT_BYTES; offsets per spec/errors.md).
  */
 import { FormwireError } from './errors.js';
+import { decodeUtf8 } from './utf8.js';
 
 /** Limits (spec/limits.md). `Infinity` (or null) = unlimited. */
 export interface UrlencodedOptions {
@@ -47,10 +48,7 @@ export function decodeBytes(buf: Uint8Array, a: number, b: number): string {
       break;
     }
   }
-  if (plain) {
-    if (b - a <= 1024) return String.fromCharCode.apply(null, buf.subarray(a, b) as unknown as number[]);
-    return decoder.decode(buf.subarray(a, b));
-  }
+  if (plain) return decodeUtf8(buf, a, b);
   if (scratch.length < b - a) scratch = new Uint8Array(Math.max(b - a, scratch.length * 2));
   const out = scratch;
   let w = 0;
@@ -66,7 +64,7 @@ export function decodeBytes(buf: Uint8Array, a: number, b: number): string {
       } else out[w++] = c;
     } else out[w++] = c;
   }
-  return decoder.decode(out.subarray(0, w));
+  return decodeUtf8(out, 0, w);
 }
 
 /**
@@ -197,15 +195,15 @@ function decodeSlow(s: string): string {
   return decodeBytes(b, 0, b.length);
 }
 
-/** Decode one name or value of a well-formed string. */
-function decodeString(s: string): string {
-  const pct = s.indexOf('%');
-  if (s.indexOf('+') >= 0) s = s.replace(/\+/g, ' ');
-  if (pct < 0) return s;
+/** Decode one name or value: s[a..b), which holds a '+' when plus, a '%' when pct. */
+function decodeComponent(s: string, a: number, b: number, plus: boolean, pct: boolean): string {
+  let v = s.slice(a, b);
+  if (plus) v = v.replaceAll('+', ' ');
+  if (!pct) return v;
   try {
-    return decodeURIComponent(s);
+    return decodeURIComponent(v);
   } catch {
-    return decodeSlow(s);
+    return decodeSlow(v);
   }
 }
 
@@ -226,6 +224,10 @@ export function parseUrlencodedString(input: string, options: UrlencodedOptions 
   const s = toWellFormed(input);
   const out: [string, string][] = [];
   const len = s.length;
+  // Next occurrences of '=', '+', '%' at or after `start`: each is searched for once per occurrence (linear).
+  let nextEq = -1;
+  let nextPlus = -1;
+  let nextPct = -1;
   let start = 0;
   while (start < len) {
     let amp = s.indexOf('&', start);
@@ -234,11 +236,33 @@ export function parseUrlencodedString(input: string, options: UrlencodedOptions 
       if (out.length >= maxPairs) {
         throw new FormwireError('UE_LIMIT_PAIRS', utf8Length(s.slice(0, start)), 'too many pairs');
       }
-      const eq = s.indexOf('=', start);
-      if (eq < 0 || eq > amp) {
-        out.push([decodeString(s.slice(start, amp)), '']);
+      if (nextEq < start) {
+        nextEq = s.indexOf('=', start);
+        if (nextEq < 0) nextEq = len;
+      }
+      if (nextPlus < start) {
+        nextPlus = s.indexOf('+', start);
+        if (nextPlus < 0) nextPlus = len;
+      }
+      if (nextPct < start) {
+        nextPct = s.indexOf('%', start);
+        if (nextPct < 0) nextPct = len;
+      }
+      if (nextEq >= amp) {
+        out.push([decodeComponent(s, start, amp, nextPlus < amp, nextPct < amp), '']);
       } else {
-        out.push([decodeString(s.slice(start, eq)), decodeString(s.slice(eq + 1, amp))]);
+        const eq = nextEq;
+        const name = decodeComponent(s, start, eq, nextPlus < eq, nextPct < eq);
+        const v = eq + 1;
+        if (nextPlus < v) {
+          nextPlus = s.indexOf('+', v);
+          if (nextPlus < 0) nextPlus = len;
+        }
+        if (nextPct < v) {
+          nextPct = s.indexOf('%', v);
+          if (nextPct < 0) nextPct = len;
+        }
+        out.push([name, decodeComponent(s, v, amp, nextPlus < amp, nextPct < amp)]);
       }
     }
     start = amp + 1;
