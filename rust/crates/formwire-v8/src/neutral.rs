@@ -245,6 +245,8 @@ pub fn to_json(graph: &Graph) -> Json {
                 results.push(Json::Object(o));
             }
             Task::Build(b) => {
+                // Children are moved in, never passed through `json!` (which would re-serialize them).
+                let mut o = Map::new();
                 let built = match b {
                     Build::Object(id, props) => {
                         let vals = results.split_off(results.len() - props.len());
@@ -253,7 +255,10 @@ pub fn to_json(graph: &Graph) -> Json {
                             .zip(vals)
                             .map(|((k, _), v)| Json::Array(vec![str_field(k), v]))
                             .collect();
-                        json!({"t": "object", "id": id, "props": props})
+                        o.insert("t".into(), json!("object"));
+                        o.insert("id".into(), json!(id));
+                        o.insert("props".into(), Json::Array(props));
+                        Json::Object(o)
                     }
                     Build::Array(id, arr) => {
                         let mut vals =
@@ -271,7 +276,12 @@ pub fn to_json(graph: &Graph) -> Json {
                             .zip(pvals)
                             .map(|((k, _), v)| Json::Array(vec![str_field(k), v]))
                             .collect();
-                        json!({"t": "array", "id": id, "length": arr.length, "items": items, "props": props})
+                        o.insert("t".into(), json!("array"));
+                        o.insert("id".into(), json!(id));
+                        o.insert("length".into(), json!(arr.length));
+                        o.insert("items".into(), Json::Array(items));
+                        o.insert("props".into(), Json::Array(props));
+                        Json::Object(o)
                     }
                     Build::Map(id, n) => {
                         let vals = results.split_off(results.len() - 2 * n);
@@ -280,14 +290,19 @@ pub fn to_json(graph: &Graph) -> Json {
                         while let (Some(k), Some(v)) = (it.next(), it.next()) {
                             entries.push(Json::Array(vec![k, v]));
                         }
-                        json!({"t": "map", "id": id, "entries": entries})
+                        o.insert("t".into(), json!("map"));
+                        o.insert("id".into(), json!(id));
+                        o.insert("entries".into(), Json::Array(entries));
+                        Json::Object(o)
                     }
                     Build::Set(id, n) => {
                         let vals = results.split_off(results.len() - n);
-                        json!({"t": "set", "id": id, "values": vals})
+                        o.insert("t".into(), json!("set"));
+                        o.insert("id".into(), json!(id));
+                        o.insert("values".into(), Json::Array(vals));
+                        Json::Object(o)
                     }
                     Build::Error(id, err) => {
-                        let mut o = Map::new();
                         o.insert("t".into(), json!("error"));
                         o.insert("id".into(), json!(id));
                         o.insert("name".into(), json!(err.name.name()));
@@ -304,11 +319,14 @@ pub fn to_json(graph: &Graph) -> Json {
                     }
                     Build::View(obj, view) => {
                         let buffer = results.pop().unwrap_or(Json::Null);
-                        json!({
-                            "t": "view", "id": ids.get(&obj).copied().unwrap_or(0), "kind": view.kind.name(),
-                            "buffer": buffer, "byte_offset": view.byte_offset, "byte_length": view.byte_length,
-                            "length_tracking": view.length_tracking,
-                        })
+                        o.insert("t".into(), json!("view"));
+                        o.insert("id".into(), json!(ids.get(&obj).copied().unwrap_or(0)));
+                        o.insert("kind".into(), json!(view.kind.name()));
+                        o.insert("buffer".into(), buffer);
+                        o.insert("byte_offset".into(), json!(view.byte_offset));
+                        o.insert("byte_length".into(), json!(view.byte_length));
+                        o.insert("length_tracking".into(), json!(view.length_tracking));
+                        Json::Object(o)
                     }
                 };
                 results.push(built);
@@ -320,9 +338,6 @@ pub fn to_json(graph: &Graph) -> Json {
 
 // ------------------------------------------------------------------------------------- input
 
-/// Deepest description [`from_json`] builds (it recurses; the JSON parser usually stops far earlier).
-pub const MAX_JSON_DEPTH: usize = 4096;
-
 fn bad(msg: &'static str) -> Error {
     Error::new(ErrorCode::DataClone, 0, msg)
 }
@@ -330,19 +345,34 @@ fn bad(msg: &'static str) -> Error {
 /// Builds a graph from a neutral description.
 ///
 /// Errors are `SC_DATA_CLONE` (offset 0): a description that is malformed, references an id that was
-/// not described before, or reuses an id.
+/// not described before, or reuses an id. Works without recursion, so any depth is safe.
 pub fn from_json(json: &Json) -> Result<Graph, Error> {
     let mut b = Builder {
         heap: Heap::new(),
         ids: HashMap::new(),
     };
-    let root = b.value(json, 0)?;
+    let root = b.build(json)?;
     Ok(Graph { heap: b.heap, root })
 }
 
 struct Builder {
     heap: Heap,
     ids: HashMap<u64, ObjId>,
+}
+
+/// A container waiting for its children's values (which sit on the result stack).
+enum Pending<'j> {
+    Object(ObjId, &'j [Json]),
+    Array(ObjId, u32, &'j [Json], &'j [Json]),
+    Map(ObjId, usize),
+    Set(ObjId, usize),
+    View(&'j Map<String, Json>),
+    Error(ObjId),
+}
+
+enum Work<'j> {
+    Visit(&'j Json),
+    Finish(Pending<'j>),
 }
 
 fn get<'j>(o: &'j Map<String, Json>, k: &str) -> Result<&'j Json, Error> {
@@ -419,29 +449,31 @@ impl Builder {
         }
     }
 
-    fn props(&mut self, j: &Json, depth: usize) -> Result<Vec<(JsString, Value)>, Error> {
-        let list = j.as_array().ok_or_else(|| bad("props must be an array"))?;
-        let mut out = Vec::with_capacity(list.len());
-        for p in list {
-            let pair = p
-                .as_array()
-                .filter(|a| a.len() == 2)
-                .ok_or_else(|| bad("a prop is [key, value]"))?;
-            let k = str_field_from_json(&pair[0])?;
-            let v = self.value(&pair[1], depth + 1)?;
-            out.push((k, v));
+    /// Builds the value of one description, children first-visit in document order (ids resolve as
+    /// they are met, so `ref`s to enclosing objects work).
+    fn build(&mut self, root: &Json) -> Result<Value, Error> {
+        let mut work: Vec<Work<'_>> = vec![Work::Visit(root)];
+        let mut results: Vec<Value> = Vec::new();
+        while let Some(w) = work.pop() {
+            match w {
+                Work::Visit(j) => {
+                    if let Some(v) = self.visit(j, &mut work)? {
+                        results.push(v);
+                    }
+                }
+                Work::Finish(p) => {
+                    let v = self.finish(p, &mut results)?;
+                    results.push(v);
+                }
+            }
         }
-        Ok(out)
+        results
+            .pop()
+            .ok_or_else(|| bad("empty neutral description"))
     }
 
-    fn value(&mut self, j: &Json, depth: usize) -> Result<Value, Error> {
-        if depth > MAX_JSON_DEPTH {
-            return Err(Error::new(
-                ErrorCode::LimitDepth,
-                0,
-                "neutral description nested too deeply",
-            ));
-        }
+    /// A leaf's value, or `None` after queueing a container's children and its `Finish`.
+    fn visit<'j>(&mut self, j: &'j Json, work: &mut Vec<Work<'j>>) -> Result<Option<Value>, Error> {
         let o = j
             .as_object()
             .ok_or_else(|| bad("a neutral value is a JSON object"))?;
@@ -457,7 +489,19 @@ impl Builder {
                 .and_then(BigInt::parse_decimal)
                 .ok_or_else(|| bad("bad neutral bigint"))
         };
-        Ok(match t {
+        let list = |k: &str| -> Result<&'j [Json], Error> {
+            get(o, k)?
+                .as_array()
+                .map(Vec::as_slice)
+                .ok_or_else(|| bad("expected an array"))
+        };
+        let pair = |x: &'j Json| -> Result<(&'j Json, &'j Json), Error> {
+            match x.as_array().map(Vec::as_slice) {
+                Some([a, b]) => Ok((a, b)),
+                _ => Err(bad("expected a [key, value] pair")),
+            }
+        };
+        Ok(Some(match t {
             "undefined" => Value::Undefined,
             "null" => Value::Null,
             "bool" => Value::Bool(
@@ -481,37 +525,71 @@ impl Builder {
             }
             "object" => {
                 let obj = self.register(o, Object::Plain(Vec::new()))?;
-                let props = self.props(get(o, "props")?, depth)?;
-                self.set(obj, Object::Plain(props));
-                Value::Object(obj)
+                let props = list("props")?;
+                work.push(Work::Finish(Pending::Object(obj, props)));
+                for p in props.iter().rev() {
+                    work.push(Work::Visit(pair(p)?.1));
+                }
+                return Ok(None);
             }
             "array" => {
                 let obj = self.register(o, Object::Array(Array::default()))?;
                 let length = u32_of(get(o, "length")?)?;
-                let list = get(o, "items")?
-                    .as_array()
-                    .ok_or_else(|| bad("items must be an array"))?;
-                let mut items = Vec::with_capacity(list.len());
-                for it in list {
-                    let pair = it
-                        .as_array()
-                        .filter(|a| a.len() == 2)
-                        .ok_or_else(|| bad("an item is [index, value]"))?;
-                    let i = u32_of(&pair[0])?;
-                    let v = self.value(&pair[1], depth + 1)?;
-                    items.push((i, v));
+                let (items, props) = (list("items")?, list("props")?);
+                work.push(Work::Finish(Pending::Array(obj, length, items, props)));
+                for p in props.iter().rev() {
+                    work.push(Work::Visit(pair(p)?.1));
                 }
-                items.sort_by_key(|(i, _)| *i);
-                let props = self.props(get(o, "props")?, depth)?;
-                self.set(
-                    obj,
-                    Object::Array(Array {
-                        length,
-                        items,
-                        props,
-                    }),
-                );
-                Value::Object(obj)
+                for it in items.iter().rev() {
+                    work.push(Work::Visit(pair(it)?.1));
+                }
+                return Ok(None);
+            }
+            "map" => {
+                let obj = self.register(o, Object::Map(Vec::new()))?;
+                let entries = list("entries")?;
+                work.push(Work::Finish(Pending::Map(obj, entries.len())));
+                for e in entries.iter().rev() {
+                    let (k, v) = pair(e)?;
+                    work.push(Work::Visit(v));
+                    work.push(Work::Visit(k));
+                }
+                return Ok(None);
+            }
+            "set" => {
+                let obj = self.register(o, Object::Set(Vec::new()))?;
+                let values = list("values")?;
+                work.push(Work::Finish(Pending::Set(obj, values.len())));
+                for v in values.iter().rev() {
+                    work.push(Work::Visit(v));
+                }
+                return Ok(None);
+            }
+            "view" => {
+                // SC-N-01: the buffer first, then the view.
+                work.push(Work::Finish(Pending::View(o)));
+                work.push(Work::Visit(get(o, "buffer")?));
+                return Ok(None);
+            }
+            "error" => {
+                let name = ErrorName::from_name(get(o, "name")?.as_str().unwrap_or("Error"));
+                let message = o.get("message").map(str_field_from_json).transpose()?;
+                let stack = o.get("stack").map(str_field_from_json).transpose()?;
+                let err = ErrorObject {
+                    name,
+                    message,
+                    stack,
+                    cause: None,
+                };
+                let obj = self.register(o, Object::Error(Box::new(err)))?;
+                match o.get("cause") {
+                    Some(c) => {
+                        work.push(Work::Finish(Pending::Error(obj)));
+                        work.push(Work::Visit(c));
+                        return Ok(None);
+                    }
+                    None => Value::Object(obj),
+                }
             }
             "date" => {
                 let t = num("v")?;
@@ -524,36 +602,6 @@ impl Builder {
                     .and_then(RegExpFlags::from_letters)
                     .ok_or_else(|| bad("bad RegExp flags"))?;
                 Value::Object(self.register(o, Object::RegExp { source, flags })?)
-            }
-            "map" => {
-                let obj = self.register(o, Object::Map(Vec::new()))?;
-                let list = get(o, "entries")?
-                    .as_array()
-                    .ok_or_else(|| bad("entries must be an array"))?;
-                let mut entries = Vec::with_capacity(list.len());
-                for e in list {
-                    let pair = e
-                        .as_array()
-                        .filter(|a| a.len() == 2)
-                        .ok_or_else(|| bad("an entry is [key, value]"))?;
-                    let k = self.value(&pair[0], depth + 1)?;
-                    let v = self.value(&pair[1], depth + 1)?;
-                    entries.push((k, v));
-                }
-                self.set(obj, Object::Map(entries));
-                Value::Object(obj)
-            }
-            "set" => {
-                let obj = self.register(o, Object::Set(Vec::new()))?;
-                let list = get(o, "values")?
-                    .as_array()
-                    .ok_or_else(|| bad("values must be an array"))?;
-                let mut values = Vec::with_capacity(list.len());
-                for v in list {
-                    values.push(self.value(v, depth + 1)?);
-                }
-                self.set(obj, Object::Set(values));
-                Value::Object(obj)
             }
             "boolean-object" => {
                 let b = get(o, "v")?
@@ -590,10 +638,69 @@ impl Builder {
                     }),
                 )?)
             }
-            "view" => {
-                let buffer = self.value(get(o, "buffer")?, depth + 1)?;
-                let buffer = buffer
-                    .as_object()
+            _ => return Err(bad("unknown neutral type")),
+        }))
+    }
+
+    /// Assembles a container from its children's values, the last ones on `results`.
+    fn finish(&mut self, p: Pending<'_>, results: &mut Vec<Value>) -> Result<Value, Error> {
+        let mut take = |n: usize| -> Result<Vec<Value>, Error> {
+            if n > results.len() {
+                return Err(bad("internal: missing child values"));
+            }
+            Ok(results.split_off(results.len() - n))
+        };
+        Ok(match p {
+            Pending::Object(obj, props) => {
+                let vals = take(props.len())?;
+                let mut out = Vec::with_capacity(props.len());
+                for (p, v) in props.iter().zip(vals) {
+                    out.push((str_field_from_json(&p[0])?, v));
+                }
+                self.set(obj, Object::Plain(out));
+                Value::Object(obj)
+            }
+            Pending::Array(obj, length, items, props) => {
+                let mut vals = take(items.len() + props.len())?;
+                let pvals = vals.split_off(items.len());
+                let mut its = Vec::with_capacity(items.len());
+                for (it, v) in items.iter().zip(vals) {
+                    its.push((u32_of(&it[0])?, v));
+                }
+                its.sort_by_key(|(i, _)| *i);
+                let mut ps = Vec::with_capacity(props.len());
+                for (p, v) in props.iter().zip(pvals) {
+                    ps.push((str_field_from_json(&p[0])?, v));
+                }
+                self.set(
+                    obj,
+                    Object::Array(Array {
+                        length,
+                        items: its,
+                        props: ps,
+                    }),
+                );
+                Value::Object(obj)
+            }
+            Pending::Map(obj, n) => {
+                let vals = take(2 * n)?;
+                let mut it = vals.into_iter();
+                let mut entries = Vec::with_capacity(n);
+                while let (Some(k), Some(v)) = (it.next(), it.next()) {
+                    entries.push((k, v));
+                }
+                self.set(obj, Object::Map(entries));
+                Value::Object(obj)
+            }
+            Pending::Set(obj, n) => {
+                let vals = take(n)?;
+                self.set(obj, Object::Set(vals));
+                Value::Object(obj)
+            }
+            Pending::View(o) => {
+                let buffer = take(1)?
+                    .pop()
+                    .and_then(|v| v.as_object())
                     .ok_or_else(|| bad("a view's buffer must be an object"))?;
                 let kind = get(o, "kind")?
                     .as_str()
@@ -611,25 +718,13 @@ impl Builder {
                 };
                 Value::Object(self.register(o, Object::View(view))?)
             }
-            "error" => {
-                let name = ErrorName::from_name(get(o, "name")?.as_str().unwrap_or("Error"));
-                let message = o.get("message").map(str_field_from_json).transpose()?;
-                let stack = o.get("stack").map(str_field_from_json).transpose()?;
-                let err = ErrorObject {
-                    name,
-                    message,
-                    stack,
-                    cause: None,
-                };
-                let obj = self.register(o, Object::Error(Box::new(err.clone())))?;
-                let cause = match o.get("cause") {
-                    Some(c) => Some(self.value(c, depth + 1)?),
-                    None => None,
-                };
-                self.set(obj, Object::Error(Box::new(ErrorObject { cause, ..err })));
+            Pending::Error(obj) => {
+                let cause = take(1)?.pop();
+                if let Some(Object::Error(e)) = self.heap.get_mut(obj) {
+                    e.cause = cause;
+                }
                 Value::Object(obj)
             }
-            _ => return Err(bad("unknown neutral type")),
         })
     }
 }

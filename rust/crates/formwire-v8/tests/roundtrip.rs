@@ -154,3 +154,59 @@ fn same_as_detects_differences() {
     assert!(!g1.same_as(&g2));
     assert_ne!(encode(&g1).unwrap(), encode(&g2).unwrap());
 }
+
+#[test]
+fn deep_values_through_every_layer() {
+    // serde_json::Value drops (and compares) its nesting recursively: a 2000-level description is
+    // 8000 JSON levels, too many for a 2 MiB test thread in a debug build. formwire-v8's own layers
+    // (decode, encode, to_json, from_json, same_as) use explicit stacks.
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(deep_values_body)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+fn deep_values_body() {
+    use formwire_v8::{DecodeOptions, decode_with};
+    // 1000 nested arrays: the default max_depth, decoded, described, rebuilt and encoded again.
+    let mut h = String::from("ff0f");
+    h.push_str(&"4101".repeat(1000));
+    h.push_str("5f");
+    h.push_str(&"240001".repeat(1000));
+    let bytes: Vec<u8> = (0..h.len() / 2)
+        .map(|i| u8::from_str_radix(&h[2 * i..2 * i + 2], 16).unwrap())
+        .collect();
+    let g = decode(&bytes).unwrap();
+    let j = neutral::to_json(&g);
+    let back = neutral::from_json(&j).unwrap();
+    assert!(back.same_as(&g));
+    assert_eq!(encode(&back).unwrap(), bytes);
+    // Deeper than the default limit, with no limit: the describer and builder never recurse either.
+    let mut h = String::from("ff0f");
+    h.push_str(&"4101".repeat(2000));
+    h.push_str("5f");
+    h.push_str(&"240001".repeat(2000));
+    let bytes: Vec<u8> = (0..h.len() / 2)
+        .map(|i| u8::from_str_radix(&h[2 * i..2 * i + 2], 16).unwrap())
+        .collect();
+    assert_eq!(
+        decode(&bytes).unwrap_err().code,
+        formwire_v8::ErrorCode::LimitDepth
+    );
+    let g = decode_with(
+        &bytes,
+        &DecodeOptions {
+            max_depth: u32::MAX,
+            ..DecodeOptions::default()
+        },
+    )
+    .unwrap();
+    let back = neutral::from_json(&neutral::to_json(&g)).unwrap();
+    assert!(back.same_as(&g));
+    let unlimited = formwire_v8::EncodeOptions {
+        max_depth: u32::MAX,
+    };
+    assert_eq!(formwire_v8::encode_with(&back, &unlimited).unwrap(), bytes);
+}
