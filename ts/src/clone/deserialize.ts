@@ -12,6 +12,7 @@ import { mapSet, setAdd, makeView, ELEMENT_SIZE, VIEW_CTORS, makeError, hasOwn, 
 import { factoryFor, defineValue, type Factory } from './shapes.js';
 import { latin1, utf16, utf8 } from './strings.js';
 import * as W from './wire.js';
+import { T, E } from './wire.js';
 import { DEFAULT_MAX_DEPTH } from './serialize.js';
 
 export interface DeserializeOptions {
@@ -33,12 +34,32 @@ const PENDING = {};
 
 class Retry13 extends Error {}
 
-/** Decodes V8 ValueSerializer bytes. */
+/**
+ * Decodes V8 ValueSerializer bytes.
+ *
+ * Fast path: a root one-byte string shorter than 128 bytes (`FF <13..15> 22 <len> bytes`, nothing after) is read
+ * without a Reader; everything else goes through the Reader.
+ */
 export function deserialize(bytes: Uint8Array, options?: DeserializeOptions): unknown {
-  const maxBytes = options?.maxBytes ?? DEFAULT_MAX_BYTES;
-  if (bytes.length > maxBytes) throw scError('SC_LIMIT_BYTES', 0, `input longer than ${maxBytes} bytes`);
-  const maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
-  const ipc = options?.nodeIpc === true;
+  const end = bytes.length;
+  let maxBytes = DEFAULT_MAX_BYTES;
+  let maxDepth = DEFAULT_MAX_DEPTH;
+  let ipc = false;
+  if (options !== undefined) {
+    if (options.maxBytes !== undefined) maxBytes = options.maxBytes;
+    if (options.maxDepth !== undefined) maxDepth = options.maxDepth;
+    ipc = options.nodeIpc === true;
+  }
+  if (end > maxBytes) throw scError('SC_LIMIT_BYTES', 0, `input longer than ${maxBytes} bytes`);
+  if (end >= 4 && bytes[0] === T.VERSION && bytes[2] === T.ONE_BYTE) {
+    const v = bytes[1]!;
+    const n = bytes[3]!;
+    if (n < 0x80 && n + 4 === end && v >= W.MIN_VERSION && v <= W.VERSION) return latin1(bytes, 4, end);
+  }
+  return general(bytes, maxDepth, ipc);
+}
+
+function general(bytes: Uint8Array, maxDepth: number, ipc: boolean): unknown {
   const r = new Reader(bytes, maxDepth, false, ipc);
   r.header();
   if (r.version !== 13) return r.root();
@@ -77,6 +98,8 @@ class Reader {
   /** nodeIpc: the id of a host object whose plain-object value is being read (it aliases the object) */
   aliasNext = -1;
   shape: DShape | null = null;
+  /** values of the object being built by a shape factory */
+  readonly vals: unknown[] = [];
   constructor(readonly b: Uint8Array, readonly maxDepth: number, readonly v13Flags: boolean, readonly nodeIpc: boolean) {
     this.end = b.length;
   }
@@ -91,7 +114,7 @@ class Reader {
   header(): void {
     const b = this.b;
     if (this.end === 0) this.truncated();
-    if (b[0] !== W.T_VERSION) this.err('SC_VERSION', 0, 'no version header');
+    if (b[0] !== T.VERSION) this.err('SC_VERSION', 0, 'no version header');
     this.p = 1;
     const v = this.varint();
     if (v < W.MIN_VERSION || v > W.VERSION) this.err('SC_VERSION', 0, `version ${v} not in 13..15`);
@@ -102,7 +125,7 @@ class Reader {
     const v = this.value();
     // SC-D-28: only padding may follow the top-level value
     let p = this.p;
-    while (p < this.end && this.b[p] === W.T_PADDING) p++;
+    while (p < this.end && this.b[p] === T.PADDING) p++;
     if (p < this.end) this.err('SC_TAG', p, 'bytes after the top-level value');
     return v;
   }
@@ -163,42 +186,34 @@ class Reader {
   peekPos(): number {
     const b = this.b;
     let p = this.p;
-    while (p < this.end && b[p] === W.T_PADDING) p++;
+    while (p < this.end && b[p] === T.PADDING) p++;
     if (p >= this.end) this.truncated();
     return p;
-  }
-
-  value(): unknown {
-    const v = this.inner();
-    if (typeof v === 'object' && v instanceof ArrayBuffer) {
-      const b = this.b;
-      let p = this.p;
-      while (p < this.end && b[p] === W.T_PADDING) p++;
-      if (p < this.end && b[p] === W.T_VIEW) {
-        this.p = p + 1;
-        return this.view(v, p);
-      }
-    }
-    return v;
   }
 
   open(tagPos: number): void {
     if (++this.depth > this.maxDepth) this.err('SC_LIMIT_DEPTH', tagPos, `nesting deeper than ${this.maxDepth}`);
   }
 
-  inner(): unknown {
-    const tp = this.peekPos();
-    const t = this.b[tp]!;
+  /**
+   * One value. A view (`V`) must directly follow its buffer, so after a buffer, or a reference to one, the next tag is
+   * looked at (SC-D-22).
+   */
+  value(): unknown {
+    const b = this.b;
+    let tp = this.p;
+    if (tp >= this.end || b[tp] === T.PADDING) tp = this.peekPos();
+    const t = b[tp]!;
     this.p = tp + 1;
     switch (t) {
-      case W.T_ONE_BYTE: {
+      case T.ONE_BYTE: {
         const n = this.varint();
         const s = this.p;
         if (s + n > this.end) this.truncated();
         this.p = s + n;
         return latin1(this.b, s, s + n);
       }
-      case W.T_TWO_BYTE: {
+      case T.TWO_BYTE: {
         const n = this.varint();
         const s = this.p;
         if (n & 1) this.err('SC_STRING', tp, 'two-byte string with an odd byte length');
@@ -206,7 +221,7 @@ class Reader {
         this.p = s + n;
         return utf16(this.b, s, n >>> 1);
       }
-      case W.T_UTF8: {
+      case T.UTF8: {
         const n = this.varint();
         const s = this.p;
         if (s + n > this.end) this.truncated();
@@ -215,74 +230,75 @@ class Reader {
         if (r === null) this.err('SC_STRING', tp, 'S string is not valid UTF-8');
         return r;
       }
-      case W.T_INT32: {
+      case T.INT32: {
         const u = this.varint();
         return (u >>> 1) ^ -(u & 1);
       }
-      case W.T_UINT32: return this.varint();
-      case W.T_DOUBLE: return this.double();
-      case W.T_UNDEFINED: return undefined;
-      case W.T_NULL: return null;
-      case W.T_TRUE: return true;
-      case W.T_FALSE: return false;
-      case W.T_BIGINT: return this.bigint(tp);
-      case W.T_OBJECT: return this.object(tp);
-      case W.T_DENSE: return this.dense(tp);
-      case W.T_SPARSE: return this.sparse(tp);
-      case W.T_REF: {
+      case T.UINT32: return this.varint();
+      case T.DOUBLE: return this.double();
+      case T.UNDEFINED: return undefined;
+      case T.NULL: return null;
+      case T.TRUE: return true;
+      case T.FALSE: return false;
+      case T.BIGINT: return this.bigint(tp);
+      case T.OBJECT: return this.object(tp);
+      case T.DENSE: return this.dense(tp);
+      case T.SPARSE: return this.sparse(tp);
+      case T.REF: {
         const id = this.varint();
         if (id >= this.ids.length) this.err('SC_REF', tp, `reference to unassigned id ${id}`);
         const o = this.ids[id];
         if (o === PENDING || o === undefined) this.err('SC_REF', tp, `reference to id ${id} before it is readable`);
+        if (o instanceof ArrayBuffer) return this.maybeView(o);
         return o;
       }
-      case W.T_VERIFY_COUNT:
+      case T.VERIFY_COUNT:
         this.varint();
         return this.value();
-      case W.T_DATE: {
+      case T.DATE: {
         const id = this.ids.length;
         this.ids.push(PENDING);
         const d = new Date(this.double());
         this.ids[id] = d;
         return d;
       }
-      case W.T_TRUE_OBJECT: return this.wrapper(true);
-      case W.T_FALSE_OBJECT: return this.wrapper(false);
-      case W.T_NUMBER_OBJECT: {
+      case T.TRUE_OBJECT: return this.wrapper(true);
+      case T.FALSE_OBJECT: return this.wrapper(false);
+      case T.NUMBER_OBJECT: {
         const id = this.ids.length;
         this.ids.push(PENDING);
         const o = Object(this.double());
         this.ids[id] = o;
         return o;
       }
-      case W.T_BIGINT_OBJECT: {
+      case T.BIGINT_OBJECT: {
         const id = this.ids.length;
         this.ids.push(PENDING);
         const o = Object(this.bigint(tp));
         this.ids[id] = o;
         return o;
       }
-      case W.T_STRING_OBJECT: {
+      case T.STRING_OBJECT: {
         const id = this.ids.length;
         this.ids.push(PENDING);
         const o = Object(this.string());
         this.ids[id] = o;
         return o;
       }
-      case W.T_REGEXP: return this.regexp(tp);
-      case W.T_MAP: return this.map(tp);
-      case W.T_SET: return this.set(tp);
-      case W.T_ARRAY_BUFFER:
-      case W.T_RESIZABLE_BUFFER: return this.arrayBuffer(tp, t === W.T_RESIZABLE_BUFFER);
-      case W.T_ERROR: return this.error(tp);
-      case W.T_HOST: return this.host(tp);
-      case W.T_VIEW: return this.err('SC_VIEW', tp, 'view not directly after an ArrayBuffer');
-      case W.T_BUFFER_TRANSFER:
-      case W.T_SHARED_BUFFER:
-      case W.T_WASM_MODULE:
-      case W.T_WASM_MEMORY:
+      case T.REGEXP: return this.regexp(tp);
+      case T.MAP: return this.map(tp);
+      case T.SET: return this.set(tp);
+      case T.ARRAY_BUFFER:
+      case T.RESIZABLE_BUFFER: return this.maybeView(this.arrayBuffer(tp, t === T.RESIZABLE_BUFFER));
+      case T.ERROR: return this.error(tp);
+      case T.HOST: return this.host(tp);
+      case T.VIEW: return this.err('SC_VIEW', tp, 'view not directly after an ArrayBuffer');
+      case T.BUFFER_TRANSFER:
+      case T.SHARED_BUFFER:
+      case T.WASM_MODULE:
+      case T.WASM_MEMORY:
         return this.err('SC_UNSUPPORTED', tp, `tag 0x${t.toString(16)} only has meaning inside one process`);
-      case W.T_SHARED_OBJECT:
+      case T.SHARED_OBJECT:
         if (this.version >= 15) this.err('SC_UNSUPPORTED', tp, 'shared object tag only has meaning inside one process');
         return this.err('SC_TAG', tp, 'shared object tag before version 15');
       default:
@@ -290,19 +306,31 @@ class Reader {
     }
   }
 
+  /** The view that directly follows buffer `buf`, or `buf` itself. */
+  maybeView(buf: ArrayBuffer): unknown {
+    const b = this.b;
+    let p = this.p;
+    while (p < this.end && b[p] === T.PADDING) p++;
+    if (p < this.end && b[p] === T.VIEW) {
+      this.p = p + 1;
+      return this.view(buf, p);
+    }
+    return buf;
+  }
+
   /** A value that must be a string (RegExp source, String object, Error message and stack). */
   string(): string {
     const tp = this.valueTag();
     const t = this.b[tp];
-    if (t !== W.T_ONE_BYTE && t !== W.T_TWO_BYTE && t !== W.T_UTF8) this.err('SC_TAG', tp, 'a string is required here');
-    return this.inner() as string;
+    if (t !== T.ONE_BYTE && t !== T.TWO_BYTE && t !== T.UTF8) this.err('SC_TAG', tp, 'a string is required here');
+    return this.value() as string;
   }
 
   /** SC-D-06: skips padding and `?` verify-count prefixes; the offset of the value's own tag (not consumed). */
   valueTag(): number {
     for (;;) {
       const p = this.peekPos();
-      if (this.b[p] !== W.T_VERIFY_COUNT) return p;
+      if (this.b[p] !== T.VERIFY_COUNT) return p;
       this.p = p + 1;
       this.varint();
     }
@@ -342,9 +370,9 @@ class Reader {
     const tp = this.valueTag();
     const t = this.b[tp]!;
     this.keyPos = tp;
-    if (t === W.T_ONE_BYTE || t === W.T_TWO_BYTE || t === W.T_UTF8 || t === W.T_INT32 || t === W.T_UINT32) return '' + (this.inner() as string | number);
-    if (t === W.T_DOUBLE) {
-      const v = this.inner() as number;
+    if (t === T.ONE_BYTE || t === T.TWO_BYTE || t === T.UTF8 || t === T.INT32 || t === T.UINT32) return '' + (this.value() as string | number);
+    if (t === T.DOUBLE) {
+      const v = this.value() as number;
       if (!Number.isInteger(v) || Math.abs(v) > Number.MAX_SAFE_INTEGER) this.err('SC_KEY', tp, 'a number key must be a safe integer');
       return '' + (v === 0 ? 0 : v);
     }
@@ -353,8 +381,8 @@ class Reader {
 
   /** Tags whose value is a primitive (nothing can refer back to an unfinished object). */
   static primitiveTag(t: number): boolean {
-    return t === W.T_ONE_BYTE || t === W.T_INT32 || t === W.T_TRUE || t === W.T_FALSE || t === W.T_DOUBLE ||
-      t === W.T_TWO_BYTE || t === W.T_UNDEFINED || t === W.T_NULL || t === W.T_UTF8 || t === W.T_BIGINT || t === W.T_UINT32;
+    return t === T.ONE_BYTE || t === T.INT32 || t === T.TRUE || t === T.FALSE || t === T.DOUBLE ||
+      t === T.TWO_BYTE || t === T.UNDEFINED || t === T.NULL || t === T.UTF8 || t === T.BIGINT || t === T.UINT32;
   }
 
   object(tp: number): object {
@@ -365,6 +393,17 @@ class Reader {
     this.ids.push(PENDING);
     const b = this.b;
     const shape = this.shape;
+    if (shape !== null && shape.factory !== null) {
+      const save = this.p;
+      const o = this.predicted(shape.raw, shape.factory);
+      if (o !== null) {
+        this.depth--;
+        this.ids[id] = o;
+        if (alias >= 0) this.ids[alias] = o;
+        return o;
+      }
+      this.p = save;
+    }
     const pk = shape !== null ? shape.raw : null;
     const keys: string[] = [];
     const vals: unknown[] = [];
@@ -373,7 +412,7 @@ class Reader {
     let out: Record<string, unknown> | null = null;
     for (let i = 0; ; i++) {
       const kp = this.peekPos();
-      if (b[kp] === W.T_OBJECT_END) {
+      if (b[kp] === T.OBJECT_END) {
         this.p = kp + 1;
         const count = this.varint();
         if (count !== i) this.err('SC_COUNT', kp, `object end says ${count} properties, read ${i}`);
@@ -429,6 +468,72 @@ class Reader {
     return o;
   }
 
+  /**
+   * The object, built by `factory`, when its bytes are exactly: the predicted keys' bytes (`raw`, compared in
+   * place: V8's ReadExpectedString), each followed by a primitive value, then `{` and the key count. Otherwise null,
+   * and the caller rewinds: the general path reads the same bytes again and decides (errors included; a varint
+   * error thrown here is the one the general path would throw at the same offset). Reading primitives has no side
+   * effects, so giving up part way is invisible.
+   */
+  predicted(raw: Uint8Array[], factory: Factory): object | null {
+    const b = this.b;
+    const end = this.end;
+    const vals = this.vals;
+    const n = raw.length;
+    let p = this.p;
+    for (let i = 0; i < n; i++) {
+      const r = raw[i]!;
+      const rl = r.length;
+      if (rl === 0 || p + rl >= end) return null;
+      for (let j = 0; j < rl; j++) if (b[p + j] !== r[j]) return null;
+      p += rl;
+      const t = b[p++];
+      switch (t) {
+        case T.ONE_BYTE: {
+          if (p >= end) return null;
+          let len = b[p]!;
+          if (len < 0x80) p++;
+          else {
+            this.p = p;
+            len = this.varint(); // throws what the general path would throw here
+            p = this.p;
+          }
+          if (p + len > end) return null;
+          vals[i] = latin1(b, p, p + len);
+          p += len;
+          break;
+        }
+        case T.INT32: {
+          if (p >= end) return null;
+          let u = b[p]!;
+          if (u < 0x80) p++;
+          else {
+            this.p = p;
+            u = this.varint();
+            p = this.p;
+          }
+          vals[i] = (u >>> 1) ^ -(u & 1);
+          break;
+        }
+        case T.DOUBLE:
+          if (p + 8 > end) return null;
+          f64b[0] = b[p]!; f64b[1] = b[p + 1]!; f64b[2] = b[p + 2]!; f64b[3] = b[p + 3]!;
+          f64b[4] = b[p + 4]!; f64b[5] = b[p + 5]!; f64b[6] = b[p + 6]!; f64b[7] = b[p + 7]!;
+          vals[i] = f64[0]!;
+          p += 8;
+          break;
+        case T.TRUE: vals[i] = true; break;
+        case T.FALSE: vals[i] = false; break;
+        case T.NULL: vals[i] = null; break;
+        case T.UNDEFINED: vals[i] = undefined; break;
+        default: return null;
+      }
+    }
+    if (n >= 0x80 || p + 1 >= end || b[p] !== T.OBJECT_END || b[p + 1] !== n) return null;
+    this.p = p + 2;
+    return factory(vals);
+  }
+
   /** Encoded bytes of keys for in-place comparison (one-byte keys only; others never match). */
   rawKeys(keys: string[]): Uint8Array[] {
     const out: Uint8Array[] = [];
@@ -440,7 +545,7 @@ class Reader {
         continue;
       }
       const r = new Uint8Array(2 + k.length);
-      r[0] = W.T_ONE_BYTE;
+      r[0] = T.ONE_BYTE;
       r[1] = k.length;
       for (let i = 0; i < k.length; i++) r[2 + i] = k.charCodeAt(i);
       out.push(r);
@@ -492,13 +597,13 @@ class Reader {
     const b = this.b;
     for (let i = 0; i < len; i++) {
       const ep = this.peekPos();
-      if (b[ep] === W.T_HOLE) {
+      if (b[ep] === T.HOLE) {
         this.p = ep + 1;
         continue;
       }
       a[i] = this.value();
     }
-    const [n, ep] = this.props(a as unknown as Record<string, unknown>, W.T_DENSE_END);
+    const [n, ep] = this.props(a as unknown as Record<string, unknown>, T.DENSE_END);
     const count = this.varint();
     const len2 = this.varint();
     if (count !== n || len2 !== len) this.err('SC_COUNT', ep, 'dense array end does not match');
@@ -512,7 +617,7 @@ class Reader {
     const a: unknown[] = [];
     a.length = len;
     this.ids.push(a);
-    const [n, ep] = this.props(a as unknown as Record<string, unknown>, W.T_SPARSE_END);
+    const [n, ep] = this.props(a as unknown as Record<string, unknown>, T.SPARSE_END);
     const count = this.varint();
     const len2 = this.varint();
     if (count !== n || len2 !== len) this.err('SC_COUNT', ep, 'sparse array end does not match');
@@ -547,7 +652,7 @@ class Reader {
     let n = 0;
     for (;;) {
       const ep = this.peekPos();
-      if (b[ep] === W.T_MAP_END) {
+      if (b[ep] === T.MAP_END) {
         this.p = ep + 1;
         const count = this.varint();
         if (count !== n) this.err('SC_COUNT', ep, 'map end does not match');
@@ -570,7 +675,7 @@ class Reader {
     let n = 0;
     for (;;) {
       const ep = this.peekPos();
-      if (b[ep] === W.T_SET_END) {
+      if (b[ep] === T.SET_END) {
         this.p = ep + 1;
         const count = this.varint();
         if (count !== n) this.err('SC_COUNT', ep, 'set end does not match');
@@ -638,15 +743,15 @@ class Reader {
     for (;;) {
       const sp = this.p;
       const sub = this.u8();
-      if (sub === W.E_END) break;
+      if (sub === E.END) break;
       const en = W.ERROR_BY_SUBTAG[sub];
-      const bit = en !== undefined ? 1 : sub === W.E_MESSAGE ? 2 : sub === W.E_CAUSE ? 4 : sub === W.E_STACK ? 8 : 0;
+      const bit = en !== undefined ? 1 : sub === E.MESSAGE ? 2 : sub === E.CAUSE ? 4 : sub === E.STACK ? 8 : 0;
       if (bit === 0) this.err('SC_TAG', sp, `unknown Error subtag 0x${sub.toString(16)}`);
       if (seen & bit) this.err('SC_TAG', sp, `repeated Error subtag 0x${sub.toString(16)}`);
       seen |= bit;
       if (en !== undefined) Object.setPrototypeOf(e, ERROR_CTORS[en]!.prototype);
-      else if (sub === W.E_MESSAGE) defineHidden(e, 'message', this.string());
-      else if (sub === W.E_CAUSE) defineHidden(e, 'cause', this.value());
+      else if (sub === E.MESSAGE) defineHidden(e, 'message', this.string());
+      else if (sub === E.CAUSE) defineHidden(e, 'cause', this.value());
       else defineHidden(e, 'stack', this.string());
     }
     this.depth--;
@@ -662,7 +767,7 @@ class Reader {
         const id = this.ids.length;
         this.ids.push(PENDING);
         const ip = this.valueTag();
-        if (this.b[ip] !== W.T_OBJECT) this.err('SC_HOST', tp, 'IPC host object sub-tag 1 must be followed by an object');
+        if (this.b[ip] !== T.OBJECT) this.err('SC_HOST', tp, 'IPC host object sub-tag 1 must be followed by an object');
         this.aliasNext = id;
         return this.value();
       }

@@ -12,12 +12,13 @@
  */
 import { scError } from './errors.js';
 import {
-  Kind, classify, keysOf, hasOwn, dateGetTime, reSource, regexpFlags, mapForEach, setForEach, boolValueOf, numValueOf,
+  Kind, classify, keysOf, dateGetTime, reSource, regexpFlags, mapForEach, setForEach, boolValueOf, numValueOf,
   strValueOf, bigintValueOf, isDetached, isResizable, maxByteLength, abByteLength, viewInfo, ERROR_NAMES, markOrdinary,
   ObjectProto,
 } from './kinds.js';
 import * as W from './wire.js';
-import { sameKeys } from './shapes.js';
+import { T, E } from './wire.js';
+import { Identity } from './identity.js';
 
 export interface SerializeOptions {
   /** Container nesting limit (spec/limits.md max_depth). Default 1000; Infinity for none. */
@@ -26,26 +27,141 @@ export interface SerializeOptions {
 
 export const DEFAULT_MAX_DEPTH = 1000;
 
+const VERSION = W.VERSION;
 const getProto = Object.getPrototypeOf;
+// A local alias: V8 reduces hasOwn.call(o, key) inside for-in over o to a map check only when it knows the
+// function, and it does not know a binding imported from another module (measured: 30 ns per object more).
+const hasOwn = Object.prototype.hasOwnProperty;
 const gopd = Object.getOwnPropertyDescriptor;
 const f64 = new Float64Array(1);
 const f64b = new Uint8Array(f64.buffer);
 const encoder = new TextEncoder();
+const EMPTY_KEYS: string[] = [];
+/** Shapes are cached per nesting level (an array of objects and the objects inside them do not evict each other). */
+const SHAPE_LEVELS = 32;
+const SCRATCH = 1 << 16;
 
-let scratch: Uint8Array | null = new Uint8Array(1 << 16);
+/** The idle writer (with its 64 KiB scratch buffer), reused by the next call; a re-entrant call makes its own. */
+let idle: Writer | null = null;
 
-/** Encodes `value`. Throws FormwireError SC_DATA_CLONE for what cannot be serialized, SC_LIMIT_DEPTH past maxDepth. */
+/**
+ * Encodes `value`. Throws FormwireError SC_DATA_CLONE for what cannot be serialized, SC_LIMIT_DEPTH past maxDepth.
+ *
+ * Fast paths: a root string or other primitive is written straight into an output of its exact size (no writer, no
+ * identity map); otherwise one reused scratch buffer is filled and the result is one copy of its used part.
+ */
 export function serialize(value: unknown, options?: SerializeOptions): Uint8Array {
-  const w = new Writer(options?.maxDepth ?? DEFAULT_MAX_DEPTH);
-  w.buf[0] = W.T_VERSION;
-  w.buf[1] = W.VERSION;
-  w.pos = 2;
-  try {
-    w.value(value, 0);
-    return w.buf.slice(0, w.pos);
-  } finally {
-    w.release();
+  switch (typeof value) {
+    case 'string': return rootString(value);
+    case 'number': return rootNumber(value);
+    case 'boolean': return root1(value ? T.TRUE : T.FALSE);
+    case 'undefined': return root1(T.UNDEFINED);
+    case 'object': if (value === null) return root1(T.NULL);
   }
+  const maxDepth = options === undefined || options.maxDepth === undefined ? DEFAULT_MAX_DEPTH : options.maxDepth;
+  let w = idle;
+  if (w !== null) {
+    idle = null;
+    w.reset(maxDepth);
+  } else {
+    w = new Writer(maxDepth);
+  }
+  w.value(value, 0);
+  const out = w.buf.slice(0, w.pos);
+  // on a throw the writer is simply dropped (the next call makes a new one)
+  w.done();
+  idle = w;
+  return out;
+}
+
+function root1(tag: number): Uint8Array {
+  const out = new Uint8Array(3);
+  out[0] = T.VERSION;
+  out[1] = VERSION;
+  out[2] = tag;
+  return out;
+}
+
+function rootNumber(x: number): Uint8Array {
+  if ((x | 0) === x && (x !== 0 || 1 / x > 0)) {
+    let z = ((x << 1) ^ (x >> 31)) >>> 0;
+    let n = 4;
+    for (let v = z; v >= 0x80; v >>>= 7) n++;
+    const out = new Uint8Array(n);
+    out[0] = T.VERSION;
+    out[1] = VERSION;
+    out[2] = T.INT32;
+    let p = 3;
+    while (z >= 0x80) {
+      out[p++] = (z & 0x7f) | 0x80;
+      z >>>= 7;
+    }
+    out[p] = z;
+    return out;
+  }
+  const out = new Uint8Array(11);
+  out[0] = T.VERSION;
+  out[1] = VERSION;
+  out[2] = T.DOUBLE;
+  f64[0] = x !== x ? NaN : x;
+  for (let i = 0; i < 8; i++) out[3 + i] = f64b[i]!;
+  return out;
+}
+
+function varintLength(v: number): number {
+  let n = 1;
+  for (; v >= 0x80; v = Math.floor(v / 128)) n++;
+  return n;
+}
+
+function putVarint(buf: Uint8Array, p: number, v: number): number {
+  while (v >= 0x80) {
+    buf[p++] = (v & 0x7f) | 0x80;
+    v = Math.floor(v / 128);
+  }
+  buf[p++] = v;
+  return p;
+}
+
+/** A root string: `FF 0F "` + Latin-1, or the padded `c` UTF-16LE form, in an output of exactly the right size. */
+function rootString(s: string): Uint8Array {
+  const n = s.length;
+  const head = 3 + varintLength(n);
+  const out = new Uint8Array(head + n);
+  out[0] = T.VERSION;
+  out[1] = VERSION;
+  out[2] = T.ONE_BYTE;
+  putVarint(out, 3, n);
+  if (n >= 48) {
+    const r = encoder.encodeInto(s, out.subarray(head));
+    if (r.read === n && r.written === n) return out; // all ASCII: the UTF-8 bytes are the Latin-1 bytes
+  }
+  for (let i = 0, p = head; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 0xff) return rootTwoByte(s);
+    out[p++] = c;
+  }
+  return out;
+}
+
+function rootTwoByte(s: string): Uint8Array {
+  const n = s.length;
+  const bl = n * 2;
+  const vl = varintLength(bl);
+  const pad = (3 + vl) & 1; // payload at an even offset, as V8 writes it
+  const out = new Uint8Array(3 + pad + vl + bl);
+  out[0] = T.VERSION;
+  out[1] = VERSION;
+  let p = 2;
+  if (pad) out[p++] = T.PADDING;
+  out[p++] = T.TWO_BYTE;
+  p = putVarint(out, p, bl);
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    out[p++] = c & 0xff;
+    out[p++] = c >>> 8;
+  }
+  return out;
 }
 
 /** Is `s` a canonical array index ("0" .. "4294967294")? */
@@ -63,32 +179,36 @@ function arrayIndex(s: string): number {
   return v < 4294967295 ? v : -1;
 }
 
+/**
+ * Shape cache entry: the key list of the last object written at one nesting level, and (from the second object with
+ * that key list on) each key's encoded bytes, tag included. A two-byte key's bytes depend on the output position
+ * (padding), so it has none and is written in place.
+ */
 interface KeyShape {
   keys: string[];
-  /** encoded key bytes (tag included), or null for a key that must be written in place (two-byte strings) */
-  bytes: Array<Uint8Array | null>;
+  bytes: Array<Uint8Array | null> | null;
 }
 
 class Writer {
-  buf: Uint8Array;
+  buf: Uint8Array = new Uint8Array(SCRATCH);
   pos = 0;
-  ids = new Map<object, number>();
-  nextId = 0;
-  shape: KeyShape | null = null;
-  ownsScratch: boolean;
-  constructor(readonly maxDepth: number) {
-    if (scratch !== null) {
-      this.buf = scratch;
-      scratch = null; // re-entrant calls (from getters) get their own buffer
-      this.ownsScratch = true;
-    } else {
-      this.buf = new Uint8Array(256);
-      this.ownsScratch = false;
-    }
+  ids: Identity = new Identity();
+  shapes: Array<KeyShape | null> = [];
+  constructor(public maxDepth: number) {
+    this.reset(maxDepth);
   }
 
-  release(): void {
-    if (this.ownsScratch) scratch = this.buf.length <= 1 << 20 ? this.buf : new Uint8Array(1 << 16);
+  reset(maxDepth: number): void {
+    this.maxDepth = maxDepth;
+    this.buf[0] = T.VERSION;
+    this.buf[1] = VERSION;
+    this.pos = 2;
+  }
+
+  /** Forgets the objects of this call (the writer is kept for the next one). */
+  done(): void {
+    this.ids = new Identity();
+    if (this.buf.length > 1 << 20) this.buf = new Uint8Array(SCRATCH);
   }
 
   fail(what: string): never {
@@ -137,10 +257,18 @@ class Writer {
   number(x: number): void {
     if ((x | 0) === x && (x !== 0 || 1 / x > 0)) {
       this.ensure(6);
-      this.buf[this.pos++] = W.T_INT32;
-      this.varint(((x << 1) ^ (x >> 31)) >>> 0);
+      const buf = this.buf;
+      let p = this.pos;
+      buf[p++] = T.INT32;
+      let z = ((x << 1) ^ (x >> 31)) >>> 0;
+      while (z >= 0x80) {
+        buf[p++] = (z & 0x7f) | 0x80;
+        z >>>= 7;
+      }
+      buf[p++] = z;
+      this.pos = p;
     } else {
-      this.byte(W.T_DOUBLE);
+      this.byte(T.DOUBLE);
       this.double(x);
     }
   }
@@ -176,12 +304,12 @@ class Writer {
   string(s: string): void {
     const n = s.length;
     const start = this.pos;
-    this.ensure(n + 16);
+    if (start + n + 16 > this.buf.length) this.grow(start + n + 16);
     const buf = this.buf;
-    buf[start] = W.T_ONE_BYTE;
-    this.pos = start + 1;
-    this.varint(n);
-    let p = this.pos;
+    let p = start;
+    buf[p++] = T.ONE_BYTE;
+    if (n < 0x80) buf[p++] = n;
+    else p = putVarint(buf, p, n);
     if (n >= 48) {
       const r = encoder.encodeInto(s, buf.subarray(p, p + n));
       if (r.read === n && r.written === n) {
@@ -204,11 +332,10 @@ class Writer {
   twoByte(s: string): void {
     const n = s.length;
     const bl = n * 2;
-    let vl = 1;
-    for (let v = bl; v >= 0x80; v = Math.floor(v / 128)) vl++;
+    const vl = varintLength(bl);
     this.ensure(bl + 16);
-    if ((this.pos + 1 + vl) & 1) this.buf[this.pos++] = W.T_PADDING; // payload at an even offset, as V8 does
-    this.buf[this.pos++] = W.T_TWO_BYTE;
+    if ((this.pos + 1 + vl) & 1) this.buf[this.pos++] = T.PADDING; // payload at an even offset, as V8 does
+    this.buf[this.pos++] = T.TWO_BYTE;
     this.varint(bl);
     const buf = this.buf;
     let p = this.pos;
@@ -230,7 +357,7 @@ class Writer {
   keyBytes(k: string): Uint8Array | null {
     const save = this.pos;
     this.key(k);
-    const b = this.buf[save] === W.T_TWO_BYTE || this.buf[save] === W.T_PADDING ? null : this.buf.slice(save, this.pos);
+    const b = this.buf[save] === T.TWO_BYTE || this.buf[save] === T.PADDING ? null : this.buf.slice(save, this.pos);
     this.pos = save;
     return b;
   }
@@ -239,11 +366,11 @@ class Writer {
     switch (typeof v) {
       case 'string': this.string(v); return;
       case 'number': this.number(v); return;
-      case 'boolean': this.byte(v ? W.T_TRUE : W.T_FALSE); return;
-      case 'undefined': this.byte(W.T_UNDEFINED); return;
-      case 'bigint': this.byte(W.T_BIGINT); this.bigintContents(v); return;
+      case 'boolean': this.byte(v ? T.TRUE : T.FALSE); return;
+      case 'undefined': this.byte(T.UNDEFINED); return;
+      case 'bigint': this.byte(T.BIGINT); this.bigintContents(v); return;
       case 'object':
-        if (v === null) this.byte(W.T_NULL);
+        if (v === null) this.byte(T.NULL);
         else this.object(v, depth);
         return;
       default:
@@ -251,12 +378,9 @@ class Writer {
     }
   }
 
-  ref(o: object): boolean {
-    const id = this.ids.get(o);
-    if (id === undefined) return false;
-    this.byte(W.T_REF);
+  ref(id: number): void {
+    this.byte(T.REF);
     this.varint(id);
-    return true;
   }
 
   open(depth: number): void {
@@ -264,36 +388,40 @@ class Writer {
   }
 
   object(o: object, depth: number): void {
-    if (this.ref(o)) return;
+    // classify first (it has no side effects): a view takes its id after its buffer's
     const k = classify(o);
     if (k === Kind.View) {
       this.view(o);
       return;
     }
-    this.ids.set(o, this.nextId++);
+    const seen = this.ids.visit(o); // the next id, or a back-reference
+    if (seen >= 0) {
+      this.ref(seen);
+      return;
+    }
     switch (k) {
       case Kind.Plain: this.plain(o as Record<string, unknown>, depth); return;
       case Kind.Array: this.array(o as unknown[], depth); return;
-      case Kind.Date: this.byte(W.T_DATE); this.double(dateGetTime.call(o) as number); return;
+      case Kind.Date: this.byte(T.DATE); this.double(dateGetTime.call(o) as number); return;
       case Kind.RegExp: {
         const src = reSource.call(o) as string;
         const fl = regexpFlags(o).bits;
-        this.byte(W.T_REGEXP);
+        this.byte(T.REGEXP);
         this.string(src);
         this.varint(fl);
         return;
       }
-      case Kind.BooleanObject: this.byte(boolValueOf.call(o) ? W.T_TRUE_OBJECT : W.T_FALSE_OBJECT); return;
-      case Kind.NumberObject: this.byte(W.T_NUMBER_OBJECT); this.double(numValueOf.call(o) as number); return;
-      case Kind.BigIntObject: this.byte(W.T_BIGINT_OBJECT); this.bigintContents(bigintValueOf.call(o) as bigint); return;
-      case Kind.StringObject: this.byte(W.T_STRING_OBJECT); this.string(strValueOf.call(o) as string); return;
+      case Kind.BooleanObject: this.byte(boolValueOf.call(o) ? T.TRUE_OBJECT : T.FALSE_OBJECT); return;
+      case Kind.NumberObject: this.byte(T.NUMBER_OBJECT); this.double(numValueOf.call(o) as number); return;
+      case Kind.BigIntObject: this.byte(T.BIGINT_OBJECT); this.bigintContents(bigintValueOf.call(o) as bigint); return;
+      case Kind.StringObject: this.byte(T.STRING_OBJECT); this.string(strValueOf.call(o) as string); return;
       case Kind.Map: {
         this.open(depth);
         const e: unknown[] = [];
         mapForEach.call(o, (v: unknown, key: unknown) => { e.push(key, v); });
-        this.byte(W.T_MAP);
+        this.byte(T.MAP);
         for (let i = 0; i < e.length; i++) this.value(e[i], depth + 1);
-        this.byte(W.T_MAP_END);
+        this.byte(T.MAP_END);
         this.varint(e.length);
         return;
       }
@@ -301,9 +429,9 @@ class Writer {
         this.open(depth);
         const e: unknown[] = [];
         setForEach.call(o, (v: unknown) => { e.push(v); });
-        this.byte(W.T_SET);
+        this.byte(T.SET);
         for (let i = 0; i < e.length; i++) this.value(e[i], depth + 1);
-        this.byte(W.T_SET_END);
+        this.byte(T.SET_END);
         this.varint(e.length);
         return;
       }
@@ -334,59 +462,117 @@ class Writer {
     if (isDetached(b)) this.fail('A detached ArrayBuffer');
     const len = abByteLength.call(b) as number;
     if (isResizable(b)) {
-      this.byte(W.T_RESIZABLE_BUFFER);
+      this.byte(T.RESIZABLE_BUFFER);
       this.varint(len);
       this.varint(maxByteLength(b));
     } else {
-      this.byte(W.T_ARRAY_BUFFER);
+      this.byte(T.ARRAY_BUFFER);
       this.varint(len);
     }
     this.bytes(new Uint8Array(b, 0, len));
   }
 
   view(o: object): void {
+    const seen = this.ids.find(o);
+    if (seen >= 0) {
+      this.ref(seen);
+      return;
+    }
     const info = viewInfo(o);
     if (info === null) this.fail('An out-of-bounds or detached view');
     if (info === 'shared') this.fail('A view of a SharedArrayBuffer');
     const sub = W.VIEW_SUBTAG[info.name];
     if (sub === undefined) this.fail('A view');
-    if (!this.ref(info.buffer)) {
-      this.ids.set(info.buffer, this.nextId++);
+    const bid = this.ids.find(info.buffer);
+    if (bid >= 0) this.ref(bid);
+    else {
+      this.ids.add(info.buffer);
       this.arrayBuffer(info.buffer);
     }
-    this.ids.set(o, this.nextId++);
+    this.ids.add(o);
     this.ensure(20);
-    this.buf[this.pos++] = W.T_VIEW;
+    this.buf[this.pos++] = T.VIEW;
     this.buf[this.pos++] = sub;
     this.varint(info.byteOffset);
     this.varint(info.lengthTracking ? 0 : info.byteLength); // SC-E-12: a length-tracking view stores no length (0)
     this.varint((info.lengthTracking ? 1 : 0) | (info.backedByRab ? 2 : 0));
   }
 
+  /**
+   * An ordinary object: own enumerable string keys in enumeration order, each read with [[Get]] if still own when
+   * its turn comes (a key deleted by an earlier getter is skipped). `for-in` enumerates exactly the own enumerable
+   * keys (in that order) followed by inherited enumerable ones, which the hasOwn check drops, as it drops deleted
+   * keys; keys added during the walk are not visited, as in the key snapshot HTML takes. V8 turns the hasOwn check
+   * and the read into field loads while the object keeps its hidden class. Only for objects whose prototype is
+   * Object.prototype or null: with another prototype, for-in would also walk the prototype chain, where a Proxy's
+   * traps could run (HTML and V8 look at own keys only), so those objects take `plainKeys`.
+   */
   plain(o: Record<string, unknown>, depth: number): void {
     this.open(depth);
-    const keys = keysOf(o);
-    const n = keys.length;
-    let shape = this.shape;
-    if (shape === null || !sameKeys(shape.keys, keys)) {
-      shape = { keys, bytes: keys.map((k) => this.keyBytes(k)) };
-      this.shape = shape;
+    const proto = getProto(o);
+    if (proto !== ObjectProto && proto !== null) {
+      this.plainKeys(o, depth);
+      return;
     }
-    const kb = shape.bytes;
-    this.byte(W.T_OBJECT);
-    let written = 0;
-    for (let i = 0; i < n; i++) {
-      const key = keys[i]!;
+    const shape = depth < SHAPE_LEVELS ? this.shapes[depth] : null;
+    const sk = shape ? shape.keys : EMPTY_KEYS;
+    const kb = shape ? shape.bytes : null;
+    const skn = sk.length;
+    let own: string[] | null = null; // this object's keys, once they leave the cached list
+    this.byte(T.OBJECT);
+    let i = 0;
+    for (const key in o) {
+      if (!hasOwn.call(o, key)) continue;
       const v = o[key];
-      // a key deleted by a getter reads undefined or an inherited value: only then ask whether it is still own
-      if ((v === undefined || typeof v === 'object' || typeof v === 'function') && !hasOwn.call(o, key)) continue;
-      const b = kb[i];
-      if (b !== null && b !== undefined) this.bytes(b);
-      else this.key(key);
+      if (own === null && i < skn && sk[i] === key) {
+        const b = kb !== null ? kb[i] : null;
+        if (b) {
+          const n = b.length;
+          if (this.pos + n > this.buf.length) this.grow(this.pos + n);
+          const buf = this.buf;
+          let p = this.pos;
+          for (let j = 0; j < n; j++) buf[p++] = b[j]!;
+          this.pos = p;
+        } else this.key(key);
+      } else {
+        if (own === null) own = sk.slice(0, i);
+        own.push(key);
+        this.key(key);
+      }
+      i++;
+      switch (typeof v) {
+        case 'string': this.string(v); break;
+        case 'number': this.number(v); break;
+        case 'boolean': this.byte(v ? T.TRUE : T.FALSE); break;
+        case 'object':
+          if (v === null) this.byte(T.NULL);
+          else this.object(v, depth + 1);
+          break;
+        default: this.value(v, depth + 1);
+      }
+    }
+    this.byte(T.OBJECT_END);
+    this.varint(i);
+    if (depth >= SHAPE_LEVELS) return;
+    if (own === null && i !== skn) own = sk.slice(0, i);
+    if (own !== null) this.shapes[depth] = { keys: own, bytes: null }; // bytes once the key list repeats
+    else if (kb === null && shape) shape.bytes = sk.map((k) => this.keyBytes(k));
+  }
+
+  /** An ordinary object with another prototype (a class instance, Object.create(x)): Object.keys snapshot. */
+  plainKeys(o: Record<string, unknown>, depth: number): void {
+    const keys = keysOf(o);
+    this.byte(T.OBJECT);
+    let written = 0;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      if (!hasOwn.call(o, key)) continue; // deleted by an earlier getter
+      const v = o[key];
+      this.key(key);
       this.value(v, depth + 1);
       written++;
     }
-    this.byte(W.T_OBJECT_END);
+    this.byte(T.OBJECT_END);
     this.varint(written);
   }
 
@@ -395,12 +581,24 @@ class Writer {
     const len = a.length;
     const keys = keysOf(a);
     if (keys.length >= len && (len === 0 || keys[len - 1] === String(len - 1))) {
-      this.byte(W.T_DENSE);
+      this.byte(T.DENSE);
       this.varint(len);
       for (let i = 0; i < len; i++) {
         const x = a[i];
-        if (x === undefined && !hasOwn.call(a, i)) this.byte(W.T_HOLE); // deleted by a getter
-        else this.value(x, depth + 1);
+        switch (typeof x) {
+          case 'string': this.string(x); break;
+          case 'number': this.number(x); break;
+          case 'boolean': this.byte(x ? T.TRUE : T.FALSE); break;
+          case 'undefined':
+            if (!hasOwn.call(a, i)) this.byte(T.HOLE); // deleted by a getter
+            else this.byte(T.UNDEFINED);
+            break;
+          case 'object':
+            if (x === null) this.byte(T.NULL);
+            else this.object(x, depth + 1);
+            break;
+          default: this.value(x, depth + 1);
+        }
       }
       let written = 0;
       for (let i = len; i < keys.length; i++) {
@@ -411,12 +609,12 @@ class Writer {
         this.value(v, depth + 1);
         written++;
       }
-      this.byte(W.T_DENSE_END);
+      this.byte(T.DENSE_END);
       this.varint(written);
       this.varint(len);
       return;
     }
-    this.byte(W.T_SPARSE);
+    this.byte(T.SPARSE);
     this.varint(len);
     let written = 0;
     for (let i = 0; i < keys.length; i++) {
@@ -427,7 +625,7 @@ class Writer {
       this.value(v, depth + 1);
       written++;
     }
-    this.byte(W.T_SPARSE_END);
+    this.byte(T.SPARSE_END);
     this.varint(written);
     this.varint(len);
   }
@@ -436,12 +634,12 @@ class Writer {
     this.open(depth);
     const md = gopd(o, 'message');
     const cd = gopd(o, 'cause');
-    this.byte(W.T_ERROR);
+    this.byte(T.ERROR);
     const name = '' + (o as { name?: unknown }).name;
     if (ERROR_NAMES.includes(name)) this.byte(W.ERROR_SUBTAG[name]!);
     if (md !== undefined && 'value' in md) {
       const m = '' + md.value;
-      this.byte(W.E_MESSAGE);
+      this.byte(E.MESSAGE);
       this.string(m);
     }
     // V8 reads the stack last (after writing the cause); the canonical order writes it before the cause.
@@ -449,16 +647,16 @@ class Writer {
     if (cd !== undefined && 'value' in cd) {
       const cv = cd.value;
       causeWriter = () => {
-        this.byte(W.E_CAUSE);
+        this.byte(E.CAUSE);
         this.value(cv, depth + 1);
       };
     }
     const st = (o as { stack?: unknown }).stack;
     if (typeof st === 'string') {
-      this.byte(W.E_STACK);
+      this.byte(E.STACK);
       this.string(st);
     }
     if (causeWriter !== null) causeWriter();
-    this.byte(W.E_END);
+    this.byte(E.END);
   }
 }

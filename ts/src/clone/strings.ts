@@ -5,7 +5,7 @@
  * Those 27 characters can only come from such bytes, so after a windows-1252 decode any of them is mapped back to
  * U+0080-U+009F. Measured on Node 20 (3.67 MB ASCII): TextDecoder('latin1') ~2.5-3.4 ms, chunked
  * String.fromCharCode.apply 14-32 ms, Buffer#latin1Slice 0.7 ms (Node-only: installed by node.ts).
- * Short strings (< 16 bytes) use a String.fromCharCode loop, which beats TextDecoder's fixed cost.
+ * Short Latin-1 strings (<= 16 bytes) use one String.fromCharCode call (`short`), which beats every decoder's fixed cost.
  */
 
 import { copyBytes } from './kinds.js';
@@ -52,14 +52,40 @@ function chunked(b: Uint8Array | Uint16Array, start: number, end: number): strin
   return s;
 }
 
+/**
+ * Latin-1 bytes b[s, s + n) for n <= SHORT: one String.fromCharCode call with n arguments builds the string in one
+ * step (measured 15 ns for 11 bytes, against 87 ns for a loop of one-character concatenations and 43 ns for Node's
+ * latin1Slice). Only ever called with a Uint8Array, so the element loads stay monomorphic.
+ */
+export const SHORT = 16;
+export function short(b: Uint8Array, s: number, n: number): string {
+  const cc = String.fromCharCode;
+  switch (n) {
+    case 0: return '';
+    case 1: return cc(b[s]);
+    case 2: return cc(b[s], b[s + 1]);
+    case 3: return cc(b[s], b[s + 1], b[s + 2]);
+    case 4: return cc(b[s], b[s + 1], b[s + 2], b[s + 3]);
+    case 5: return cc(b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4]);
+    case 6: return cc(b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4], b[s + 5]);
+    case 7: return cc(b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4], b[s + 5], b[s + 6]);
+    case 8: return cc(b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4], b[s + 5], b[s + 6], b[s + 7]);
+    case 9: return cc(b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4], b[s + 5], b[s + 6], b[s + 7], b[s + 8]);
+    case 10: return cc(b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4], b[s + 5], b[s + 6], b[s + 7], b[s + 8], b[s + 9]);
+    case 11: return cc(b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4], b[s + 5], b[s + 6], b[s + 7], b[s + 8], b[s + 9], b[s + 10]);
+    case 12: return cc(b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4], b[s + 5], b[s + 6], b[s + 7], b[s + 8], b[s + 9], b[s + 10], b[s + 11]);
+    case 13: return cc(b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4], b[s + 5], b[s + 6], b[s + 7], b[s + 8], b[s + 9], b[s + 10], b[s + 11], b[s + 12]);
+    case 14: return cc(b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4], b[s + 5], b[s + 6], b[s + 7], b[s + 8], b[s + 9], b[s + 10], b[s + 11], b[s + 12], b[s + 13]);
+    case 15: return cc(b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4], b[s + 5], b[s + 6], b[s + 7], b[s + 8], b[s + 9], b[s + 10], b[s + 11], b[s + 12], b[s + 13], b[s + 14]);
+    case 16: return cc(b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4], b[s + 5], b[s + 6], b[s + 7], b[s + 8], b[s + 9], b[s + 10], b[s + 11], b[s + 12], b[s + 13], b[s + 14], b[s + 15]);
+    default: throw new RangeError('short string longer than ' + SHORT);
+  }
+}
+
 /** Latin-1 bytes b[start, end) as a string (each byte is one UTF-16 code unit). */
 export function latin1(b: Uint8Array, start: number, end: number): string {
   const n = end - start;
-  if (n < 16) {
-    let s = '';
-    for (let i = start; i < end; i++) s += String.fromCharCode(b[i]!);
-    return s;
-  }
+  if (n <= SHORT) return short(b, start, n);
   if (latin1Fast !== null) return latin1Fast(b, start, end);
   if (tdLatin1 !== null) {
     const s = tdLatin1.decode(b.subarray(start, end));
