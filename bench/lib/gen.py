@@ -222,20 +222,20 @@ def gen_w4(out: Path, p: dict) -> dict:
     decoded = 0
     i = 0
     while True:
-        key = "k%05d%s" % (i, sm.alnum(sm.between(2, 6)).decode())
+        key = "k%05d%s" % (i, sm.alnum(sm.between(4, 11)).decode())
         r = sm.below(1000)
         if r < 399:  # words separated by spaces -> `+`
-            value = " ".join(sm.alnum(sm.between(3, 9)).decode() for _ in range(sm.between(2, 5)))
+            value = " ".join(sm.alnum(sm.between(3, 9)).decode() for _ in range(sm.between(2, 6)))
             kind = 1
         elif r < 549:  # percent-encoded UTF-8 and reserved characters
-            bits = [sm.alnum(sm.between(2, 6)).decode()]
+            bits = [sm.alnum(sm.between(3, 8)).decode()]
             for _ in range(sm.between(1, 3)):
                 bits.append(SPECIALS[sm.below(len(SPECIALS))])
                 bits.append(sm.alnum(sm.between(1, 4)).decode())
             value = "".join(bits)
             kind = 2
         else:
-            value = sm.alnum(sm.between(20, 44)).decode()
+            value = sm.alnum(sm.between(30, 64)).decode()
             kind = 0
         enc = (urllib.parse.quote_plus(key, safe="") + "=" + urllib.parse.quote_plus(value, safe="")).encode()
         if size + 1 + len(enc) > limit:

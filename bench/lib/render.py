@@ -125,7 +125,7 @@ def main() -> None:
     w(f"- **Machine:** {m['cpu']}, {m['cores']} cores, {m['memory']}, {m['os']}. {m['shared_note']}.")
     w(f"- **Runtimes:** Node {m['node']}, {m.get('bench_python') or 'Python ' + m['python']}, {m['rustc']}")
     fv = data.get("formwire_versions", {})
-    w(f"- **formwire:** TS {fv.get('ts')}, Rust {fv.get('rust')}, git {m['git']}"
+    w(f"- **formwire:** TS {fv.get('ts')}, Rust {fv.get('rust')}, Python {fv.get('python', '–')}, git {m['git']}"
       + (" (with uncommitted changes in ts/src or rust/crates/formwire/src)" if m.get("formwire_sources_modified")
          else ""))
     s = data["settings"]

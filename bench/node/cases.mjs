@@ -61,7 +61,13 @@ const now = () => Number(process.hrtime.bigint()) / 1e9;
 /** Warm-up, then at least `reps` timed runs (more while under min_time, up to max_reps). fn returns a result. */
 async function measure(fn) {
   resetHwm();
-  for (let i = 0; i < job.warmup; i++) await fn();
+  for (let i = 0; i < job.warmup; i++) {
+    const t0 = now();
+    const r = await fn();
+    const t = now() - t0;
+    // a pathologically slow case: its one (cold) run is the sample, flagged
+    if (t > job.slow_s) return { times: [t], last: r, slow: true };
+  }
   const times = [];
   let total = 0;
   let last;
@@ -71,8 +77,9 @@ async function measure(fn) {
     const t = now() - t0;
     times.push(t);
     total += t;
+    if (t > job.slow_s) break;
   }
-  return { times, last };
+  return { times, last, slow: times.length === 1 && total > job.slow_s };
 }
 
 /** Per-operation timing for small synchronous operations: batches of at least batch_time seconds. */
@@ -90,7 +97,7 @@ async function measurePerOp(fn) {
     return x;
   });
   // measure() timed whole batches; report per operation
-  return { times: r.times.map((t) => t / k), last: r.last, k };
+  return { times: r.times.map((t) => t / k), last: r.last, k, slow: r.slow };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -364,7 +371,7 @@ async function urlencodedCase(imp) {
     version = depVersion('qs');
   } else throw new Error(`unknown urlencoded impl ${imp}`);
   const r = await measure(run);
-  return { version, times: r.times, last: summarize(r.last) };
+  return { version, times: r.times, last: summarize(r.last), slow: r.slow };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -456,7 +463,7 @@ async function serializeCase(imp) {
     const { createHash } = await import('node:crypto');
     s.sha256 = createHash('sha256').update(r.last).digest('hex');
   }
-  return { version, times: r.times, last: s };
+  return { version, times: r.times, last: s, slow: r.slow };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -486,6 +493,7 @@ async function cloneCase(imp) {
   return {
     version,
     times: r.times,
+    slow: r.slow,
     last: { json_bytes: Buffer.byteLength(JSON.stringify(r.last)), equal: same, ops_per_sample: r.k, ...extra },
   };
 }
@@ -526,6 +534,7 @@ try {
       rss_base_kb: rss.base,
       rss_peak_kb: statusKb('VmHWM'),
       hwm_reset: rss.reset,
+      slow: !!out.slow,
     }),
   );
 } catch (e) {

@@ -21,6 +21,7 @@ job = json.loads(Path(sys.argv[1]).read_text())
 W = job["work"]
 DIR = Path(job["dir"])
 RSS = {"base": 0, "reset": False}
+SLOW = [False]
 
 
 def status_kb(key: str) -> int:
@@ -44,7 +45,12 @@ def measure(fn):
     """Warm-up, then at least `reps` timed runs (more while under min_time, up to max_reps)."""
     reset_hwm()
     for _ in range(job["warmup"]):
-        fn()
+        t0 = time.perf_counter()
+        r = fn()
+        t = time.perf_counter() - t0
+        if t > job["slow_s"]:  # pathologically slow: its one (cold) run is the sample, flagged
+            SLOW[0] = True
+            return [t], r
     times, total, last = [], 0.0, None
     while len(times) < job["reps"] or (total < job["min_time"] and len(times) < job["max_reps"]):
         t0 = time.perf_counter()
@@ -52,6 +58,9 @@ def measure(fn):
         t = time.perf_counter() - t0
         times.append(t)
         total += t
+        if t > job["slow_s"]:
+            SLOW[0] = len(times) == 1
+            break
     return times, last
 
 
@@ -312,8 +321,8 @@ def multipart_case(imp: str):
 
         return version("streaming-form-data"), measure(run)
 
-    if imp == "formwire":
-        return formwire_python_multipart(chunks, W)
+    if imp in ("formwire", "formwire-buffered"):
+        return formwire_python_multipart(imp, chunks, W)
     raise ValueError(f"unknown multipart impl {imp}")
 
 
@@ -336,8 +345,70 @@ def version_defnull() -> str:
     return "?"
 
 
-def formwire_python_multipart(chunks, w):
-    raise NotImplementedError("formwire Python binding not built yet")
+def formwire_import():
+    """formwire's Python package from the checkout (python/src, with the extension `make build` puts there)."""
+    sys.path.insert(0, job["formwire_py"])
+    import formwire
+
+    return formwire
+
+
+def formwire_version() -> str:
+    try:
+        import tomllib
+
+        return tomllib.loads((Path(job["formwire_py"]).parent / "pyproject.toml").read_text())["project"]["version"]
+    except Exception:  # noqa: BLE001 - the version is informative only
+        return "?"
+
+
+def formwire_python_multipart(imp, chunks, w):
+    formwire_import()
+    from formwire.multipart import END, PART_END, Parser
+
+    opts = dict(max_parts=None, allow_preamble=bool(w.get("allow_preamble")))
+    buffered = imp == "formwire-buffered"
+    if buffered:
+        opts["buffer_fields"] = True
+
+    def run():
+        c = counts()
+        file = False
+        buf = []
+        p = Parser.from_content_type(w["content_type"], **opts)
+
+        def handle(evs):
+            nonlocal file, buf
+            for ev in evs:
+                if isinstance(ev, (memoryview, bytes)):
+                    if file:
+                        c["file_bytes"] += len(ev)
+                    else:
+                        buf.append(ev)
+                elif ev is PART_END:
+                    if file:
+                        c["files"] += 1
+                    else:
+                        v = b"".join(buf).decode()
+                        c["fields"] += 1
+                        c["field_bytes"] += len(v)
+                elif ev is END:
+                    pass
+                elif isinstance(ev, tuple):  # buffer_fields: (name, value) of a whole text field
+                    c["parts"] += 1
+                    c["fields"] += 1
+                    c["field_bytes"] += len(ev[1])
+                else:  # a Part
+                    c["parts"] += 1
+                    file = ev.filename is not None
+                    buf = []
+
+        for ch in chunks:
+            handle(p.feed(ch))
+        handle(p.close())
+        return c
+
+    return formwire_version(), measure(run)
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -355,6 +426,12 @@ def urlencoded_case(imp: str):
             b += len(k.encode()) + len(v.encode())
         return dict(pairs=n, decoded_bytes=b)
 
+    if imp == "formwire":
+        formwire_import()
+        from formwire import urlencoded
+
+        times, last = measure(lambda: urlencoded.parse_dict(s, max_pairs=None))
+        return formwire_version(), (times, summary(last.items()))
     if imp == "parse_qsl":
         from urllib.parse import parse_qsl
 
@@ -411,6 +488,20 @@ def serialize_case(imp: str):
     fields = json.loads((DIR / W["fields"]).read_text())
     blob = (DIR / W["blob"]).read_bytes()
     b = W["boundary"]
+    if imp == "formwire":
+        formwire_import()
+        import hashlib
+
+        from formwire.multipart import encode
+
+        def run():
+            return encode([(k, v) for k, v in fields], [("file", (W["blob_name"], blob, W["blob_type"]))],
+                          boundary=b).to_bytes()
+
+        times, last = measure(run)
+        r = body_summary(last, b)
+        r["sha256"] = hashlib.sha256(last).hexdigest()
+        return formwire_version(), (times, r)
     if imp == "urllib3":
         from urllib3 import encode_multipart_formdata
 
@@ -474,7 +565,7 @@ def main() -> None:
         gc.collect()
         ver, (times, last) = kinds[W["kind"]](job["impl"])
         out = dict(ok=True, times=times, result=last, version=ver, rss_base_kb=RSS["base"],
-                   rss_peak_kb=status_kb("VmHWM"), hwm_reset=RSS["reset"])
+                   rss_peak_kb=status_kb("VmHWM"), hwm_reset=RSS["reset"], slow=SLOW[0])
     except Exception as e:  # reported, validated as a failure by bench/run
         tb = traceback.format_exception(e)
         out = dict(ok=False, error=(repr(e) + " | " + "".join(tb[-2:]).strip().replace("\n", " | "))[:600])

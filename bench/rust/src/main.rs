@@ -18,6 +18,7 @@ type Res = Result<Value, String>;
 
 static BASE_KB: AtomicU64 = AtomicU64::new(0);
 static RESET: AtomicBool = AtomicBool::new(false);
+static SLOW: AtomicBool = AtomicBool::new(false);
 
 struct Job {
     imp: String,
@@ -28,6 +29,7 @@ struct Job {
     min_time: f64,
     max_reps: usize,
     batch_time: f64,
+    slow_s: f64,
 }
 
 fn s(v: &Value, k: &str) -> String {
@@ -61,7 +63,12 @@ fn measure(job: &Job, mut f: impl FnMut() -> Result<(f64, Value), String>) -> Re
     BASE_KB.store(if reset { base } else { hwm0 }, Ordering::SeqCst);
     RESET.store(reset, Ordering::SeqCst);
     for _ in 0..job.warmup {
-        f()?;
+        let (t, r) = f()?;
+        if t > job.slow_s {
+            // pathologically slow: its one (cold) run is the sample, flagged
+            SLOW.store(true, Ordering::SeqCst);
+            return Ok((vec![t], r));
+        }
     }
     let mut times = Vec::new();
     let mut total = 0.0;
@@ -71,6 +78,10 @@ fn measure(job: &Job, mut f: impl FnMut() -> Result<(f64, Value), String>) -> Re
         times.push(t);
         total += t;
         last = r;
+        if t > job.slow_s {
+            SLOW.store(times.len() == 1, Ordering::SeqCst);
+            break;
+        }
     }
     Ok((times, last))
 }
@@ -475,6 +486,7 @@ fn main() {
         min_time: j["min_time"].as_f64().unwrap_or(0.0),
         max_reps: u(&j, "max_reps").max(1),
         batch_time: j["batch_time"].as_f64().unwrap_or(0.02),
+        slow_s: j["slow_s"].as_f64().unwrap_or(20.0),
     };
     let kind = s(&job.work, "kind");
     let out = match kind.as_str() {
@@ -490,7 +502,7 @@ fn main() {
         Ok((times, result, version)) => json!({
             "ok": true, "times": times, "result": result, "version": version,
             "rss_base_kb": BASE_KB.load(Ordering::SeqCst), "rss_peak_kb": peak,
-            "hwm_reset": RESET.load(Ordering::SeqCst),
+            "hwm_reset": RESET.load(Ordering::SeqCst), "slow": SLOW.load(Ordering::SeqCst),
         }),
         Err(e) => json!({"ok": false, "error": e}),
     };
