@@ -1,4 +1,7 @@
-//! Profiling helper: per-item decode costs on simple payloads.
+//! Per-item costs on simple payloads (300 ints, 300 short strings, 100 empty objects, 100 one-property
+//! objects), CPU time per decode and encode. Linux only (`/proc/thread-self/schedstat`).
+//!
+//! `cargo run --release -p formwire-v8 --example parts`
 use formwire_v8::{Graph, Heap, Value, decode, encode};
 use std::time::Duration;
 fn cpu() -> Duration {
