@@ -163,6 +163,7 @@ class Runner:
         if case.kind == "multipart-parse":
             base["content_type"] = case.data["content_type"]
         result_size = 100 + len(json.dumps(case.expect))  # a rough guess of one result's size
+        last = None
         for batch in chk.batches(chunkings, len(data), result_size):
             req = dict(base, chunkings=[c for _, c in batch])
             labels = [lab for lab, _ in batch]
@@ -182,7 +183,9 @@ class Runner:
                     run.checks.append(Check(lab, msg, stderr, group="request"))
                 continue
             for lab, result in zip(labels, results):
-                run.checks.append(Check(lab, check_result(case, result), stderr, group="chunkings"))
+                if last is None or result != last[0]:  # chunkings mostly agree: compare each distinct result once
+                    last = (result, check_result(case, result))
+                run.checks.append(Check(lab, last[1], stderr, group="chunkings"))
 
     def _run_encode(self, lang, testee, case, run):
         inp = case.data["input"]

@@ -426,6 +426,21 @@ class TestRun(Base):
         self.assertIn("ERROR nope: cannot start ./does-not-exist-testee", out)
         self.assertEqual(last_line(out), "0 passed, 8 failed")
 
+    def test_build_runs_only_with_flag(self):
+        marker = os.path.join(self.v.root, "built")
+        build = [sys.executable, "-c", "open(%r, 'w').write('x')" % marker]
+        with open(os.path.join(self.v.langs, "b.json"), "w") as f:
+            json.dump({"cmd": [sys.executable, FAKE, "good"], "build": build}, f)
+        code, out, _ = self.v.run("--lang", "b", "--filter", "ue-plain")
+        self.assertEqual((code, os.path.exists(marker)), (0, False), out)
+        code, out, _ = self.v.run("--lang", "b", "--filter", "ue-plain", "--build")
+        self.assertEqual((code, os.path.exists(marker)), (0, True), out)
+        with open(os.path.join(self.v.langs, "b.json"), "w") as f:
+            json.dump({"cmd": [sys.executable, FAKE, "good"], "build": [sys.executable, "-c", "exit(2)"]}, f)
+        code, out, _ = self.v.run("--lang", "b", "--build")
+        self.assertEqual(code, 1)
+        self.assertIn("ERROR b: build failed with exit status 2", out)
+
     def test_unimplemented_ops_are_skipped(self):
         self.v.lang("partial", "good", ops=["urlencoded.parse"])
         code, out, _ = self.v.run("--lang", "partial")
