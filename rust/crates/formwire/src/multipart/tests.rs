@@ -961,3 +961,57 @@ fn encode_parse_round_trip() {
         }
     }
 }
+
+/// Chunking invariance on broken inputs: mutated forms under random options
+/// give the same parts, or the same error code and offset, for every
+/// chunking tried (MP-P-08 on error paths too).
+#[test]
+fn mutated_inputs_are_chunking_invariant() {
+    let mut rng = Rng(0xF0F0);
+    let seeds: Vec<Vec<u8>> = vec![
+        one(CD, "hello\r\n--bX").into_bytes(),
+        one("Content-Disposition: form-data; name=\"f\"; filename=\"a\"\r\nContent-Type: text/plain\r\nX: y\r\n", "\r\r\n\n--b").into_bytes(),
+        format!("pre\r\n--b \t\r\n{CD}\r\nv\r\n--b\r\n {CD}X:\r\n folded\r\n\r\n\r\n--b-- \r\nepi").into_bytes(),
+        b"--b\nContent-Disposition: form-data; name=a\n\nv\n--b--\n".to_vec(),
+    ];
+    let tokens: &[&[u8]] = &[b"\r", b"\n", b"\r\n", b"-", b"--b", b"\r\n--b", b" ", b"\t", b":", b"\0", b"\"", b";", b"x"];
+    for round in 0..1500 {
+        let mut input = seeds[rng.below(seeds.len())].clone();
+        for _ in 0..1 + rng.below(4) {
+            let at = rng.below(input.len() + 1);
+            match rng.below(3) {
+                0 => {
+                    let t = tokens[rng.below(tokens.len())];
+                    input.splice(at..at, t.iter().copied());
+                }
+                1 if at < input.len() => {
+                    input.remove(at);
+                }
+                _ if at < input.len() => input[at] = tokens[rng.below(tokens.len())][0],
+                _ => {}
+            }
+        }
+        let mut o = strict();
+        o.allow_preamble = rng.below(2) == 0;
+        o.allow_lf = rng.below(2) == 0;
+        o.allow_obs_fold = rng.below(2) == 0;
+        if rng.below(3) == 0 {
+            o.max_header_bytes = rng.below(120) as u64;
+            o.max_headers = rng.below(4) as u64;
+            o.max_field_bytes = rng.below(12) as u64;
+            o.max_file_bytes = rng.below(12) as u64;
+            o.max_parts = rng.below(3) as u64;
+            o.max_total_bytes = rng.below(input.len() + 2) as u64;
+        }
+        let whole = run(b"b", &o, &input, &[]);
+        let n = input.len();
+        let bytes: Vec<usize> = (1..n).collect();
+        assert_eq!(run(b"b", &o, &input, &bytes), whole, "round {round} bytes {:?} {o:?}", String::from_utf8_lossy(&input));
+        for _ in 0..8 {
+            let mut cuts: Vec<usize> = (0..1 + rng.below(4)).filter_map(|_| (n > 1).then(|| 1 + rng.below(n - 1))).collect();
+            cuts.sort_unstable();
+            cuts.dedup();
+            assert_eq!(run(b"b", &o, &input, &cuts), whole, "round {round} cuts {cuts:?} {:?} {o:?}", String::from_utf8_lossy(&input));
+        }
+    }
+}
