@@ -28,3 +28,9 @@ for (const file of walk(join(root, 'cjs'))) {
 const testee = join(root, 'testee.js');
 if (existsSync(testee)) renameSync(testee, join(root, 'testee.mjs'));
 if (existsSync(join(root, 'testee.d.ts'))) unlinkSync(join(root, 'testee.d.ts'));
+
+// `require('formwire/busboy')` returns the factory itself, like `require('busboy')`.
+const bb = join(root, 'cjs', 'busboy.cjs');
+if (existsSync(bb)) {
+  writeFileSync(bb, readFileSync(bb, 'utf8') + '\nmodule.exports = Object.assign(exports.default, exports);\n');
+}

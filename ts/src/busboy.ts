@@ -1,1 +1,394 @@
-export {};
+/**
+ * `formwire/busboy`: a drop-in for busboy 1.x (`busboy(config)` → Writable with `file`, `field`, `partsLimit`,
+ * `filesLimit`, `fieldsLimit`, `error` and `close` events, `limits`, `truncated` flags), parsing with formwire.
+ * Node only (uses node:stream). Differences from busboy, on purpose:
+ * - `defParamCharset` defaults to UTF-8 (busboy: latin1, which garbles UTF-8 filenames).
+ * - The multipart profile is formwire's strict one (spec/multipart.md): a preamble, a missing close delimiter, a bad
+ *   header, obs-fold… are `error` events with a FormwireError (`code`, `offset`); leniency via `config.formwire`.
+ * - `filename*` / `name*` never override `filename` / `name` (RFC 7578 §4.2); filenames are never percent-decoded.
+ * - formwire's own limits (spec/limits.md: 1000 parts, 8 headers and 8 KiB of headers per part) stay on underneath
+ *   busboy's truncating `limits`; raise them through `config.formwire`.
+ */
+import { Readable, Writable } from 'node:stream';
+import { FormwireError } from './core/errors.js';
+import { MultipartParser, PartInfo, boundaryFromContentType, type MultipartHandler, type MultipartOptions } from './core/multipart.js';
+import { UrlencodedParser, type UrlencodedOptions } from './core/urlencoded.js';
+import { decodeUtf8 } from './core/utf8.js';
+import { defaultIndexOf } from './multipart.js';
+
+/** busboy's `limits`. */
+export interface BusboyLimits {
+  /** Max field name size in bytes (urlencoded). Default 100. */
+  fieldNameSize?: number;
+  /** Max field value size in bytes; longer values are truncated (`valueTruncated`). Default 1 MiB. */
+  fieldSize?: number;
+  /** Max number of non-file fields; further ones are ignored after a `fieldsLimit` event. Default Infinity. */
+  fields?: number;
+  /** Max file size in bytes; longer files are truncated, their stream emits `limit`. Default Infinity. */
+  fileSize?: number;
+  /** Max number of file fields. Default Infinity. */
+  files?: number;
+  /** Max number of parts (fields + files). Default Infinity. */
+  parts?: number;
+  /** Max number of header key-value pairs per part (mapped to formwire's `maxHeaders`). */
+  headerPairs?: number;
+}
+
+/** busboy's constructor options, plus `formwire` for formwire's own options. */
+export interface BusboyConfig {
+  headers: Record<string, string | string[] | undefined>;
+  highWaterMark?: number;
+  fileHwm?: number;
+  /** Charset of field values without one (default utf8). */
+  defCharset?: string;
+  /** Charset of `name` / `filename` parameters (default utf8; busboy's default was latin1). */
+  defParamCharset?: string;
+  /** Keep the full client path of filenames (default false: basename only, like busboy). */
+  preservePath?: boolean;
+  limits?: BusboyLimits;
+  /** formwire parser options (lenient flags, limits). */
+  formwire?: MultipartOptions & UrlencodedOptions;
+}
+
+export interface FileInfo {
+  filename: string;
+  encoding: string;
+  mimeType: string;
+}
+
+export interface FieldInfo {
+  nameTruncated: boolean;
+  valueTruncated: boolean;
+  encoding: string;
+  mimeType: string;
+}
+
+/** The Readable handed out with each `file` event. */
+export class FileStream extends Readable {
+  /** True when the file was cut at `limits.fileSize`. */
+  truncated = false;
+  /** Bytes pushed so far. */
+  bytesRead = 0;
+  /** @internal */
+  onRead: (() => void) | null = null;
+  override _read(): void {
+    const f = this.onRead;
+    if (f !== null) {
+      this.onRead = null;
+      f();
+    }
+  }
+}
+
+function isLatin1(charset: string | undefined): boolean {
+  if (charset === undefined) return false;
+  const c = charset.toLowerCase();
+  return c === 'latin1' || c === 'binary' || c === 'iso-8859-1' || c === 'iso8859-1';
+}
+
+function latin1(b: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < b.length; i++) s += String.fromCharCode(b[i]!);
+  return s;
+}
+
+function basename(p: string): string {
+  for (let i = p.length - 1; i >= 0; i--) {
+    const c = p.charCodeAt(i);
+    if (c === 0x2f || c === 0x5c) return p.slice(i + 1);
+  }
+  return p;
+}
+
+function header(headers: BusboyConfig['headers'], name: string): string | undefined {
+  const v = headers[name] ?? headers[name.toLowerCase()];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+const enc = new TextEncoder();
+
+function truncateUtf8(s: string, max: number): [string, boolean] {
+  if (s.length <= max / 3) return [s, false];
+  const b = enc.encode(s);
+  if (b.length <= max) return [s, false];
+  return [decodeUtf8(b, 0, max), true];
+}
+
+function limit(v: number | undefined, d: number): number {
+  return typeof v === 'number' && v >= 0 ? v : d;
+}
+
+class MultipartBusboy extends Writable implements MultipartHandler {
+  private readonly parser: MultipartParser;
+  private readonly fileHwm: number | undefined;
+  private readonly latin1Params: boolean;
+  private readonly latin1Values: boolean;
+  private readonly preservePath: boolean;
+  private readonly fieldSize: number;
+  private readonly fileSize: number;
+  private readonly maxFields: number;
+  private readonly maxFiles: number;
+  private readonly maxParts: number;
+  private parts = 0;
+  private files = 0;
+  private fields = 0;
+  private skip = false;
+  private file: FileStream | null = null;
+  private field: { name: string; chunks: Uint8Array[]; size: number; truncated: boolean; info: PartInfo } | null = null;
+  private openFiles = 0;
+  private pendingCb: ((e?: Error | null) => void) | null = null;
+  private finalCb: ((e?: Error | null) => void) | null = null;
+  private paused = false;
+  /** The file stream whose full buffer paused the writer. */
+  private pausedBy: FileStream | null = null;
+
+  private readonly legacy: boolean;
+
+  constructor(cfg: BusboyConfig, contentType: string, legacy: boolean) {
+    super({ highWaterMark: cfg.highWaterMark });
+    this.legacy = legacy;
+    const fw: MultipartOptions = { maxFieldBytes: Infinity, maxFileBytes: Infinity, ...(cfg.formwire ?? {}) };
+    const l = cfg.limits ?? {};
+    if (l.headerPairs !== undefined && cfg.formwire?.maxHeaders === undefined) fw.maxHeaders = l.headerPairs;
+    this.parser = new MultipartParser(boundaryFromContentType(contentType, fw.maxBoundaryBytes), this, fw, defaultIndexOf);
+    this.fileHwm = cfg.fileHwm;
+    this.latin1Params = isLatin1(cfg.defParamCharset);
+    this.latin1Values = isLatin1(cfg.defCharset);
+    this.preservePath = cfg.preservePath === true;
+    this.fieldSize = limit(l.fieldSize, 1048576);
+    this.fileSize = limit(l.fileSize, Infinity);
+    this.maxFields = limit(l.fields, Infinity);
+    this.maxFiles = limit(l.files, Infinity);
+    this.maxParts = limit(l.parts, Infinity);
+  }
+
+  onPartStart(info: PartInfo): void {
+    this.skip = false;
+    if (++this.parts > this.maxParts) {
+      if (this.parts === this.maxParts + 1) this.emit('partsLimit');
+      this.skip = true;
+      return;
+    }
+    const ct = info.contentType;
+    const mimeType = ct === null ? 'text/plain' : (ct.split(';')[0] ?? '').trim().toLowerCase();
+    let encoding = '7bit';
+    for (const [k, v] of info.headers) if (k === 'content-transfer-encoding') encoding = v.toLowerCase();
+    if (info.filename !== null) {
+      if (++this.files > this.maxFiles) {
+        if (this.files === this.maxFiles + 1) this.emit('filesLimit');
+        this.skip = true;
+        return;
+      }
+      let filename = this.latin1Params ? latin1(info.filenameBytes!) : info.filename;
+      if (!this.preservePath) filename = basename(filename);
+      const name = this.latin1Params ? latin1(info.nameBytes) : info.name;
+      const stream = new FileStream({ highWaterMark: this.fileHwm });
+      this.file = stream;
+      this.openFiles++;
+      stream.once('end', () => this.fileEnded(stream));
+      stream.once('close', () => {
+        if (!stream.readableEnded) this.fileEnded(stream);
+      });
+      const fileInfo: FileInfo = { filename, encoding, mimeType };
+      if (this.legacy) this.emit('file', name, stream, filename, encoding, mimeType);
+      else this.emit('file', name, stream, fileInfo);
+    } else {
+      if (++this.fields > this.maxFields) {
+        if (this.fields === this.maxFields + 1) this.emit('fieldsLimit');
+        this.skip = true;
+        return;
+      }
+      this.field = { name: this.latin1Params ? latin1(info.nameBytes) : info.name, chunks: [], size: 0, truncated: false, info };
+      this.fieldInfo = { nameTruncated: false, valueTruncated: false, encoding, mimeType };
+    }
+  }
+
+  private fieldInfo: FieldInfo | null = null;
+
+  private fileEnded(stream: FileStream): void {
+    // An ended (or destroyed) stream calls _read no more: it cannot hold the writer.
+    if (this.pausedBy === stream) this.resume();
+    this.openFiles--;
+    if (this.openFiles === 0 && this.finalCb !== null) {
+      const cb = this.finalCb;
+      this.finalCb = null;
+      cb();
+    }
+  }
+
+  onData(bytes: Uint8Array): void {
+    if (this.skip) return;
+    const file = this.file;
+    if (file !== null) {
+      if (file.truncated) return;
+      let b = bytes;
+      const room = this.fileSize - file.bytesRead;
+      if (b.length > room) {
+        b = b.subarray(0, room);
+        file.truncated = true;
+      }
+      if (b.length > 0) {
+        file.bytesRead += b.length;
+        if (!file.push(b)) {
+          this.paused = true;
+          this.pausedBy = file;
+          file.onRead = () => this.resume();
+        }
+      }
+      if (file.truncated) file.emit('limit');
+      return;
+    }
+    const f = this.field;
+    if (f === null || f.truncated) return;
+    const room = this.fieldSize - f.size;
+    if (bytes.length > room) {
+      f.chunks.push(bytes.slice(0, room));
+      f.size += room;
+      f.truncated = true;
+    } else {
+      f.chunks.push(bytes.slice());
+      f.size += bytes.length;
+    }
+  }
+
+  private resume(): void {
+    this.paused = false;
+    if (this.pausedBy !== null) this.pausedBy.onRead = null;
+    this.pausedBy = null;
+    const cb = this.pendingCb;
+    if (cb !== null) {
+      this.pendingCb = null;
+      cb();
+    }
+  }
+
+  onPartEnd(): void {
+    if (this.skip) return;
+    if (this.file !== null) {
+      this.file.push(null);
+      this.file = null;
+      return;
+    }
+    const f = this.field;
+    if (f === null) return;
+    this.field = null;
+    const all = f.chunks.length === 1 ? f.chunks[0]! : Buffer.concat(f.chunks, f.size);
+    const value = this.latin1Values ? latin1(all) : decodeUtf8(all);
+    const info = this.fieldInfo!;
+    info.valueTruncated = f.truncated;
+    if (this.legacy) this.emit('field', f.name, value, info.nameTruncated, info.valueTruncated, info.encoding, info.mimeType);
+    else this.emit('field', f.name, value, info);
+  }
+
+  onEnd(): void {}
+
+  override _write(chunk: Buffer, _enc: BufferEncoding, cb: (e?: Error | null) => void): void {
+    try {
+      this.parser.write(chunk);
+    } catch (e) {
+      this.fail(e as Error);
+      cb(e as Error);
+      return;
+    }
+    if (this.paused) this.pendingCb = cb;
+    else cb();
+  }
+
+  override _final(cb: (e?: Error | null) => void): void {
+    try {
+      this.parser.end();
+    } catch (e) {
+      this.fail(e as Error);
+      cb(e as Error);
+      return;
+    }
+    if (this.openFiles > 0) this.finalCb = cb;
+    else cb();
+  }
+
+  private fail(e: Error): void {
+    if (this.file !== null) {
+      this.file.destroy(e);
+      this.file = null;
+    }
+  }
+}
+
+class UrlencodedBusboy extends Writable {
+  private readonly parser: UrlencodedParser;
+  private fields = 0;
+
+  constructor(cfg: BusboyConfig, legacy: boolean) {
+    super({ highWaterMark: cfg.highWaterMark });
+    const l = cfg.limits ?? {};
+    const fieldNameSize = limit(l.fieldNameSize, 100);
+    const fieldSize = limit(l.fieldSize, 1048576);
+    const maxFields = limit(l.fields, Infinity);
+    this.parser = new UrlencodedParser((name, value) => {
+      if (++this.fields > maxFields) {
+        if (this.fields === maxFields + 1) this.emit('fieldsLimit');
+        return;
+      }
+      const [n, nt] = truncateUtf8(name, fieldNameSize);
+      const [v, vt] = truncateUtf8(value, fieldSize);
+      const info: FieldInfo = { nameTruncated: nt, valueTruncated: vt, encoding: 'utf-8', mimeType: 'text/plain' };
+      if (legacy) this.emit('field', n, v, nt, vt, info.encoding, info.mimeType);
+      else this.emit('field', n, v, info);
+    }, cfg.formwire ?? {});
+  }
+
+  override _write(chunk: Buffer, _enc: BufferEncoding, cb: (e?: Error | null) => void): void {
+    try {
+      this.parser.write(chunk);
+    } catch (e) {
+      cb(e as Error);
+      return;
+    }
+    cb();
+  }
+
+  override _final(cb: (e?: Error | null) => void): void {
+    try {
+      this.parser.end();
+    } catch (e) {
+      cb(e as Error);
+      return;
+    }
+    cb();
+  }
+}
+
+/** The busboy-compatible parser: write the request body into it (`req.pipe(bb)`). */
+export type Busboy = Writable;
+
+
+function create(config: BusboyConfig, legacy: boolean): Busboy {
+  if (typeof config !== 'object' || config === null) throw new TypeError('Busboy expected an options-Object.');
+  if (typeof config.headers !== 'object' || config.headers === null) throw new TypeError('Busboy expected an options-Object with headers.');
+  const ct = header(config.headers, 'content-type');
+  if (typeof ct !== 'string') throw new Error('Missing Content-Type header');
+  const essence = (ct.split(';')[0] ?? '').trim().toLowerCase();
+  if (essence === 'application/x-www-form-urlencoded') return new UrlencodedBusboy(config, legacy);
+  if (essence === 'multipart/form-data') return new MultipartBusboy(config, ct, legacy);
+  throw new Error(`Unsupported content type: ${ct}`);
+}
+
+/**
+ * busboy 1.x's factory: `busboy({ headers: req.headers, limits })` → Writable emitting `file` (name, stream, info),
+ * `field` (name, value, info), `close`… Throws (like busboy) when the Content-Type is missing or unsupported.
+ */
+export function busboy(config: BusboyConfig): Busboy {
+  return create(config, false);
+}
+
+/**
+ * The older class API of busboy 0.x / @fastify/busboy: `new Busboy({ headers })` emitting
+ * `file` (name, stream, filename, encoding, mimeType), `field` (name, value, nameTruncated, valueTruncated,
+ * encoding, mimeType) and `finish`.
+ */
+export const Busboy = function Busboy(config: BusboyConfig): Busboy {
+  return create(config, true);
+} as unknown as { new (config: BusboyConfig): Busboy; (config: BusboyConfig): Busboy };
+
+export { FormwireError };
+export default busboy;

@@ -186,8 +186,31 @@ export class Part implements AsyncIterable<Uint8Array> {
     return this._body;
   }
 
+  /**
+   * When the rest of this part's body is already queued (small parts), take it without awaiting per chunk.
+   * Returns null when more source data is needed.
+   */
+  private takeQueued(): Uint8Array[] | null {
+    if (this.skipped || this.done) return null;
+    const d = this.driver;
+    const q = d.q;
+    let k = d.qh;
+    while (k < q.length && q[k] instanceof Uint8Array) k++;
+    if (k >= q.length || q[k] !== PART_END) return null;
+    const out = q.slice(d.qh, k) as Uint8Array[];
+    d.qh = k + 1;
+    this.done = true;
+    return out;
+  }
+
   /** The whole body as a new Uint8Array. */
   async bytes(): Promise<Uint8Array<ArrayBuffer>> {
+    const queued = this.takeQueued();
+    if (queued !== null) {
+      let n = 0;
+      for (const c of queued) n += c.length;
+      return concat(queued, n);
+    }
     const chunks: Uint8Array[] = [];
     let total = 0;
     for (;;) {
@@ -206,6 +229,14 @@ export class Part implements AsyncIterable<Uint8Array> {
 
   /** The whole body decoded as UTF-8 (U+FFFD for invalid bytes, BOM kept: MP-F-01). */
   async text(): Promise<string> {
+    const queued = this.takeQueued();
+    if (queued !== null) {
+      if (queued.length === 0) return '';
+      if (queued.length === 1) return decodeUtf8(queued[0]!);
+      let n = 0;
+      for (const c of queued) n += c.length;
+      return decodeUtf8(concat(queued, n));
+    }
     const first = await this.read();
     if (first === null) return '';
     const second = await this.read();

@@ -121,7 +121,7 @@ export class PartInfo {
     filename: string | null,
     nameStar: string | null,
     filenameStar: string | null,
-    p: readonly number[],
+    p: ArrayLike<number>,
   ) {
     this.index = index;
     this.offset = offset;
@@ -997,11 +997,14 @@ function isAfterB(c: number): boolean {
  * [nameS, nameE, filenameS, filenameE, nameStarS, nameStarE, filenameStarS, filenameStarE] (-1 when absent),
  * or null when the value does not satisfy the grammar.
  */
-function parseDisposition(buf: Uint8Array, s: number, e: number): number[] | null {
+const PD = new Int32Array(8);
+
+function parseDisposition(buf: Uint8Array, s: number, e: number): Int32Array | null {
   let i = s;
   while (i < e && TOKEN[buf[i]!] !== 0) i++;
   if (!isName(buf, s, i, FORM_DATA)) return null;
-  const out = [-1, -1, -1, -1, -1, -1, -1, -1];
+  const out = PD;
+  out.fill(-1);
   for (;;) {
     while (i < e && (buf[i] === SP || buf[i] === HT)) i++;
     if (i === e) break;

@@ -1,0 +1,155 @@
+/** formwire/busboy: busboy 1.x-compatible events, limits, truncation flags, backpressure and errors. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Readable } from 'node:stream';
+import { createRequire } from 'node:module';
+import busboy, { type FileInfo, type FieldInfo, FileStream } from '../src/busboy.js';
+import { FormwireError } from '../src/index.js';
+
+const CT = 'multipart/form-data; boundary=b';
+const body = (parts: string[]) => Buffer.from(parts.join('') + '--b--\r\n', 'latin1');
+const field = (n: string, v: string, extra = '') => `--b\r\nContent-Disposition: form-data; name="${n}"\r\n${extra}\r\n${v}\r\n`;
+const file = (n: string, f: string, v: string, type = 'application/octet-stream') =>
+  `--b\r\nContent-Disposition: form-data; name="${n}"; filename="${f}"\r\nContent-Type: ${type}\r\n\r\n${v}\r\n`;
+
+interface Seen {
+  fields: Array<[string, string, FieldInfo]>;
+  files: Array<[string, string, FileInfo, boolean]>;
+  events: string[];
+  error: unknown;
+}
+
+function runBusboy(config: Parameters<typeof busboy>[0], input: Buffer, chunk = 7): Promise<Seen> {
+  return new Promise((resolve) => {
+    const seen: Seen = { fields: [], files: [], events: [], error: null };
+    const bb = busboy(config);
+    bb.on('field', (name: string, value: string, info: FieldInfo) => seen.fields.push([name, value, info]));
+    bb.on('file', (name: string, stream: FileStream, info: FileInfo) => {
+      const chunks: Buffer[] = [];
+      stream.on('limit', () => seen.events.push(`limit:${name}`));
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => seen.files.push([name, Buffer.concat(chunks).toString('latin1'), info, stream.truncated]));
+    });
+    for (const e of ['partsLimit', 'filesLimit', 'fieldsLimit']) bb.on(e, () => seen.events.push(e));
+    bb.on('error', (e) => {
+      seen.error = e;
+      resolve(seen);
+    });
+    bb.on('close', () => resolve(seen));
+    const parts: Buffer[] = [];
+    for (let i = 0; i < input.length; i += chunk) parts.push(input.subarray(i, i + chunk));
+    Readable.from(parts).pipe(bb);
+  });
+}
+
+test('fields and files with busboy info objects; UTF-8 filenames; basename', async () => {
+  const input = body([field('a', 'x y'), file('f', 'C:\\dir\\r\xc3\xa9sum\xc3\xa9.txt', 'hello', 'Text/Plain; charset=utf-8'), field('b', '\xc3\xa9', 'Content-Type: text/x\r\n')]);
+  const seen = await runBusboy({ headers: { 'content-type': CT } }, input);
+  assert.equal(seen.error, null);
+  assert.deepEqual(seen.fields, [
+    ['a', 'x y', { nameTruncated: false, valueTruncated: false, encoding: '7bit', mimeType: 'text/plain' }],
+    ['b', 'é', { nameTruncated: false, valueTruncated: false, encoding: '7bit', mimeType: 'text/x' }],
+  ]);
+  assert.deepEqual(seen.files, [['f', 'hello', { filename: 'résumé.txt', encoding: '7bit', mimeType: 'text/plain' }, false]]);
+});
+
+test('preservePath and defParamCharset latin1', async () => {
+  const input = body([file('f', 'a/b\xe9.txt', 'x')]);
+  const seen = await runBusboy({ headers: { 'content-type': CT }, preservePath: true, defParamCharset: 'latin1' }, input);
+  assert.equal(seen.files[0]![2].filename, 'a/bé.txt');
+});
+
+test('limits: fileSize truncates and emits limit; fieldSize truncates; counts emit *Limit events', async () => {
+  const input = body([file('f', 'a.bin', '0123456789'), field('a', 'abcdef'), field('b', '1'), file('g', 'b.bin', 'z'), field('c', '2')]);
+  const seen = await runBusboy({ headers: { 'content-type': CT }, limits: { fileSize: 4, fieldSize: 3, fields: 1, files: 1 } }, input, 3);
+  assert.equal(seen.error, null);
+  assert.deepEqual(seen.files.map((f) => [f[0], f[1], f[3]]), [['f', '0123', true]]);
+  assert.deepEqual(seen.fields.map((f) => [f[0], f[1], f[2].valueTruncated]), [['a', 'abc', true]]);
+  assert.deepEqual(seen.events.sort(), ['fieldsLimit', 'filesLimit', 'limit:f']);
+  const p = await runBusboy({ headers: { 'content-type': CT }, limits: { parts: 1 } }, input);
+  assert.deepEqual(p.events, ['partsLimit']);
+});
+
+test('bad input is an error event carrying the formwire code and offset', async () => {
+  const input = Buffer.from('--b\r\nContent-Disposition: form-data; name="a"\r\n\r\nx\r\n--b', 'latin1');
+  const seen = await runBusboy({ headers: { 'content-type': CT } }, input);
+  assert.ok(seen.error instanceof FormwireError && seen.error.code === 'MP_TRUNCATED' && seen.error.offset === input.length);
+  const pre = await runBusboy({ headers: { 'content-type': CT } }, Buffer.concat([Buffer.from('preamble\r\n'), body([field('a', '1')])]));
+  assert.ok(pre.error instanceof FormwireError && pre.error.code === 'MP_PREAMBLE');
+  const lenient = await runBusboy({ headers: { 'content-type': CT }, formwire: { allowPreamble: true } }, Buffer.concat([Buffer.from('preamble\r\n'), body([field('a', '1')])]));
+  assert.equal(lenient.error, null);
+  assert.equal(lenient.fields.length, 1);
+  assert.throws(() => busboy({ headers: {} }), /Missing Content-Type/);
+  assert.throws(() => busboy({ headers: { 'content-type': 'text/plain' } }), /Unsupported content type/);
+});
+
+test('urlencoded bodies: fields, fieldNameSize and fieldSize truncation', async () => {
+  const seen = await runBusboy(
+    { headers: { 'content-type': 'application/x-www-form-urlencoded' }, limits: { fieldNameSize: 3, fieldSize: 2 } },
+    Buffer.from('abcd=xyz&q=%C3%A9+1&r'),
+    2,
+  );
+  assert.deepEqual(seen.fields.map((f) => [f[0], f[1], f[2].nameTruncated, f[2].valueTruncated]), [
+    ['abc', 'xy', true, true],
+    ['q', 'é', false, true],
+    ['r', '', false, false],
+  ]);
+});
+
+test('backpressure: a paused file stream holds the writer', async () => {
+  const big = 'x'.repeat(1 << 20);
+  const bb = busboy({ headers: { 'content-type': CT }, fileHwm: 1024 });
+  let stream: FileStream | null = null;
+  bb.on('file', (_n: string, s: FileStream) => {
+    stream = s; // not read yet
+  });
+  const input = body([file('f', 'a', big)]);
+  let written = 0;
+  let blocked = false;
+  for (let i = 0; i < input.length; i += 65536) {
+    const ok = bb.write(input.subarray(i, i + 65536));
+    written += 65536;
+    if (!ok) {
+      blocked = true;
+      break;
+    }
+  }
+  assert.ok(blocked && written < input.length, 'the writable reports backpressure while the file is unread');
+  let got = 0;
+  stream!.on('data', (c: Buffer) => (got += c.length));
+  await new Promise<void>((resolve) => {
+    bb.on('close', () => resolve());
+    const rest = input.subarray(written);
+    bb.end(rest);
+  });
+  assert.equal(got, big.length);
+});
+
+test('CommonJS: require("formwire/busboy") is the factory itself', () => {
+  const require = createRequire(import.meta.url);
+  const cjs = require('../cjs/busboy.cjs');
+  assert.equal(typeof cjs, 'function');
+  assert.equal(typeof cjs.busboy, 'function');
+  const main = require('../cjs/index.cjs');
+  assert.equal(typeof main.parseMultipart, 'function');
+});
+
+test('legacy class API (busboy 0.x / @fastify/busboy): new Busboy(), positional event arguments, finish', async () => {
+  const { Busboy } = await import('../src/busboy.js');
+  const bb = new Busboy({ headers: { 'content-type': CT } });
+  const got: unknown[] = [];
+  bb.on('field', (...args: unknown[]) => got.push(['field', ...args]));
+  bb.on('file', (name: string, stream: FileStream, filename: string, encoding: string, mime: string) => {
+    got.push(['file', name, filename, encoding, mime]);
+    stream.resume();
+  });
+  await new Promise<void>((resolve, reject) => {
+    bb.on('finish', () => resolve());
+    bb.on('error', reject);
+    bb.end(body([field('a', '1'), file('f', 'x.txt', 'data', 'text/plain')]));
+  });
+  assert.deepEqual(got, [
+    ['field', 'a', '1', false, false, '7bit', 'text/plain'],
+    ['file', 'f', 'x.txt', '7bit', 'text/plain'],
+  ]);
+});
