@@ -221,11 +221,13 @@ def main() -> None:
     w("")
     if not bad and not data.get("problems"):
         w("None: every case ran and validated.")
+    groups: dict[tuple, list[str]] = {}
     for r in bad:
-        what = {"known": "known incumbent defect (the harness detects it on every run)", "fail": "FAILED",
-                "not-run": "not run"}[r["status"]]
-        detail = f" ({r['detail']})" if r.get("detail") else ""
-        w(f"- {r['workload']} {LANG_NAME[r['lang']]} {r['label']}: {what}: {r.get('reason', '')}{detail}")
+        key = (r["lang"], r["label"], r["status"], r.get("reason", ""))
+        groups.setdefault(key, []).append(r["workload"] + (f" ({r['detail']})" if r.get("detail") else ""))
+    for (lang, label, status, reason), wids in groups.items():
+        what = {"known": "known incumbent defect", "fail": "FAILED", "not-run": "not run"}[status]
+        w(f"- {LANG_NAME[lang]} {label}, {', '.join(wids)}: {what}: {reason}")
     for k, v in (data.get("problems") or {}).items():
         w(f"- setup `{k}`: {v}")
     notes = [r for r in recs if r.get("note")]

@@ -141,34 +141,47 @@ async function multipartCase(imp) {
   const fwOpts = { maxParts: Infinity, allowPreamble: !!W.allow_preamble };
 
   if (imp === 'formwire-core') {
+    // The sans-IO core used the Node way: range events (no view per event), field values decoded with
+    // Buffer's native UTF-8 slice, file bytes counted.
     const fw = await import(fwUrl('index.js'));
-    const dec = new TextDecoder();
+    const utf8Slice = Buffer.prototype.utf8Slice;
     return {
       version: formwireVersion,
       ...(await measure(() => {
         const c = newCounts();
         let file = false;
-        let parts = [];
+        let pieces = [];
         let size = 0;
         const h = {
           onPartStart(p) {
             c.parts++;
             file = p.filename !== null;
-            parts = [];
+            pieces = [];
             size = 0;
           },
-          onData(b) {
-            if (file) c.file_bytes += b.length;
+          onDataRange(ch, a, b) {
+            if (file) c.file_bytes += b - a;
             else {
-              parts.push(b);
-              size += b.length;
+              pieces.push(ch, a, b);
+              size += b - a;
             }
+          },
+          onData(v) {
+            this.onDataRange(v, 0, v.length);
           },
           onPartEnd() {
             if (file) c.files++;
             else {
-              // a string per field, as busboy gives
-              const v = parts.length === 1 ? dec.decode(parts[0]) : dec.decode(Buffer.concat(parts, size));
+              let v;
+              if (pieces.length === 3) v = utf8Slice.call(pieces[0], pieces[1], pieces[2]);
+              else {
+                const all = new Uint8Array(size);
+                for (let i = 0, o = 0; i < pieces.length; i += 3) {
+                  all.set(pieces[i].subarray(pieces[i + 1], pieces[i + 2]), o);
+                  o += pieces[i + 2] - pieces[i + 1];
+                }
+                v = utf8Slice.call(all, 0, size);
+              }
               c.fields++;
               c.field_bytes += v.length;
             }
