@@ -838,9 +838,8 @@ impl Parser {
             return Err(self.fail(ErrorCode::MpNoDisposition, empty_line));
         };
         let h = self.headers[cd];
-        match part::parse_disposition(&self.hbuf, h.value_start, h.value_end) {
-            Some(d) => self.disp = d,
-            None => return Err(self.fail(ErrorCode::MpDisposition, h.line_start)),
+        if !part::parse_disposition_into(&self.hbuf, h.value_start, h.value_end, &mut self.disp) {
+            return Err(self.fail(ErrorCode::MpDisposition, h.line_start));
         }
         self.content_type = ct;
         self.in_part = true;

@@ -53,7 +53,19 @@ fn token_end(v: &[u8], mut i: usize) -> usize {
 /// because the WHATWG serializer never escapes `\` (MP-H-07). Returns `None`
 /// when the value does not match, the type is not `form-data`, `name` is
 /// missing, or `name`, `filename`, `name*` or `filename*` is repeated.
+#[cfg(test)]
 pub(crate) fn parse_disposition(buf: &[u8], start: usize, end: usize) -> Option<Disposition> {
+    let mut d = Disposition::default();
+    parse_disposition_into(buf, start, end, &mut d).then_some(d)
+}
+
+/// [`parse_disposition`] writing into `d` (no large return value on the
+/// per-part path); `false` is failure, `d` then holds no valid result.
+pub(crate) fn parse_disposition_into(buf: &[u8], start: usize, end: usize, d: &mut Disposition) -> bool {
+    parse_into(buf, start, end, d).is_some()
+}
+
+fn parse_into(buf: &[u8], start: usize, end: usize, d: &mut Disposition) -> Option<()> {
     let v = &buf[start..end];
     let span = |a: usize, b: usize| (start + a, start + b);
     let t = token_end(v, 0);
@@ -62,7 +74,9 @@ pub(crate) fn parse_disposition(buf: &[u8], start: usize, end: usize) -> Option<
     }
     let mut i = t;
     let mut name = None;
-    let mut d = Disposition::default();
+    d.filename = None;
+    d.name_star = None;
+    d.filename_star = None;
     loop {
         i = skip_ows(v, i);
         if i == v.len() {
@@ -121,7 +135,7 @@ pub(crate) fn parse_disposition(buf: &[u8], start: usize, end: usize) -> Option<
         *slot = Some(value);
     }
     d.name = name?;
-    Some(d)
+    Some(())
 }
 
 /// The headers of the current part, borrowed from the parser.
