@@ -315,8 +315,82 @@ export function parseMultipart(body: BodySource, contentType?: string | null, op
   return new MultipartParts(new Driver(boundary, options, chunksOf(body)));
 }
 
+/** Where formData() spills large file parts (Node 20+ only: uses node:fs and fs.openAsBlob). */
+export interface SpillOptions {
+  /** File parts longer than this many bytes go to a temp file instead of memory. Default 1 MiB. */
+  threshold?: number;
+  /** Directory for the temp files. Default os.tmpdir(). */
+  dir?: string;
+}
+
 /** Options of formData(). */
-export interface FormDataOptions extends MultipartOptions {}
+export interface FormDataOptions extends MultipartOptions {
+  /**
+   * Node: spill file parts above `threshold` bytes to temp files; they appear in the FormData as file-backed Files.
+   * A temp file is removed when its File is garbage-collected, when the process exits, or at once when parsing fails.
+   */
+  spill?: SpillOptions | boolean;
+}
+
+interface NodeFs {
+  open(path: string, flags: string): Promise<{ write(b: Uint8Array): Promise<unknown>; close(): Promise<void> }>;
+  unlink(path: string): Promise<void>;
+}
+
+interface SpillEnv {
+  fs: NodeFs;
+  openAsBlob: (path: string, o: { type: string }) => Promise<Blob>;
+  unlinkSync: (path: string) => void;
+  join: (...p: string[]) => string;
+  dir: string;
+  threshold: number;
+}
+
+/** Temp files not yet removed, and their removal when their File is collected or at exit. */
+const live = new Set<string>();
+let exitHook = false;
+let registry: FinalizationRegistry<string> | null = null;
+
+async function spillEnv(o: SpillOptions): Promise<SpillEnv> {
+  const fsp = (await import('node:fs/promises')) as unknown as NodeFs;
+  const fs = (await import('node:fs')) as unknown as { openAsBlob?: SpillEnv['openAsBlob']; unlinkSync: SpillEnv['unlinkSync'] };
+  const os = await import('node:os');
+  const path = await import('node:path');
+  if (typeof fs.openAsBlob !== 'function') throw new Error('formwire: spill needs fs.openAsBlob (Node 20 or later)');
+  if (!exitHook) {
+    exitHook = true;
+    const proc = (globalThis as { process?: { once(e: string, f: () => void): void } }).process;
+    proc?.once('exit', () => {
+      for (const p of live) {
+        try {
+          fs.unlinkSync(p);
+        } catch {
+          // already gone
+        }
+      }
+    });
+    registry = new FinalizationRegistry((p: string) => {
+      live.delete(p);
+      fsp.unlink(p).catch(() => {});
+    });
+  }
+  return {
+    fs: fsp,
+    openAsBlob: fs.openAsBlob,
+    unlinkSync: fs.unlinkSync,
+    join: path.join,
+    dir: o.dir ?? os.tmpdir(),
+    threshold: o.threshold ?? 1048576,
+  };
+}
+
+const FileCtor: typeof File | undefined = (globalThis as { File?: typeof File }).File;
+
+/** A File with lastModified 0 (MP-F-02); on runtimes without a File global (Node 18) FormData makes one. */
+function appendFile(fd: FormData, name: string, parts: BlobPart[], filename: string, type: string): void {
+  if (FileCtor !== undefined) fd.append(name, new FileCtor(parts, filename, { type, lastModified: 0 }));
+  else fd.append(name, new Blob(parts, { type }), filename);
+}
 
 class FormDataBuilder implements MultipartHandler {
   readonly fd = new FormData();
@@ -327,6 +401,16 @@ class FormDataBuilder implements MultipartHandler {
   private ends: number[] = [];
   private n = 0;
   private size = 0;
+  /** Spilling: ordered actions run by flush() between source chunks (appends keep body order). */
+  private readonly spill: SpillEnv | null;
+  private actions: Array<() => Promise<void> | void> = [];
+  private spilling: { path: string; handle: Promise<Awaited<ReturnType<NodeFs['open']>>>; pending: Uint8Array[] } | null = null;
+  private readonly made: string[] = [];
+
+  constructor(spill: SpillEnv | null) {
+    this.spill = spill;
+  }
+
   onPartStart(part: PartInfo): void {
     this.cur = part;
     this.n = 0;
@@ -336,6 +420,21 @@ class FormDataBuilder implements MultipartHandler {
     this.onDataRange(bytes, 0, bytes.length);
   }
   onDataRange(chunk: Uint8Array, start: number, end: number): void {
+    const sp = this.spill;
+    if (sp !== null && this.cur!.filename !== null) {
+      if (this.spilling === null && this.size + (end - start) > sp.threshold) {
+        const path = sp.join(sp.dir, `formwire-${(globalThis as { crypto: Crypto }).crypto.randomUUID()}`);
+        live.add(path);
+        this.made.push(path);
+        this.spilling = { path, handle: sp.fs.open(path, 'wx'), pending: this.views() };
+        this.n = 0;
+      }
+      if (this.spilling !== null) {
+        this.spilling.pending.push(chunk.subarray(start, end));
+        this.size += end - start;
+        return;
+      }
+    }
     const k = this.n++;
     this.chunks[k] = chunk;
     this.starts[k] = start;
@@ -349,18 +448,73 @@ class FormDataBuilder implements MultipartHandler {
   }
   onPartEnd(): void {
     const p = this.cur!;
+    const name = p.name;
     if (p.filename === null) {
       // MP-F-01
       const v = this.n === 0 ? '' : this.n === 1 ? decodeUtf8(this.chunks[0]!, this.starts[0], this.ends[0]) : decodeUtf8(concat(this.views(), this.size));
-      this.fd.append(p.name, v);
+      if (this.spill === null) this.fd.append(name, v);
+      else this.actions.push(() => this.fd.append(name, v));
+    } else if (this.spilling !== null) {
+      // MP-F-02, MP-F-03, from a temp file
+      const sp = this.spilling;
+      this.spilling = null;
+      const env = this.spill!;
+      const filename = p.filename;
+      const type = p.type ?? '';
+      this.actions.push(async () => {
+        const h = await sp.handle;
+        for (const v of sp.pending.splice(0)) await h.write(v);
+        await h.close();
+        const blob = await env.openAsBlob(sp.path, { type });
+        const file = FileCtor !== undefined ? new FileCtor([blob], filename, { type, lastModified: 0 }) : blob;
+        registry?.register(file, sp.path);
+        if (FileCtor !== undefined) this.fd.append(name, file);
+        else this.fd.append(name, file, filename);
+      });
     } else {
       // MP-F-02, MP-F-03
-      this.fd.append(p.name, new File(this.views() as BlobPart[], p.filename, { type: p.type ?? '', lastModified: 0 }));
+      const parts = this.views() as BlobPart[];
+      const filename = p.filename;
+      const type = p.type ?? '';
+      if (this.spill === null) appendFile(this.fd, name, parts, filename, type);
+      else {
+        // the views are copied into the Blob now, while their chunk is alive
+        const file = FileCtor !== undefined ? new FileCtor(parts, filename, { type, lastModified: 0 }) : new Blob(parts, { type });
+        this.actions.push(() => (FileCtor !== undefined ? this.fd.append(name, file) : this.fd.append(name, file, filename)));
+      }
     }
     this.cur = null;
     this.n = 0;
   }
   onEnd(): void {}
+
+  /** Run queued appends in order and write the spilled bytes of the current chunk (before the next is read). */
+  async flush(): Promise<void> {
+    const acts = this.actions;
+    this.actions = [];
+    for (const a of acts) await a();
+    const sp = this.spilling;
+    if (sp !== null && sp.pending.length > 0) {
+      const h = await sp.handle;
+      for (const v of sp.pending.splice(0)) await h.write(v);
+    }
+  }
+
+  /** Parsing failed: remove every temp file made so far. */
+  async abort(): Promise<void> {
+    const sp = this.spilling;
+    if (sp !== null) {
+      try {
+        await (await sp.handle).close();
+      } catch {
+        // not opened
+      }
+    }
+    for (const p of this.made) {
+      live.delete(p);
+      await this.spill!.fs.unlink(p).catch(() => {});
+    }
+  }
 }
 
 /**
@@ -369,7 +523,8 @@ class FormDataBuilder implements MultipartHandler {
  */
 export async function formData(body: BodySource, contentType?: string | null, options: FormDataOptions = {}): Promise<FormData> {
   const boundary = boundaryFromContentType(resolveContentType(body, contentType), options.maxBoundaryBytes ?? MULTIPART_DEFAULTS.maxBoundaryBytes);
-  const b = new FormDataBuilder();
+  const spill = options.spill === undefined || options.spill === false ? null : await spillEnv(options.spill === true ? {} : options.spill);
+  const b = new FormDataBuilder(spill);
   const parser = new MultipartParser(boundary, b, options, defaultIndexOf);
   const src = chunksOf(body);
   try {
@@ -377,10 +532,13 @@ export async function formData(body: BodySource, contentType?: string | null, op
       const r = await src.next();
       if (r.done) break;
       parser.write(r.value);
+      if (spill !== null) await b.flush();
     }
     parser.end();
+    if (spill !== null) await b.flush();
   } catch (e) {
     if (typeof src.return === 'function') Promise.resolve(src.return()).catch(() => {});
+    if (spill !== null) await b.abort();
     throw e;
   }
   return b.fd;

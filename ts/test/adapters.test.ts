@@ -154,3 +154,38 @@ test('parseMultipart body stream cancels nothing it should not; early return can
   await new Promise((r) => setTimeout(r, 5));
   assert.equal(cancelled, true);
 });
+
+test('formData spill: large file parts go to temp files, small ones stay in memory; failures clean up', async () => {
+  const { mkdtempSync, readdirSync, rmSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'fw-spill-'));
+  try {
+    const big = new Uint8Array(300000).map((_, i) => (i * 13) & 255);
+    const form = new FormData();
+    form.append('a', 'text');
+    form.append('big', new File([big], 'big.bin', { type: 'application/x-big' }));
+    form.append('small', new File(['tiny'], 's.txt', { type: 'text/plain' }));
+    form.append('z', 'last');
+    const enc = encodeFormData(form);
+    const bytes = await enc.bytes();
+    const fd = await formData(Readable.from(chunked(bytes, 4096)), enc.contentType, { spill: { threshold: 1000, dir } });
+    assert.deepEqual([...fd.keys()], ['a', 'big', 'small', 'z']);
+    assert.equal(readdirSync(dir).length, 1, 'one temp file for the big part');
+    const f = fd.get('big') as File;
+    assert.equal(f.name, 'big.bin');
+    assert.equal(f.type, 'application/x-big');
+    assert.equal(f.size, big.length);
+    assert.deepEqual(new Uint8Array(await f.arrayBuffer()), big);
+    assert.equal(await (fd.get('small') as File).text(), 'tiny');
+    assert.equal(fd.get('z'), 'last');
+    // a failing body removes what it spilled
+    const bad = bytes.subarray(0, bytes.length - 3);
+    const dir2 = mkdtempSync(join(tmpdir(), 'fw-spill-'));
+    await assert.rejects(formData(Readable.from(chunked(bad, 4096)), enc.contentType, { spill: { threshold: 1000, dir: dir2 } }), (e: unknown) => e instanceof FormwireError && e.code === 'MP_TRUNCATED');
+    assert.equal(readdirSync(dir2).length, 0);
+    rmSync(dir2, { recursive: true });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
