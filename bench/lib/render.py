@@ -12,6 +12,8 @@ import os
 import sys
 from pathlib import Path
 
+# Rows given for context only (not a structured clone): left out of the summary's fastest/slowest incumbent.
+CONTEXT = {"json"}
 LANG_NAME = {"ts": "Node (TS)", "rust": "Rust", "python": "Python"}
 LANG_COLOR = {"ts": "#8fb3d9", "rust": "#e0a878", "python": "#a8cf8e"}
 FW_COLOR = {"ts": "#1f5fa8", "rust": "#b3541e", "python": "#3d7a28"}
@@ -160,6 +162,34 @@ def main() -> None:
                 w(f"- {t['text']}: {t['value']:.2f}{unit} {mark}")
         w("")
 
+    # Summary
+    w("## Summary")
+    w("")
+    w("Each formwire row against the fastest and the slowest incumbent of its workload and language, this run "
+      "(speed-up = incumbent median / formwire median).")
+    w("")
+    w("| workload | language | formwire | median | fastest incumbent | its median | speed-up | slowest incumbent | "
+      "speed-up |")
+    w("|---|---|---|---:|---|---:|---:|---|---:|")
+    for wid in works:
+        for lang in ("ts", "rust", "python"):
+            inc = [r for r in recs if r["workload"] == wid and r["lang"] == lang and not r["formwire"]
+                   and r["status"] == "ok" and r["impl"] not in CONTEXT]
+            for f in [r for r in recs if r["workload"] == wid and r["lang"] == lang and r["formwire"]]:
+                if f["status"] != "ok":
+                    w(f"| {wid} | {LANG_NAME[lang]} | {f['label']} | {f['status']} | | | | | |")
+                    continue
+                per_op = f.get("per_op", False)
+                if not inc:
+                    w(f"| {wid} | {LANG_NAME[lang]} | {f['label']} | {fmt_time(f['median_s'], per_op)} | – | | | | |")
+                    continue
+                fast = min(inc, key=lambda r: r["median_s"])
+                slow = max(inc, key=lambda r: r["median_s"])
+                w(f"| {wid} | {LANG_NAME[lang]} | {f['label']} | {fmt_time(f['median_s'], per_op)} | {fast['label']} | "
+                  f"{fmt_time(fast['median_s'], per_op)} | **{fmt_ratio(fast['median_s'] / f['median_s'])}** | "
+                  f"{slow['label']} | {fmt_ratio(slow['median_s'] / f['median_s'])} |")
+    w("")
+
     # Per workload
     order = list(works)
     for wid in order:
@@ -237,6 +267,11 @@ def main() -> None:
     if plt is None:
         w("Charts were not drawn: matplotlib is not importable (bench/.deps/venv).")
         w("")
+    w("Incumbents not measured, and why:")
+    w("")
+    for line in NOT_MEASURED:
+        w(f"- {line}")
+    w("")
     w("## Notes on the rows")
     w("")
     for line in NOTES:
@@ -276,6 +311,18 @@ def describe(wid: str, wk: dict) -> str:
                 "boundary).")
     return ""
 
+
+NOT_MEASURED = [
+    "undici 8.x (npm): needs Node >= 22.19; this machine has Node 20, so the npm row is undici 7.x.",
+    "reqwest::multipart (Rust): an async `Form` has no public way to produce its bytes without sending a request; "
+    "common-multipart-rfc7578 is the W5 incumbent.",
+    "Go (`mime/multipart`, `net/http`, `url.ParseQuery`) and Java (commons-fileupload, httpclient5) incumbents: "
+    "formwire has no Go or Java implementation yet, and ratios are only computed within one language; their "
+    "numbers on this machine are in the shared peers document.",
+    "Spring's `MultipartParser` needs a Reactor pipeline to drive (not measured, as in the peers document).",
+    "Rust W6: the Rust crates that read V8's wire format (serde_v8) need a V8 engine (rusty_v8); the formwire-v8 "
+    "row is given for reference.",
+]
 
 NOTES = [
     "busboy / @fastify/busboy: `write()` with `drain` back-pressure, then `end()`; the timer stops at `close` / "
