@@ -67,7 +67,7 @@ test('MP-S-09: caller boundaries are checked; generated ones are fresh CSPRNG to
   const seen = new Set<string>();
   for (let i = 0; i < 200; i++) {
     const b = encodeFormData([]).boundary;
-    assert.match(b, /^[0-9A-Za-z'_-]{27,70}$/);
+    assert.match(b, /^[0-9A-Za-z-]{27,70}$/); // MP-S-09, as WPT checks it
     seen.add(b);
   }
   assert.equal(seen.size, 200);

@@ -151,3 +151,23 @@ test('streams: Node Readable, web ReadableStream, Request; URLSearchParams helpe
   const usp = urlencodedSearchParams('q=1&q=2');
   assert.deepEqual(usp.getAll('q'), ['1', '2']);
 });
+
+test('UE-L-01: the default max_bytes applies (10485761 bytes fed whole fail at 10485760)', () => {
+  const big = new Uint8Array(10485761).fill(0x61);
+  assert.throws(() => parseUrlencoded(big), (e: unknown) => e instanceof FormwireError && e.code === 'UE_LIMIT_BYTES' && e.offset === 10485760);
+  assert.equal(parseUrlencoded(big.subarray(1))[0]![0].length, 10485760);
+});
+
+test('UE-L-02: the pair error is reported as soon as its first byte is fed; UE-L-05: later calls repeat it', () => {
+  const out: string[] = [];
+  const p = new UrlencodedParser((k) => out.push(k), { maxPairs: 1 });
+  p.write(te.encode('a=1&'));
+  assert.throws(() => p.write(te.encode('b')), (e: unknown) => e instanceof FormwireError && e.code === 'UE_LIMIT_PAIRS' && e.offset === 4);
+  assert.throws(() => p.end(), (e: unknown) => e instanceof FormwireError && e.code === 'UE_LIMIT_PAIRS' && e.offset === 4);
+  assert.deepEqual(out, ['a']);
+});
+
+test('UE-S-01: lone surrogates serialize as U+FFFD', () => {
+  assert.equal(serializeUrlencoded([['k', 'a\uD800b']]), 'k=a%EF%BF%BDb');
+  assert.equal(serializeUrlencoded([['\uDC00\uD83D\uDE00', '']]), '%EF%BF%BD%F0%9F%98%80=');
+});

@@ -32,18 +32,25 @@ export function checkBoundary(boundary: string): void {
   }
 }
 
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /**
- * MP-S-09: `----formwire-` + 32 characters of [A-Za-z0-9_-] from 24 CSPRNG bytes (192 bits; 45 characters; a token).
+ * MP-S-09: `----formwire-` + 32 base-62 alphanumerics drawn from a CSPRNG by rejection sampling (about 190 bits;
+ * 45 characters of [0-9A-Za-z-], a token).
  */
 export function generateBoundary(random: (bytes: Uint8Array) => void): string {
-  const r = new Uint8Array(24);
-  random(r);
   let s = '----formwire-';
-  for (let i = 0; i < 24; i += 3) {
-    const v = (r[i]! << 16) | (r[i + 1]! << 8) | r[i + 2]!;
-    s += ALPHABET[(v >> 18) & 63]! + ALPHABET[(v >> 12) & 63]! + ALPHABET[(v >> 6) & 63]! + ALPHABET[v & 63]!;
+  const r = new Uint8Array(48);
+  let n = 0;
+  while (n < 32) {
+    random(r);
+    for (let i = 0; i < r.length && n < 32; i++) {
+      const b = r[i]!;
+      if (b < 248) {
+        s += ALPHABET[b % 62]!;
+        n++;
+      }
+    }
   }
   return s;
 }

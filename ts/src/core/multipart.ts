@@ -247,9 +247,6 @@ function isName(buf: Uint8Array, s: number, e: number, lower: Uint8Array): boole
   return true;
 }
 
-function latin1(buf: Uint8Array, s: number, e: number): string {
-  return String.fromCharCode.apply(null, buf.subarray(s, e) as unknown as number[]);
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Content-Type → boundary (MP-B-01..04)
@@ -385,14 +382,17 @@ export class MultipartParser {
     return this.base;
   }
 
+  private error: FormwireError | null = null;
+
   private fail(code: MultipartErrorCode, offset: number, msg: string): never {
     this.state = S_ERROR;
-    throw new FormwireError(code, offset, msg);
+    this.error = new FormwireError(code, offset, msg);
+    throw this.error;
   }
 
   /** Feed the next chunk. Throws FormwireError on bad input; the parser is then unusable. */
   write(chunk: Uint8Array): void {
-    if (this.state === S_ERROR) throw new Error('multipart parser: write after error');
+    if (this.state === S_ERROR) throw this.error ?? new Error('multipart parser: write after a handler error');
     if (this.state === S_DONE) throw new Error('multipart parser: write after end');
     const room = this.maxTotalBytes - this.base;
     if (chunk.length > room) {
@@ -405,7 +405,7 @@ export class MultipartParser {
 
   /** The input is complete. Throws MP_TRUNCATED unless the close delimiter was seen (MP-P-07). */
   end(): void {
-    if (this.state === S_ERROR) throw new Error('multipart parser: end after error');
+    if (this.state === S_ERROR) throw this.error ?? new Error('multipart parser: end after a handler error');
     if (this.state === S_DONE) return;
     if (this.state === S_EPILOGUE || this.state === S_CLOSE_PAD) {
       this.state = S_DONE;
@@ -639,9 +639,9 @@ export class MultipartParser {
         }
         case S_H_LS_CR: {
           if (c === LF) return this.blockEnd(this.lineStart, i + 1);
-          // The CR starts a header line, not the empty line.
-          this.newLine(this.lineStart);
-          this.fail('MP_HEADER_NAME', this.lineStart, 'CR in a header name');
+          // MP-H-05: a CR at a line start is taken as the start of the empty line (not counted by either limit);
+          // without its LF it is the bare-CR MP_HEADER_NAME of MP-H-02.
+          this.fail('MP_HEADER_NAME', this.lineStart, 'bare CR at the start of a header line');
         }
         case S_H_LEAD: {
           const o = base + i;
@@ -829,8 +829,9 @@ export class MultipartParser {
     if (p === null) this.fail('MP_DISPOSITION', cdLine, 'invalid Content-Disposition');
     const name = decodeUtf8(hdr, p[0]!, p[1]!);
     const filename = p[2]! < 0 ? null : decodeUtf8(hdr, p[2]!, p[3]!);
-    const nameStar = p[4]! < 0 ? null : latin1(hdr, p[4]!, p[5]!);
-    const filenameStar = p[6]! < 0 ? null : latin1(hdr, p[6]!, p[7]!);
+    // MP-H-09: raw (no RFC 8187 or percent decoding), shown UTF-8 decoded like name
+    const nameStar = p[4]! < 0 ? null : decodeUtf8(hdr, p[4]!, p[5]!);
+    const filenameStar = p[6]! < 0 ? null : decodeUtf8(hdr, p[6]!, p[7]!);
     const part = new PartInfo(this.partCount - 1, this.blockStart, hdr, this.blockW, this.wpos, name, filename, nameStar, filenameStar, p);
     this.blockW = this.wpos;
     this.isFile = filename !== null;

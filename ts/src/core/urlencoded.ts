@@ -79,8 +79,7 @@ export class UrlencodedParser {
   private pairs = 0;
   private pending: Uint8Array = new Uint8Array(0);
   private pendingLen = 0;
-  private pendingStart = 0;
-  private failed = false;
+  private error: FormwireError | null = null;
 
   constructor(onPair: (name: string, value: string) => void, options: UrlencodedOptions = {}) {
     this.onPair = onPair;
@@ -89,26 +88,24 @@ export class UrlencodedParser {
   }
 
   private fail(code: 'UE_LIMIT_PAIRS' | 'UE_LIMIT_BYTES', offset: number, msg: string): never {
-    this.failed = true;
-    throw new FormwireError(code, offset, msg);
+    this.error = new FormwireError(code, offset, msg);
+    throw this.error;
   }
 
   write(chunk: Uint8Array): void {
-    if (this.failed) throw new Error('urlencoded parser: write after error');
+    if (this.error !== null) throw this.error; // UE-L-05
     const room = this.maxBytes - this.fed;
     if (chunk.length > room) {
       this.run(chunk.subarray(0, Math.max(0, room)));
-      // A pair already begun before max_bytes is counted first (earlier offset wins).
-      if (this.pendingLen > 0) this.count(this.pendingStart);
-      this.fail('UE_LIMIT_BYTES', this.maxBytes, 'input longer than maxBytes');
+      this.fail('UE_LIMIT_BYTES', this.maxBytes, 'input longer than maxBytes'); // UE-L-01, UE-L-03
     }
     this.run(chunk);
   }
 
   end(): void {
-    if (this.failed) throw new Error('urlencoded parser: end after error');
+    if (this.error !== null) throw this.error; // UE-L-05
     if (this.pendingLen > 0) {
-      this.sequence(this.pending, 0, this.pendingLen, this.pendingStart);
+      this.sequence(this.pending, 0, this.pendingLen);
       this.pendingLen = 0;
     }
   }
@@ -118,9 +115,8 @@ export class UrlencodedParser {
     this.pairs++;
   }
 
-  private sequence(buf: Uint8Array, a: number, b: number, start: number): void {
-    if (a === b) return; // empty sequences are skipped
-    this.count(start);
+  /** A complete non-empty sequence (already counted at its first byte). */
+  private sequence(buf: Uint8Array, a: number, b: number): void {
     let eq = a;
     while (eq < b && buf[eq] !== EQ) eq++;
     const name = decodeBytes(buf, a, eq);
@@ -145,25 +141,25 @@ export class UrlencodedParser {
     try {
       while (i < n) {
         const amp = chunk.indexOf(AMP, i);
+        const end = amp < 0 ? n : amp;
+        // UE-L-02: a pair is counted at its first byte, as soon as that byte is fed (UE-P-12).
+        if (this.pendingLen === 0 && end > i) this.count(this.fed + i);
         if (amp < 0) {
-          if (this.pendingLen === 0) this.pendingStart = this.fed + i;
           this.append(chunk, i, n);
           break;
         }
         if (this.pendingLen > 0) {
           this.append(chunk, i, amp);
-          this.sequence(this.pending, 0, this.pendingLen, this.pendingStart);
+          this.sequence(this.pending, 0, this.pendingLen);
           this.pendingLen = 0;
-        } else {
-          this.sequence(chunk, i, amp, this.fed + i);
+        } else if (amp > i) {
+          this.sequence(chunk, i, amp);
         }
         i = amp + 1;
       }
-    } catch (e) {
-      this.failed = true;
-      throw e;
+    } finally {
+      this.fed += n;
     }
-    this.fed += n;
   }
 }
 
