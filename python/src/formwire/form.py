@@ -1,0 +1,237 @@
+"""``parse_form``: a whole form body, materialized: text fields as ``str``, files spooled to temporary files.
+
+>>> import formwire
+>>> body = b'--b\\r\\nContent-Disposition: form-data; name="a"\\r\\n\\r\\n1\\r\\n--b--\\r\\n'
+>>> form = formwire.parse_form(body, "multipart/form-data; boundary=b")
+>>> form["a"]
+'1'
+
+Text fields are collected by the native parser and handed over as ``(name, str)`` pairs (MP-F-01: UTF-8 with
+U+FFFD, BOM kept); file parts are written to a :class:`tempfile.SpooledTemporaryFile` that stays in memory up to
+``spool_max_size`` bytes. ``application/x-www-form-urlencoded`` bodies are parsed too (fields only).
+"""
+from __future__ import annotations
+
+import tempfile
+from collections.abc import AsyncIterable, Awaitable, Callable, Iterator, Mapping
+from typing import IO, Any, Union
+
+from formwire._formwire import PART_END, Part, parse_mime
+from formwire.multipart import Parser, Source, aiter_chunks, boundary_from_content_type, iter_chunks
+from formwire.urlencoded import Parser as UrlencodedParser
+
+__all__ = ["parse_form", "aparse_form", "FormData", "UploadedFile"]
+
+SPOOL_MAX_SIZE = 1 << 20
+
+
+class UploadedFile:
+    """A file part: its headers and its bytes in ``file`` (rewound to 0 once the part is complete)."""
+
+    __slots__ = ("name", "filename", "content_type", "type", "headers", "size", "file")
+
+    def __init__(self, part: Part, file: IO[bytes]) -> None:
+        #: The form field name.
+        self.name: str = part.name
+        #: The ``filename`` parameter as sent (never path-stripped: treat it as untrusted).
+        self.filename: str = part.filename or ""
+        #: The part's Content-Type header as sent, or ``None``.
+        self.content_type: str | None = part.content_type
+        #: The File type a browser's ``formData()`` would give (MP-F-03): ``text/plain`` without a Content-Type.
+        self.type: str = part.type or ""
+        #: Every part header, ``(lowercased name, value)``.
+        self.headers: list[tuple[str, str]] = part.headers
+        #: Bytes received.
+        self.size: int = 0
+        #: The bytes (a SpooledTemporaryFile).
+        self.file: IO[bytes] = file
+
+    def read(self, size: int = -1) -> bytes:
+        return self.file.read(size)
+
+    def seek(self, offset: int, whence: int = 0) -> int:
+        return self.file.seek(offset, whence)
+
+    def close(self) -> None:
+        self.file.close()
+
+    def __repr__(self) -> str:
+        return f"UploadedFile(name={self.name!r}, filename={self.filename!r}, type={self.type!r}, size={self.size})"
+
+
+Value = Union[str, UploadedFile]
+
+
+class FormData(Mapping[str, Value]):
+    """The entries of a form in body order (duplicates kept, MP-F-04), with dict-style access by name.
+
+    ``form[name]`` and ``form.get(name)`` give the first value of ``name``; ``form.getlist(name)`` all of them.
+    ``fields`` and ``files`` split the entries by kind. Close it (or use ``with``) to delete spooled files.
+    """
+
+    __slots__ = ("_items", "_index")
+
+    def __init__(self, items: list[tuple[str, Value]] | None = None) -> None:
+        self._items: list[tuple[str, Value]] = [] if items is None else items
+        self._index: dict[str, list[Value]] | None = None
+
+    def _idx(self) -> dict[str, list[Value]]:
+        if self._index is None:
+            idx: dict[str, list[Value]] = {}
+            for k, v in self._items:
+                if k in idx:
+                    idx[k].append(v)
+                else:
+                    idx[k] = [v]
+            self._index = idx
+        return self._index
+
+    def __getitem__(self, name: str) -> Value:
+        return self._idx()[name][0]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._idx())
+
+    def __len__(self) -> int:
+        return len(self._idx())
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._idx()
+
+    def getlist(self, name: str) -> list[Value]:
+        return list(self._idx().get(name, ()))
+
+    def multi_items(self) -> list[tuple[str, Value]]:
+        """Every entry, in body order."""
+        return list(self._items)
+
+    @property
+    def fields(self) -> list[tuple[str, str]]:
+        return [(k, v) for k, v in self._items if isinstance(v, str)]
+
+    @property
+    def files(self) -> list[tuple[str, UploadedFile]]:
+        return [(k, v) for k, v in self._items if isinstance(v, UploadedFile)]
+
+    def close(self) -> None:
+        for _, v in self._items:
+            if isinstance(v, UploadedFile):
+                v.close()
+
+    def __enter__(self) -> FormData:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"FormData({self._items!r})"
+
+
+def _kind(content_type: str | bytes) -> str:
+    m = parse_mime(content_type)
+    if m is None:
+        return ""
+    return f"{m[0]}/{m[1]}"
+
+
+class _Collector:
+    """Turns parser events into entries (shared by the sync and async paths)."""
+
+    __slots__ = ("items", "cur", "spool_max_size", "tempdir")
+
+    def __init__(self, spool_max_size: int, tempdir: str | None) -> None:
+        self.items: list[tuple[str, Value]] = []
+        self.cur: UploadedFile | None = None
+        self.spool_max_size = spool_max_size
+        self.tempdir = tempdir
+
+    def take(self, events: list[Any]) -> None:
+        items = self.items
+        for ev in events:
+            t = type(ev)
+            if t is tuple:
+                items.append(ev)
+            elif t is memoryview or t is bytes:
+                cur = self.cur
+                assert cur is not None
+                cur.file.write(ev)
+                cur.size += len(ev)
+            elif t is Part:
+                f = tempfile.SpooledTemporaryFile(max_size=self.spool_max_size, dir=self.tempdir)
+                self.cur = UploadedFile(ev, f)
+                items.append((ev.name, self.cur))
+            elif ev is PART_END:
+                if self.cur is not None:
+                    self.cur.file.seek(0)
+                self.cur = None
+
+    def fail(self) -> None:
+        for _, v in self.items:
+            if isinstance(v, UploadedFile):
+                v.close()
+
+
+def parse_form(
+    body: Source,
+    content_type: str | bytes,
+    *,
+    spool_max_size: int = SPOOL_MAX_SIZE,
+    tempdir: str | None = None,
+    chunk_size: int = 1 << 16,
+    **options: Any,
+) -> FormData:
+    """Parses a whole ``multipart/form-data`` or ``application/x-www-form-urlencoded`` body.
+
+    ``body``: bytes, a binary file, or an iterable of chunks. ``options``: the parser's lenient flags and limits
+    (multipart) or ``max_pairs``/``max_bytes`` (urlencoded). Raises :class:`formwire.MultipartError` /
+    :class:`formwire.UrlencodedError`; no temporary file outlives an error.
+    """
+    kind = _kind(content_type)
+    if kind == "application/x-www-form-urlencoded":
+        up = UrlencodedParser(**options)
+        items: list[tuple[str, Value]] = []
+        for chunk in iter_chunks(body, chunk_size):
+            items.extend(up.feed(chunk))
+        items.extend(up.close())
+        return FormData(items)
+    parser = Parser(boundary_from_content_type(content_type), buffer_fields=True, **options)
+    c = _Collector(spool_max_size, tempdir)
+    try:
+        for chunk in iter_chunks(body, chunk_size):
+            c.take(parser.feed(chunk))
+        c.take(parser.close())
+    except BaseException:
+        c.fail()
+        raise
+    return FormData(c.items)
+
+
+async def aparse_form(
+    body: AsyncIterable[bytes] | Callable[[], Awaitable[Mapping[str, Any]]],
+    content_type: str | bytes,
+    *,
+    spool_max_size: int = SPOOL_MAX_SIZE,
+    tempdir: str | None = None,
+    **options: Any,
+) -> FormData:
+    """As :func:`parse_form`, over an async iterable of chunks (``request.stream()``) or an ASGI ``receive``."""
+    kind = _kind(content_type)
+    if kind == "application/x-www-form-urlencoded":
+        up = UrlencodedParser(**options)
+        items: list[tuple[str, Value]] = []
+        async for chunk in aiter_chunks(body):
+            items.extend(up.feed(chunk))
+        items.extend(up.close())
+        return FormData(items)
+    parser = Parser(boundary_from_content_type(content_type), buffer_fields=True, **options)
+    c = _Collector(spool_max_size, tempdir)
+    try:
+        async for chunk in aiter_chunks(body):
+            c.take(parser.feed(chunk))
+        c.take(parser.close())
+    except BaseException:
+        c.fail()
+        raise
+    return FormData(c.items)
+

@@ -1,0 +1,366 @@
+"""``multipart/form-data``: a streaming push parser and a WHATWG-exact encoder (spec/multipart.md).
+
+The parser is sans-IO: :meth:`Parser.feed` takes a chunk (any bytes-like object) and returns its events, in order:
+
+- a :class:`Part` when a part's header block is complete (``name``, ``filename``, ``content_type``, ``headers``, ...);
+- a ``memoryview`` of body bytes: a slice of the very object you fed (``ev.obj is chunk``), never a copy;
+- ``bytes`` for body bytes that were held back at the end of the previous chunk because they might have begun a
+  delimiter (never longer than the delimiter ``CRLF--boundary``);
+- :data:`PART_END` when the part's body is complete, :data:`END` after the close delimiter;
+- with ``buffer_fields=True``, a ``(name, value)`` tuple for each whole text field (a part without ``filename``),
+  its value UTF-8 decoded (MP-F-01), in place of that field's Part/data/PART_END events.
+
+:meth:`Parser.close` ends the input (``MP_TRUNCATED`` unless the form was complete). Errors are
+:class:`formwire.MultipartError` with ``.code`` and ``.offset``; after one, the parser keeps raising it.
+
+Options are the spec's names: the lenient flags ``allow_preamble``, ``allow_lf``, ``allow_obs_fold`` (all off: the
+strict WPT profile) and the limits ``max_boundary_bytes``, ``max_parts``, ``max_headers``, ``max_header_bytes``,
+``max_field_bytes``, ``max_file_bytes``, ``max_total_bytes`` (defaults of spec/limits.md; ``None`` = unlimited).
+"""
+from __future__ import annotations
+
+import io
+import mimetypes
+import os
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping
+from typing import Any, BinaryIO, Union
+
+from formwire._formwire import END, PART_END, Marker, Part
+from formwire._formwire import MultipartParser as _NativeParser
+from formwire._formwire import boundary_from_content_type
+from formwire._formwire import encode_frames as _encode_frames
+
+__all__ = [
+    "Parser",
+    "Part",
+    "Marker",
+    "PART_END",
+    "END",
+    "Event",
+    "boundary_from_content_type",
+    "iter_chunks",
+    "aiter_chunks",
+    "asgi_chunks",
+    "encode",
+    "Encoded",
+    "File",
+    "Blob",
+]
+
+BytesLike = Union[bytes, bytearray, memoryview]
+#: One parser event (see the module docstring).
+Event = Union[Part, memoryview, bytes, Marker, "tuple[str, str]"]
+#: What the iterating helpers read from: bytes, a binary file, or an iterable of chunks.
+Source = Union[BytesLike, BinaryIO, Iterable[BytesLike]]
+
+CHUNK_SIZE = 1 << 16
+
+
+def iter_chunks(source: Source, chunk_size: int = CHUNK_SIZE) -> Iterator[BytesLike]:
+    """The chunks of ``source``: a bytes-like object (one chunk), a binary file (``read(chunk_size)`` until EOF),
+    or an iterable of bytes-like chunks (as they come)."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        yield source
+        return
+    read = getattr(source, "read", None)
+    if read is not None:
+        while True:
+            chunk = read(chunk_size)
+            if not chunk:
+                return
+            yield chunk
+        return
+    for chunk in source:  # type: ignore[union-attr]
+        yield chunk
+
+
+async def asgi_chunks(receive: Callable[[], Awaitable[Mapping[str, Any]]]) -> AsyncIterator[bytes]:
+    """The request body of an ASGI app, from its ``receive`` callable (``http.request`` messages)."""
+    while True:
+        message = await receive()
+        kind = message.get("type")
+        if kind == "http.request":
+            body = message.get("body", b"")
+            if body:
+                yield body
+            if not message.get("more_body", False):
+                return
+        elif kind == "http.disconnect":
+            raise ConnectionError("client disconnected before the body was complete")
+
+
+async def aiter_chunks(source: AsyncIterable[BytesLike] | Callable[[], Awaitable[Mapping[str, Any]]]) -> AsyncIterator[BytesLike]:
+    """The chunks of an async iterable (``request.stream()``) or of an ASGI ``receive`` callable."""
+    if callable(source) and not hasattr(source, "__aiter__"):
+        async for chunk in asgi_chunks(source):  # type: ignore[arg-type]
+            yield chunk
+        return
+    async for chunk in source:  # type: ignore[union-attr]
+        yield chunk
+
+
+class Parser(_NativeParser):
+    """The streaming ``multipart/form-data`` parser (see the module docstring for events and options)."""
+
+    @classmethod
+    def from_content_type(cls, content_type: str | bytes, **options: Any) -> Parser:
+        """A parser for the boundary of a request Content-Type (MP-B-01..04). ``bytes`` are isomorphic-decoded."""
+        return cls(boundary_from_content_type(content_type), **options)
+
+    def events(self, source: Source, chunk_size: int = CHUNK_SIZE) -> Iterator[Event]:
+        """Feeds all of ``source`` (see :func:`iter_chunks`), then closes; yields every event.
+
+        A ``memoryview`` event stays valid as long as you keep it (it holds its chunk), but when ``source`` is a file
+        read into fresh ``bytes`` each time, that chunk is not shared with anything else."""
+        for chunk in iter_chunks(source, chunk_size):
+            yield from self.feed(chunk)
+        yield from self.close()
+
+    async def aevents(self, source: AsyncIterable[BytesLike] | Callable[[], Awaitable[Mapping[str, Any]]]) -> AsyncIterator[Event]:
+        """As :meth:`events` over an async iterable of chunks or an ASGI ``receive`` callable."""
+        async for chunk in aiter_chunks(source):
+            for ev in self.feed(chunk):
+                yield ev
+        for ev in self.close():
+            yield ev
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Encoder
+
+FieldValue = Union[str, int, float, bool, bytes, "File", "list[Any]"]
+FileContent = Union[str, BytesLike, BinaryIO]
+FileSpec = Union[
+    FileContent,
+    "tuple[str | None, FileContent]",
+    "tuple[str | None, FileContent, str | None]",
+    "tuple[str | None, FileContent, str | None, Mapping[str, str] | None]",
+]
+
+
+def _field_str(v: Any) -> str:
+    if isinstance(v, str):
+        return v
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return str(v)
+    if isinstance(v, (bytes, bytearray, memoryview)):
+        return bytes(v).decode("utf-8", "replace")
+    raise TypeError(f"a form field value must be str, int, float, bool or bytes, not {type(v).__name__}")
+
+
+def _items(x: Any) -> Iterable[tuple[Any, Any]]:
+    if x is None:
+        return ()
+    if isinstance(x, Mapping):
+        return x.items()
+    return x
+
+
+def _size(body: Any) -> int | None:
+    """The bytes left in ``body``, when knowable without reading it."""
+    if isinstance(body, (bytes, bytearray)):
+        return len(body)
+    if isinstance(body, memoryview):
+        return body.nbytes
+    try:
+        fd = body.fileno()
+        st = os.fstat(fd)
+        if st.st_mode & 0o170000 == 0o100000:  # a regular file
+            return max(st.st_size - body.tell(), 0)
+    except (AttributeError, OSError, io.UnsupportedOperation, ValueError):
+        pass
+    try:
+        if body.seekable():
+            pos = body.tell()
+            end = body.seek(0, os.SEEK_END)
+            body.seek(pos)
+            return max(end - pos, 0)
+    except (AttributeError, OSError, io.UnsupportedOperation, ValueError):
+        pass
+    return None
+
+
+class Encoded:
+    """An encoded ``multipart/form-data`` body: send ``headers`` (or ``content_type`` and ``content_length``) and
+    iterate for the bytes (frames, then each file body as it is: ``bytes`` bodies are yielded without a copy, files
+    are read in ``chunk_size`` pieces). ``to_bytes()`` builds one contiguous body.
+
+    httpx: ``httpx.post(url, content=enc, headers=enc.headers)``; requests:
+    ``requests.post(url, data=iter(enc), headers=enc.headers)``.
+    """
+
+    __slots__ = ("boundary", "content_type", "content_length", "_pieces", "_starts", "chunk_size")
+
+    def __init__(self, boundary: str, content_type: str, pieces: list[Any], chunk_size: int = CHUNK_SIZE) -> None:
+        self.boundary = boundary
+        self.content_type = content_type
+        self._pieces = pieces
+        self.chunk_size = chunk_size
+        total: int | None = 0
+        starts: list[int | None] = []
+        for i, p in enumerate(pieces):
+            if i % 2 == 0:
+                n: int | None = len(p)
+                starts.append(None)
+            else:
+                n = _size(p)
+                starts.append(_tell(p))
+            total = None if total is None or n is None else total + n
+        self._starts = starts
+        #: The exact body length when every body's size is known (MP-S-08), else ``None``.
+        self.content_length = total
+
+    @property
+    def headers(self) -> dict[str, str]:
+        """``Content-Type`` and, when known, ``Content-Length``."""
+        h = {"Content-Type": self.content_type}
+        if self.content_length is not None:
+            h["Content-Length"] = str(self.content_length)
+        return h
+
+    def __iter__(self) -> Iterator[bytes]:
+        for i, p in enumerate(self._pieces):
+            if i % 2 == 0 or isinstance(p, bytes):
+                if p:
+                    yield p
+            elif isinstance(p, (bytearray, memoryview)):
+                if len(p):
+                    yield bytes(p)
+            else:
+                yield from self._read(i, p)
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        for chunk in self:
+            yield chunk
+
+    def _read(self, i: int, f: Any) -> Iterator[bytes]:
+        start = self._starts[i]
+        if start is not None:
+            f.seek(start)
+        want = _size(f) if start is not None else None
+        got = 0
+        while True:
+            chunk = f.read(self.chunk_size)
+            if not chunk:
+                break
+            if isinstance(chunk, str):
+                raise TypeError("file bodies must be opened in binary mode")
+            got += len(chunk)
+            yield chunk
+        if want is not None and got != want:
+            raise OSError(f"a file body changed size while it was sent ({got} bytes, {want} announced)")
+
+    def to_bytes(self) -> bytes:
+        """The whole body as one ``bytes`` (one allocation when every body is in memory)."""
+        if all(i % 2 == 0 or isinstance(p, (bytes, bytearray, memoryview)) for i, p in enumerate(self._pieces)):
+            return b"".join(self._pieces)
+        return b"".join(self)
+
+    def __bytes__(self) -> bytes:
+        return self.to_bytes()
+
+    def __repr__(self) -> str:
+        return f"Encoded(content_type={self.content_type!r}, content_length={self.content_length!r})"
+
+
+def _tell(f: Any) -> int | None:
+    if isinstance(f, (bytes, bytearray, memoryview)):
+        return None
+    try:
+        if f.seekable():
+            return int(f.tell())
+    except (AttributeError, OSError, io.UnsupportedOperation, ValueError):
+        pass
+    return None
+
+
+class File:
+    """A File entry for :func:`encode`: ``content`` (bytes-like, ``str`` as UTF-8, or a binary file), the
+    ``filename`` sent as is (escaped per MP-S-03), and its ``type`` (``""`` sends ``application/octet-stream``,
+    MP-S-06). Passing one as a field value keeps the entry's place among the fields."""
+
+    __slots__ = ("content", "filename", "type")
+
+    def __init__(self, content: FileContent, filename: str, type: str = "") -> None:
+        self.content = content.encode("utf-8") if isinstance(content, str) else content
+        self.filename = filename
+        self.type = type
+
+    def __repr__(self) -> str:
+        return f"File(filename={self.filename!r}, type={self.type!r})"
+
+
+def Blob(content: FileContent, type: str = "") -> File:
+    """A Blob entry (not a File): sent with ``filename="blob"`` (MP-S-05)."""
+    return File(content, "blob", type)
+
+
+def _file_entry(name: str, spec: Any) -> tuple[tuple[str, ...], Any]:
+    """``(entry, body)`` for one file spec; a text entry has body ``None``."""
+    filename: str | None
+    content_type: str | None = None
+    if isinstance(spec, File):
+        return (name, spec.filename, spec.type), spec.content
+    if isinstance(spec, tuple):
+        if not 2 <= len(spec) <= 4:
+            raise TypeError("a file tuple is (filename, content[, content_type[, headers]])")
+        filename, content = spec[0], spec[1]
+        if len(spec) >= 3:
+            content_type = spec[2]
+        if len(spec) == 4 and spec[3]:
+            raise ValueError("custom part headers are not supported (WHATWG parts carry only Content-Disposition and Content-Type)")
+    else:
+        content = spec
+        filename = None
+        fn = getattr(spec, "name", None)
+        filename = os.path.basename(fn) if isinstance(fn, str) and fn else "upload"
+    if filename is None:
+        # httpx and requests: a file tuple without a filename is a plain field.
+        if hasattr(content, "read"):
+            content = content.read()
+        return (name, _field_str(content)), None
+    if isinstance(content, str):
+        content = content.encode("utf-8")
+    if content_type is None:
+        content_type = mimetypes.guess_type(filename)[0] or ""
+    return (name, filename, content_type), content
+
+
+def encode(
+    fields: Mapping[str, FieldValue] | Iterable[tuple[str, FieldValue]] | None = None,
+    files: Mapping[str, FileSpec] | Iterable[tuple[str, FileSpec]] | None = None,
+    *,
+    boundary: str | None = None,
+    chunk_size: int = CHUNK_SIZE,
+) -> Encoded:
+    """Encodes a form as browsers do (WHATWG HTML multipart/form-data encoding, UTF-8; MP-S-01..10).
+
+    ``fields``: entries in order: text values (``str``; ints, floats and bools as httpx writes them, a list for a
+    repeated name) or :class:`File` / :func:`Blob` values. ``files`` (httpx/requests style, after the fields): per
+    name, a bytes-like object, a binary file, or ``(filename, content[, content_type])``; ``content_type`` defaults to
+    a guess from the filename, else ``application/octet-stream``. The boundary is generated from the OS CSPRNG unless
+    given (1-70 ``bchars``, else ``MP_ENCODE_BOUNDARY``). Lone surrogates become U+FFFD (MP-S-07).
+    """
+    entries: list[tuple[str, ...]] = []
+    bodies: list[Any] = []
+    for name, value in _items(fields):
+        values = value if isinstance(value, list) else (value,)
+        for v in values:
+            if isinstance(v, File):
+                entries.append((name, v.filename, v.type))
+                bodies.append(v.content)
+            else:
+                entries.append((name, _field_str(v)))
+    for name, spec in _items(files):
+        entry, body = _file_entry(name, spec)
+        entries.append(entry)
+        if body is not None:
+            bodies.append(body)
+    b, ct, frames = _encode_frames(entries, boundary)
+    pieces: list[Any] = [frames[0]]
+    for body, frame in zip(bodies, frames[1:]):
+        pieces.append(body)
+        pieces.append(frame)
+    return Encoded(b, ct, pieces, chunk_size)
