@@ -1,0 +1,441 @@
+//! End-to-end tests of the `formwire` binary: round trips, exact output
+//! shapes, exit codes, `--extract` safety, urlencoded, standard input.
+
+use std::fs;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_formwire"))
+}
+
+/// Runs `formwire args...` with `stdin` as standard input.
+fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = bin()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn formwire");
+    let mut input = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+fn sha256(b: &[u8]) -> String {
+    Sha256::digest(b).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A fresh directory under the system temp directory, removed on drop.
+struct Tmp(PathBuf);
+
+impl Tmp {
+    fn new(tag: &str) -> Tmp {
+        let n = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+        let p = std::env::temp_dir().join(format!("formwire-cli-{tag}-{}-{n}", std::process::id()));
+        fs::create_dir_all(&p).unwrap();
+        Tmp(p)
+    }
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+    fn s(&self, name: &str) -> String {
+        self.path(name).to_str().unwrap().to_owned()
+    }
+}
+
+impl Drop for Tmp {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+fn part(name: &str, extra: &str, body: &[u8]) -> Vec<u8> {
+    let mut v = format!("--B\r\nContent-Disposition: form-data; name=\"{name}\"{extra}\r\n\r\n").into_bytes();
+    v.extend_from_slice(body);
+    v.extend_from_slice(b"\r\n");
+    v
+}
+
+fn form(parts: &[Vec<u8>]) -> Vec<u8> {
+    let mut v = parts.concat();
+    v.extend_from_slice(b"--B--\r\n");
+    v
+}
+
+const CT: &str = "multipart/form-data; boundary=B";
+
+#[test]
+fn json_shape_is_exact() {
+    let body = form(&[
+        part("a", "", b"1"),
+        part("f", "; filename=\"x.txt\"\r\nContent-Type: text/plain", b"hi"),
+    ]);
+    let o = run(&["decode", "--json", "--content-type", CT, "-"], &body);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let want = format!(
+        "{{\"parts\":[\
+         {{\"name\":\"a\",\"filename\":null,\"content_type\":null,\
+         \"headers\":[[\"content-disposition\",\"form-data; name=\\\"a\\\"\"]],\"size\":1,\"sha256\":\"{}\"}},\
+         {{\"name\":\"f\",\"filename\":\"x.txt\",\"content_type\":\"text/plain\",\
+         \"headers\":[[\"content-disposition\",\"form-data; name=\\\"f\\\"; filename=\\\"x.txt\\\"\"],[\"content-type\",\"text/plain\"]],\
+         \"size\":2,\"sha256\":\"{}\"}}]}}\n",
+        sha256(b"1"),
+        sha256(b"hi")
+    );
+    assert_eq!(stdout(&o), want);
+    assert_eq!(stderr(&o), "");
+}
+
+#[test]
+fn encode_then_decode_round_trips() {
+    let t = Tmp::new("rt");
+    // 3 MiB + 7 of bytes with CR, LF and dashes: crosses many 64 KiB reads.
+    let blob: Vec<u8> = (0..(3 << 20) + 7u32).map(|i| b"ab\r\n--Bx-\r"[(i % 10) as usize] ^ (i >> 13) as u8).collect();
+    fs::write(t.path("blob.bin"), &blob).unwrap();
+    fs::write(t.path("note.txt"), "line 1\nline 2").unwrap();
+    let enc = run(
+        &[
+            "encode",
+            "-F",
+            "prénom=Zoé",
+            "-F",
+            "名前=太郎",
+            "-F",
+            "emoji😀=😀",
+            "-F",
+            &format!("up=@{};type=application/x-demo", t.s("blob.bin")),
+            "-F",
+            &format!("note=<{}", t.s("note.txt")),
+            "-F",
+            &format!("named=@{};filename=renamed.txt", t.s("note.txt")),
+            "--boundary",
+            "XyZ",
+            "-o",
+            &t.s("body"),
+        ],
+        b"",
+    );
+    assert!(enc.status.success(), "{}", stderr(&enc));
+    let body = fs::read(t.path("body")).unwrap();
+    let err = stderr(&enc);
+    assert!(err.contains("Content-Type: multipart/form-data; boundary=XyZ\n"), "{err}");
+    assert!(err.contains(&format!("Content-Length: {}\n", body.len())), "{err}");
+
+    // Decoded without --content-type: the boundary is sniffed.
+    let dec = run(&["decode", "--json", &t.s("body")], b"");
+    assert!(dec.status.success(), "{}", stderr(&dec));
+    let v: Value = serde_json::from_str(&stdout(&dec)).unwrap();
+    let parts = v["parts"].as_array().unwrap();
+    let got: Vec<(&str, Option<&str>, Option<&str>, u64, &str)> = parts
+        .iter()
+        .map(|p| {
+            (
+                p["name"].as_str().unwrap(),
+                p["filename"].as_str(),
+                p["content_type"].as_str(),
+                p["size"].as_u64().unwrap(),
+                p["sha256"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    let h = |s: &[u8]| sha256(s);
+    let note_crlf = b"line 1\r\nline 2";
+    let want_h = [h("Zoé".as_bytes()), h("太郎".as_bytes()), h("😀".as_bytes()), h(&blob), h(note_crlf), h(b"line 1\nline 2")];
+    assert_eq!(
+        got,
+        vec![
+            ("prénom", None, None, 4, want_h[0].as_str()),
+            ("名前", None, None, 6, want_h[1].as_str()),
+            ("emoji😀", None, None, 4, want_h[2].as_str()),
+            ("up", Some("blob.bin"), Some("application/x-demo"), blob.len() as u64, want_h[3].as_str()),
+            // `<file` is a string value: newlines normalized to CRLF (MP-S-04).
+            ("note", None, None, 14, want_h[4].as_str()),
+            // `@file` bytes are sent as they are; the type is guessed from the path.
+            ("named", Some("renamed.txt"), Some("text/plain"), 13, want_h[5].as_str()),
+        ]
+    );
+}
+
+#[test]
+fn table_output_lists_parts_and_escapes_controls() {
+    let body = form(&[part("a\x1b[31m", "", b"x"), part("名前", "; filename=\"f.bin\"", b"yz")]);
+    let o = run(&["decode", "--content-type", CT], &body);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[0].starts_with("#  name") && lines[0].contains("sha256"), "{out}");
+    assert!(lines[1].contains("a\\x1b[31m") && !out.contains('\x1b'), "{out}");
+    assert!(lines[2].contains("名前") && lines[2].contains("f.bin") && lines[2].contains(&sha256(b"yz")), "{out}");
+}
+
+#[test]
+fn bad_input_exits_2_with_code_and_offset() {
+    let body = b"--B\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nunterminated";
+    let o = run(&["decode", "--json", "--content-type", CT, "-"], body);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stdout(&o), "");
+    let e: Value = serde_json::from_str(stderr(&o).trim()).unwrap();
+    assert_eq!(
+        e,
+        json!({"error": {"code": "MP_TRUNCATED", "offset": body.len(), "message": "input ended before the close delimiter"}})
+    );
+    // Key order is part of the shape.
+    assert!(stderr(&o).starts_with("{\"error\":{\"code\":\"MP_TRUNCATED\",\"offset\":"), "{}", stderr(&o));
+
+    let o = run(&["decode", "--content-type", CT, "-"], b"--B\r\nX: y\r\n\r\n\r\n--B--\r\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o), "formwire: MP_NO_DISPOSITION at offset 11: part without Content-Disposition\n");
+
+    let o = run(&["decode", "--json", "--content-type", "text/plain", "-"], b"");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("\"code\":\"MP_CONTENT_TYPE\",\"offset\":0"), "{}", stderr(&o));
+}
+
+#[test]
+fn no_boundary_to_sniff_is_mp_boundary() {
+    let o = run(&["decode", "--json", "-"], b"a=1&b=2");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("{\"error\":{\"code\":\"MP_BOUNDARY\",\"offset\":0"), "{}", stderr(&o));
+    let o = run(&["decode", "-"], b"");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("give --content-type"), "{}", stderr(&o));
+}
+
+#[test]
+fn lenient_flags_and_limits() {
+    let body = b"preamble\r\n--B\nContent-Disposition: form-data; name=\"a\"\n\n1\n--B--\n";
+    let strict = run(&["decode", "--json", "--content-type", CT, "-"], body);
+    assert_eq!(strict.status.code(), Some(2));
+    assert!(stderr(&strict).contains("MP_PREAMBLE"), "{}", stderr(&strict));
+    // Only allow_preamble: the bare LF after the delimiter is still an error.
+    let pre = run(&["decode", "--json", "--allow-preamble", "--content-type", CT, "-"], body);
+    assert_eq!(pre.status.code(), Some(2));
+    assert!(stderr(&pre).contains("MP_DELIMITER"), "{}", stderr(&pre));
+    for flags in [&["--lenient"][..], &["--allow-preamble", "--allow-lf"]] {
+        let mut args = vec!["decode", "--json"];
+        args.extend_from_slice(flags);
+        args.push("-");
+        // No --content-type: with allow_preamble the boundary is sniffed past the preamble.
+        let o = run(&args, body);
+        assert!(o.status.success(), "{flags:?}: {}", stderr(&o));
+        let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(v["parts"][0]["name"], "a");
+        assert_eq!(v["parts"][0]["size"], 1);
+    }
+
+    let two = form(&[part("a", "", b"1"), part("b", "", b"2")]);
+    let o = run(&["decode", "--json", "--limit", "max_parts=1", "--content-type", CT, "-"], &two);
+    assert_eq!(o.status.code(), Some(2));
+    let e: Value = serde_json::from_str(stderr(&o).trim()).unwrap();
+    assert_eq!(e["error"]["code"], "MP_LIMIT_PARTS");
+    assert_eq!(e["error"]["offset"], 57, "the line start after part 2's delimiter line");
+    let o = run(&["decode", "--json", "--limit", "max_field_bytes=none", "--limit=max_total_bytes=1K", "-"], &two);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run(&["decode", "--limit", "max_nothing=1", "-"], &two);
+    assert_eq!(o.status.code(), Some(64));
+    assert!(stderr(&o).contains("unknown limit `max_nothing`"), "{}", stderr(&o));
+}
+
+#[test]
+fn urlencoded_decodes_pairs() {
+    let ue = "application/x-www-form-urlencoded";
+    let o = run(&["decode", "--json", "--content-type", ue, "-"], b"a=1&b=%C3%A9+x&&c&=d&e=%zz");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "{\"pairs\":[[\"a\",\"1\"],[\"b\",\"\u{e9} x\"],[\"c\",\"\"],[\"\",\"d\"],[\"e\",\"%zz\"]]}\n");
+    let o = run(&["decode", "--content-type", "application/x-www-form-urlencoded; charset=utf-8"], b"k=v");
+    assert!(o.status.success());
+    assert_eq!(stdout(&o), "#  name  value\n1  k     v\n");
+    let o = run(&["decode", "--json", "--limit", "max_pairs=2", "--content-type", ue, "-"], b"a=1&b=2&c=3");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("{\"error\":{\"code\":\"UE_LIMIT_PAIRS\",\"offset\":8,"), "{}", stderr(&o));
+}
+
+#[test]
+fn reads_standard_input_with_and_without_dash() {
+    let body = form(&[part("a", "", b"1")]);
+    for args in [&["decode", "--json", "-"][..], &["decode", "--json"]] {
+        let o = run(args, &body);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        assert!(stdout(&o).starts_with("{\"parts\":[{\"name\":\"a\""), "{}", stdout(&o));
+    }
+    // A large body through the pipe (many partial reads).
+    let blob = vec![b'\r'; 1 << 20];
+    let big = form(&[part("f", "; filename=\"cr.bin\"", &blob)]);
+    let o = run(&["decode", "--json"], &big);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["parts"][0]["size"], 1 << 20);
+    assert_eq!(v["parts"][0]["sha256"], sha256(&blob));
+}
+
+#[test]
+fn extract_writes_safe_names_only_inside_the_directory() {
+    let t = Tmp::new("ex");
+    let body = form(&[
+        part("field", "", b"value \"quoted\"\r\nline"),
+        part("f1", "; filename=\"../../etc/passwd\"", b"one"),
+        part("f2", "; filename=\"/etc/passwd\"", b"two"),
+        part("f3", "; filename=\"C:\\\\Windows\\\\a.txt\"", b"three"),
+        part("f4", "; filename=\"\"", b"four"),
+        part("f5", "; filename=\"a.txt\"", b"five"),
+        part("f6", "; filename=\"A.TXT\"", b"six"),
+        part("f7", "; filename=\"..\"", b"seven"),
+        part("f8", "; filename=\".hidden\"", b"eight"),
+        part("f9", "; filename=\"fields.json\"", b"nine"),
+        part("f10", "; filename=\"x\x01y%00z\"", b"ten"),
+        part("emoji😀", "", "é".as_bytes()),
+    ]);
+    let out = t.path("out");
+    let o = run(&["decode", "--json", "--extract", out.to_str().unwrap(), "--content-type", CT], &body);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut names: Vec<String> = fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "A-2.TXT", "a-1.txt", "a.txt", "fields-1.json", "fields.json", "file", "file-1",
+            "files.json", "hidden", "passwd", "passwd-1", "x_y_00z",
+        ]
+        .map(|s| s.to_string())
+    );
+    let read = |n: &str| fs::read(out.join(n)).unwrap();
+    assert_eq!(read("passwd"), b"one");
+    assert_eq!(read("passwd-1"), b"two");
+    assert_eq!(read("a.txt"), b"three", "C:\\Windows\\a.txt is a.txt");
+    assert_eq!(read("file"), b"four");
+    assert_eq!(read("a-1.txt"), b"five");
+    assert_eq!(read("A-2.TXT"), b"six", "deduplicated case-insensitively");
+    assert_eq!(read("file-1"), b"seven");
+    assert_eq!(read("hidden"), b"eight");
+    assert_eq!(read("fields-1.json"), b"nine");
+    assert_eq!(read("x_y_00z"), b"ten");
+    // Nothing was written outside the directory.
+    let mut beside: Vec<_> = fs::read_dir(&t.0).unwrap().map(|e| e.unwrap().file_name()).collect();
+    beside.sort();
+    assert_eq!(beside, ["out"]);
+
+    let fields: Value = serde_json::from_slice(&read("fields.json")).unwrap();
+    assert_eq!(fields, json!({"fields": [["field", "value \"quoted\"\r\nline"], ["emoji😀", "é"]]}));
+    let files: Value = serde_json::from_slice(&read("files.json")).unwrap();
+    let files = files["files"].as_array().unwrap();
+    assert_eq!(files.len(), 10);
+    assert_eq!(
+        files[0],
+        json!({"name": "f1", "filename": "../../etc/passwd", "content_type": null, "path": "passwd", "size": 3, "sha256": sha256(b"one")})
+    );
+    assert_eq!(files[3]["filename"], "");
+    assert_eq!(files[3]["path"], "file");
+
+    // The directory must be new or empty.
+    let o = run(&["decode", "--extract", out.to_str().unwrap(), "--content-type", CT], &body);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("not empty"), "{}", stderr(&o));
+}
+
+#[test]
+fn extract_leaves_nothing_behind_on_bad_input() {
+    let t = Tmp::new("bad");
+    // A NUL in a filename is a header error (MP-H-02): exit 2, nothing extracted.
+    let nul = form(&[part("ok", "; filename=\"ok.bin\"", b"fine"), part("f", "; filename=\"a\0b\"", b"x")]);
+    let truncated = &form(&[part("ok", "; filename=\"ok.bin\"", b"fine"), part("f", "; filename=\"b\"", b"x")])[..90];
+    for (i, body) in [&nul[..], truncated].iter().enumerate() {
+        let out = t.path(&format!("out{i}"));
+        let o = run(&["decode", "--json", "--extract", out.to_str().unwrap(), "--content-type", CT], body);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(!out.exists(), "{} was left behind", out.display());
+    }
+    // An existing empty directory is kept, and emptied again.
+    let out = t.path("kept");
+    fs::create_dir(&out).unwrap();
+    let o = run(&["decode", "--extract", out.to_str().unwrap(), "--content-type", CT], &nul);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(fs::read_dir(&out).unwrap().count(), 0);
+}
+
+#[test]
+fn encode_reports_headers_and_streams_stdin() {
+    let o = run(&["encode", "-F", "a=1", "-F", "f=@-;filename=in.txt;type=text/plain", "--boundary", "b"], b"from stdin");
+    assert!(o.status.success(), "{}", stderr(&o));
+    let want = "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n\
+                --b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"in.txt\"\r\nContent-Type: text/plain\r\n\r\n\
+                from stdin\r\n--b--\r\n";
+    assert_eq!(stdout(&o), want);
+    // The size of standard input is only known at the end.
+    assert_eq!(stderr(&o), format!("Content-Type: multipart/form-data; boundary=b\nContent-Length: {}\n", want.len()));
+
+    // A boundary that is not a token is quoted (MP-S-10).
+    let o = run(&["encode", "-F", "a=1", "--boundary", "a b"], b"");
+    assert!(stderr(&o).starts_with("Content-Type: multipart/form-data; boundary=\"a b\"\n"), "{}", stderr(&o));
+
+    // Random boundary by default: two runs differ, both decode.
+    let a = run(&["encode", "-F", "x=y"], b"");
+    let b = run(&["encode", "-F", "x=y"], b"");
+    assert_ne!(a.stdout, b.stdout);
+    assert!(run(&["decode", "--json"], &a.stdout).status.success());
+}
+
+#[test]
+fn encode_size_parameter_and_errors() {
+    let t = Tmp::new("enc");
+    fs::write(t.path("ten"), b"0123456789").unwrap();
+    // size=N sends exactly the first N bytes, with a Content-Length up front.
+    let o = run(&["encode", "-F", &format!("f=@{};size=4", t.s("ten")), "--boundary", "b"], b"");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("\r\n\r\n0123\r\n--b--\r\n"), "{}", stdout(&o));
+    assert!(stderr(&o).contains(&format!("Content-Length: {}\n", o.stdout.len())));
+    // A source shorter than its size fails (exit 1) and leaves no output file.
+    let o = run(&["encode", "-F", &format!("f=@{};size=11", t.s("ten")), "-o", &t.s("out")], b"");
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(!t.path("out").exists());
+    // Bad boundary, header injection through a type: exit 2 with the encoder's code.
+    let o = run(&["encode", "-F", "a=1", "--boundary", "bad\"b"], b"");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("MP_ENCODE_BOUNDARY at offset 0"), "{}", stderr(&o));
+    let o = run(&["encode", "-F", "a=1", "-F", &format!("f=@{};type=text/plain\r\nX-Evil: 1", t.s("ten"))], b"");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("MP_ENCODE_HEADER at offset 1"), "{}", stderr(&o));
+    // Usage errors: 64.
+    for args in [&["encode"][..], &["encode", "-F", "novalue"], &["encode", "-F", "f=@x;headers=a"], &["nope"]] {
+        assert_eq!(run(args, b"").status.code(), Some(64), "{args:?}");
+    }
+    let o = run(&["encode", "-F", &format!("f=@{}", t.s("missing"))], b"");
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn stats_report_peak_rss() {
+    let body = form(&[part("a", "", b"1")]);
+    let o = run(&["decode", "--stats", "--content-type", CT, "-"], &body);
+    assert!(o.status.success());
+    let err = stderr(&o);
+    assert!(err.starts_with("stats: decoded ") && err.contains("peak RSS "), "{err}");
+}
+
+#[test]
+fn help_and_version() {
+    let o = run(&["help", "decode"], b"");
+    assert!(o.status.success() && stdout(&o).contains("--extract DIR"));
+    let o = run(&["--version"], b"");
+    assert_eq!(stdout(&o), format!("formwire {}\n", env!("CARGO_PKG_VERSION")));
+    assert_eq!(run(&[], b"").status.code(), Some(64));
+}
