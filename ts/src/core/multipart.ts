@@ -771,41 +771,49 @@ export class MultipartParser {
    * the limits (MP-H-01, MP-H-02, MP-H-05); returns the index after its CRLF, or i to take the slow path.
    */
   private fastLine(chunk: Uint8Array, i: number, n: number): number {
-    let j = i + 1;
-    while (j < n && TOKEN[chunk[j]!] !== 0) j++;
+    // Copy while scanning; nothing is committed (wpos, hN) unless the whole line is accepted. Only bytes before the
+    // header-bytes limit are looked at (MP-H-05 (1)), which also bounds the slab room needed.
+    if (this.hN >= this.maxHeaders) return i; // MP-H-05 (2)
+    const base = this.base;
+    const lim = this.hbLimit - base;
+    if (lim < n) n = lim;
+    const room = n - i + 1;
+    if (this.wpos + room > this.hdr.length) this.ensure(room);
+    const h = this.hdr;
+    const w0 = this.wpos;
+    let w = w0;
+    let j = i;
+    while (j < n) {
+      const b = chunk[j]!;
+      if (TOKEN[b] === 0) break;
+      h[w++] = b;
+      j++;
+    }
     if (j >= n || chunk[j] !== COLON) return i;
+    const nameEnd = w;
+    h[w++] = COLON;
+    const valStart = w;
     let k = j + 1;
     while (k < n && (chunk[k] === SP || chunk[k] === HT)) k++;
-    const vs = k;
-    let ve = k;
+    let ve = w;
     while (k < n) {
       const b = chunk[k]!;
       if (VALUE_STOP[b] !== 0) break;
+      h[w++] = b;
       k++;
-      if (b !== SP && b !== HT) ve = k;
+      if (b !== SP && b !== HT) ve = w;
     }
     if (k + 1 >= n || chunk[k] !== CR || chunk[k + 1] !== LF) return i;
-    const base = this.base;
-    if (base + k + 1 >= this.hbLimit) return i; // MP-H-05 (1): let the slow path find the exact byte
-    if (this.hN >= this.maxHeaders) return i; // MP-H-05 (2)
-    const nameLen = j - i;
-    const valLen = ve - vs;
-    this.ensure(nameLen + valLen + 2);
-    const h = this.hdr;
-    let w = this.wpos;
     const kk = this.hN++;
     this.lineStarts[kk] = base + i;
     const r = this.ranges;
-    r[4 * kk] = w;
-    for (let p = i; p < j; p++) h[w++] = chunk[p]!;
-    r[4 * kk + 1] = w;
-    h[w++] = COLON;
-    r[4 * kk + 2] = w;
-    for (let p = vs; p < ve; p++) h[w++] = chunk[p]!;
-    r[4 * kk + 3] = w;
-    this.valEnd = w;
-    h[w++] = LF;
-    this.wpos = w;
+    r[4 * kk] = w0;
+    r[4 * kk + 1] = nameEnd;
+    r[4 * kk + 2] = valStart;
+    r[4 * kk + 3] = ve;
+    this.valEnd = ve;
+    h[ve] = LF;
+    this.wpos = ve + 1;
     this.firstLine = false;
     return k + 2;
   }
