@@ -160,10 +160,17 @@ export class Part implements AsyncIterable<Uint8Array> {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+    const d = this.driver;
     return {
-      next: async () => {
-        const v = await this.read();
-        return v === null ? { done: true, value: undefined } : { done: false, value: v };
+      next: (): Promise<IteratorResult<Uint8Array>> => {
+        // Queued data: answer without an extra async hop.
+        if (!this.skipped && !this.done && d.qh < d.q.length) {
+          const ev = d.q[d.qh++];
+          if (ev instanceof Uint8Array) return Promise.resolve({ done: false, value: ev });
+          this.done = true;
+          return Promise.resolve({ done: true, value: undefined });
+        }
+        return this.read().then((v) => (v === null ? { done: true, value: undefined } : { done: false, value: v }));
       },
       return: async () => ({ done: true, value: undefined }),
     };
