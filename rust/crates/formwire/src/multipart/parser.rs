@@ -225,6 +225,22 @@ impl Parser {
         Parser::new(&boundary, options)
     }
 
+    /// Makes the parser ready for a new body with the same boundary and
+    /// options, keeping its buffers (no allocation when parsing many bodies).
+    pub fn reset(&mut self) {
+        self.consumed = 0;
+        self.chunk_base = 0;
+        self.state = State::Start;
+        self.error = None;
+        self.held = 2;
+        self.held_base = 0;
+        self.held_virtual = true;
+        self.parts = 0;
+        self.hbuf.clear();
+        self.headers.clear();
+        self.in_part = false;
+    }
+
     /// The boundary `B`.
     pub fn boundary(&self) -> &[u8] {
         &self.delim[4..]

@@ -152,8 +152,12 @@ pub struct Part<'a> {
     body_offset: u64,
 }
 
+/// UTF-8 with U+FFFD for invalid sequences (MP-H-10), borrowing when valid.
 fn lossy(b: &[u8]) -> Cow<'_, str> {
-    String::from_utf8_lossy(b)
+    match core::str::from_utf8(b) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => Cow::Owned(String::from_utf8_lossy(b).into_owned()),
+    }
 }
 
 impl<'a> Part<'a> {

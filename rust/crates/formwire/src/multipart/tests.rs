@@ -582,6 +582,30 @@ fn poisoned_after_error() {
 }
 
 #[test]
+fn reset_reuses_the_parser() {
+    let mut p = Parser::new(b"b", strict()).unwrap();
+    let mut feed = p.feed(b"junk");
+    assert!(feed.next().unwrap().is_err());
+    for body in [one(CD, "first"), one(CD, "second")] {
+        p.reset();
+        let mut got = Vec::new();
+        let mut feed = p.feed(body.as_bytes());
+        while let Some(ev) = feed.next() {
+            if let Some(d) = ev.unwrap().data() {
+                got.extend_from_slice(d);
+            }
+        }
+        let mut feed = p.finish();
+        while let Some(ev) = feed.next() {
+            ev.unwrap();
+        }
+        assert!(p.is_done());
+        assert_eq!(p.offset(), body.len() as u64);
+        assert_eq!(got, body.as_bytes()[at(&body, "\r\n\r\n", 0) as usize + 4..body.len() - 9]);
+    }
+}
+
+#[test]
 fn backpressure_by_dropping_a_feed() {
     let s = one(CD, "hello");
     let mut p = Parser::new(b"b", strict()).unwrap();
