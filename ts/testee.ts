@@ -17,12 +17,13 @@ import {
   type MultipartOptions,
   type UrlencodedOptions,
 } from './src/index.js';
+import { serialize, deserialize, describeNeutral, buildNeutral, type Neutral } from './src/clone/index.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Chunking = number[] | 'bytes';
 
 const VERSION = '0.1.0';
-const OPS = ['multipart.parse', 'multipart.serialize', 'urlencoded.parse', 'urlencoded.serialize'];
+const OPS = ['multipart.parse', 'multipart.serialize', 'urlencoded.parse', 'urlencoded.serialize', 'clone.decode', 'clone.encode'];
 
 const CAMEL: Record<string, string> = {
   allow_preamble: 'allowPreamble',
@@ -65,6 +66,10 @@ function feed(input: Uint8Array, c: Chunking, write: (chunk: Uint8Array) => void
 
 function errorResult(e: unknown): Json {
   if (e instanceof FormwireError) return { error: { code: e.code, offset: e.offset, message: e.message } };
+  const coded = e as { code?: unknown; offset?: unknown; message?: unknown };
+  if (e !== null && typeof e === 'object' && typeof coded.code === 'string' && coded.code.startsWith('SC_')) {
+    return { error: { code: coded.code, offset: typeof coded.offset === 'number' ? coded.offset : -1, message: String(coded.message) } };
+  }
   const err = e as Error;
   return { error: { code: 'INTERNAL', offset: -1, message: String(err && err.stack ? err.stack : e) } };
 }
@@ -223,6 +228,39 @@ function urlencodedSerialize(req: { [k: string]: Json }): Json {
   }
 }
 
+function cloneOptions(o: { [k: string]: Json } | undefined): { maxDepth?: number; maxBytes?: number; nodeIpc?: boolean } {
+  const out: { maxDepth?: number; maxBytes?: number; nodeIpc?: boolean } = {};
+  if (!o) return out;
+  if ('max_depth' in o) out.maxDepth = o.max_depth === null ? Infinity : (o.max_depth as number);
+  if ('max_bytes' in o) out.maxBytes = o.max_bytes === null ? Infinity : (o.max_bytes as number);
+  if ('node_ipc' in o) out.nodeIpc = o.node_ipc === true;
+  return out;
+}
+
+function cloneDecode(req: { [k: string]: Json }): Json {
+  const input = new Uint8Array(Buffer.from(req.input_b64 as string, 'base64'));
+  const opts = cloneOptions(req.options as { [k: string]: Json } | undefined);
+  const results: Json[] = [];
+  for (const _ of (req.chunkings as Json[] | undefined) ?? [[]]) {
+    try {
+      results.push({ ok: { value: describeNeutral(deserialize(input, opts)) as unknown as Json } });
+    } catch (e) {
+      results.push(errorResult(e));
+    }
+  }
+  return { results };
+}
+
+function cloneEncode(req: { [k: string]: Json }): Json {
+  try {
+    const opts = cloneOptions(req.options as { [k: string]: Json } | undefined);
+    const bytes = serialize(buildNeutral(req.value as unknown as Neutral), opts.maxDepth === undefined ? undefined : { maxDepth: opts.maxDepth });
+    return { ok: { hex: Buffer.from(bytes).toString('hex') } };
+  } catch (e) {
+    return errorResult(e);
+  }
+}
+
 async function handle(req: { [k: string]: Json }): Promise<Json> {
   switch (req.op) {
     case 'hello':
@@ -235,6 +273,10 @@ async function handle(req: { [k: string]: Json }): Promise<Json> {
       return urlencodedParse(req);
     case 'urlencoded.serialize':
       return urlencodedSerialize(req);
+    case 'clone.decode':
+      return cloneDecode(req);
+    case 'clone.encode':
+      return cloneEncode(req);
     default:
       return { error: { code: 'UNSUPPORTED_OP', offset: -1, message: `op not implemented: ${String(req.op)}` } };
   }
