@@ -73,7 +73,7 @@ fn parse_into(buf: &[u8], start: usize, end: usize, d: &mut Disposition) -> Opti
         return None;
     }
     let mut i = t;
-    let mut name = None;
+    let mut has_name = false;
     d.filename = None;
     d.name_star = None;
     d.filename_star = None;
@@ -117,10 +117,17 @@ fn parse_into(buf: &[u8], start: usize, end: usize, d: &mut Disposition) -> Opti
             }
             span(vs, i)
         };
-        // MP-H-08, MP-H-09: case-insensitive names, no repeats.
-        let slot = if pname.eq_ignore_ascii_case(b"name") {
-            &mut name
-        } else if pname.eq_ignore_ascii_case(b"filename") {
+        // MP-H-08, MP-H-09: case-insensitive names, no repeats. (`name` is
+        // written straight into `d`: no Option round trip on the hot path.)
+        if pname.eq_ignore_ascii_case(b"name") {
+            if has_name {
+                return None;
+            }
+            has_name = true;
+            d.name = value;
+            continue;
+        }
+        let slot = if pname.eq_ignore_ascii_case(b"filename") {
             &mut d.filename
         } else if pname.eq_ignore_ascii_case(b"name*") {
             &mut d.name_star
@@ -134,8 +141,7 @@ fn parse_into(buf: &[u8], start: usize, end: usize, d: &mut Disposition) -> Opti
         }
         *slot = Some(value);
     }
-    d.name = name?;
-    Some(())
+    has_name.then_some(())
 }
 
 /// The headers of the current part, borrowed from the parser.
