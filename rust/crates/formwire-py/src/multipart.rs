@@ -190,14 +190,20 @@ impl Part {
         self.d.body_offset
     }
 
-    fn __repr__(&self) -> String {
-        format!(
-            "Part(index={}, name={:?}, filename={:?}, content_type={:?})",
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let r = |o: Option<Bound<'_, PyString>>| -> PyResult<String> {
+            match o {
+                Some(s) => Ok(s.repr()?.to_str()?.to_owned()),
+                None => Ok("None".to_owned()),
+            }
+        };
+        Ok(format!(
+            "Part(index={}, name={}, filename={}, content_type={})",
             self.d.index,
-            self.d.name,
-            self.d.filename,
-            self.d.content_type.as_deref().map(String::from_utf8_lossy)
-        )
+            r(Some(self.name.bind(py).clone()))?,
+            r(self.d.filename.as_deref().map(|f| PyString::new(py, f)))?,
+            r(self.content_type(py))?,
+        ))
     }
 }
 
@@ -365,11 +371,14 @@ fn events_to_py<'py>(
             Ev::Held(b) => PyBytes::new(py, &b).into_any(),
             Ev::PartEnd => part_end(py).bind(py).clone().into_any(),
             Ev::End => end(py).bind(py).clone().into_any(),
-            Ev::Field(n, v) => PyTuple::new(py, [PyString::new(py, &n), util::lossy_str(py, &v)])?.into_any(),
+            Ev::Field(n, v) => match std::str::from_utf8(&v) {
+                Ok(s) => util::str_pair(py, &n, s),
+                Err(_) => util::str_pair(py, &n, &String::from_utf8_lossy(&v)),
+            },
         };
         items.push(item);
     }
-    PyList::new(py, items)
+    util::list_of(py, items)
 }
 
 #[pymethods]

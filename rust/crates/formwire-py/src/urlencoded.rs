@@ -3,7 +3,7 @@
 use formwire::urlencoded::{self, Options, Parser};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyList, PyTuple};
 
 use crate::errors;
 use crate::util::{self, GIL_RELEASE_BYTES, TextOrBytes};
@@ -16,11 +16,8 @@ fn options(max_pairs: Option<i128>, max_bytes: Option<i128>) -> PyResult<Options
 }
 
 fn pairs_to_py<'py>(py: Python<'py>, pairs: &[(std::borrow::Cow<'_, str>, std::borrow::Cow<'_, str>)]) -> PyResult<Bound<'py, PyList>> {
-    let items: Vec<Bound<'py, PyTuple>> = pairs
-        .iter()
-        .map(|(n, v)| PyTuple::new(py, [PyString::new(py, n), PyString::new(py, v)]))
-        .collect::<PyResult<_>>()?;
-    PyList::new(py, items)
+    let items: Vec<Bound<'py, PyAny>> = pairs.iter().map(|(n, v)| util::str_pair(py, n, v)).collect();
+    util::list_of(py, items)
 }
 
 /// Parses a whole body (`str` is UTF-8 encoded first, UE-P-01) into `(name, value)` pairs.
@@ -89,7 +86,7 @@ pub struct UrlencodedParser {
 
 impl UrlencodedParser {
     fn run<'py>(&mut self, py: Python<'py>, data: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyList>> {
-        let mut out: Vec<Bound<'py, PyTuple>> = Vec::new();
+        let mut out: Vec<Bound<'py, PyAny>> = Vec::new();
         let input = match data {
             Some(d) => Some(util::text_or_bytes(d)?),
             None => None,
@@ -100,11 +97,11 @@ impl UrlencodedParser {
         };
         while let Some(p) = feed.next() {
             match p {
-                Ok((n, v)) => out.push(PyTuple::new(py, [PyString::new(py, &n), PyString::new(py, &v)])?),
+                Ok((n, v)) => out.push(util::str_pair(py, &n, &v)),
                 Err(e) => return Err(errors::core(py, e)),
             }
         }
-        PyList::new(py, out)
+        util::list_of(py, out)
     }
 }
 

@@ -166,3 +166,55 @@ pub fn lossy_str<'py>(py: Python<'py>, b: &[u8]) -> Bound<'py, PyString> {
         Err(_) => PyString::new(py, &String::from_utf8_lossy(b)),
     }
 }
+
+/// A Python str from Rust text: ASCII is copied straight into a new compact
+/// string (no decoding pass); anything else goes through CPython's decoder.
+#[inline]
+pub fn fast_str<'py>(py: Python<'py>, s: &str) -> Bound<'py, PyString> {
+    let b = s.as_bytes();
+    if b.is_ascii() {
+        // SAFETY: PyUnicode_New(n, 127) makes a compact ASCII string of n
+        // one-byte code units, which we fill completely before it is shared.
+        unsafe {
+            let o = ffi::PyUnicode_New(b.len() as ffi::Py_ssize_t, 127);
+            if !o.is_null() {
+                std::ptr::copy_nonoverlapping(b.as_ptr(), ffi::PyUnicode_DATA(o) as *mut u8, b.len());
+                return Bound::from_owned_ptr(py, o).cast_into_unchecked();
+            }
+            ffi::PyErr_Clear();
+        }
+    }
+    PyString::new(py, s)
+}
+
+/// A 2-tuple of strs, built without intermediate iterators.
+#[inline]
+pub fn str_pair<'py>(py: Python<'py>, a: &str, b: &str) -> Bound<'py, PyAny> {
+    let a = fast_str(py, a);
+    let b = fast_str(py, b);
+    // SAFETY: PyTuple_New(2) then both slots filled (SET_ITEM steals the references).
+    unsafe {
+        let t = ffi::PyTuple_New(2);
+        if t.is_null() {
+            panic!("out of memory");
+        }
+        ffi::PyTuple_SET_ITEM(t, 0, a.into_ptr());
+        ffi::PyTuple_SET_ITEM(t, 1, b.into_ptr());
+        Bound::from_owned_ptr(py, t)
+    }
+}
+
+/// A list that takes ownership of `items` (no per-item reference churn).
+pub fn list_of<'py>(py: Python<'py>, items: Vec<Bound<'py, PyAny>>) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+    // SAFETY: PyList_New(n) then every slot filled exactly once (SET_ITEM steals).
+    unsafe {
+        let l = ffi::PyList_New(items.len() as ffi::Py_ssize_t);
+        if l.is_null() {
+            return Err(PyErr::fetch(py));
+        }
+        for (i, it) in items.into_iter().enumerate() {
+            ffi::PyList_SET_ITEM(l, i as ffi::Py_ssize_t, it.into_ptr());
+        }
+        Ok(Bound::from_owned_ptr(py, l).cast_into_unchecked())
+    }
+}

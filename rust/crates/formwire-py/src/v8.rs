@@ -26,8 +26,8 @@
 use std::collections::HashMap;
 
 use formwire_v8::{
-    Array, ArrayBuffer, BigInt, DecodeOptions, EncodeOptions, ErrorCode, ErrorName, ErrorObject, Graph, Heap,
-    JsString, ObjId, Object, RegExpFlags, Value, View, ViewKind,
+    ArrayBuffer, BigInt, DecodeOptions, EncodeOptions, ErrorCode, ErrorName, ErrorObject, Graph, Heap,
+    JsString, ObjId, Object, RegExpFlags, Span, Value, View, ViewKind,
 };
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::ffi;
@@ -182,7 +182,7 @@ impl<'py> ToJs<'py> {
 
     /// Allocates `obj` (placeholder first, so cycles find its id), then fills it.
     fn alloc(&mut self, o: &Bound<'py, PyAny>) -> ObjId {
-        let id = self.heap.alloc(Object::Plain(Vec::new()));
+        let id = self.heap.alloc(Object::Plain(Span::EMPTY));
         self.memo.insert(o.as_ptr() as usize, id);
         self.keep.push(o.clone());
         id
@@ -238,7 +238,7 @@ impl<'py> ToJs<'py> {
                 for (k, v) in dict.iter() {
                     props.push((self.key(&k)?, self.value(&v, d)?));
                 }
-                Object::Plain(props)
+                self.heap.plain(props)
             };
             self.heap.replace(id, obj);
             return Ok(Value::Object(id));
@@ -249,7 +249,8 @@ impl<'py> ToJs<'py> {
             for x in o.try_iter()? {
                 items.push(self.value(&x?, d)?);
             }
-            self.heap.replace(id, Object::Array(Array::dense(items)));
+            let arr = self.heap.dense(items);
+            self.heap.replace(id, Object::Array(arr));
             return Ok(Value::Object(id));
         }
         if o.is_instance(c.array.bind(py))? {
@@ -272,7 +273,8 @@ impl<'py> ToJs<'py> {
             for (k, v) in props_d.iter() {
                 props.push((self.key(&k)?, self.value(&v, d)?));
             }
-            self.heap.replace(id, Object::Array(Array { length, items, props }));
+            let arr = self.heap.sparse(length, items, props);
+            self.heap.replace(id, Object::Array(arr));
             return Ok(Value::Object(id));
         }
         if o.is_instance_of::<PySet>() || o.is_instance_of::<PyFrozenSet>() {
@@ -409,12 +411,13 @@ impl<'py> ToPy<'py, '_> {
         }
         let py = self.py;
         let c = self.c;
-        let obj = self.g.heap.get(id).ok_or_else(|| PyValueError::new_err("dangling object id"))?;
+        let g = self.g;
+        let obj = g.heap.get(id).ok_or_else(|| PyValueError::new_err("dangling object id"))?;
         let out: Bound<'py, PyAny> = match obj {
             Object::Plain(props) => {
                 let d = PyDict::new(py);
                 self.memo.insert(id, d.clone().into_any());
-                for (k, v) in props {
+                for (k, v) in g.heap.props(*props) {
                     let v = self.value(v)?;
                     d.set_item(py_string(py, k)?, v)?;
                 }
@@ -423,7 +426,7 @@ impl<'py> ToPy<'py, '_> {
             Object::Array(a) if a.is_dense() && a.props.is_empty() => {
                 let l = PyList::empty(py);
                 self.memo.insert(id, l.clone().into_any());
-                for (_, v) in &a.items {
+                for (_, v) in g.heap.items(a.items) {
                     l.append(self.value(v)?)?;
                 }
                 return Ok(l.into_any());
@@ -433,10 +436,10 @@ impl<'py> ToPy<'py, '_> {
                 let props = PyDict::new(py);
                 let arr = c.array.bind(py).call1((a.length, &items, &props))?;
                 self.memo.insert(id, arr.clone());
-                for (i, v) in &a.items {
+                for (i, v) in g.heap.items(a.items) {
                     items.set_item(*i, self.value(v)?)?;
                 }
-                for (k, v) in &a.props {
+                for (k, v) in g.heap.props(a.props) {
                     props.set_item(py_string(py, k)?, self.value(v)?)?;
                 }
                 return Ok(arr);
@@ -467,7 +470,7 @@ impl<'py> ToPy<'py, '_> {
             Object::StringObject(s) => c.boxed.bind(py).call1((py_string(py, s)?,))?,
             Object::ArrayBuffer(b) => PyByteArray::new(py, &b.data).into_any(),
             Object::View(v) => {
-                let Some(Object::ArrayBuffer(buf)) = self.g.heap.get(v.buffer) else {
+                let Some(Object::ArrayBuffer(buf)) = g.heap.get(v.buffer) else {
                     return Err(PyValueError::new_err("view over a non-buffer"));
                 };
                 let a = (v.byte_offset as usize).min(buf.data.len());
