@@ -147,6 +147,7 @@ class Cloner {
     if (depth >= this.maxDepth) throw new RangeError('Maximum nesting depth exceeded');
     switch (k) {
       case Kind.Plain: return this.plain(o as Record<string, unknown>, idx, depth);
+      case Kind.Ordinary: return this.plainKeys(o as Record<string, unknown>, idx, depth);
       case Kind.Array: return this.array(o as unknown[], idx, depth);
       default: return this.special(o, idx, k, depth);
     }
@@ -158,13 +159,11 @@ class Cloner {
    * snapshot). Values are collected first and the copy is built at the end by the shape's factory; if a cycle
    * reaches the object before that, the copy is made then (empty) and filled at the end. Nothing outside can see
    * the copy before clone() returns, so the order of these steps is not observable. for-in only for objects whose
-   * prototype is Object.prototype or null (see serialize.ts `plain`); others take `plainKeys`.
+   * prototype is Object.prototype or null (Kind.Plain, see serialize.ts `plain`); others take `plainKeys`.
    */
   plain(o: Record<string, unknown>, idx: number, depth: number): object {
     const outs = this.outs;
     outs.push(PENDING_OBJECT);
-    const proto = getProto(o);
-    if (proto !== ObjectProto && proto !== null) return this.plainKeys(o, idx, depth);
     let vals = this.scratch;
     let local = false; // vals is this object's own array (a nested value was met: the scratch is shared)
     let shape: CShape | undefined;
@@ -213,10 +212,10 @@ class Cloner {
     return out;
   }
 
-  /** An ordinary object with another prototype: Object.keys snapshot, copy made first. outs[idx] is pending. */
+  /** An ordinary object with another prototype (Kind.Ordinary): Object.keys snapshot, copy made first. */
   plainKeys(o: Record<string, unknown>, idx: number, depth: number): object {
     const out: Record<string, unknown> = {};
-    this.outs[idx] = out;
+    this.outs.push(out);
     const keys = keysOf(o);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
@@ -332,7 +331,7 @@ class Cloner {
           // the runtime treats this interface as an ordinary object (e.g. Node's URL): walk it ourselves so that
           // shared references inside stay shared, and remember the answer for the interface.
           markOrdinary(o);
-          return this.plain(o as Record<string, unknown>, idx, depth);
+          return this.plainKeys(o as Record<string, unknown>, idx, depth);
         }
         outs.push(out);
         return out;

@@ -9,8 +9,8 @@
  */
 import { scError, type CloneErrorCode } from './errors.js';
 import { mapSet, setAdd, makeView, ELEMENT_SIZE, VIEW_CTORS, makeError, hasOwn, copyBytes, ERROR_CTORS } from './kinds.js';
-import { factoryFor, defineValue, type Factory } from './shapes.js';
-import { latin1, utf16, utf8 } from './strings.js';
+import { factoryFor, defineValue, canCodegen, type Factory } from './shapes.js';
+import { latin1, utf16, utf8, short, SHORT } from './strings.js';
 import * as W from './wire.js';
 import { T, E } from './wire.js';
 import { DEFAULT_MAX_DEPTH } from './serialize.js';
@@ -82,7 +82,117 @@ interface DShape {
   keys: string[];
   /** the raw encoded key (tag + length + payload), compared in place */
   raw: Uint8Array[];
-  factory: Factory | null;
+  /** raw[i]'s whole 4-byte groups as little-endian int32s (compared four bytes at a time; the rest byte by byte) */
+  words: Int32Array[];
+  /** undefined until the key list is seen a second time (no code is generated for one-off key lists); null: none */
+  factory: Factory | null | undefined;
+  /** the generated reader for this key list (decoderFor), made with the factory; null: none */
+  decode: ShapeDecoder | null | undefined;
+}
+
+/** Reads one object of a known key list (the `o` tag consumed), or returns null having committed nothing. */
+type ShapeDecoder = (r: Reader) => object | null;
+
+/**
+ * Generates the reader for one key list: V8's ReadExpectedString with the expected bytes as constants (compared four
+ * at a time), each value read inline when it is a primitive, and the object built by one literal, so it is born
+ * with its final hidden class. Anything unexpected (another key, a nested value, padding, a wrong count, the end of
+ * the input) returns null before r.p is committed, and the general path reads the same bytes again and decides
+ * (errors included: a varint error thrown here is the one the general path would throw at the same offset).
+ * Null when a key has no fixed bytes (index-like or two-byte keys), for `__proto__`, more than 32 keys, or when
+ * code generation is not allowed.
+ */
+function decoderFor(s: DShape): ShapeDecoder | null {
+  const n = s.keys.length;
+  if (n === 0 || n > 32 || s.keys.includes('__proto__') || !canCodegen()) return null;
+  for (const r of s.raw) if (r.length === 0) return null;
+  const hex = (x: number): string => '0x' + (x >>> 0).toString(16);
+  let src = 'const b = r.b, end = r.end, dv = r.dv !== null ? r.dv : r.makeDv();\nlet p = r.p, t = 0, x = 0;\n';
+  for (let i = 0; i < n; i++) {
+    const raw = s.raw[i]!;
+    const w = s.words[i]!;
+    const conds = [`p + ${raw.length} >= end`];
+    for (let j = 0; j < w.length; j++) conds.push(`dv.getInt32(p + ${4 * j}, true) !== ${w[j]! | 0}`);
+    for (let j = 4 * w.length; j < raw.length; j++) conds.push(`b[p + ${j}] !== ${hex(raw[j]!)}`);
+    src += `// ${JSON.stringify(s.keys[i])}\nif (${conds.join(' || ')}) return null;\np += ${raw.length};\nlet v${i};\n`;
+    src += `t = b[p++];
+if (t === ${hex(T.ONE_BYTE)}) {
+  x = b[p];
+  if (x < 0x80) p++; else { r.p = p; x = r.varint(); p = r.p; }
+  if (p + x > end) return null;
+  v${i} = x <= ${SHORT} ? h.short(b, p, x) : h.latin1(b, p, p + x);
+  p += x;
+} else if (t === ${hex(T.INT32)}) {
+  x = b[p];
+  if (x < 0x80) p++; else { r.p = p; x = r.varint(); p = r.p; }
+  v${i} = (x >>> 1) ^ -(x & 1);
+} else if (t === ${hex(T.TRUE)}) v${i} = true;
+else if (t === ${hex(T.FALSE)}) v${i} = false;
+else if (t === ${hex(T.DOUBLE)}) {
+  if (p + 8 > end) return null;
+  v${i} = dv.getFloat64(p, true);
+  p += 8;
+} else if (t === ${hex(T.NULL)}) v${i} = null;
+else if (t === ${hex(T.UNDEFINED)}) v${i} = undefined;
+else return null;
+`;
+  }
+  src += `if (p + 1 >= end || b[p] !== ${hex(T.OBJECT_END)} || b[p + 1] !== ${n}) return null;\nr.p = p + 2;\nreturn {`;
+  src += s.keys.map((k, i) => `${JSON.stringify(k)}: v${i}`).join(', ') + '};';
+  try {
+    const make = new Function('h', `return function readShape(r) {\n${src}\n};`) as (h: object) => ShapeDecoder;
+    return make({ short, latin1 });
+  } catch {
+    return null;
+  }
+}
+
+/** Encoded bytes of keys for in-place comparison (one-byte keys only; others never match). */
+function rawKeys(keys: string[]): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (const k of keys) {
+    let ok = k.length < 128;
+    for (let i = 0; ok && i < k.length; i++) if (k.charCodeAt(i) > 0xff) ok = false;
+    if (!ok || isIndexLike(k)) {
+      out.push(new Uint8Array(0));
+      continue;
+    }
+    const r = new Uint8Array(2 + k.length);
+    r[0] = T.ONE_BYTE;
+    r[1] = k.length;
+    for (let i = 0; i < k.length; i++) r[2 + i] = k.charCodeAt(i);
+    out.push(r);
+  }
+  return out;
+}
+
+/**
+ * Shapes learned by any Reader, by key list: a prediction is always checked byte for byte, so it may come from an
+ * earlier call. `last` is where a new Reader starts.
+ */
+const MAX_SHAPES = 512;
+const shapes = new Map<string, DShape>();
+let last: DShape | null = null;
+
+function learn(keys: string[]): DShape {
+  const sig = keys.length === 1 ? keys[0]! : keys.join('\u0000');
+  let s = shapes.get(sig);
+  if (s === undefined) {
+    const raw = rawKeys(keys);
+    s = { keys, raw, words: wordsOf(raw), factory: undefined, decode: undefined };
+    if (shapes.size >= MAX_SHAPES) shapes.clear();
+    shapes.set(sig, s);
+  }
+  last = s;
+  return s;
+}
+
+function wordsOf(raw: Uint8Array[]): Int32Array[] {
+  return raw.map((r) => {
+    const w = new Int32Array(r.length >>> 2);
+    for (let j = 0; j < w.length; j++) w[j] = r[4 * j]! | (r[4 * j + 1]! << 8) | (r[4 * j + 2]! << 16) | (r[4 * j + 3]! << 24);
+    return w;
+  });
 }
 
 const f64 = new Float64Array(1);
@@ -97,9 +207,15 @@ class Reader {
   keyPos = 0;
   /** nodeIpc: the id of a host object whose plain-object value is being read (it aliases the object) */
   aliasNext = -1;
-  shape: DShape | null = null;
+  shape: DShape | null = last;
   /** values of the object being built by a shape factory */
   readonly vals: unknown[] = [];
+  /** a view of the input for four-byte key comparisons, made on first use */
+  dv: DataView | null = null;
+  makeDv(): DataView {
+    const b = this.b;
+    return (this.dv = new DataView(b.buffer, b.byteOffset, b.byteLength));
+  }
   constructor(readonly b: Uint8Array, readonly maxDepth: number, readonly v13Flags: boolean, readonly nodeIpc: boolean) {
     this.end = b.length;
   }
@@ -393,10 +509,26 @@ class Reader {
     this.ids.push(PENDING);
     const b = this.b;
     const shape = this.shape;
-    if (shape !== null && shape.factory !== null) {
+    if (shape !== null) {
       const save = this.p;
-      const o = this.predicted(shape.raw, shape.factory);
-      if (o !== null) {
+      const d = shape.decode;
+      if (d) {
+        const o = d(this);
+        if (o !== null) {
+          this.depth--;
+          this.ids[id] = o;
+          if (alias >= 0) this.ids[alias] = o;
+          return o;
+        }
+        this.p = save;
+      } else if (this.predicted(shape.raw, shape.words)) {
+        let f = shape.factory;
+        if (f === undefined) {
+          // the key list is seen again: make its factory and reader
+          f = shape.factory = factoryFor(shape.keys);
+          shape.decode = decoderFor(shape);
+        }
+        const o = f !== null ? f(this.vals) : this.assign(shape.keys, this.vals);
         this.depth--;
         this.ids[id] = o;
         if (alias >= 0) this.ids[alias] = o;
@@ -453,44 +585,53 @@ class Reader {
     }
     this.depth--;
     if (out !== null) return out;
-    // all values primitive: build with the shape factory
+    // all values primitive: build with the shape factory (made when a key list is seen the second time)
     const n = keys.length;
-    let f: Factory | null;
+    let f: Factory | null | undefined;
     if (matched && shape !== null && n === shape.keys.length) {
       f = shape.factory;
+      if (f === undefined) {
+        f = shape.factory = factoryFor(shape.keys);
+        shape.decode = decoderFor(shape);
+      }
     } else {
-      f = factoryFor(keys);
-      this.shape = { keys, raw: this.rawKeys(keys), factory: f };
+      const learned = learn(keys);
+      this.shape = learned;
+      f = learned.factory;
     }
-    const o = f !== null ? f(vals) : this.assign(keys, vals);
+    const o = f !== null && f !== undefined ? f(vals) : this.assign(keys, vals);
     this.ids[id] = o;
     if (alias >= 0) this.ids[alias] = o;
     return o;
   }
 
   /**
-   * The object, built by `factory`, when its bytes are exactly: the predicted keys' bytes (`raw`, compared in
-   * place: V8's ReadExpectedString), each followed by a primitive value, then `{` and the key count. Otherwise null,
-   * and the caller rewinds: the general path reads the same bytes again and decides (errors included; a varint
-   * error thrown here is the one the general path would throw at the same offset). Reading primitives has no side
-   * effects, so giving up part way is invisible.
+   * True when the object's bytes are exactly: the predicted keys' bytes (`raw`, compared in place: V8's
+   * ReadExpectedString), each followed by a primitive value (read into this.vals), then `{` and the key count.
+   * Otherwise false, and the caller rewinds: the general path reads the same bytes again and decides (errors
+   * included; a varint error thrown here is the one the general path would throw at the same offset). Reading
+   * primitives has no side effects, so giving up part way is invisible.
    */
-  predicted(raw: Uint8Array[], factory: Factory): object | null {
+  predicted(raw: Uint8Array[], words: Int32Array[]): boolean {
     const b = this.b;
     const end = this.end;
     const vals = this.vals;
     const n = raw.length;
+    const dv = this.dv !== null ? this.dv : this.makeDv();
     let p = this.p;
     for (let i = 0; i < n; i++) {
       const r = raw[i]!;
       const rl = r.length;
-      if (rl === 0 || p + rl >= end) return null;
-      for (let j = 0; j < rl; j++) if (b[p + j] !== r[j]) return null;
+      if (rl === 0 || p + rl >= end) return false;
+      const w = words[i]!;
+      const nw = w.length;
+      for (let j = 0; j < nw; j++) if (dv.getInt32(p + 4 * j, true) !== w[j]) return false;
+      for (let j = nw * 4; j < rl; j++) if (b[p + j] !== r[j]) return false;
       p += rl;
       const t = b[p++];
       switch (t) {
         case T.ONE_BYTE: {
-          if (p >= end) return null;
+          if (p >= end) return false;
           let len = b[p]!;
           if (len < 0x80) p++;
           else {
@@ -498,13 +639,13 @@ class Reader {
             len = this.varint(); // throws what the general path would throw here
             p = this.p;
           }
-          if (p + len > end) return null;
+          if (p + len > end) return false;
           vals[i] = latin1(b, p, p + len);
           p += len;
           break;
         }
         case T.INT32: {
-          if (p >= end) return null;
+          if (p >= end) return false;
           let u = b[p]!;
           if (u < 0x80) p++;
           else {
@@ -516,7 +657,7 @@ class Reader {
           break;
         }
         case T.DOUBLE:
-          if (p + 8 > end) return null;
+          if (p + 8 > end) return false;
           f64b[0] = b[p]!; f64b[1] = b[p + 1]!; f64b[2] = b[p + 2]!; f64b[3] = b[p + 3]!;
           f64b[4] = b[p + 4]!; f64b[5] = b[p + 5]!; f64b[6] = b[p + 6]!; f64b[7] = b[p + 7]!;
           vals[i] = f64[0]!;
@@ -526,31 +667,12 @@ class Reader {
         case T.FALSE: vals[i] = false; break;
         case T.NULL: vals[i] = null; break;
         case T.UNDEFINED: vals[i] = undefined; break;
-        default: return null;
+        default: return false;
       }
     }
-    if (n >= 0x80 || p + 1 >= end || b[p] !== T.OBJECT_END || b[p + 1] !== n) return null;
+    if (n >= 0x80 || p + 1 >= end || b[p] !== T.OBJECT_END || b[p + 1] !== n) return false;
     this.p = p + 2;
-    return factory(vals);
-  }
-
-  /** Encoded bytes of keys for in-place comparison (one-byte keys only; others never match). */
-  rawKeys(keys: string[]): Uint8Array[] {
-    const out: Uint8Array[] = [];
-    for (const k of keys) {
-      let ok = k.length < 128;
-      for (let i = 0; ok && i < k.length; i++) if (k.charCodeAt(i) > 0xff) ok = false;
-      if (!ok || isIndexLike(k)) {
-        out.push(new Uint8Array(0));
-        continue;
-      }
-      const r = new Uint8Array(2 + k.length);
-      r[0] = T.ONE_BYTE;
-      r[1] = k.length;
-      for (let i = 0; i < k.length; i++) r[2 + i] = k.charCodeAt(i);
-      out.push(r);
-    }
-    return out;
+    return true;
   }
 
   match(raw: Uint8Array): boolean {
@@ -595,8 +717,10 @@ class Reader {
     const a = new Array(len);
     this.ids.push(a);
     const b = this.b;
+    const end = this.end;
     for (let i = 0; i < len; i++) {
-      const ep = this.peekPos();
+      let ep = this.p;
+      if (ep >= end || b[ep] === T.PADDING) ep = this.peekPos();
       if (b[ep] === T.HOLE) {
         this.p = ep + 1;
         continue;

@@ -12,6 +12,7 @@
  */
 
 export const enum Kind {
+  /** an ordinary object whose prototype is Object.prototype or null */
   Plain = 0,
   Array = 1,
   Date = 2,
@@ -28,6 +29,8 @@ export const enum Kind {
   BigIntObject = 13,
   Platform = 14,
   Uncloneable = 15,
+  /** an ordinary object with another prototype (class instance, Object.create(x), platform object cloned as ordinary) */
+  Ordinary = 16,
 }
 
 type AnyFn = (this: unknown, ...args: unknown[]) => unknown;
@@ -238,10 +241,10 @@ function classifySlow(o: object, p: object): Kind {
     const k = protoKinds.get(q);
     if (k !== undefined) {
       if (k === Kind.Platform) return Kind.Platform;
-      return brand(k, o) ? k : Kind.Plain;
+      return brand(k, o) ? k : Kind.Ordinary;
     }
   }
-  return Kind.Plain;
+  return Kind.Ordinary;
 }
 
 // ---- buffers and views ----
@@ -422,7 +425,7 @@ export function makeError(name: string, hasMessage: boolean, message: string, ha
 export function markOrdinary(o: object): void {
   for (let q: object | null = getProto(o); q !== null; q = getProto(q)) {
     if (protoKinds.get(q) === Kind.Platform) {
-      protoKinds.set(q, Kind.Plain);
+      protoKinds.set(q, Kind.Ordinary);
       return;
     }
   }

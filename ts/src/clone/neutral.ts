@@ -181,7 +181,8 @@ export function describe(root: unknown): Neutral {
         if (cd && 'value' in cd) out.cause = d(cd.value);
         return out;
       }
-      case Kind.Plain: {
+      case Kind.Plain:
+      case Kind.Ordinary: {
         const r = o as Record<string, unknown>;
         const props: unknown[] = [];
         for (const key of keysOf(r)) props.push([strField(key), d(r[key])]);

@@ -13,7 +13,8 @@ const MAX_KEYS = 32;
 const cache = new Map<string, Factory | null>();
 let codegen: boolean | undefined;
 
-function canCodegen(): boolean {
+/** Whether `new Function` works here (not under a CSP that forbids it). */
+export function canCodegen(): boolean {
   if (codegen === undefined) {
     try {
       codegen = typeof new Function('return 1') === 'function';
