@@ -81,6 +81,8 @@ export interface MultipartHandler {
 const TEXT_PLAIN_DEFAULT = 'text/plain';
 /** Size of a header slab. */
 const SLAB = 65536;
+/** Longest header line (bytes) the one-pass fast path handles. */
+const FAST_LINE = 1024;
 
 /** One part's header information (MP-H-06..11). Header strings are decoded lazily. */
 export class PartInfo {
@@ -780,6 +782,7 @@ export class MultipartParser {
     const base = this.base;
     const lim = this.hbLimit - base;
     if (lim < n) n = lim;
+    if (n - i > FAST_LINE) n = i + FAST_LINE; // longer lines take the slow path
     const room = n - i + 1;
     if (this.wpos + room > this.hdr.length) this.ensure(room);
     const h = this.hdr;
@@ -1016,7 +1019,7 @@ function parseDisposition(buf: Uint8Array, s: number, e: number): Int32Array | n
   while (i < e && TOKEN[buf[i]!] !== 0) i++;
   if (!isName(buf, s, i, FORM_DATA)) return null;
   const out = PD;
-  out.fill(-1);
+  out[0] = out[1] = out[2] = out[3] = out[4] = out[5] = out[6] = out[7] = -1;
   for (;;) {
     while (i < e && (buf[i] === SP || buf[i] === HT)) i++;
     if (i === e) break;
