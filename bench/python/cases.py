@@ -521,6 +521,13 @@ def serialize_case(imp: str):
 
 def clone_case(imp: str):
     data = (DIR / W["v8"]).read_bytes()
+    if imp == "formwire":
+        formwire_import()
+        from formwire import v8
+
+        times, last, k = measure_per_op(lambda: v8.dumps(v8.loads(data)))
+        return formwire_version(), (times, dict(bytes=len(last), same_bytes=last == data,
+                                                equal=v8.loads(last) == v8.loads(data), ops_per_sample=k))
     if imp == "v8serialize":
         import v8serialize
 
