@@ -113,8 +113,12 @@ class Cloner {
   readonly ids = new Identity();
   /** ... and their copies, by the same index (or a PENDING_ marker) */
   readonly outs: unknown[] = [];
-  /** values of the plain object being read, while they are all primitives (shared by all levels) */
+  /**
+   * values of the plain objects being read, as a stack: an object's values from vals[base] on (base = top when it
+   * starts), a nested object's values after the ones its parent has read so far (top = base + i while it runs)
+   */
   readonly scratch: unknown[] = [];
+  top = 0;
   brokenErrorCause = false;
   constructor(readonly maxDepth: number) {}
 
@@ -156,16 +160,17 @@ class Cloner {
   /**
    * An ordinary object: `for-in` gives the own enumerable keys in order (then inherited ones, which hasOwn drops, as
    * it drops keys deleted by an earlier getter); keys added during the walk are not visited (HTML takes a key
-   * snapshot). Values are collected first and the copy is built at the end by the shape's factory; if a cycle
-   * reaches the object before that, the copy is made then (empty) and filled at the end. Nothing outside can see
-   * the copy before clone() returns, so the order of these steps is not observable. for-in only for objects whose
-   * prototype is Object.prototype or null (Kind.Plain, see serialize.ts `plain`); others take `plainKeys`.
+   * snapshot). Values (copies of nested ones included) are collected first, on the scratch stack, and the copy is
+   * built at the end by the shape's factory; if a cycle reaches the object before that, the copy is made then
+   * (empty) and filled at the end. Nothing outside can see the copy before clone() returns, so the order of these
+   * steps is not observable. for-in only for objects whose prototype is Object.prototype or null (Kind.Plain, see
+   * serialize.ts `plain`); others take `plainKeys`.
    */
   plain(o: Record<string, unknown>, idx: number, depth: number): object {
     const outs = this.outs;
     outs.push(PENDING_OBJECT);
-    let vals = this.scratch;
-    let local = false; // vals is this object's own array (a nested value was met: the scratch is shared)
+    const vals = this.scratch;
+    const base = this.top; // this object's values go to vals[base ...]; a nested object's after them
     let shape: CShape | undefined;
     let sk = EMPTY_KEYS;
     let own: string[] | null = null; // the key list, once it leaves sk
@@ -181,13 +186,12 @@ class Cloner {
       if (own !== null) own.push(key);
       const t = typeof v;
       if ((t === 'object' && v !== null) || t === 'function' || t === 'symbol') {
-        if (!local) {
-          vals = vals.slice(0, i);
-          local = true;
-        }
-        vals[i++] = this.value(v, depth + 1);
-      } else vals[i++] = v;
+        this.top = base + i;
+        const c = this.value(v, depth + 1);
+        vals[base + i++] = c;
+      } else vals[base + i++] = v;
     }
+    this.top = base;
     let keys: string[];
     let factory: Factory | null | undefined = null;
     if (own === null && shape !== undefined && i === sk.length) {
@@ -201,14 +205,14 @@ class Cloner {
     let out = outs[idx] as Record<string, unknown>;
     if (out === PENDING_OBJECT) {
       if (factory !== null && factory !== undefined) {
-        out = factory(vals) as Record<string, unknown>;
+        out = factory(vals, base) as Record<string, unknown>;
         outs[idx] = out;
         return out;
       }
       out = {};
       outs[idx] = out;
     }
-    for (let j = 0; j < i; j++) defineValue(out, keys[j]!, vals[j]);
+    for (let j = 0; j < i; j++) defineValue(out, keys[j]!, vals[base + j]);
     return out;
   }
 

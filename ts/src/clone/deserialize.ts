@@ -528,7 +528,7 @@ class Reader {
           f = shape.factory = factoryFor(shape.keys);
           shape.decode = decoderFor(shape);
         }
-        const o = f !== null ? f(this.vals) : this.assign(shape.keys, this.vals);
+        const o = f !== null ? f(this.vals, 0) : this.assign(shape.keys, this.vals);
         this.depth--;
         this.ids[id] = o;
         if (alias >= 0) this.ids[alias] = o;
@@ -599,7 +599,7 @@ class Reader {
       this.shape = learned;
       f = learned.factory;
     }
-    const o = f !== null && f !== undefined ? f(vals) : this.assign(keys, vals);
+    const o = f !== null && f !== undefined ? f(vals, 0) : this.assign(keys, vals);
     this.ids[id] = o;
     if (alias >= 0) this.ids[alias] = o;
     return o;

@@ -2,11 +2,14 @@
  * Shape cache: one key list, one object factory. A factory builds a plain object from an array of values with an
  * object literal, so every object of a shape is born with its final hidden class (V8 analogue: map transitions).
  *
- * Factories are made with `new Function` once per key list. Where code generation is forbidden (CSP), or for key
- * lists that cannot be written as a literal (`__proto__`), `factoryFor` returns null and callers assign properties.
+ * Factories are made with `new Function` once per key list; callers ask only for key lists they have seen twice, so
+ * one-off key lists (objects used as dictionaries) never cost a compilation. Where code generation is forbidden
+ * (CSP), or for key lists that cannot be written as a literal (`__proto__`), `factoryFor` returns null and callers
+ * assign properties.
  */
 
-export type Factory = (values: unknown[]) => object;
+/** Builds an object from values[base], values[base + 1], ... (one literal: the object is born with its final shape). */
+export type Factory = (values: unknown[], base: number) => object;
 
 const MAX_SHAPES = 512;
 const MAX_KEYS = 32;
@@ -35,10 +38,10 @@ export function factoryFor(keys: readonly string[]): Factory | null {
   f = null;
   if (!keys.includes('__proto__') && canCodegen()) {
     let src = 'return {';
-    for (let i = 0; i < n; i++) src += (i ? ',' : '') + JSON.stringify(keys[i]) + ':v[' + i + ']';
+    for (let i = 0; i < n; i++) src += (i ? ',' : '') + JSON.stringify(keys[i]) + ':v[b' + (i ? ' + ' + i : '') + ']';
     src += '}';
     try {
-      f = new Function('v', src) as Factory;
+      f = new Function('v', 'b', src) as Factory;
     } catch {
       f = null;
     }
@@ -46,19 +49,6 @@ export function factoryFor(keys: readonly string[]): Factory | null {
   if (cache.size >= MAX_SHAPES) cache.clear();
   cache.set(sig, f);
   return f;
-}
-
-/** A remembered key list with its factory: callers keep the last one and compare by identity of key strings. */
-export interface Shape {
-  keys: string[];
-  factory: Factory | null;
-}
-
-export function sameKeys(a: readonly string[], b: readonly string[]): boolean {
-  const n = a.length;
-  if (n !== b.length) return false;
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** Defines an own data property; plain assignment except for `__proto__`, which would set the prototype. */
