@@ -327,6 +327,9 @@ NOT_MEASURED = [
 NOTES = [
     "busboy / @fastify/busboy: `write()` with `drain` back-pressure, then `end()`; the timer stops at `close` / "
     "`finish`; file streams counted by `'data'` handlers; limits raised to Infinity.",
+    "formwire/busboy: formwire's busboy 1.x drop-in (`formwire/busboy`), driven exactly like busboy (same "
+    "events, same back-pressure); formwire's own limits raised through `config.formwire` as for the other "
+    "formwire rows.",
     "formidable: `form.parse(req)` over `Readable.from(chunks)` with content-type and content-length; files written "
     "to a temp dir and removed inside the timer; limits raised, `hashAlgorithm: false`.",
     "Response.formData: the global Response (Node's bundled undici) and the undici npm package (7.x, the last line "

@@ -250,15 +250,22 @@ async function multipartCase(imp) {
       })),
     };
   }
-  if (imp === 'busboy' || imp === 'fastify-busboy') {
+  if (imp === 'busboy' || imp === 'fastify-busboy' || imp === 'formwire-busboy') {
     const isFastify = imp === 'fastify-busboy';
-    const Busboy = isFastify ? require('@fastify/busboy') : require('busboy');
+    const isFw = imp === 'formwire-busboy';
+    const Busboy = isFastify
+      ? require('@fastify/busboy')
+      : isFw
+        ? (await import(fwUrl('busboy.js'))).default
+        : require('busboy');
     const limits = { fields: Infinity, files: Infinity, parts: Infinity, fieldSize: 1 << 30, fileSize: Infinity };
+    // formwire/busboy keeps formwire's own limits under busboy's: raised the same way, plus the lenient flag X3 needs
+    const fwConfig = isFw ? { formwire: fwOpts } : {};
     return {
-      version: depVersion(isFastify ? '@fastify/busboy' : 'busboy'),
+      version: isFw ? formwireVersion : depVersion(isFastify ? '@fastify/busboy' : 'busboy'),
       ...(await measure(async () => {
         const c = newCounts();
-        const bb = isFastify ? new Busboy({ headers, limits }) : Busboy({ headers, limits });
+        const bb = isFastify ? new Busboy({ headers, limits }) : Busboy({ headers, limits, ...fwConfig });
         let err = null;
         bb.on('error', (e) => (err = e));
         bb.on('field', (name, val) => {
