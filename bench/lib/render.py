@@ -225,7 +225,8 @@ def main() -> None:
                 name = f"**{r['label']}**" if r["formwire"] else r["label"]
                 cells = [name, str(r.get("version") or "?"), fmt_time(r["median_s"], per_op), fmt_range(r),
                          fmt_rate(r.get("mb_per_s")),
-                         f"{fmt_mb(r.get('rss_growth_mb'))} ({fmt_mb(r.get('rss_peak_mb'))})", str(r["runs"])]
+                         f"{fmt_mb(r.get('rss_growth_mb'))} ({fmt_mb(r.get('rss_peak_mb'))})",
+                         str(r["runs"]) + ("*" if r.get("note") else "")]
                 for f in fws:
                     cells.append("–" if f is r else fmt_ratio(r["median_s"] / f["median_s"]))
                 w("| " + " | ".join(cells) + " |")
@@ -237,6 +238,10 @@ def main() -> None:
                     4 + len(fws))
                 w("| " + " | ".join(c.replace("|", "/") for c in cells) + " |")
             w("")
+            for r in ok:
+                if r.get("note"):
+                    w(f"\\* {r['label']}: {r['note']}")
+                    w("")
             for f in fws:
                 if f.get("time_over_ref"):
                     refs = {r["impl"]: r for r in recs if r["workload"] == "REF" and r["lang"] == lang}
@@ -260,9 +265,6 @@ def main() -> None:
         w(f"- {LANG_NAME[lang]} {label}, {', '.join(wids)}: {what}: {reason}")
     for k, v in (data.get("problems") or {}).items():
         w(f"- setup `{k}`: {v}")
-    notes = [r for r in recs if r.get("note")]
-    for r in notes:
-        w(f"- {r['workload']} {LANG_NAME[r['lang']]} {r['label']}: {r['note']}")
     w("")
     if plt is None:
         w("Charts were not drawn: matplotlib is not importable (bench/.deps/venv).")
