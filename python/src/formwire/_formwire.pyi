@@ -2,7 +2,28 @@
 from collections.abc import Iterable
 from typing import Any, Final, Optional, Union, final
 
-from typing_extensions import Buffer
+from typing_extensions import Buffer, disjoint_base
+
+__all__ = [
+    "END",
+    "GIL_RELEASE_BYTES",
+    "Marker",
+    "MultipartParser",
+    "PART_END",
+    "Part",
+    "UrlencodedParser",
+    "__version__",
+    "boundary_from_content_type",
+    "encode_frames",
+    "parse_disposition",
+    "parse_mime",
+    "urlencoded_parse",
+    "urlencoded_serialize",
+    "v8_dumps",
+    "v8_loads",
+    "v8_neutral_decode",
+    "v8_neutral_encode",
+]
 
 __version__: Final[str]
 GIL_RELEASE_BYTES: Final[int]
@@ -46,6 +67,7 @@ class Part:
     @property
     def body_offset(self) -> int: ...
 
+@disjoint_base
 class MultipartParser:
     def __new__(
         cls,
@@ -86,6 +108,7 @@ def encode_frames(
     entries: list[Union[tuple[str, str], tuple[str, str, str]]], boundary: Optional[str] = None
 ) -> tuple[str, str, list[bytes]]: ...
 
+@disjoint_base
 class UrlencodedParser:
     def __new__(cls, *, max_pairs: Optional[int] = 10000, max_bytes: Optional[int] = 10485760) -> UrlencodedParser: ...
     def feed(self, data: Union[str, Buffer]) -> list[tuple[str, str]]: ...

@@ -92,8 +92,8 @@ async def asgi_chunks(receive: Callable[[], Awaitable[Mapping[str, Any]]]) -> As
 async def aiter_chunks(source: AsyncIterable[BytesLike] | Callable[[], Awaitable[Mapping[str, Any]]]) -> AsyncIterator[BytesLike]:
     """The chunks of an async iterable (``request.stream()``) or of an ASGI ``receive`` callable."""
     if callable(source) and not hasattr(source, "__aiter__"):
-        async for chunk in asgi_chunks(source):  # type: ignore[arg-type]
-            yield chunk
+        async for body in asgi_chunks(source):
+            yield body
         return
     async for chunk in source:  # type: ignore[union-attr]
         yield chunk
@@ -343,7 +343,7 @@ def encode(
     a guess from the filename, else ``application/octet-stream``. The boundary is generated from the OS CSPRNG unless
     given (1-70 ``bchars``, else ``MP_ENCODE_BOUNDARY``). Lone surrogates become U+FFFD (MP-S-07).
     """
-    entries: list[tuple[str, ...]] = []
+    entries: list[Any] = []
     bodies: list[Any] = []
     for name, value in _items(fields):
         values = value if isinstance(value, list) else (value,)

@@ -66,7 +66,7 @@ def install(**options: Any) -> None:
         }
     fp.multipart = mod
     fp.parse_options_header = _shim.parse_options_header
-    fp.FormParserError = _shim.FormParserError
+    fp.FormParserError = _shim.FormParserError  # type: ignore[misc]
     rq.parse_options_header = _shim.parse_options_header
 
 
@@ -81,7 +81,7 @@ def uninstall() -> None:
     fp.multipart = _saved["fp.multipart"]
     fp.parse_options_header = _saved["fp.parse_options_header"]
     if _saved["fp.FormParserError"] is not None:
-        fp.FormParserError = _saved["fp.FormParserError"]
+        fp.FormParserError = _saved["fp.FormParserError"]  # type: ignore[misc]
     rq.parse_options_header = _saved["rq.parse_options_header"]
     _saved = None
 

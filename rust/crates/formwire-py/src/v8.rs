@@ -518,7 +518,10 @@ pub fn v8_dumps<'py>(py: Python<'py>, value: &Bound<'py, PyAny>, max_depth: u32)
 
 /// `loads(data, *, max_depth=1000, max_bytes=268435456, node_ipc=False)`.
 #[pyfunction]
-#[pyo3(signature = (data, *, max_depth=Some(1000), max_bytes=Some(268435456), node_ipc=false))]
+#[pyo3(
+    signature = (data, *, max_depth=Some(1000), max_bytes=Some(268435456), node_ipc=false),
+    text_signature = "(data, *, max_depth=1000, max_bytes=268435456, node_ipc=False)"
+)]
 pub fn v8_loads<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyAny>,
@@ -558,7 +561,10 @@ pub fn v8_neutral_encode<'py>(py: Python<'py>, neutral_json: &str, max_depth: Op
 
 /// Testee support: V8 bytes to neutral JSON text.
 #[pyfunction]
-#[pyo3(signature = (data, *, max_depth=Some(1000), max_bytes=Some(268435456), node_ipc=false))]
+#[pyo3(
+    signature = (data, *, max_depth=Some(1000), max_bytes=Some(268435456), node_ipc=false),
+    text_signature = "(data, *, max_depth=1000, max_bytes=268435456, node_ipc=False)"
+)]
 pub fn v8_neutral_decode(
     py: Python<'_>,
     data: &Bound<'_, PyAny>,

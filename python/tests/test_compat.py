@@ -1,0 +1,108 @@
+"""formwire.compat.python_multipart: the same callbacks, in the same order, as python-multipart."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from conftest import form, part
+from python_multipart.multipart import MultipartParser as PMMultipartParser
+from python_multipart.multipart import QuerystringParser as PMQuerystringParser
+from python_multipart.multipart import parse_options_header as pm_parse_options_header
+
+from formwire.compat import python_multipart as shim
+
+
+def record(parser_cls: Any, chunks: list[bytes], *args: Any, **kwargs: Any) -> list[tuple[Any, ...]]:
+    log: list[tuple[Any, ...]] = []
+
+    def cb(name: str, with_data: bool) -> Any:
+        if with_data:
+            return lambda data, start, end: log.append((name, bytes(data[start:end])))
+        return lambda: log.append((name,))
+
+    names = ["on_part_begin", "on_part_end", "on_header_end", "on_headers_finished", "on_end",
+             "on_field_start", "on_field_end"]
+    data_names = ["on_part_data", "on_header_field", "on_header_value", "on_field_name", "on_field_data"]
+    callbacks = {n: cb(n, False) for n in names} | {n: cb(n, True) for n in data_names}
+    p = parser_cls(*args, callbacks=callbacks, **kwargs)
+    for c in chunks:
+        p.write(c)
+    p.finalize()
+    return merge(log)
+
+
+def merge(log: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """Adjacent data callbacks of one kind joined (parsers may split data differently), header names lowercased."""
+    out: list[tuple[Any, ...]] = []
+    for ev in log:
+        if len(ev) == 2 and out and out[-1][0] == ev[0]:
+            out[-1] = (ev[0], out[-1][1] + ev[1])
+        else:
+            out.append(ev)
+    return [(n, d.lower()) if n == "on_header_field" else ev for ev in out for n, d in [ev + (None,) * (2 - len(ev))][:1]]
+
+
+BODY = form(part("a", b"hello"), part("f", b"\r\n--boundar\r\nxx", filename="f.txt", content_type="text/plain"), part("e", b""))
+
+
+@pytest.mark.parametrize("size", [len(BODY), 1, 7, 64])
+def test_multipart_callbacks_match(size: int) -> None:
+    chunks = [BODY[i:i + size] for i in range(0, len(BODY), size)]
+    ours = record(shim.MultipartParser, chunks, b"boundary")
+    theirs = record(PMMultipartParser, chunks, b"boundary")
+    assert ours == theirs
+    assert ("on_part_data", b"\r\n--boundar\r\nxx") in ours and ours[-1] == ("on_end",)
+
+
+def test_on_part_data_gets_the_written_chunk_without_a_copy() -> None:
+    seen: list[Any] = []
+    p = shim.MultipartParser(b"boundary", {"on_part_data": lambda d, s, e: seen.append((d, s, e))})
+    p.write(BODY)
+    assert all(d is BODY for d, _, _ in seen)
+    z: list[Any] = []
+    p = shim.MultipartParser(b"boundary", {"on_part_data": lambda d, s, e: z.append(d[s:e])}, zero_copy=True)
+    p.write(BODY)
+    assert all(isinstance(v, memoryview) and v.obj is BODY for v in z)
+
+
+def test_querystring_callbacks_decode_like_python_multipart_for_plain_input() -> None:
+    from urllib.parse import unquote_plus
+
+    data = b"a=1&b=%C3%A9+x&&c=&d=%25"
+
+    def decoded(cls: Any) -> list[tuple[str, str]]:
+        pairs: list[tuple[str, str]] = []
+        cur: dict[str, bytes] = {}
+        p = cls({"on_field_start": lambda: cur.clear(),
+                 "on_field_name": lambda d, s, e: cur.__setitem__("n", cur.get("n", b"") + d[s:e]),
+                 "on_field_data": lambda d, s, e: cur.__setitem__("v", cur.get("v", b"") + d[s:e]),
+                 "on_field_end": lambda: pairs.append((unquote_plus(cur.get("n", b"").decode("latin-1")),
+                                                       unquote_plus(cur.get("v", b"").decode("latin-1"))))})
+        for i in range(0, len(data), 3):
+            p.write(data[i:i + 3])
+        p.finalize()
+        return pairs
+
+    assert decoded(shim.QuerystringParser) == decoded(PMQuerystringParser) == [("a", "1"), ("b", "é x"), ("c", ""), ("d", "%")]
+
+
+def test_querystring_gives_whatwg_results_where_the_old_reading_differs() -> None:
+    """A raw UTF-8 byte next to a percent escape: WHATWG decodes bytes first (UE-P-08)."""
+    from urllib.parse import unquote_plus
+
+    got: list[bytes] = []
+    p = shim.QuerystringParser({"on_field_data": lambda d, s, e: got.append(d[s:e])})
+    p.write("v=\u00e9%C3%A9".encode())
+    p.finalize()
+    assert unquote_plus(b"".join(got).decode("latin-1")) == "éé"
+
+
+def test_parse_options_header() -> None:
+    assert shim.parse_options_header('form-data; name="a"; filename="x.txt"') == (b"form-data", {b"name": b"a", b"filename": b"x.txt"})
+    assert pm_parse_options_header('form-data; name="a"; filename="x.txt"') == (b"form-data", {b"name": b"a", b"filename": b"x.txt"})
+    # MP-H-07: a backslash is an ordinary byte; no path is stripped
+    assert shim.parse_options_header(b'form-data; name="f"; filename="C:\\dir\\a.txt"')[1][b"filename"] == b"C:\\dir\\a.txt"
+    ct, params = shim.parse_options_header("Multipart/Form-Data; Boundary=\"a b\"; charset=utf-8")
+    assert ct == b"multipart/form-data" and params == {b"boundary": b"a b", b"charset": b"utf-8"}
+    assert shim.parse_options_header(None) == (b"", {})
+    assert shim.parse_options_header('form-data; name="a"; name="b"') == (b"form-data", {})
