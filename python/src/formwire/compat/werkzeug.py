@@ -1,0 +1,118 @@
+"""Werkzeug and Flask: parse ``multipart/form-data`` request bodies with formwire, in one line.
+
+.. code-block:: python
+
+    import formwire.compat.werkzeug
+    formwire.compat.werkzeug.install()   # Flask apps too: request.form / request.files
+
+``request.form`` and ``request.files`` keep their types (``MultiDict``, ``FileStorage``), the app's stream factory,
+and Werkzeug's limits: ``max_form_parts`` (Flask ``MAX_FORM_PARTS``) is formwire's ``max_parts`` and
+``max_form_memory_size`` (Flask ``MAX_FORM_MEMORY_SIZE``) its ``max_field_bytes``; exceeding either is a 413 as
+before. Malformed bodies are a ``ValueError`` (formwire's ``MultipartError``), which Werkzeug's form parser turns
+into an empty form unless ``silent=False``, as it does with its own errors. ``allow_preamble`` is on by default
+here, because Werkzeug's own test client sends a CRLF before the first delimiter. Text fields are UTF-8 with U+FFFD
+(MP-F-01) whatever charset a part claims. ``uninstall()`` restores Werkzeug's parser.
+"""
+from __future__ import annotations
+
+from typing import IO, Any
+
+from formwire._formwire import PART_END, Part
+from formwire.errors import MultipartError
+from formwire.multipart import Parser
+
+__all__ = ["install", "uninstall", "installed"]
+
+_LIMITS = {"MP_LIMIT_PARTS", "MP_LIMIT_FIELD_BYTES", "MP_LIMIT_FILE_BYTES", "MP_LIMIT_TOTAL_BYTES", "MP_LIMIT_HEADER_BYTES"}
+_saved: Any = None
+_options: dict[str, Any] = {}
+
+
+def _parse(self: Any, stream: IO[bytes], boundary: bytes, content_length: int | None) -> tuple[Any, Any]:
+    from werkzeug.datastructures import FileStorage, Headers
+    from werkzeug.exceptions import RequestEntityTooLarge
+
+    # Werkzeug's own test client writes a CRLF before the first delimiter (an RFC 2046 preamble): allowed here.
+    opts: dict[str, Any] = {"max_parts": self.max_form_parts, "max_field_bytes": self.max_form_memory_size,
+                            "allow_preamble": True}
+    opts.update(_options)
+    parser = Parser(boundary, **opts)
+    fields: list[tuple[str, str]] = []
+    files: list[tuple[str, Any]] = []
+    part: Part | None = None
+    container: Any = None
+    buf: list[Any] = []
+    read = stream.read
+    size = self.buffer_size
+
+    def take(events: list[Any]) -> None:
+        nonlocal part, container, buf
+        for ev in events:
+            t = type(ev)
+            if t is memoryview or t is bytes:
+                if container is None:
+                    buf.append(ev)
+                else:
+                    container.write(ev)
+            elif t is Part:
+                part = ev
+                if ev.is_file:
+                    container = self.stream_factory(total_content_length=content_length, filename=ev.filename,
+                                                    content_type=ev.content_type, content_length=0)
+                else:
+                    container = None
+                    buf = []
+            elif ev is PART_END:
+                assert part is not None
+                if container is None:
+                    fields.append((part.name, b"".join(buf).decode("utf-8", "replace")))
+                else:
+                    container.seek(0)
+                    files.append((part.name, FileStorage(container, part.filename, part.name, headers=Headers(part.headers))))
+                    container = None
+
+    try:
+        while True:
+            data = read(size)
+            if not data:
+                break
+            take(parser.feed(data))
+        take(parser.close())
+    except MultipartError as e:
+        for _, f in files:
+            f.close()
+        if container is not None:
+            container.close()
+        if e.code in _LIMITS:
+            raise RequestEntityTooLarge() from e
+        raise
+    return self.cls(fields), self.cls(files)
+
+
+def install(**options: Any) -> None:
+    """Makes ``werkzeug.formparser.MultiPartParser`` (and so Flask's ``request.form``/``request.files``) use
+    formwire. ``options``: formwire multipart options for every request (e.g. ``allow_preamble=True``)."""
+    global _saved, _options
+    from werkzeug import formparser
+
+    if _saved is None:
+        _saved = formparser.MultiPartParser.parse
+    _options = dict(options)
+    formparser.MultiPartParser.parse = _parse  # type: ignore[method-assign,assignment]
+
+
+def uninstall() -> None:
+    """Restores Werkzeug's own multipart parser."""
+    global _saved
+    if _saved is None:
+        return
+    from werkzeug import formparser
+
+    formparser.MultiPartParser.parse = _saved  # type: ignore[method-assign]
+    _saved = None
+
+
+def installed() -> bool:
+    from werkzeug import formparser
+
+    return formparser.MultiPartParser.parse is _parse  # type: ignore[comparison-overlap]
