@@ -97,13 +97,13 @@ function cryptoRandom(bytes: Uint8Array): void {
     c.getRandomValues(bytes);
     return;
   }
-  // Node 18 without the global: the CommonJS build can still reach node:crypto.
-  const req = (globalThis as { require?: (m: string) => { webcrypto: { getRandomValues(b: Uint8Array): void } } }).require;
-  if (typeof req === 'function') {
-    req('node:crypto').webcrypto.getRandomValues(bytes);
+  // Node 18 has no global crypto: the CommonJS build can still reach node:crypto through its module-scoped require
+  // (`typeof require` is 'undefined' in ES modules, so the ESM build never takes this path).
+  if (typeof require === 'function') {
+    (require('node:crypto') as { webcrypto: { getRandomValues(b: Uint8Array): void } }).webcrypto.getRandomValues(bytes);
     return;
   }
-  throw new Error('formwire: no crypto.getRandomValues in this runtime; pass options.boundary');
+  throw new Error('formwire: no crypto.getRandomValues in this runtime (Node 18 ESM: use Node 19+); pass options.boundary');
 }
 
 class Encoded implements EncodedFormData {
