@@ -140,7 +140,8 @@ def main() -> None:
       "synchronous `write()` calls (formwire's sans-IO core); Python pre-sliced `bytes`; Rust `Bytes` slices, "
       "multer behind a stream that is `Pending` before each chunk as a socket is. MB/s = bytes / median / 10^6. "
       "RSS growth = VmHWM at the end minus VmRSS with the input loaded (peak reset through "
-      "`/proc/self/clear_refs`).")
+      "`/proc/self/clear_refs`). CPU median = the median of the process CPU time (all threads) of the same runs: "
+      "on a machine shared with other work it moves less than the wall time, which is what the ratios use.")
     w("- **Ratios:** `N.NNx` in a `÷ formwire …` column is that row's median divided by the formwire row's median, "
       "both from this run: above 1, formwire is faster. Only ratios within one language are given.")
     w(f"- **Wall time** of this run: {data['wall_s']['total']:.0f} s (setup and input generation "
@@ -214,17 +215,17 @@ def main() -> None:
             if not lr:
                 continue
             fws = [r for r in lr if r["formwire"] and r["status"] == "ok"]
-            head = ["implementation", "version", "median", "min – max", "MB/s", "RSS +MB (peak)", "runs"]
+            head = ["implementation", "version", "median", "min – max", "CPU median", "MB/s", "RSS +MB (peak)", "runs"]
             head += [f"÷ formwire {short(f['label'])}" for f in fws]
             w(f"**{LANG_NAME[lang]}**")
             w("")
             w("| " + " | ".join(head) + " |")
-            w("|" + "|".join(["---", "---", "---:", "---:", "---:", "---:", "---:"] + ["---:"] * len(fws)) + "|")
+            w("|" + "|".join(["---", "---", "---:", "---:", "---:", "---:", "---:", "---:"] + ["---:"] * len(fws)) + "|")
             ok = sorted([r for r in lr if r["status"] == "ok"], key=lambda r: r["median_s"])
             for r in ok:
                 name = f"**{r['label']}**" if r["formwire"] else r["label"]
                 cells = [name, str(r.get("version") or "?"), fmt_time(r["median_s"], per_op), fmt_range(r),
-                         fmt_rate(r.get("mb_per_s")),
+                         fmt_time(r.get("cpu_median_s")), fmt_rate(r.get("mb_per_s")),
                          f"{fmt_mb(r.get('rss_growth_mb'))} ({fmt_mb(r.get('rss_peak_mb'))})",
                          str(r["runs"]) + ("*" if r.get("note") else "")]
                 for f in fws:
@@ -235,7 +236,7 @@ def main() -> None:
                     continue
                 what = {"known": "known incumbent defect", "fail": "FAILED", "not-run": "not run"}[r["status"]]
                 cells = [r["label"], str(r.get("version") or "–"), f"{what}: {r.get('reason', '')}"] + [""] * (
-                    4 + len(fws))
+                    5 + len(fws))
                 w("| " + " | ".join(c.replace("|", "/") for c in cells) + " |")
             w("")
             for r in ok:

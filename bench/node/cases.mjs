@@ -69,17 +69,21 @@ async function measure(fn) {
     if (t > job.slow_s) return { times: [t], last: r, slow: true };
   }
   const times = [];
+  const cpu = [];
   let total = 0;
   let last;
   while (times.length < job.reps || (total < job.min_time && times.length < job.max_reps)) {
+    const c0 = process.cpuUsage();
     const t0 = now();
     last = await fn();
     const t = now() - t0;
+    const c = process.cpuUsage(c0);
     times.push(t);
+    cpu.push((c.user + c.system) / 1e6);
     total += t;
     if (t > job.slow_s) break;
   }
-  return { times, last, slow: times.length === 1 && total > job.slow_s };
+  return { times, cpu, last, slow: times.length === 1 && total > job.slow_s };
 }
 
 /** Per-operation timing for small synchronous operations: batches of at least batch_time seconds. */
@@ -97,7 +101,7 @@ async function measurePerOp(fn) {
     return x;
   });
   // measure() timed whole batches; report per operation
-  return { times: r.times.map((t) => t / k), last: r.last, k, slow: r.slow };
+  return { times: r.times.map((t) => t / k), cpu: r.cpu?.map((t) => t / k), last: r.last, k, slow: r.slow };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -391,7 +395,7 @@ async function urlencodedCase(imp) {
     version = depVersion('qs');
   } else throw new Error(`unknown urlencoded impl ${imp}`);
   const r = await measure(run);
-  return { version, times: r.times, last: summarize(r.last), slow: r.slow };
+  return { version, times: r.times, cpu: r.cpu, last: summarize(r.last), slow: r.slow };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -483,7 +487,7 @@ async function serializeCase(imp) {
     const { createHash } = await import('node:crypto');
     s.sha256 = createHash('sha256').update(r.last).digest('hex');
   }
-  return { version, times: r.times, last: s, slow: r.slow };
+  return { version, times: r.times, cpu: r.cpu, last: s, slow: r.slow };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -513,6 +517,7 @@ async function cloneCase(imp) {
   return {
     version,
     times: r.times,
+    cpu: r.cpu,
     slow: r.slow,
     last: { json_bytes: Buffer.byteLength(JSON.stringify(r.last)), equal: same, ops_per_sample: r.k, ...extra },
   };
@@ -549,6 +554,7 @@ try {
     JSON.stringify({
       ok: true,
       times: out.times,
+      cpu: out.cpu ?? null,
       result: out.last,
       version: out.version,
       rss_base_kb: rss.base,

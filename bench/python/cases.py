@@ -22,6 +22,7 @@ W = job["work"]
 DIR = Path(job["dir"])
 RSS = {"base": 0, "reset": False}
 SLOW = [False]
+CPU: list = []  # process CPU seconds of each timed run (all threads)
 
 
 def status_kb(key: str) -> int:
@@ -53,9 +54,11 @@ def measure(fn):
             return [t], r
     times, total, last = [], 0.0, None
     while len(times) < job["reps"] or (total < job["min_time"] and len(times) < job["max_reps"]):
+        c0 = time.process_time()
         t0 = time.perf_counter()
         last = fn()
         t = time.perf_counter() - t0
+        CPU.append(time.process_time() - c0)
         times.append(t)
         total += t
         if t > job["slow_s"]:
@@ -81,6 +84,7 @@ def measure_per_op(fn):
         return x
 
     times, last = measure(batch)
+    CPU[:] = [c / k for c in CPU]
     return [t / k for t in times], last, k
 
 
@@ -571,7 +575,7 @@ def main() -> None:
     try:
         gc.collect()
         ver, (times, last) = kinds[W["kind"]](job["impl"])
-        out = dict(ok=True, times=times, result=last, version=ver, rss_base_kb=RSS["base"],
+        out = dict(ok=True, times=times, cpu=CPU if len(CPU) == len(times) else None, result=last, version=ver, rss_base_kb=RSS["base"],
                    rss_peak_kb=status_kb("VmHWM"), hwm_reset=RSS["reset"], slow=SLOW[0])
     except Exception as e:  # reported, validated as a failure by bench/run
         tb = traceback.format_exception(e)

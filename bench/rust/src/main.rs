@@ -19,6 +19,15 @@ type Res = Result<Value, String>;
 static BASE_KB: AtomicU64 = AtomicU64::new(0);
 static RESET: AtomicBool = AtomicBool::new(false);
 static SLOW: AtomicBool = AtomicBool::new(false);
+static CPU: std::sync::Mutex<Vec<f64>> = std::sync::Mutex::new(Vec::new());
+
+/// Process CPU time (all threads), seconds.
+fn cpu_now() -> f64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes one timespec through a valid pointer.
+    unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut ts) };
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
 
 struct Job {
     imp: String,
@@ -74,7 +83,9 @@ fn measure(job: &Job, mut f: impl FnMut() -> Result<(f64, Value), String>) -> Re
     let mut total = 0.0;
     let mut last = Value::Null;
     while times.len() < job.reps || (total < job.min_time && times.len() < job.max_reps) {
+        let c0 = cpu_now();
         let (t, r) = f()?;
+        CPU.lock().unwrap().push(cpu_now() - c0);
         times.push(t);
         total += t;
         last = r;
@@ -428,6 +439,9 @@ fn run_clone(job: &Job) -> Result<(Vec<f64>, Value, String), String> {
                 }
                 Ok((t0.elapsed().as_secs_f64() / k as f64, Value::Null))
             })?;
+            for c in CPU.lock().unwrap().iter_mut() {
+                *c /= k as f64;
+            }
             let out = once()?;
             let r = json!({"bytes": out.len(), "same_bytes": out == bytes, "ops_per_sample": k});
             Ok((t, r, "formwire-v8".into()))
@@ -500,7 +514,7 @@ fn main() {
     let peak = status_kb("VmHWM:");
     let line = match out {
         Ok((times, result, version)) => json!({
-            "ok": true, "times": times, "result": result, "version": version,
+            "ok": true, "times": times, "cpu": *CPU.lock().unwrap(), "result": result, "version": version,
             "rss_base_kb": BASE_KB.load(Ordering::SeqCst), "rss_peak_kb": peak,
             "hwm_reset": RESET.load(Ordering::SeqCst), "slow": SLOW.load(Ordering::SeqCst),
         }),
