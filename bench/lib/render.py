@@ -351,7 +351,10 @@ NOTES = [
     "Rust: multer's 'socket-like' stream returns `Pending` (and wakes the task) before each chunk and delivers it "
     "only on a later poll by the executor; the 'always-ready' stream (`futures::stream::iter`) lets multer copy the "
     "whole body into its buffer first. `form_urlencoded` pairs are collected as owned Strings; formwire's row "
-    "keeps borrowed `Cow`s where nothing was decoded, the 'owned' row converts every pair.",
+    "keeps borrowed `Cow`s where nothing was decoded, the 'owned' row converts every pair. Found on the way: multer "
+    "3.1.0 reports `IncompleteStream` when a whole body arrives on the immediate re-poll after a `Pending` and the "
+    "stream ends at once (its first-boundary search polls the stream again, then checks for the end of the stream "
+    "before searching the bytes it just received).",
     "W6: formwire `clone()` returns strings as they are (they are immutable), which is why its string rows are "
     "near zero; `deserialize(serialize())` is the wire round trip to compare with `v8`.",
 ]
