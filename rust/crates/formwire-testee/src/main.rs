@@ -7,11 +7,18 @@ use std::io::{self, BufRead, Write};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as B64;
 use formwire::multipart::{self, Encoder, Event};
-use formwire::{Error, urlencoded};
+use formwire::{Error, urlencoded, v8};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
-const OPS: &[&str] = &["multipart.parse", "multipart.serialize", "urlencoded.parse", "urlencoded.serialize"];
+const OPS: &[&str] = &[
+    "multipart.parse",
+    "multipart.serialize",
+    "urlencoded.parse",
+    "urlencoded.serialize",
+    "clone.decode",
+    "clone.encode",
+];
 
 /// Bodies up to this size are echoed as `body_b64` (for the runner's diffs).
 const ECHO_LIMIT: usize = 64 * 1024;
@@ -58,6 +65,8 @@ fn handle(req: &Value) -> Response {
         "urlencoded.parse" => return results(req, |r, i, c| urlencoded_parse(r, i, c).to_string()),
         "multipart.serialize" => multipart_serialize(req),
         "urlencoded.serialize" => urlencoded_serialize(req).map_err(|m| testee_error(&m)),
+        "clone.decode" => return results(req, clone_decode),
+        "clone.encode" => clone_encode(req),
         _ => Err(testee_error(&format!("unknown op {op:?}"))),
     };
     let mut m = Map::new();
@@ -391,4 +400,44 @@ fn urlencoded_serialize(req: &Value) -> Result<Value, String> {
         list.push((n, v));
     }
     Ok(json!({"text": urlencoded::serialize(list)}))
+}
+
+/// `max_depth` of a clone op's options (`null` = unlimited).
+fn clone_depth(options: Option<&Value>) -> Option<u32> {
+    let v = options?.get("max_depth")?;
+    Some(v.as_u64().map_or(u32::MAX, |n| u32::try_from(n).unwrap_or(u32::MAX)))
+}
+
+fn clone_error(e: &v8::Error) -> Value {
+    json!({"code": e.code.as_str(), "offset": e.offset, "message": e.to_string()})
+}
+
+/// `clone.decode`: the V8 decoder is not a streaming one, so every chunking decodes the whole input.
+fn clone_decode(req: &Value, input: &[u8], _cuts: &[usize]) -> String {
+    let o = req.get("options");
+    let mut opts = v8::DecodeOptions::default();
+    if let Some(d) = clone_depth(o) {
+        opts.max_depth = d;
+    }
+    if let Some(v) = o.and_then(|o| o.get("max_bytes")) {
+        opts.max_bytes = v.as_u64().unwrap_or(u64::MAX);
+    }
+    opts.node_ipc = o.and_then(|o| o.get("node_ipc")).and_then(Value::as_bool).unwrap_or(false);
+    match v8::decode_with(input, &opts) {
+        Ok(g) => json!({"ok": {"value": v8::neutral::to_json(&g)}}),
+        Err(e) => json!({"error": clone_error(&e)}),
+    }
+    .to_string()
+}
+
+/// `clone.encode`: neutral value description to canonical bytes (hex).
+fn clone_encode(req: &Value) -> Result<Value, Value> {
+    let mut opts = v8::EncodeOptions::default();
+    if let Some(d) = clone_depth(req.get("options")) {
+        opts.max_depth = d;
+    }
+    let g = v8::neutral::from_json(req.get("value").unwrap_or(&Value::Null)).map_err(|e| clone_error(&e))?;
+    let bytes = v8::encode_with(&g, &opts).map_err(|e| clone_error(&e))?;
+    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    Ok(json!({"hex": hex}))
 }

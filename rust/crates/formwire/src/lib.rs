@@ -9,6 +9,9 @@
 //! - [`urlencoded`]: WHATWG `application/x-www-form-urlencoded` parse
 //!   (whole or streaming) and serialize.
 //! - [`mime`]: the WHATWG MIME type parser and serializer both use.
+//! - `v8` (default feature `v8`): the V8 ValueSerializer v15 codec, the
+//!   `formwire-v8` crate re-exported (what Node's `v8` module,
+//!   `worker_threads` and Deno KV write).
 //!
 //! Every decoder reports bad input as an [`Error`] with a stable
 //! [`ErrorCode`] and a byte offset (`spec/errors.md`); every limit of
@@ -53,6 +56,8 @@
 
 pub mod error;
 pub mod mime;
+#[cfg(feature = "v8")]
+pub use formwire_v8 as v8;
 pub mod multipart;
 mod tables;
 pub mod urlencoded;
