@@ -292,11 +292,14 @@ pub fn run(argv: Vec<OsString>) -> Result<(), Failure> {
         }
         Kind::Urlencoded(parser) => urlencoded_body(parser, &mut *input, &mut buf, &mut progress, extract, &cfg),
     };
+    // The progress line goes away before the result is printed.
     progress.done();
+    let out = result?;
+    print!("{out}");
     if cfg.stats {
         print_stats("decoded", progress.bytes(), progress.elapsed());
     }
-    result
+    Ok(())
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -309,7 +312,7 @@ fn multipart_body(
     progress: &mut Progress,
     extract: Option<Extractor>,
     cfg: &Config,
-) -> Result<(), Failure> {
+) -> Result<String, Failure> {
     let mut sink = Sink { parts: Vec::new(), hasher: Sha256::new(), extract };
     loop {
         if filled > 0 {
@@ -338,9 +341,7 @@ fn multipart_body(
     if let Some(x) = sink.extract.take() {
         x.commit().map_err(io_err("--extract"))?;
     }
-    let out = if cfg.json { parts_json(&sink.parts) } else { parts_table(&sink.parts, cfg.extract.is_some()) };
-    print!("{out}");
-    Ok(())
+    Ok(if cfg.json { parts_json(&sink.parts) } else { parts_table(&sink.parts, cfg.extract.is_some()) })
 }
 
 fn urlencoded_body(
@@ -350,7 +351,7 @@ fn urlencoded_body(
     progress: &mut Progress,
     mut extract: Option<Extractor>,
     cfg: &Config,
-) -> Result<(), Failure> {
+) -> Result<String, Failure> {
     let mut pairs: Vec<(String, String)> = Vec::new();
     let mut take = |pair: Result<urlencoded::Pair<'_>, Error>, x: &mut Option<Extractor>| -> Result<(), Failure> {
         let (n, v) = pair.map_err(Failure::Input)?;
@@ -381,9 +382,7 @@ fn urlencoded_body(
     if let Some(x) = extract {
         x.commit().map_err(io_err("--extract"))?;
     }
-    let out = if cfg.json { pairs_json(&pairs) } else { pairs_table(&pairs) };
-    print!("{out}");
-    Ok(())
+    Ok(if cfg.json { pairs_json(&pairs) } else { pairs_table(&pairs) })
 }
 
 fn parts_json(parts: &[PartInfo]) -> String {
