@@ -8,6 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import v8 from 'node:v8';
+import vm from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import '../../src/clone/node.js';
@@ -139,11 +140,17 @@ function calibrate(fn: Op, x: unknown, ms: number): number {
     n = dt < ms / 16 ? n * 8 : Math.ceil((n * ms * 1.25) / Math.max(dt, 0.001));
   }
 }
-// No forced collection between batches: a full GC shrinks the young generation, and the next 20 ms of any
-// allocation-heavy JavaScript then run 2-3x slower (measured), which would measure the GC policy, not the code.
-// Garbage one batch leaves may be collected during the next one; the median of per-round ratios absorbs that.
+// A minor (young-generation) collection before each batch, outside the timed region: otherwise the next batch pays
+// for collecting the previous batch's young garbage. With v8.serialize that garbage is thousands of Buffers whose
+// weak callbacks made single scavenges take 100-450 ms (--trace-gc), landing in whichever batch came next, so
+// per-round times were bimodal (our 11-char round trip at 85 ns or 800 ns). Each batch still pays for the
+// collections its own allocation triggers. Not a full collection: after a forced full GC, allocation-heavy
+// JavaScript ran 2-3x slower for the next 40 ms (measured), which would measure the GC policy, not the code.
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as (o?: { type: 'minor' | 'major' }) => void;
 /** [wall ns/op, cpu ns/op] */
 function batch(fn: Op, x: unknown, n: number): [number, number] {
+  gc({ type: 'minor' });
   const c0 = cpuNow();
   const t0 = process.hrtime.bigint();
   for (let i = 0; i < n; i++) sink = fn(x);
