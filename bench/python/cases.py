@@ -577,7 +577,7 @@ def main() -> None:
         ver, (times, last) = kinds[W["kind"]](job["impl"])
         out = dict(ok=True, times=times, cpu=CPU if len(CPU) == len(times) else None, result=last, version=ver, rss_base_kb=RSS["base"],
                    rss_peak_kb=status_kb("VmHWM"), hwm_reset=RSS["reset"], slow=SLOW[0])
-    except Exception as e:  # reported, validated as a failure by bench/run
+    except BaseException as e:  # noqa: BLE001 - reported (a PyO3 panic is a BaseException); bench/run fails it
         tb = traceback.format_exception(e)
         out = dict(ok=False, error=(repr(e) + " | " + "".join(tb[-2:]).strip().replace("\n", " | "))[:600])
     print(json.dumps(out))
