@@ -18,6 +18,7 @@ __all__ = [
     "parse_disposition",
     "parse_mime",
     "urlencoded_parse",
+    "urlencoded_parse_dict",
     "urlencoded_serialize",
     "v8_dumps",
     "v8_loads",
@@ -119,6 +120,9 @@ class UrlencodedParser:
 def urlencoded_parse(
     data: Union[str, Buffer], *, max_pairs: Optional[int] = 10000, max_bytes: Optional[int] = 10485760
 ) -> list[tuple[str, str]]: ...
+def urlencoded_parse_dict(
+    data: Union[str, Buffer], *, max_pairs: Optional[int] = 10000, max_bytes: Optional[int] = 10485760
+) -> dict[str, str]: ...
 def urlencoded_serialize(pairs: Iterable[tuple[str, str]]) -> str: ...
 def v8_dumps(value: Any, *, max_depth: int = 1000) -> bytes: ...
 def v8_loads(

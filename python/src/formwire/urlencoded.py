@@ -16,6 +16,7 @@ from typing import Union
 
 from formwire._formwire import UrlencodedParser as _NativeParser
 from formwire._formwire import urlencoded_parse as _parse
+from formwire._formwire import urlencoded_parse_dict as _parse_dict
 from formwire._formwire import urlencoded_serialize as _serialize
 
 __all__ = ["parse", "parse_dict", "serialize", "Parser"]
@@ -32,8 +33,8 @@ def parse(data: str | BytesLike, *, max_pairs: int | None = 10000, max_bytes: in
 
 
 def parse_dict(data: str | BytesLike, *, max_pairs: int | None = 10000, max_bytes: int | None = 10485760) -> dict[str, str]:
-    """As :func:`parse`, as a dict (the last value of a repeated name wins)."""
-    return dict(_parse(data, max_pairs=max_pairs, max_bytes=max_bytes))
+    """As :func:`parse`, into a dict (the last value of a repeated name wins), built without the pair list."""
+    return _parse_dict(data, max_pairs=max_pairs, max_bytes=max_bytes)
 
 
 def serialize(pairs: Mapping[str, str] | Iterable[tuple[str, str]]) -> str:

@@ -27,6 +27,7 @@ fn _formwire(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(encode::encode_frames, m)?)?;
     m.add_class::<urlencoded::UrlencodedParser>()?;
     m.add_function(wrap_pyfunction!(urlencoded::urlencoded_parse, m)?)?;
+    m.add_function(wrap_pyfunction!(urlencoded::urlencoded_parse_dict, m)?)?;
     m.add_function(wrap_pyfunction!(urlencoded::urlencoded_serialize, m)?)?;
     m.add_function(wrap_pyfunction!(v8::v8_dumps, m)?)?;
     m.add_function(wrap_pyfunction!(v8::v8_loads, m)?)?;

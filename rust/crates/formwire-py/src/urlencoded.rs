@@ -3,7 +3,7 @@
 use formwire::urlencoded::{self, Options, Parser};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyTuple};
+use pyo3::types::{PyDict, PyList, PyTuple};
 
 use crate::errors;
 use crate::util::{self, GIL_RELEASE_BYTES, TextOrBytes};
@@ -16,6 +16,7 @@ fn options(max_pairs: Option<i128>, max_bytes: Option<i128>) -> PyResult<Options
 }
 
 fn pairs_to_py<'py>(py: Python<'py>, pairs: &[(std::borrow::Cow<'_, str>, std::borrow::Cow<'_, str>)]) -> PyResult<Bound<'py, PyList>> {
+    let _gc = util::GcPause::new(py);
     let items: Vec<Bound<'py, PyAny>> = pairs.iter().map(|(n, v)| util::str_pair(py, n, v)).collect();
     util::list_of(py, items)
 }
@@ -48,6 +49,42 @@ pub fn urlencoded_parse<'py>(
         Ok(pairs) => pairs_to_py(py, &pairs),
         Err(e) => Err(errors::core(py, e)),
     }
+}
+
+/// As `urlencoded_parse`, into a dict (the last value of a repeated name wins), without building the pairs.
+#[pyfunction]
+#[pyo3(
+    signature = (data, *, max_pairs=Some(10000), max_bytes=Some(10485760)),
+    text_signature = "(data, *, max_pairs=10000, max_bytes=10485760)"
+)]
+pub fn urlencoded_parse_dict<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    max_pairs: Option<i128>,
+    max_bytes: Option<i128>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let o = options(max_pairs, max_bytes)?;
+    let input = util::text_or_bytes(data)?;
+    let bytes = input.as_bytes();
+    let immutable = match &input {
+        TextOrBytes::Text(_) => true,
+        TextOrBytes::Bytes(b) => b.readonly(),
+    };
+    let r = if bytes.len() >= GIL_RELEASE_BYTES && immutable {
+        py.detach(|| urlencoded::parse_with(bytes, &o))
+    } else {
+        urlencoded::parse_with(bytes, &o)
+    };
+    let pairs = r.map_err(|e| errors::core(py, e))?;
+    let d = PyDict::new(py);
+    for (n, v) in &pairs {
+        let (k, v) = (util::fast_str(py, n), util::fast_str(py, v));
+        // SAFETY: borrowed references to live objects; PyDict_SetItem takes its own.
+        if unsafe { pyo3::ffi::PyDict_SetItem(d.as_ptr(), k.as_ptr(), v.as_ptr()) } != 0 {
+            return Err(PyErr::fetch(py));
+        }
+    }
+    Ok(d)
 }
 
 /// Serializes `(name, value)` pairs of `str` (lone surrogates become U+FFFD, UE-S-01).

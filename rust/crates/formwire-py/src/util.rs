@@ -200,6 +200,9 @@ pub fn str_pair<'py>(py: Python<'py>, a: &str, b: &str) -> Bound<'py, PyAny> {
         }
         ffi::PyTuple_SET_ITEM(t, 0, a.into_ptr());
         ffi::PyTuple_SET_ITEM(t, 1, b.into_ptr());
+        // Two strs cannot form a cycle: keep the tuple out of the collector's lists
+        // (CPython would untrack it at its first collection anyway).
+        ffi::PyObject_GC_UnTrack(t.cast());
         Bound::from_owned_ptr(py, t)
     }
 }
@@ -216,5 +219,34 @@ pub fn list_of<'py>(py: Python<'py>, items: Vec<Bound<'py, PyAny>>) -> PyResult<
             ffi::PyList_SET_ITEM(l, i as ffi::Py_ssize_t, it.into_ptr());
         }
         Ok(Bound::from_owned_ptr(py, l).cast_into_unchecked())
+    }
+}
+
+/// Pauses the cyclic garbage collector while many new objects that cannot
+/// form cycles (strs, tuples of strs) are created; restores it after.
+pub struct GcPause {
+    #[allow(dead_code)]
+    was_enabled: bool,
+}
+
+impl GcPause {
+    #[inline]
+    pub fn new(_py: Python<'_>) -> GcPause {
+        #[cfg(Py_3_10)]
+        // SAFETY: called with the GIL held.
+        let was_enabled = unsafe { ffi::PyGC_Disable() } == 1;
+        #[cfg(not(Py_3_10))]
+        let was_enabled = false;
+        GcPause { was_enabled }
+    }
+}
+
+impl Drop for GcPause {
+    fn drop(&mut self) {
+        #[cfg(Py_3_10)]
+        if self.was_enabled {
+            // SAFETY: dropped where it was made, with the GIL held.
+            unsafe { ffi::PyGC_Enable() };
+        }
     }
 }
