@@ -59,6 +59,32 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+impl Error {
+    /// The coded error inside an [`std::io::Error`] made from one (as the
+    /// blocking adapter [`multipart::read`](crate::multipart::read) reports
+    /// bad input), or `None` for any other I/O error.
+    ///
+    /// ```
+    /// use formwire::{Error, ErrorCode};
+    ///
+    /// let io: std::io::Error = Error::new(ErrorCode::MpTruncated, 9).into();
+    /// assert_eq!(io.kind(), std::io::ErrorKind::InvalidData);
+    /// assert_eq!(Error::from_io(&io), Some(Error::new(ErrorCode::MpTruncated, 9)));
+    /// assert_eq!(Error::from_io(&std::io::ErrorKind::BrokenPipe.into()), None);
+    /// ```
+    pub fn from_io(e: &std::io::Error) -> Option<Error> {
+        e.get_ref().and_then(|inner| inner.downcast_ref::<Error>()).copied()
+    }
+}
+
+/// An [`std::io::Error`] of kind `InvalidData` carrying the coded error
+/// (get it back with [`Error::from_io`]).
+impl From<Error> for std::io::Error {
+    fn from(e: Error) -> std::io::Error {
+        std::io::Error::new(std::io::ErrorKind::InvalidData, e)
+    }
+}
+
 macro_rules! codes {
     ($( $(#[$doc:meta])* $variant:ident = $string:literal, $message:literal; )*) => {
         /// The error codes of `spec/errors.md`, one variant per code.

@@ -5,7 +5,9 @@
 //!
 //! - [`multipart`]: a sans-IO streaming `multipart/form-data` parser (the
 //!   WPT fetch profile by default, leniency only by named options) and a
-//!   WHATWG-exact encoder that never copies file bodies.
+//!   WHATWG-exact encoder that never copies file bodies. Adapters for a
+//!   blocking `std::io::Read` ([`multipart::read`]) and, with feature
+//!   `stream`, an async `Stream` of `Bytes` (`multipart::stream`).
 //! - [`urlencoded`]: WHATWG `application/x-www-form-urlencoded` parse
 //!   (whole or streaming) and serialize.
 //! - [`mime`]: the WHATWG MIME type parser and serializer both use.

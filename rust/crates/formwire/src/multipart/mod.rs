@@ -10,6 +10,13 @@
 //! The [`encode`] module writes bodies (MP-S rules) without copying file
 //! contents.
 //!
+//! Two thin I/O adapters drive the parser for callers who have a byte
+//! source rather than chunks: [`read::Reader`] over any blocking
+//! [`std::io::Read`] (parts with `Read` bodies, one 64 KiB buffer), and
+//! `stream::Multipart` (feature `stream`) over an async
+//! `Stream<Item = Result<Bytes, E>>` such as a hyper or axum body (parts
+//! as streams of zero-copy `Bytes` slices).
+//!
 //! # Example
 //!
 //! ```
@@ -50,6 +57,10 @@
 pub mod encode;
 mod parser;
 mod part;
+mod pull;
+pub mod read;
+#[cfg(feature = "stream")]
+pub mod stream;
 
 pub use encode::{Body, Encoder, encode_to_vec};
 pub use parser::{Event, Feed, Parser};
@@ -177,3 +188,5 @@ fn check_boundary(boundary: &[u8]) -> Result<(), Error> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod adapter_tests;

@@ -159,6 +159,9 @@ pub struct Parser {
     disp: Disposition,
     content_type: Option<usize>,
     in_part: bool,
+    /// The header block of the latest part is still in `hbuf` (until the
+    /// next part's delimiter line ends).
+    has_head: bool,
     body_start: u64,
     body_len: u64,
     body_limit: u64,
@@ -209,6 +212,7 @@ impl Parser {
             disp: Disposition::default(),
             content_type: None,
             in_part: false,
+            has_head: false,
             body_start: 0,
             body_len: 0,
             body_limit: 0,
@@ -239,6 +243,7 @@ impl Parser {
         self.hbuf.clear();
         self.headers.clear();
         self.in_part = false;
+        self.has_head = false;
     }
 
     /// The boundary `B`.
@@ -270,6 +275,14 @@ impl Parser {
     /// [`Event::PartEnd`].
     pub fn part(&self) -> Option<Part<'_>> {
         if self.in_part { Some(self.part_view()) } else { None }
+    }
+
+    /// The latest part, from its [`Event::PartStart`] until the next part's
+    /// delimiter line ends: unlike [`Parser::part`] it is still there after
+    /// [`Event::PartEnd`] (and after [`Event::End`] for the last part), so a
+    /// caller that sees `PartEnd` can still tell which part ended.
+    pub fn last_part(&self) -> Option<Part<'_>> {
+        if self.has_head { Some(self.part_view()) } else { None }
     }
 
     /// Feeds one chunk. Drain the returned [`Feed`] with [`Feed::next`].
@@ -456,6 +469,7 @@ impl Parser {
         self.folding = false;
         self.hbuf.clear();
         self.headers.clear();
+        self.has_head = false;
         self.state = State::Headers(Hs::LineStart);
         Ok(())
     }
@@ -859,6 +873,7 @@ impl Parser {
         }
         self.content_type = ct;
         self.in_part = true;
+        self.has_head = true;
         self.body_start = body_start;
         self.body_len = 0;
         (self.body_limit, self.body_code) = if self.disp.filename.is_some() {
