@@ -31,6 +31,8 @@ export const DEFAULT_MAX_BYTES = 268435456;
 
 /** An id that is assigned but whose object is not readable yet (an Error being read). */
 const PENDING = {};
+/** An id whose plain object is being read: a reference to it makes the (empty) object, filled when it is read. */
+const PENDING_OBJECT = {};
 
 class Retry13 extends Error {}
 
@@ -172,6 +174,8 @@ function rawKeys(keys: string[]): Uint8Array[] {
  */
 const MAX_SHAPES = 512;
 const shapes = new Map<string, DShape>();
+/** the last key list learned with a given first key */
+const byFirstKey = new Map<string, DShape>();
 let last: DShape | null = null;
 
 function learn(keys: string[]): DShape {
@@ -180,9 +184,13 @@ function learn(keys: string[]): DShape {
   if (s === undefined) {
     const raw = rawKeys(keys);
     s = { keys, raw, words: wordsOf(raw), factory: undefined, decode: undefined };
-    if (shapes.size >= MAX_SHAPES) shapes.clear();
+    if (shapes.size >= MAX_SHAPES) {
+      shapes.clear();
+      byFirstKey.clear();
+    }
     shapes.set(sig, s);
   }
+  if (keys.length > 0) byFirstKey.set(keys[0]!, s);
   last = s;
   return s;
 }
@@ -364,6 +372,11 @@ class Reader {
         const id = this.varint();
         if (id >= this.ids.length) this.err('SC_REF', tp, `reference to unassigned id ${id}`);
         const o = this.ids[id];
+        if (o === PENDING_OBJECT) {
+          const made = {}; // an object whose values are being read: it exists from its tag on, as in V8
+          this.ids[id] = made;
+          return made;
+        }
         if (o === PENDING || o === undefined) this.err('SC_REF', tp, `reference to id ${id} before it is readable`);
         if (o instanceof ArrayBuffer) return this.maybeView(o);
         return o;
@@ -495,12 +508,6 @@ class Reader {
     return this.err('SC_KEY', tp, 'a property key must be a string or a number');
   }
 
-  /** Tags whose value is a primitive (nothing can refer back to an unfinished object). */
-  static primitiveTag(t: number): boolean {
-    return t === T.ONE_BYTE || t === T.INT32 || t === T.TRUE || t === T.FALSE || t === T.DOUBLE ||
-      t === T.TWO_BYTE || t === T.UNDEFINED || t === T.NULL || t === T.UTF8 || t === T.BIGINT || t === T.UINT32;
-  }
-
   object(tp: number): object {
     this.open(tp);
     const alias = this.aliasNext;
@@ -536,12 +543,21 @@ class Reader {
       }
       this.p = save;
     }
-    const pk = shape !== null ? shape.raw : null;
+    // General path. Keys and values are collected and the object is built at the end, by the factory of its key list
+    // when that list is known; a reference back to the object while its values are read makes it exist then (empty),
+    // and it is filled at the end (nothing else can see it before deserialize returns). With a nodeIpc alias the
+    // object is made first (two ids share it).
+    let cand = shape; // the key list the keys are compared with, byte for byte (V8's ReadExpectedString)
+    let pk = cand !== null ? cand.raw : null;
+    let matched = cand !== null;
     const keys: string[] = [];
     const vals: unknown[] = [];
     let seen: Set<string> | null = null; // duplicate check for long key lists
-    let matched = true;
-    let out: Record<string, unknown> | null = null;
+    if (alias >= 0) {
+      const made = {};
+      this.ids[id] = made;
+      this.ids[alias] = made;
+    } else this.ids[id] = PENDING_OBJECT;
     for (let i = 0; ; i++) {
       const kp = this.peekPos();
       if (b[kp] === T.OBJECT_END) {
@@ -550,58 +566,59 @@ class Reader {
         if (count !== i) this.err('SC_COUNT', kp, `object end says ${count} properties, read ${i}`);
         break;
       }
-      // key: compare the predicted key's bytes in place (V8's ReadExpectedString)
       let key: string;
-      const raw = pk !== null && matched && i < pk.length ? pk[i]! : null;
-      if (raw !== null && this.match(raw)) {
-        key = shape!.keys[i]!;
-      } else {
-        matched = false;
+      const raw = matched && i < pk!.length ? pk![i]! : null;
+      if (raw !== null && this.match(raw)) key = cand!.keys[i]!;
+      else {
         key = this.key();
-        if (out === null) {
+        matched = false;
+        if (i === 0) {
+          // another key list than predicted: the last one seen with this first key, if any
+          const c = byFirstKey.get(key);
+          if (c !== undefined) {
+            cand = c;
+            pk = c.raw;
+            matched = true;
+          }
+        }
+        if (!matched) {
           let dup: boolean;
           if (keys.length < 32) dup = keys.indexOf(key) >= 0;
           else {
             if (seen === null) seen = new Set(keys);
             dup = seen.has(key);
-            seen.add(key);
           }
           if (dup) this.err('SC_KEY', this.keyPos, `duplicate property ${JSON.stringify(key)}`);
-        } else if (hasOwn.call(out, key)) this.err('SC_KEY', this.keyPos, `duplicate property ${JSON.stringify(key)}`);
-      }
-      if (out === null) {
-        const vp = this.peekPos();
-        if (Reader.primitiveTag(b[vp]!)) {
-          keys.push(key);
-          if (seen !== null) seen.add(key);
-          vals.push(this.value());
-          continue;
         }
-        out = this.assign(keys, vals);
-        this.ids[id] = out;
-        if (alias >= 0) this.ids[alias] = out;
       }
-      defineValue(out, key, this.value());
+      keys.push(key);
+      if (seen !== null) seen.add(key);
+      vals.push(this.value());
     }
     this.depth--;
-    if (out !== null) return out;
-    // all values primitive: build with the shape factory (made when a key list is seen the second time)
     const n = keys.length;
+    let o = this.ids[id] as Record<string, unknown>;
+    if (o !== PENDING_OBJECT) {
+      for (let j = 0; j < n; j++) defineValue(o, keys[j]!, vals[j]);
+      return o;
+    }
+    // build with the factory of the key list (made when a key list is seen the second time)
     let f: Factory | null | undefined;
-    if (matched && shape !== null && n === shape.keys.length) {
-      f = shape.factory;
+    if (matched && cand !== null && n === cand.keys.length) {
+      f = cand.factory;
       if (f === undefined) {
-        f = shape.factory = factoryFor(shape.keys);
-        shape.decode = decoderFor(shape);
+        f = cand.factory = factoryFor(cand.keys);
+        cand.decode = decoderFor(cand);
       }
+      last = cand;
+      this.shape = cand;
     } else {
       const learned = learn(keys);
       this.shape = learned;
       f = learned.factory;
     }
-    const o = f !== null && f !== undefined ? f(vals, 0) : this.assign(keys, vals);
+    o = (f !== null && f !== undefined ? f(vals, 0) : this.assign(keys, vals)) as Record<string, unknown>;
     this.ids[id] = o;
-    if (alias >= 0) this.ids[alias] = o;
     return o;
   }
 

@@ -180,12 +180,14 @@ function arrayIndex(s: string): number {
 }
 
 /**
- * Shape cache entry: the key list of the last object written at one nesting level, and (from the second object with
- * that key list on) each key's encoded bytes, tag included. A two-byte key's bytes depend on the output position
- * (padding), so it has none and is written in place.
+ * Shape cache, one entry per nesting level: the key list of the last object written at that level (keys[0..n),
+ * overwritten in place when the next object differs, so no allocation per object), and, from the second object in a
+ * row with that key list on, each key's encoded bytes, tag included. A two-byte key's bytes depend on the output
+ * position (padding), so it has none and is written in place.
  */
 interface KeyShape {
   keys: string[];
+  n: number;
   bytes: Array<KeyBytes | null> | null;
 }
 
@@ -211,7 +213,7 @@ class Writer {
   dv: DataView = new DataView(this.buf.buffer);
   pos = 0;
   ids: Identity = new Identity();
-  shapes: Array<KeyShape | null> = [];
+  shapes: Array<KeyShape | undefined> = [];
   constructor(public maxDepth: number) {
     this.reset(maxDepth);
   }
@@ -533,17 +535,21 @@ class Writer {
    */
   plain(o: Record<string, unknown>, depth: number): void {
     this.open(depth);
-    const shape = depth < SHAPE_LEVELS ? this.shapes[depth] : null;
-    const sk = shape ? shape.keys : EMPTY_KEYS;
-    const kb = shape ? shape.bytes : null;
-    const skn = sk.length;
-    let own: string[] | null = null; // this object's keys, once they leave the cached list
+    let lv: KeyShape | undefined;
+    if (depth < SHAPE_LEVELS) {
+      lv = this.shapes[depth];
+      if (lv === undefined) lv = this.shapes[depth] = { keys: [], n: 0, bytes: null };
+    }
+    const lk = lv !== undefined ? lv.keys : EMPTY_KEYS;
+    const skn = lv !== undefined ? lv.n : 0;
+    const kb = lv !== undefined ? lv.bytes : null;
+    let same = true; // the keys so far are the level's last key list
     this.byte(T.OBJECT);
     let i = 0;
     for (const key in o) {
       if (!hasOwn.call(o, key)) continue;
       const v = o[key];
-      if (own === null && i < skn && sk[i] === key) {
+      if (same && i < skn && lk[i] === key) {
         const b = kb !== null ? kb[i] : null;
         if (b) {
           const w = b.words;
@@ -555,8 +561,8 @@ class Writer {
           this.pos = p + b.length;
         } else this.key(key);
       } else {
-        if (own === null) own = sk.slice(0, i);
-        own.push(key);
+        same = false;
+        if (lv !== undefined) lk[i] = key; // overwrite the level's list in place: no allocation per object
         this.key(key);
       }
       i++;
@@ -573,16 +579,19 @@ class Writer {
     }
     this.byte(T.OBJECT_END);
     this.varint(i);
-    if (depth >= SHAPE_LEVELS) return;
-    if (own === null && i !== skn) own = sk.slice(0, i);
-    if (own !== null) this.shapes[depth] = { keys: own, bytes: null }; // bytes once the key list repeats
-    else if (kb === null && shape) shape.bytes = this.shapeBytes(sk);
+    if (lv === undefined) return;
+    if (same && i === skn) {
+      if (kb === null) lv.bytes = this.shapeBytes(lk, i); // the key list repeats: encode its keys once
+    } else {
+      lv.n = i;
+      lv.bytes = null;
+    }
   }
 
-  /** The encoded keys of a shape (kept out of `plain`: a closure using `this` there would cost a context per call). */
-  shapeBytes(keys: string[]): Array<KeyBytes | null> {
+  /** The encoded keys of a key list (kept out of `plain`: a closure using `this` there costs a context per call). */
+  shapeBytes(keys: string[], n: number): Array<KeyBytes | null> {
     const out: Array<KeyBytes | null> = [];
-    for (let i = 0; i < keys.length; i++) {
+    for (let i = 0; i < n; i++) {
       const b = this.keyBytes(keys[i]!);
       out.push(b === null ? null : keyWords(b));
     }

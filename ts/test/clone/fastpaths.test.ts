@@ -252,6 +252,35 @@ test('decoder: a predicted or generated shape that does not match gives what the
   }
 });
 
+test('decoder: an object referred to while its values are read exists then and is filled in order', () => {
+  const makers: Array<() => unknown> = [
+    () => { const a: Record<string, unknown> = { x: 1 }; a.self = a; a.y = 'z'; return a; },
+    () => { const a: Record<string, unknown> = {}; a.first = a; return a; },
+    () => { const a: Record<string, unknown> = { p: { n: 1 }, r: 2 }; (a.p as Record<string, unknown>).back = a; return a; },
+    () => { const s = { v: 1 }; const a = { l: [s, s], m: { s } }; return [a, a, s]; },
+    () => Array.from({ length: 5 }, (_, i) => { const o: Record<string, unknown> = { i, self: null }; o.self = o; return o; }),
+  ];
+  for (const make of makers) {
+    for (let pass = 0; pass < 2; pass++) {
+      const x = make();
+      const bytes = serialize(x);
+      assert.equal(hex(bytes), hex(v8raw(x)));
+      const want = neutral(v8.deserialize(bytes));
+      const got = deserialize(bytes);
+      assert.deepEqual(neutral(got), want);
+      assert.deepEqual(neutral(got), neutral(x));
+    }
+  }
+  const a = deserialize(serialize(makers[0]!())) as Record<string, unknown>;
+  assert.equal(a.self, a);
+  assert.deepEqual(Object.keys(a), ['x', 'self', 'y']);
+  // Node IPC framing: a host object aliases the plain object that follows (two ids, one object), here referred to
+  const ipc = deserialize(H('ff0f 5c 01 6f 22 01 61 49 02 22 01 62 5e 00 22 01 63 5e 01 7b 03'), { nodeIpc: true }) as Record<string, unknown>;
+  assert.equal(ipc.b, ipc);
+  assert.equal(ipc.c, ipc);
+  assert.deepEqual(Object.keys(ipc), ['a', 'b', 'c']);
+});
+
 test('decoder: root strings and numbers take the fast path only when it is exact', () => {
   for (const n of [0, 1, 2, 15, 16, 17, 100, 127, 128, 129, 300]) {
     const s = 'abcdefghijklmnopqrstuvwxyzé'.repeat(12).slice(0, n);
