@@ -348,7 +348,6 @@ export class MultipartParser {
   private ranges: number[] = [];
   private lineStarts: number[] = [];
   private valEnd = 0;
-  private partError: FormwireError | null = null;
 
   constructor(boundary: Uint8Array | string, handler: MultipartHandler, options: MultipartOptions = {}, indexOf: IndexOf = indexOfFallback) {
     const b = typeof boundary === 'string' ? encodeUtf8(boundary) : boundary;

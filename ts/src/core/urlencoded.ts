@@ -21,7 +21,6 @@ function lim(v: number | null | undefined, d: number): number {
   return v;
 }
 
-const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
 const encoder = new TextEncoder();
 
 const AMP = 0x26;
@@ -38,7 +37,7 @@ function hexVal(c: number): number {
 
 let scratch = new Uint8Array(256);
 
-/** `+` → SP, then percent-decode (invalid `%` sequences kept literally), then UTF-8 decode without BOM. */
+/** UE-P-06 `+` → SP, then UE-P-07 percent-decode (invalid `%` kept literally), then UE-P-08 UTF-8 decode. */
 export function decodeBytes(buf: Uint8Array, a: number, b: number): string {
   let plain = true;
   for (let i = a; i < b; i++) {
@@ -115,7 +114,7 @@ export class UrlencodedParser {
     this.pairs++;
   }
 
-  /** A complete non-empty sequence (already counted at its first byte). */
+  /** A complete non-empty sequence (already counted at its first byte). UE-P-04: split at the first `=`. */
   private sequence(buf: Uint8Array, a: number, b: number): void {
     let eq = a;
     while (eq < b && buf[eq] !== EQ) eq++;
@@ -140,7 +139,7 @@ export class UrlencodedParser {
     let i = 0;
     try {
       while (i < n) {
-        const amp = chunk.indexOf(AMP, i);
+        const amp = chunk.indexOf(AMP, i); // UE-P-02: '&' is the only separator
         const end = amp < 0 ? n : amp;
         // UE-L-02: a pair is counted at its first byte, as soon as that byte is fed (UE-P-12).
         if (this.pendingLen === 0 && end > i) this.count(this.fed + i);
@@ -154,7 +153,7 @@ export class UrlencodedParser {
           this.pendingLen = 0;
         } else if (amp > i) {
           this.sequence(chunk, i, amp);
-        }
+        } // else UE-P-03: an empty sequence is skipped
         i = amp + 1;
       }
     } finally {
@@ -208,7 +207,7 @@ const toWellFormed: (s: string) => string =
     ? (s) => (s as unknown as { toWellFormed(): string }).toWellFormed()
     : (s) => s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
 
-/** Parse a urlencoded string (its UTF-8 encoding, as WHATWG does). */
+/** Parse a urlencoded string: UE-P-01, the same pairs as the bytes of its UTF-8 encoding. */
 export function parseUrlencodedString(input: string, options: UrlencodedOptions = {}): [string, string][] {
   const maxPairs = lim(options.maxPairs, URLENCODED_DEFAULTS.maxPairs);
   const maxBytes = lim(options.maxBytes, URLENCODED_DEFAULTS.maxBytes);
@@ -271,13 +270,13 @@ const EXTRA = /[!'()~]|%20/g;
 const HAS_EXTRA = /[!'()~]|%20/;
 const EXTRA_MAP: Record<string, string> = { '!': '%21', "'": '%27', '(': '%28', ')': '%29', '~': '%7E', '%20': '+' };
 
-/** The WHATWG urlencoded byte serializer over the UTF-8 encoding of a string. */
+/** UE-S-01..05: lone surrogates → U+FFFD, UTF-8, space → `+`, `A-Za-z0-9*-._` kept, the rest `%XX` uppercase. */
 export function serializeComponent(s: string): string {
   const e = encodeURIComponent(toWellFormed(s));
   return HAS_EXTRA.test(e) ? e.replace(EXTRA, (m) => EXTRA_MAP[m]!) : e;
 }
 
-/** Serialize pairs as `name=value&…` (WHATWG URL "application/x-www-form-urlencoded serializer", UTF-8). */
+/** UE-S-06: `name=value` joined by `&` (WHATWG URL "application/x-www-form-urlencoded serializer", UTF-8). */
 export function serializeUrlencoded(pairs: Iterable<readonly [string, string]>): string {
   let out = '';
   let first = true;
