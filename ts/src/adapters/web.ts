@@ -103,8 +103,16 @@ export function chunksOf(body: BodySource): AsyncIterator<Uint8Array> {
   throw new TypeError('formwire: unsupported body type');
 }
 
-/** The Content-Type of a Request/Response, when the caller did not give one. */
+/**
+ * The Content-Type of a Request/Response, or of a Node IncomingMessage (`headers['content-type']`), when the caller
+ * did not give one.
+ */
 export function contentTypeOf(body: unknown): string | null {
   if (isBodyHolder(body)) return body.headers.get('content-type');
+  const h = (body as { headers?: unknown } | null)?.headers;
+  if (typeof h === 'object' && h !== null) {
+    const v = (h as Record<string, unknown>)['content-type'];
+    if (typeof v === 'string') return v;
+  }
   return null;
 }
