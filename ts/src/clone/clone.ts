@@ -11,8 +11,10 @@
  * detached buffers and out-of-bounds views throw a `DOMException` named `DataCloneError`.
  *
  * Fast paths: primitives and strings are returned as is (strings are immutable: constant time for any length);
- * plain objects whose values are primitives are built by a shape-cache factory; packed arrays are copied by one index
- * loop; buffers by one memcpy. Platform objects (Blob, File, ImageData, ...) go to the runtime's `structuredClone`.
+ * ordinary objects are walked with for-in, their values collected on one scratch stack, and the copy built at the
+ * end by a shape-cache factory (one object literal) once the key list has been seen before; packed arrays are copied
+ * by one index loop; buffers by one memcpy. The memory map is identity.ts (every object recorded, so cycles and
+ * shared references are exact). Platform objects (Blob, File, ImageData, ...) go to the runtime's `structuredClone`.
  *
  * Proxy: HTML refuses Proxy objects, and JavaScript cannot see a Proxy. When the runtime offers `util.types.isProxy`
  * (Node, Deno, Bun: see kinds.ts) every object is checked. Without it (browsers) `clone()` gives any object value to

@@ -4,8 +4,15 @@
  * BigInt digit groups, version-13 views with or without flags) plus Node's host-object typed arrays (`v8.serialize`).
  * Errors are FormwireError with the SC_ codes and offsets of spec/errors.md.
  *
- * Fast paths: plain objects are built by a shape-cache factory after the predicted key bytes are compared in place
- * (V8's ReadExpectedString); object ids are a plain array (push, index).
+ * Fast paths (each gives up, having committed nothing, at the first byte it does not expect; the general path then
+ * reads the same bytes and decides, errors included):
+ *  - a root one-byte string shorter than 128 bytes is read without a Reader;
+ *  - a plain object is predicted to have the key list of the last all-primitive object (from any earlier call too):
+ *    its keys are compared in place (V8's ReadExpectedString) and, once the key list has been seen twice, read by a
+ *    generated reader for that list, which builds the object with one literal (born with its final hidden class);
+ *  - objects that take the general path are built at the end, by the factory of their key list when it is known
+ *    (the candidate list is found by first key, no key list joined), and made early only when referred to;
+ *  - object ids are a plain array (push, index); short Latin-1 strings are one String.fromCharCode call.
  */
 import { scError, type CloneErrorCode } from './errors.js';
 import { mapSet, setAdd, makeView, ELEMENT_SIZE, VIEW_CTORS, makeError, hasOwn, copyBytes, ERROR_CTORS } from './kinds.js';

@@ -9,6 +9,11 @@
  *    with flags (bit 0 length-tracking, bit 1 backed by a resizable buffer); Error `r` with subtags in the order
  *    prototype, `m`, `c`, `s`, `.`.
  * Values are read with the same rules as clone() (kinds.ts): getters run, prototypes dropped, and so on.
+ *
+ * Fast paths: a root primitive is written straight into an output of its exact size; otherwise one reused scratch
+ * buffer is filled and copied out once. Ordinary objects are walked with for-in (see `plain`); each nesting level
+ * remembers its last key list and, when it repeats, writes the keys' bytes four at a time. The memory map is
+ * identity.ts (exact for any graph: every object is recorded).
  */
 import { scError } from './errors.js';
 import {
