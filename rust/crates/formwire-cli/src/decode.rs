@@ -3,7 +3,7 @@
 
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::{self, IsTerminal, Read};
+use std::io::{self, IsTerminal, Read, Write};
 use std::path::PathBuf;
 
 use formwire::mime::MimeType;
@@ -295,7 +295,8 @@ pub fn run(argv: Vec<OsString>) -> Result<(), Failure> {
     // The progress line goes away before the result is printed.
     progress.done();
     let out = result?;
-    print!("{out}");
+    let mut stdout = io::stdout().lock();
+    stdout.write_all(out.as_bytes()).and_then(|()| stdout.flush()).map_err(io_err("writing the result"))?;
     if cfg.stats {
         print_stats("decoded", progress.bytes(), progress.elapsed());
     }
