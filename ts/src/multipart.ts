@@ -235,15 +235,20 @@ export class Part implements AsyncIterable<Uint8Array> {
   }
 
   /** The whole body decoded as UTF-8 (U+FFFD for invalid bytes, BOM kept: MP-F-01). */
-  async text(): Promise<string> {
+  text(): Promise<string> {
     const queued = this.takeQueued();
     if (queued !== null) {
-      if (queued.length === 0) return '';
-      if (queued.length === 1) return decodeUtf8(queued[0]!);
+      // the whole body is already queued: no async function frame
+      if (queued.length === 0) return Promise.resolve('');
+      if (queued.length === 1) return Promise.resolve(decodeUtf8(queued[0]!));
       let n = 0;
       for (const c of queued) n += c.length;
-      return decodeUtf8(concat(queued, n));
+      return Promise.resolve(decodeUtf8(concat(queued, n)));
     }
+    return this.textSlow();
+  }
+
+  private async textSlow(): Promise<string> {
     const first = await this.read();
     if (first === null) return '';
     const second = await this.read();
@@ -267,11 +272,28 @@ export class MultipartParts implements AsyncIterableIterator<Part> {
   constructor(driver: Driver) {
     this.driver = driver;
   }
-  async next(): Promise<IteratorResult<Part>> {
+  next(): Promise<IteratorResult<Part>> {
     const d = this.driver;
-    if (this.ended) return { done: true, value: undefined };
+    if (this.ended) return Promise.resolve({ done: true, value: undefined });
     const cur = d.cur;
     if (cur !== null) cur.skip();
+    // Fast path: the next part is already queued (many small parts per source chunk): no async function frame.
+    while (d.qh < d.q.length) {
+      const ev = d.q[d.qh];
+      if (ev instanceof PartInfo) {
+        d.qh++;
+        const p = new Part(ev, d);
+        d.cur = p;
+        return Promise.resolve({ done: false, value: p });
+      }
+      if (ev === END) break;
+      d.qh++; // data and end of a part nobody read: skipped
+    }
+    return this.nextSlow();
+  }
+
+  private async nextSlow(): Promise<IteratorResult<Part>> {
+    const d = this.driver;
     try {
       for (;;) {
         if (d.qh === d.q.length) await d.fill();
