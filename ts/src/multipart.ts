@@ -14,6 +14,8 @@ import {
   type MultipartOptions,
 } from './core/multipart.js';
 import { decodeUtf8, setUtf8Decoder } from './core/utf8.js';
+import { parseMimeType } from './core/mime.js';
+import { UrlencodedParser, type UrlencodedOptions } from './core/urlencoded.js';
 import { chunksOf, contentTypeOf, type BodySource } from './adapters/web.js';
 import { nativeIndexOf, nativeUtf8Decode } from './adapters/node.js';
 
@@ -352,8 +354,8 @@ export interface SpillOptions {
   dir?: string;
 }
 
-/** Options of formData(). */
-export interface FormDataOptions extends MultipartOptions {
+/** Options of formData(): the multipart options, and the urlencoded limits for urlencoded bodies. */
+export interface FormDataOptions extends MultipartOptions, UrlencodedOptions {
   /**
    * Node: spill file parts above `threshold` bytes to temp files; they appear in the FormData as file-backed Files.
    * A temp file is removed when its File is garbage-collected, when the process exits, or at once when parsing fails.
@@ -546,12 +548,37 @@ class FormDataBuilder implements MultipartHandler {
   }
 }
 
+/** An application/x-www-form-urlencoded body as a FormData (what Response.formData() does for that type). */
+async function urlencodedFormData(body: BodySource, options: UrlencodedOptions): Promise<FormData> {
+  const fd = new FormData();
+  const p = new UrlencodedParser((n, v) => fd.append(n, v), options);
+  const src = chunksOf(body);
+  try {
+    for (;;) {
+      const r = await src.next();
+      if (r.done) break;
+      p.write(r.value);
+    }
+    p.end();
+  } catch (e) {
+    if (typeof src.return === 'function') Promise.resolve(src.return()).catch(() => {});
+    throw e;
+  }
+  return fd;
+}
+
 /**
  * Parse a multipart/form-data body into a standard FormData, like `Response.formData()` but streaming, strict
- * (WPT profile) and with limits (spec/multipart.md §6).
+ * (WPT profile) and with limits (spec/multipart.md §6). Like `Response.formData()`, an
+ * application/x-www-form-urlencoded body is accepted too (WHATWG parser, `maxPairs` / `maxBytes`).
  */
 export async function formData(body: BodySource, contentType?: string | null, options: FormDataOptions = {}): Promise<FormData> {
-  const boundary = boundaryFromContentType(resolveContentType(body, contentType), options.maxBoundaryBytes ?? MULTIPART_DEFAULTS.maxBoundaryBytes);
+  const ct = resolveContentType(body, contentType);
+  const mime = parseMimeType(ct);
+  if (mime !== null && mime.type === 'application' && mime.subtype === 'x-www-form-urlencoded') {
+    return urlencodedFormData(body, options);
+  }
+  const boundary = boundaryFromContentType(ct, options.maxBoundaryBytes ?? MULTIPART_DEFAULTS.maxBoundaryBytes);
   const spill = options.spill === undefined || options.spill === false ? null : await spillEnv(options.spill === true ? {} : options.spill);
   const b = new FormDataBuilder(spill);
   const parser = new MultipartParser(boundary, b, options, defaultIndexOf);

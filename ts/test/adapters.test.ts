@@ -189,3 +189,10 @@ test('formData spill: large file parts go to temp files, small ones stay in memo
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('formData() also reads urlencoded bodies, like Response.formData()', async () => {
+  const req = new Request('http://localhost/', { method: 'POST', body: 'a=1&b=%C3%A9+x&a=2', headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' } });
+  const fd = await formData(req);
+  assert.deepEqual([...fd], [['a', '1'], ['b', 'é x'], ['a', '2']]);
+  await assert.rejects(formData(bin('a&b&c'), 'application/x-www-form-urlencoded', { maxPairs: 2 }), (e: unknown) => e instanceof FormwireError && e.code === 'UE_LIMIT_PAIRS' && e.offset === 4);
+});
