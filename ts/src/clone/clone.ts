@@ -133,7 +133,7 @@ class Cloner {
     if (v === null) return null;
     const o = v as object;
     const k = classify(o);
-    if (k === Kind.View) return this.view(o);
+    if (k === Kind.View) return this.view(o, depth);
     const seen = this.ids.visit(o);
     if (seen >= 0) {
       const r = this.outs[seen];
@@ -256,9 +256,10 @@ class Cloner {
     return out;
   }
 
-  view(o: object): unknown {
+  view(o: object, depth: number): unknown {
     const seen = this.ids.find(o);
     if (seen >= 0) return this.outs[seen];
+    if (depth >= this.maxDepth) throw new RangeError('Maximum nesting depth exceeded');
     const info = viewInfo(o);
     if (info === null) throw dataCloneError(describe(o));
     if (info === 'shared') {

@@ -341,6 +341,15 @@ test('clone: a copy reached by a cycle before its values are known is filled in 
   assert.deepEqual(Object.keys(c), ['x', 'self', 'y']);
 });
 
+test('clone maxDepth counts every new object, views included, and not references', () => {
+  const u8 = new Uint8Array(2);
+  assert.throws(() => clone([[u8]], { maxDepth: 2 }), RangeError);
+  assert.throws(() => clone([[new Date(0)]], { maxDepth: 2 }), RangeError);
+  assert.throws(() => clone([[{}]], { maxDepth: 2 }), RangeError);
+  const ok = clone([u8, [u8]], { maxDepth: 2 }) as [Uint8Array, Uint8Array[]];
+  assert.equal(ok[1][0], ok[0]);
+});
+
 test('re-entrant calls from getters and a throw half-way leave the next call intact', () => {
   const inner = { get v() { return [serialize({ in: 1 }), clone({ in: 2 }), deserialize(serialize('in'))]; } };
   const x = { a: 1, inner, b: 'after' };
