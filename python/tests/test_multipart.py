@@ -294,3 +294,17 @@ def test_subclass_and_repr() -> None:
     ev = p.feed(form(part("a", b"1", filename="f.txt")))[0]
     assert repr(ev) == "Part(index=0, name='a', filename='f.txt', content_type=None)"
     assert repr(multipart.PART_END) == "formwire.multipart.PART_END"
+
+
+def test_views_are_bytes_whatever_the_exporter() -> None:
+    """Offsets are byte offsets even for a typed or 2-D buffer (viewed as flat unsigned bytes)."""
+    import array
+
+    body = form(part("a", b"hello world!"))  # 4-byte aligned length below
+    body += b" " * (-len(body) % 4)
+    typed = array.array("I")
+    typed.frombytes(body)
+    for chunk in (typed, memoryview(body).cast("B", (len(body) // 4, 4))):
+        views = [e for e in multipart.Parser(B).feed(chunk) if isinstance(e, memoryview)]
+        assert [bytes(v) for v in views] == [b"hello world!"]
+        assert all(v.format == "B" and v.ndim == 1 for v in views)

@@ -9,7 +9,7 @@ use formwire::multipart::{Event, Options, Parser};
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
 
 use crate::errors;
 use crate::util::{self, Buf, GIL_RELEASE_BYTES};
@@ -358,7 +358,17 @@ fn events_to_py<'py>(
                     let obj = data.expect("data events come from a chunk");
                     if mv.is_none() {
                         // SAFETY: a new memoryview over an object that supports the buffer protocol.
-                        mv = Some(unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyMemoryView_FromObject(obj.as_ptr()))? });
+                        let mut m = unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyMemoryView_FromObject(obj.as_ptr()))? };
+                        if !obj.is_instance_of::<PyBytes>() && !obj.is_instance_of::<PyByteArray>() {
+                            // Offsets are in bytes: view other exporters (an `array('I')`, a 2-D
+                            // memoryview) as one flat run of unsigned bytes first.
+                            let itemsize: usize = m.getattr("itemsize")?.extract()?;
+                            let ndim: usize = m.getattr("ndim")?.extract()?;
+                            if itemsize != 1 || ndim != 1 {
+                                m = m.call_method1("cast", ("B",))?;
+                            }
+                        }
+                        mv = Some(m);
                     }
                     let m = mv.as_ref().expect("set above");
                     if a == 0 && b == chunk_len {
