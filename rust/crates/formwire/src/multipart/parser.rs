@@ -1,7 +1,7 @@
 //! The push parser: framing (MP-P), header lines (MP-H), limits (MP-L).
 
 use memchr::memmem::Finder;
-use memchr::{memchr3, memrchr, memrchr2};
+use memchr::{memchr, memchr3, memrchr, memrchr2};
 
 use super::part::{self, Disposition, HeaderSpan, Part};
 use super::{Options, check_boundary};
@@ -514,8 +514,7 @@ impl Parser {
         let lf_mode = self.opts.allow_lf;
         let start = *pos;
         let mut from = start;
-        while let Some(i) = self.finder.find(&chunk[from..end]) {
-            let m = from + i;
+        while let Some(m) = self.find_delimiter(chunk, from, end) {
             // With allow_lf the needle is `LF "--" B`; a CR before it belongs
             // to the delimiter (MP-P-06).
             let d = if lf_mode && m > start && chunk[m - 1] == CR { m - 1 } else { m };
@@ -541,6 +540,32 @@ impl Parser {
         }
         *pos = end;
         self.body_data(in_body, start, h)
+    }
+
+    /// The first complete needle (`CRLF "--" B`, or `LF "--" B` with
+    /// `allow_lf`) in `chunk[from..end]`, as an index into `chunk`.
+    ///
+    /// Form fields are short: the delimiter usually follows within a few
+    /// dozen bytes, where one `memchr` and a compare beat setting up the
+    /// `memmem` search. The window only moves where the search starts: the
+    /// result is the first match either way.
+    #[inline]
+    fn find_delimiter(&self, chunk: &[u8], from: usize, end: usize) -> Option<usize> {
+        const WINDOW: usize = 128;
+        let needle = self.finder.needle();
+        let w_end = end.min(from + WINDOW);
+        let mut p = from;
+        while let Some(i) = memchr(needle[0], &chunk[p..w_end]) {
+            let m = p + i;
+            if chunk[m..end].starts_with(needle) {
+                return Some(m);
+            }
+            p = m + 1;
+        }
+        if w_end == end {
+            return None;
+        }
+        self.finder.find(&chunk[w_end..end]).map(|i| w_end + i)
     }
 
     /// Where a delimiter prefix begins at the end of `chunk[lo..end]`
@@ -649,11 +674,94 @@ impl Parser {
         usize::try_from(self.header_limit_off.saturating_sub(off)).unwrap_or(usize::MAX)
     }
 
+    /// A whole header block in the common shape, in one pass: every line
+    /// `token ":" OWS value CRLF` with no byte needing a second look (no OWS
+    /// before the colon, no obs-fold, no bare CR or LF, within the limits),
+    /// then the empty line, all inside `chunk`. Fills `hbuf` and `headers`
+    /// exactly as the byte-at-a-time path does and returns where the body
+    /// begins; `None` (nothing changed) sends the block to that path, which
+    /// decides everything else, errors included.
+    #[inline]
+    fn headers_fast(&mut self, chunk: &[u8], from: usize) -> Option<usize> {
+        let end = chunk.len();
+        let room = self.header_room(self.chunk_base + from as u64);
+        // Header line bytes must end before the limit (MP-H-05).
+        let limit = end.min(from.saturating_add(room));
+        let mut p = from;
+        let mut lines = 0u64;
+        loop {
+            if p + 1 < end && chunk[p] == CR && chunk[p + 1] == LF {
+                break;
+            }
+            lines += 1;
+            if lines > self.opts.max_headers {
+                return self.fast_bail();
+            }
+            let line_start = p;
+            let name_start = self.hbuf.len();
+            while p < limit && TOKEN[chunk[p] as usize] {
+                p += 1;
+            }
+            if p == line_start || p >= limit || chunk[p] != b':' {
+                return self.fast_bail();
+            }
+            self.hbuf.extend_from_slice(&chunk[line_start..p]);
+            self.hbuf[name_start..].make_ascii_lowercase();
+            let name_end = self.hbuf.len();
+            p += 1;
+            while p < limit && matches!(chunk[p], SP | HT) {
+                p += 1;
+            }
+            let v = p;
+            p = memchr3(0, CR, LF, &chunk[v..limit]).map_or(limit, |i| v + i);
+            // The CR and its LF are header-line bytes too.
+            if p + 1 >= limit || chunk[p] != CR || chunk[p + 1] != LF {
+                return self.fast_bail();
+            }
+            let mut ve = p;
+            while ve > v && matches!(chunk[ve - 1], SP | HT) {
+                ve -= 1;
+            }
+            let value_start = self.hbuf.len();
+            self.hbuf.extend_from_slice(&chunk[v..ve]);
+            self.headers.push(HeaderSpan {
+                name_start,
+                name_end,
+                value_start,
+                value_end: self.hbuf.len(),
+                line_start: self.chunk_base + line_start as u64,
+            });
+            p += 2;
+            // MP-H-04: a continuation line takes the slow path.
+            if p < end && matches!(chunk[p], SP | HT) {
+                return self.fast_bail();
+            }
+        }
+        self.lines = lines;
+        Some(p + 2)
+    }
+
+    #[cold]
+    fn fast_bail(&mut self) -> Option<usize> {
+        self.hbuf.clear();
+        self.headers.clear();
+        None
+    }
+
     /// Runs header lines. Returns `true` when the block is complete.
     fn headers_step(&mut self, chunk: &[u8], pos: &mut usize) -> Result<bool, Error> {
         let end = chunk.len();
         let lf_ok = self.opts.allow_lf;
         let State::Headers(mut hs) = self.state else { unreachable!() };
+        if hs == Hs::LineStart && self.lines == 0 {
+            if let Some(body) = self.headers_fast(chunk, *pos) {
+                let cr = self.chunk_base + (body - 2) as u64;
+                *pos = body;
+                self.end_block(cr, cr + 2)?;
+                self.state = State::PartStart;
+                return Ok(true);
+            }
+        }
         let result = loop {
             if *pos == end {
                 break Ok(false);

@@ -62,7 +62,39 @@ pub(crate) fn parse_disposition(buf: &[u8], start: usize, end: usize) -> Option<
 /// [`parse_disposition`] writing into `d` (no large return value on the
 /// per-part path); `false` is failure, `d` then holds no valid result.
 pub(crate) fn parse_disposition_into(buf: &[u8], start: usize, end: usize, d: &mut Disposition) -> bool {
-    parse_into(buf, start, end, d).is_some()
+    browser_form(buf, start, end, d) || parse_into(buf, start, end, d).is_some()
+}
+
+/// The exact shapes browsers send, `form-data; name="N"` and
+/// `form-data; name="N"; filename="F"` (WHATWG's serializer, MP-S-04), as a
+/// shortcut: `true` when `buf[start..end]` has one of them and `d` is set
+/// just as [`parse_into`] would set it; `false` (and `d` untouched) for
+/// anything else, which the full grammar then decides.
+#[inline]
+fn browser_form(buf: &[u8], start: usize, end: usize, d: &mut Disposition) -> bool {
+    const NAME: &[u8] = b"form-data; name=\"";
+    const FILENAME: &[u8] = b"; filename=\"";
+    let v = &buf[start..end];
+    let Some(rest) = v.strip_prefix(NAME) else { return false };
+    let Some(q) = memchr::memchr(b'"', rest) else { return false };
+    let name = (start + NAME.len(), start + NAME.len() + q);
+    let after = &rest[q + 1..];
+    let filename = if after.is_empty() {
+        None
+    } else {
+        let Some(f) = after.strip_prefix(FILENAME) else { return false };
+        // The filename's closing quote must end the value.
+        if f.last() != Some(&b'"') || memchr::memchr(b'"', f) != Some(f.len() - 1) {
+            return false;
+        }
+        let a = end - f.len();
+        Some((a, end - 1))
+    };
+    d.name = name;
+    d.filename = filename;
+    d.name_star = None;
+    d.filename_star = None;
+    true
 }
 
 fn parse_into(buf: &[u8], start: usize, end: usize, d: &mut Disposition) -> Option<()> {
@@ -340,6 +372,42 @@ mod tests {
             cd("form-data; name=a; filename=\"\"; name*=utf-8''b; filename*=utf-8''c"),
             Some(("a".into(), Some("".into()), Some("utf-8''b".into()), Some("utf-8''c".into())))
         );
+    }
+
+    #[test]
+    fn browser_shapes_take_the_shortcut_with_the_same_result() {
+        for v in [
+            "form-data; name=\"a\"",
+            "form-data; name=\"\"",
+            "form-data; name=\"a b;c=\\\"",
+            "form-data; name=\"f\"; filename=\"x.txt\"",
+            "form-data; name=\"f\"; filename=\"\"",
+            "form-data; name=\"f\"; filename=\"a;b=c\"",
+        ] {
+            let b = v.as_bytes();
+            let mut fast = Disposition::default();
+            assert!(browser_form(b, 0, b.len(), &mut fast), "{v}");
+            let slow = parse_into(b, 0, b.len(), &mut Disposition::default()).map(|()| ());
+            assert!(slow.is_some(), "{v}");
+            let mut full = Disposition::default();
+            parse_into(b, 0, b.len(), &mut full).unwrap();
+            assert_eq!(format!("{fast:?}"), format!("{full:?}"), "{v}");
+        }
+        // Near misses go to the full grammar (which may accept or reject).
+        for v in [
+            "form-data; name=\"a\" ",
+            "form-data; name=\"a\";",
+            "form-data; name=\"a\"; filename=\"x\"\"",
+            "form-data; name=\"a\"; filename=\"x",
+            "form-data; name=\"a\"; filename=x",
+            "form-data; name=\"a\"; name=\"b\"",
+            "form-data; name=\"a",
+            "Form-data; name=\"a\"",
+            "form-data;name=\"a\"",
+        ] {
+            let b = v.as_bytes();
+            assert!(!browser_form(b, 0, b.len(), &mut Disposition::default()), "{v}");
+        }
     }
 
     #[test]
