@@ -2,7 +2,7 @@
 
     .venv/bin/python python/tools/quick_bench.py [W1 W2 W4 W5] [--small]
 
-Inputs follow shared/peers.md's shapes (W1: 2 fields + a 200 MiB random file fed in 64 KiB chunks; W2: 10,000 small
+Inputs: bench/run's own (bench/.work/full) when it has generated them, else synthetic ones of shared/peers.md's shapes (W1: 2 fields + a 200 MiB random file fed in 64 KiB chunks; W2: 10,000 small
 fields; W4: ~1 MiB urlencoded, ~20k pairs; W5: 1,000 fields + a 10 MiB blob serialized to one body). Incumbents are
 used when importable: python-multipart (the dev venv), defnull's ``multipart`` (``bench/.deps/defnull`` if bench/run
 installed it, or $DEFNULL_PATH), urllib3 (``bench/.deps/venv`` or $URLLIB3_PATH). Prints the median of N runs, ms.
@@ -24,6 +24,14 @@ from formwire import multipart, urlencoded
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = "--small" in sys.argv
+# The benchmark harness's own inputs, when bench/run has generated them (same bytes as the project's numbers).
+WORK = ROOT / "bench/.work/full"
+USE_WORK = (WORK / "manifest.json").exists() and "--synthetic" not in sys.argv and not SMALL
+
+
+def work_file(name: str) -> Path | None:
+    p = WORK / name
+    return p if USE_WORK and p.exists() else None
 BOUNDARY = b"----PeerBenchFormBoundary7MA4YWxkTrZu0g"
 CT = "multipart/form-data; boundary=" + BOUNDARY.decode()
 CHUNK = 1 << 16
@@ -81,12 +89,16 @@ def part(name: str, value: bytes, filename: str | None = None) -> bytes:
 
 
 def w1_body() -> bytes:
+    if (f := work_file("w1.body")) is not None:
+        return f.read_bytes()
     n = (1 << 20 if SMALL else 200 << 20)
     payload = random.Random(1).randbytes(n)
     return part("a", b"hello") + part("b", b"world") + part("file", payload, "big.bin") + b"--" + BOUNDARY + b"--\r\n"
 
 
 def w2_body() -> bytes:
+    if (f := work_file("w2.body")) is not None:
+        return f.read_bytes()
     rnd = random.Random(2)
     alnum = string.ascii_letters + string.digits
     out = [part(f"field{i:05d}", "".join(rnd.choices(alnum, k=rnd.randint(16, 24))).encode()) for i in range(10000)]
@@ -281,6 +293,9 @@ def w4() -> None:
         size += len(item) + 1
         i += 1
     s = "&".join(pairs)
+    if (f := work_file("w4.txt")) is not None:
+        s = f.read_bytes().decode("ascii")
+        pairs = s.split("&")
     assert dict(urlencoded.parse(s, max_pairs=None)) == dict(parse_qsl(s, keep_blank_values=True))
     assert urlencoded.parse_dict(s, max_pairs=None) == dict(parse_qsl(s, keep_blank_values=True))
     rows = {"formwire urlencoded.parse_dict": timeit(lambda: urlencoded.parse_dict(s, max_pairs=None), 21),
@@ -295,6 +310,11 @@ def w5(encode_multipart_formdata) -> None:
     rnd = random.Random(5)
     blob = rnd.randbytes(10 << 20)
     fields = [(f"field{i:04d}", "".join(rnd.choices(string.ascii_letters, k=20))) for i in range(1000)]
+    if (fb := work_file("w5.blob")) is not None and (ff := work_file("w5.fields.json")) is not None:
+        import json
+
+        blob = fb.read_bytes()
+        fields = [tuple(x) for x in json.loads(ff.read_text())]
 
     def fw():
         return multipart.encode(fields + [("blob", multipart.File(blob, "blob.bin", "application/octet-stream"))]).to_bytes()
@@ -311,6 +331,7 @@ def w5(encode_multipart_formdata) -> None:
 
 def main() -> None:
     want = [a for a in sys.argv[1:] if not a.startswith("--")] or ["W1", "W2", "W4", "W5"]
+    print("inputs:", "bench/.work/full (bench/run's)" if USE_WORK else "synthetic (same shapes)")
     defnull = load_defnull()
     if "W1" in want:
         w1(defnull)

@@ -297,12 +297,12 @@ def Blob(content: FileContent, type: str = "") -> File:
     return File(content, "blob", type)
 
 
-def _file_entry(name: str, spec: Any) -> tuple[tuple[str, ...], Any]:
-    """``(entry, body)`` for one file spec; a text entry has body ``None``."""
+def _file_entry(name: str, spec: Any) -> tuple[str, Any]:
+    """The ``(name, File | str)`` entry of one httpx/requests-style file spec."""
     filename: str | None
     content_type: str | None = None
     if isinstance(spec, File):
-        return (name, spec.filename, spec.type), spec.content
+        return name, spec
     if isinstance(spec, tuple):
         if not 2 <= len(spec) <= 4:
             raise TypeError("a file tuple is (filename, content[, content_type[, headers]])")
@@ -313,19 +313,16 @@ def _file_entry(name: str, spec: Any) -> tuple[tuple[str, ...], Any]:
             raise ValueError("custom part headers are not supported (WHATWG parts carry only Content-Disposition and Content-Type)")
     else:
         content = spec
-        filename = None
         fn = getattr(spec, "name", None)
         filename = os.path.basename(fn) if isinstance(fn, str) and fn else "upload"
     if filename is None:
         # httpx and requests: a file tuple without a filename is a plain field.
         if hasattr(content, "read"):
             content = content.read()
-        return (name, _field_str(content)), None
-    if isinstance(content, str):
-        content = content.encode("utf-8")
+        return name, _field_str(content)
     if content_type is None:
         content_type = mimetypes.guess_type(filename)[0] or ""
-    return (name, filename, content_type), content
+    return name, File(content, filename, content_type)
 
 
 def encode(
@@ -343,24 +340,28 @@ def encode(
     a guess from the filename, else ``application/octet-stream``. The boundary is generated from the OS CSPRNG unless
     given (1-70 ``bchars``, else ``MP_ENCODE_BOUNDARY``). Lone surrogates become U+FFFD (MP-S-07).
     """
+    if type(fields) is list and files is None:
+        # Fast path: (name, str | File) pairs go to the native encoder as they are.
+        try:
+            b, ct, frames, bodies = _encode_frames(fields, boundary)
+        except TypeError:
+            pass
+        else:
+            return Encoded(b, ct, _interleave(frames, bodies), chunk_size)
     entries: list[Any] = []
-    bodies: list[Any] = []
     for name, value in _items(fields):
         values = value if isinstance(value, list) else (value,)
         for v in values:
-            if isinstance(v, File):
-                entries.append((name, v.filename, v.type))
-                bodies.append(v.content)
-            else:
-                entries.append((name, _field_str(v)))
+            entries.append((name, v if isinstance(v, File) else _field_str(v)))
     for name, spec in _items(files):
-        entry, body = _file_entry(name, spec)
-        entries.append(entry)
-        if body is not None:
-            bodies.append(body)
-    b, ct, frames = _encode_frames(entries, boundary)
+        entries.append(_file_entry(name, spec))
+    b, ct, frames, bodies = _encode_frames(entries, boundary)
+    return Encoded(b, ct, _interleave(frames, bodies), chunk_size)
+
+
+def _interleave(frames: list[bytes], bodies: list[Any]) -> list[Any]:
     pieces: list[Any] = [frames[0]]
     for body, frame in zip(bodies, frames[1:]):
-        pieces.append(body)
+        pieces.append(body.encode("utf-8") if isinstance(body, str) else body)
         pieces.append(frame)
-    return Encoded(b, ct, pieces, chunk_size)
+    return pieces

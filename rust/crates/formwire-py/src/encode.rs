@@ -8,14 +8,16 @@
 use formwire::multipart::Encoder;
 use pyo3::exceptions::{PyIOError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList, PyTuple};
+use pyo3::types::{PyBytes, PyList, PyString, PyTuple};
 
 use crate::errors;
 use crate::util;
 
-/// `(boundary, content_type, frames)` for `entries`, a list of `(name, value)` text entries and
-/// `(name, filename, content_type)` file entries. `frames` has one more item than there are file
-/// entries: frame 0, body 0, frame 1, ..., body n-1, frame n.
+/// `(boundary, content_type, frames, bodies)` for `entries`, a list of `(name, value)` pairs whose
+/// value is a `str` (a text entry) or a file object with `filename`, `type` and `content` attributes
+/// (`formwire.multipart.File`), or `(name, filename, content_type)` file entries (their body is
+/// `None` in `bodies`). `frames` has one more item than there are file entries: frame 0, body 0,
+/// frame 1, ..., body n-1, frame n.
 #[pyfunction]
 #[pyo3(signature = (entries, boundary=None))]
 pub fn encode_frames<'py>(
@@ -32,6 +34,7 @@ pub fn encode_frames<'py>(
     let content_type = enc.content_type();
     let close_len = format!("--{boundary}--\r\n").len();
     let mut frames: Vec<Bound<'py, PyBytes>> = Vec::new();
+    let mut bodies: Vec<Bound<'py, PyAny>> = Vec::new();
     let mut after_body = false;
     let segment = |enc: Encoder<'_>, after_body: bool, strip: usize| -> PyResult<Vec<u8>> {
         let v = enc.encode_to_vec().map_err(|e| PyIOError::new_err(e.to_string()))?;
@@ -46,15 +49,27 @@ pub fn encode_frames<'py>(
     for (i, item) in entries.iter().enumerate() {
         let t = item.cast::<PyTuple>().map_err(|_| PyTypeError::new_err("entries must be tuples"))?;
         match t.len() {
-            2 => {
+            2 if t.get_item(1)?.is_instance_of::<PyString>() => {
                 let name = t.get_item(0)?;
                 let value = t.get_item(1)?;
                 enc.text(&util::usv_any(&name, "name")?, &util::usv_any(&value, "value")?);
             }
-            3 => {
+            2 | 3 => {
                 let name = t.get_item(0)?;
-                let filename = t.get_item(1)?;
-                let ct = t.get_item(2)?;
+                let (filename, ct) = if t.len() == 3 {
+                    bodies.push(py.None().into_bound(py));
+                    (t.get_item(1)?, t.get_item(2)?)
+                } else {
+                    let f = t.get_item(1)?;
+                    if !f.hasattr("filename")? {
+                        return Err(PyTypeError::new_err(format!(
+                            "a form value must be str or a File, not '{}'",
+                            f.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+                        )));
+                    }
+                    bodies.push(f.getattr("content")?);
+                    (f.getattr("filename")?, f.getattr("type")?)
+                };
                 let name = util::usv_any(&name, "name")?;
                 let filename = util::usv_any(&filename, "filename")?;
                 let ct = util::usv_any(&ct, "content_type")?;
@@ -73,5 +88,14 @@ pub fn encode_frames<'py>(
     }
     frames.push(PyBytes::new(py, &segment(enc, after_body, 0)?));
     let frames = PyList::new(py, frames)?;
-    PyTuple::new(py, [boundary.into_pyobject(py)?.into_any(), content_type.into_pyobject(py)?.into_any(), frames.into_any()])
+    let bodies = PyList::new(py, bodies)?;
+    PyTuple::new(
+        py,
+        [
+            boundary.into_pyobject(py)?.into_any(),
+            content_type.into_pyobject(py)?.into_any(),
+            frames.into_any(),
+            bodies.into_any(),
+        ],
+    )
 }
