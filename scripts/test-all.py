@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 class Suite:
     name: str
     cmd: list[str]
-    parser: str  # how to read the counts: cargo | node | unittest | pytest | plain
+    parser: str  # how to read the counts: cargo | node | unittest | pytest | validate | plain
     needs: str  # a path that must exist for the suite to apply
 
 
@@ -33,7 +33,7 @@ def suites() -> list[Suite]:
     py = str(ROOT / ".venv" / "bin" / "python")
     return [
         Suite("conformance-runner", [sys.executable, "-m", "unittest", "discover", "-s", "conformance/tests"], "unittest", "conformance/tests"),
-        Suite("vectors-validate", [sys.executable, "conformance/run", "--validate"], "plain", "conformance/run"),
+        Suite("vectors-validate", [sys.executable, "conformance/run", "--validate"], "validate", "conformance/run"),
         Suite("rust-unit", ["cargo", "test", "--manifest-path", "rust/Cargo.toml", "--workspace", "--release"], "cargo", "rust/Cargo.toml"),
         Suite("rust-conformance", [sys.executable, "conformance/run", "--lang", "rust"], "plain", "rust/Cargo.toml"),
         Suite("ts-unit", ["npm", "--prefix", "ts", "test", "--silent"], "node", "ts/package.json"),
@@ -42,7 +42,7 @@ def suites() -> list[Suite]:
         Suite("python-unit", [py, "-m", "pytest", "-q", "python/tests"], "pytest", "python/pyproject.toml"),
         Suite("python-conformance", [sys.executable, "conformance/run", "--lang", "python"], "plain", "python/pyproject.toml"),
         Suite("interop-unit", [sys.executable, "-m", "unittest", "discover", "-s", "interop/tests"], "unittest", "interop/tests"),
-        Suite("interop-smoke", ["make", "--no-print-directory", "interop-smoke"], "plain", "interop/run"),
+        Suite("interop-smoke", ["bash", "-c", "interop/setup --smoke && exec python3 interop/run --smoke"], "plain", "interop/run"),
         Suite("bench-quick", ["make", "--no-print-directory", "bench-quick"], "plain", "bench/run"),
     ]
 
@@ -76,6 +76,9 @@ def counts(parser: str, out: str) -> tuple[int, int] | None:
             return None
         d = {k: int(v) for v, k in m}
         return d.get("passed", 0), d.get("failed", 0) + d.get("error", 0) + d.get("errors", 0)
+    if parser == "validate":  # every vector case is one test: valid or not
+        m = re.search(r"^(\d+) cases valid, (\d+) invalid", out, re.M)
+        return (int(m.group(1)), int(m.group(2))) if m else None
     m = re.findall(r"^(?:\w+: )?(\d+) passed, (\d+) failed", out, re.M)
     if not m:
         return None
