@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use futures_core::Stream;
 
-use formwire::multipart::{Encoder, Event, Options, Parser};
+use formwire::multipart::{Encoder, Event, FormData, Options, Parser};
 use formwire::urlencoded;
 
 const BOUNDARY: &str = "----PeerBenchFormBoundary7MA4YWxkTrZu0g";
@@ -95,6 +95,8 @@ fn compare(title: &str, rounds: usize, fs: &mut [(&'static str, &mut dyn FnMut()
     if fs.is_empty() {
         return;
     }
+    // QB_ROUNDS=n overrides the number of rounds (e.g. for a profiler).
+    let rounds = std::env::var("QB_ROUNDS").ok().and_then(|r| r.parse().ok()).unwrap_or(rounds);
     let mut rows: Vec<Row> = fs.iter().map(|(name, _)| Row { name, times: Vec::new() }).collect();
     for round in 0..=rounds {
         for (i, (_, f)) in fs.iter_mut().enumerate() {
@@ -207,27 +209,58 @@ fn parse_count(body: &[u8], opts: &Options) -> (usize, u64) {
     (parts, bytes)
 }
 
-/// Like a FormData materializer: owned name and value strings per field.
+/// UTF-8 with U+FFFD (MP-F-01), as an owned string: one allocation of the
+/// exact size when the bytes are valid.
+fn owned_text(b: &[u8]) -> String {
+    match core::str::from_utf8(b) {
+        Ok(s) => s.to_owned(),
+        Err(_) => String::from_utf8_lossy(b).into_owned(),
+    }
+}
+
+/// Like a FormData materializer: owned name and value strings per field,
+/// the value gathered in one reused buffer (it may come in several events).
 fn parse_fields(body: &[u8], opts: &Options) -> Vec<(String, String)> {
     let mut p = Parser::new(BOUNDARY.as_bytes(), opts.clone()).unwrap();
     let mut out: Vec<(String, String)> = Vec::new();
+    let mut name = String::new();
+    let mut value = Vec::new();
+    let mut handle = |ev: Event<'_, '_>| match ev {
+        Event::PartStart(part) => {
+            name = part.name().into_owned();
+            value.clear();
+        }
+        Event::Data(d) | Event::HeldData(d) => value.extend_from_slice(d),
+        Event::PartEnd => out.push((std::mem::take(&mut name), owned_text(&value))),
+        Event::End => {}
+    };
     for chunk in body.chunks(CHUNK) {
         let mut feed = p.feed(chunk);
         while let Some(ev) = feed.next() {
-            match ev.unwrap() {
-                Event::PartStart(part) => out.push((part.name().into_owned(), String::new())),
-                Event::Data(d) | Event::HeldData(d) => {
-                    out.last_mut().unwrap().1.push_str(&String::from_utf8_lossy(d));
-                }
-                _ => {}
-            }
+            handle(ev.unwrap());
         }
     }
     let mut feed = p.finish();
     while let Some(ev) = feed.next() {
-        ev.unwrap();
+        handle(ev.unwrap());
     }
     out
+}
+
+/// `FormData` (one text arena, no allocation per field), fed in 64 KiB chunks.
+fn form_data(body: &[u8], parser: &mut Parser, form: &mut FormData) {
+    parser.reset();
+    form.clear();
+    for chunk in body.chunks(CHUNK) {
+        let mut feed = parser.feed(chunk);
+        while let Some(ev) = feed.next() {
+            form.add(&ev.unwrap());
+        }
+    }
+    let mut feed = parser.finish();
+    while let Some(ev) = feed.next() {
+        form.add(&ev.unwrap());
+    }
 }
 
 fn w1() {
@@ -302,6 +335,11 @@ fn w2() {
     assert_eq!(want.len(), 10_000);
     assert_eq!(block_on(stream_fields(&bytes, &opts)), want);
     assert_eq!(parse_fields(&body, &opts), want);
+    let mut parser = Parser::new(BOUNDARY.as_bytes(), opts.clone()).unwrap();
+    let mut parser2 = Parser::new(BOUNDARY.as_bytes(), opts.clone()).unwrap();
+    let mut form = FormData::new();
+    form_data(&body, &mut parser, &mut form);
+    assert!(form.fields().eq(want.iter().map(|(a, b)| (a.as_str(), b.as_str()))));
     println!("W2 {} B, 10000 fields, 64 KiB chunks (peers.md: multer 8.9 ms)", body.len());
     compare(
         "W2",
@@ -315,6 +353,15 @@ fn w2() {
             }),
             ("formwire Parser events, owned (String, String) pairs", &mut || {
                 assert_eq!(black_box(parse_fields(&body, &opts)).len(), 10_000)
+            }),
+            ("formwire FormData (one arena), fresh each run", &mut || {
+                let mut form = FormData::new();
+                form_data(&body, &mut parser2, &mut form);
+                assert_eq!(black_box(form).len(), 10_000);
+            }),
+            ("formwire FormData (one arena), buffers reused", &mut || {
+                form_data(&body, &mut parser, &mut form);
+                assert_eq!(black_box(&form).len(), 10_000);
             }),
             ("formwire Parser events only (count)", &mut || assert_eq!(parse_count(&body, &opts).0, 10_000)),
         ],

@@ -65,6 +65,105 @@ fn owned(part: Part<'_>, body: Vec<u8>) -> P {
 }
 
 // ---------------------------------------------------------------------------
+// FormData
+
+/// An entry, owned: name, then text or (filename, type, bytes).
+type Owned = (String, Result<String, (String, String, Vec<u8>)>);
+
+/// The entries a browser's `formData()` gives for the reference parts.
+fn entries(parts: &[P]) -> Vec<Owned> {
+    parts
+        .iter()
+        .map(|p| {
+            let v = match &p.filename {
+                None => Ok(String::from_utf8_lossy(&p.body).into_owned()),
+                Some(f) => Err((f.clone(), p.mime.clone(), p.body.clone())),
+            };
+            (p.name.clone(), v)
+        })
+        .collect()
+}
+
+fn form_entries(form: &FormData) -> Vec<Owned> {
+    form.iter()
+        .map(|e| {
+            let v = match e.value {
+                Value::Text(t) => Ok(t.to_owned()),
+                Value::File { filename, content_type, bytes } => {
+                    Err((filename.to_owned(), content_type.to_owned(), bytes.to_vec()))
+                }
+            };
+            (e.name.to_owned(), v)
+        })
+        .collect()
+}
+
+#[test]
+fn form_data_matches_the_parts_at_every_cut() {
+    let body = format!(
+        "--{B}\r\nContent-Disposition: form-data; name=\"caf\u{e9}\"\r\n\r\n\u{e9}\u{20ac}\u{1f600}x\r\n\
+         --{B}\r\nContent-Disposition: form-data; name=\"bad\"\r\n\r\nA\u{1}\u{2}\u{20ac}B\u{3}\r\n\
+         --{B}\r\nContent-Disposition: form-data; name=\"f\"; filename=\"r\u{e9}.txt\"\r\n\
+         Content-Type: Text/Plain; charset=UTF-8\r\n\r\n\u{1}\u{2}\r\n\
+         --{B}\r\nContent-Disposition: form-data; name=\"g\"; filename=\"\"\r\n\r\n\r\n\
+         --{B}\r\nContent-Disposition: form-data; name=\"empty\"\r\n\r\n\r\n\
+         --{B}\r\nContent-Disposition: form-data; name=\"tail\"\r\n\r\n\u{e9}\u{4}\r\n--{B}--\r\n"
+    );
+    // Invalid UTF-8: a lone continuation byte, a cut sequence, a bad lead.
+    let body: Vec<u8> = body
+        .into_bytes()
+        .into_iter()
+        .flat_map(|b| match b {
+            1 => vec![0x80],
+            2 => vec![0xE2, 0x82],
+            3 => vec![0xFF],
+            4 => vec![0xC3],
+            b => vec![b],
+        })
+        .collect();
+    let o = Options::default();
+    let want = entries(&run(B.as_bytes(), &o, &body, &[]).unwrap());
+    assert_eq!(want[1].1, Ok("A\u{fffd}\u{fffd}\u{20ac}B\u{fffd}".to_owned()));
+    assert_eq!(want[2].1, Err(("r\u{e9}.txt".to_owned(), "text/plain;charset=UTF-8".to_owned(), vec![0x80, 0xE2, 0x82])));
+    let mut parser = Parser::new(B.as_bytes(), o).unwrap();
+    let mut form = FormData::parse(&mut parser, &body).unwrap();
+    assert_eq!(form_entries(&form), want);
+    let cuts: Vec<Vec<usize>> = (1..body.len()).map(|i| vec![i]).chain([(1..body.len()).collect()]).collect();
+    for cut in cuts {
+        form.clear();
+        parser.reset();
+        let mut last = 0;
+        for &c in cut.iter().chain([body.len()].iter()) {
+            let mut feed = parser.feed(&body[last..c]);
+            while let Some(ev) = feed.next() {
+                form.add(&ev.unwrap());
+            }
+            last = c;
+        }
+        let mut feed = parser.finish();
+        while let Some(ev) = feed.next() {
+            form.add(&ev.unwrap());
+        }
+        assert_eq!(form_entries(&form), want, "cut at {:?}", &cut[..cut.len().min(3)]);
+    }
+    assert_eq!(form.get_text("tail"), Some("\u{e9}\u{fffd}"));
+    assert_eq!(form.fields().count(), 4);
+    assert_eq!(form.get(9), None);
+}
+
+#[test]
+fn form_data_of_the_sample_and_errors() {
+    let (body, want) = sample();
+    let mut parser = Parser::new(B.as_bytes(), Options::default()).unwrap();
+    let form = FormData::parse(&mut parser, &body).unwrap();
+    assert_eq!(form_entries(&form), entries(&want));
+    assert_eq!(form.len(), 5);
+    parser.reset();
+    let err = FormData::parse(&mut parser, &body[..1000]).unwrap_err();
+    assert_eq!(err, Error::new(ErrorCode::MpTruncated, 1000));
+}
+
+// ---------------------------------------------------------------------------
 // read::Reader
 
 /// A source giving at most the next size of `sizes` (cycled) per read,

@@ -55,6 +55,7 @@
 //! ```
 
 pub mod encode;
+mod form;
 mod parser;
 mod part;
 mod pull;
@@ -63,6 +64,7 @@ pub mod read;
 pub mod stream;
 
 pub use encode::{Body, Encoder, encode_to_vec};
+pub use form::{Entry, FormData, Value};
 pub use parser::{Event, Feed, Parser};
 pub use part::{Header, Headers, Part};
 

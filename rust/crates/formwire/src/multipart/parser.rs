@@ -153,16 +153,16 @@ pub struct Parser {
     value_start: usize,
     trim_floor: usize,
     folding: bool,
-    hbuf: Vec<u8>,
-    headers: Vec<HeaderSpan>,
+    pub(super) hbuf: Vec<u8>,
+    pub(super) headers: Vec<HeaderSpan>,
     // Current part.
-    disp: Disposition,
-    content_type: Option<usize>,
+    pub(super) disp: Disposition,
+    pub(super) content_type: Option<usize>,
     in_part: bool,
     /// The header block of the latest part is still in `hbuf` (until the
     /// next part's delimiter line ends).
     has_head: bool,
-    body_start: u64,
+    pub(super) body_start: u64,
     body_len: u64,
     body_limit: u64,
     body_code: ErrorCode,
@@ -320,7 +320,7 @@ impl Parser {
     }
 
     fn part_view(&self) -> Part<'_> {
-        Part::new(&self.hbuf, &self.headers, &self.disp, self.content_type, self.body_start)
+        Part::new(self)
     }
 
     fn event<'a, 'c>(&'a self, raw: Raw, chunk: &'c [u8]) -> Event<'a, 'c> {
@@ -699,14 +699,27 @@ impl Parser {
             }
             let line_start = p;
             let name_start = self.hbuf.len();
-            while p < limit && TOKEN[chunk[p] as usize] {
-                p += 1;
+            // The names browsers send, spelled as they send them.
+            let known: &[u8] = match chunk.get(p..p + 20) {
+                Some(b"Content-Disposition:") => b"content-disposition",
+                Some(&[b'C', b'o', b'n', b't', b'e', b'n', b't', b'-', b'T', b'y', b'p', b'e', b':', ..]) => {
+                    b"content-type"
+                }
+                _ => b"",
+            };
+            if !known.is_empty() && p + known.len() < limit {
+                p += known.len();
+                self.hbuf.extend_from_slice(known);
+            } else {
+                while p < limit && TOKEN[chunk[p] as usize] {
+                    p += 1;
+                }
+                if p == line_start || p >= limit || chunk[p] != b':' {
+                    return self.fast_bail();
+                }
+                // Lowercased on the way (MP-H-11): one pass over the bytes.
+                self.hbuf.extend(chunk[line_start..p].iter().map(u8::to_ascii_lowercase));
             }
-            if p == line_start || p >= limit || chunk[p] != b':' {
-                return self.fast_bail();
-            }
-            self.hbuf.extend_from_slice(&chunk[line_start..p]);
-            self.hbuf[name_start..].make_ascii_lowercase();
             let name_end = self.hbuf.len();
             p += 1;
             while p < limit && matches!(chunk[p], SP | HT) {
@@ -830,9 +843,7 @@ impl Parser {
                     while p < stop && TOKEN[chunk[p] as usize] {
                         p += 1;
                     }
-                    let at = self.hbuf.len();
-                    self.hbuf.extend_from_slice(&chunk[*pos..p]);
-                    self.hbuf[at..].make_ascii_lowercase();
+                    self.hbuf.extend(chunk[*pos..p].iter().map(u8::to_ascii_lowercase));
                     *pos = p;
                     if p == end {
                         continue;
