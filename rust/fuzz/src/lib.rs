@@ -535,8 +535,7 @@ fn read_entries(b: &mut Bytes<'_>) -> Vec<Entry> {
         Some(b.take(n as usize)?.to_vec())
     }
     let mut out = Vec::new();
-    loop {
-        let Some(kind) = b.u8() else { break };
+    while let Some(kind) = b.u8() {
         let e = match kind % 3 {
             0 => (|| Some(Entry::Text { name: s8(b)?, value: String::from_utf8_lossy(&b16(b)?).into_owned() }))(),
             1 => (|| Some(Entry::File { name: s8(b)?, filename: s8(b)?, content_type: s8(b)?, body: b16(b)? }))(),

@@ -233,7 +233,7 @@ fn memmem(hay: &[u8], needle: &[u8]) -> Option<usize> {
 }
 
 enum Kind {
-    Multipart(multipart::Parser),
+    Multipart(Box<multipart::Parser>),
     Urlencoded(urlencoded::Parser),
 }
 
@@ -258,7 +258,9 @@ pub fn run(argv: Vec<OsString>) -> Result<(), Failure> {
         Some(ct) if MimeType::parse(ct).is_some_and(|m| m.essence() == "application/x-www-form-urlencoded") => {
             Kind::Urlencoded(urlencoded::Parser::new(cfg.ue.clone()))
         }
-        Some(ct) => Kind::Multipart(multipart::Parser::from_content_type(ct, cfg.mp.clone()).map_err(Failure::Input)?),
+        Some(ct) => Kind::Multipart(Box::new(
+            multipart::Parser::from_content_type(ct, cfg.mp.clone()).map_err(Failure::Input)?,
+        )),
         None => {
             // Read until the first line is complete (or the buffer is full).
             loop {
@@ -278,7 +280,7 @@ pub fn run(argv: Vec<OsString>) -> Result<(), Failure> {
                 }
                 return Err(Failure::Input(Error::new(ErrorCode::MpBoundary, 0)));
             };
-            Kind::Multipart(multipart::Parser::new(&boundary, cfg.mp.clone()).map_err(Failure::Input)?)
+            Kind::Multipart(Box::new(multipart::Parser::new(&boundary, cfg.mp.clone()).map_err(Failure::Input)?))
         }
     };
     let mut progress = Progress::new("decode", total, cfg.progress);
@@ -305,7 +307,7 @@ pub fn run(argv: Vec<OsString>) -> Result<(), Failure> {
 
 #[allow(clippy::too_many_arguments)]
 fn multipart_body(
-    mut parser: multipart::Parser,
+    mut parser: Box<multipart::Parser>,
     input: &mut dyn Read,
     buf: &mut [u8],
     mut filled: usize,

@@ -145,7 +145,8 @@ fn encode_then_decode_round_trips() {
     assert!(dec.status.success(), "{}", stderr(&dec));
     let v: Value = serde_json::from_str(&stdout(&dec)).unwrap();
     let parts = v["parts"].as_array().unwrap();
-    let got: Vec<(&str, Option<&str>, Option<&str>, u64, &str)> = parts
+    type Row<'a> = (&'a str, Option<&'a str>, Option<&'a str>, u64, &'a str);
+    let got: Vec<Row<'_>> = parts
         .iter()
         .map(|p| {
             (
