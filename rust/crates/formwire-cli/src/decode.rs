@@ -272,13 +272,10 @@ pub fn run(argv: Vec<OsString>) -> Result<(), Failure> {
                 }
             }
             let Some(boundary) = sniff_boundary(&buf[..filled], cfg.mp.allow_preamble, eof) else {
-                if !cfg.json {
-                    eprintln!(
-                        "formwire: no boundary found: the body does not begin with a `--BOUNDARY` line; \
-                         give --content-type"
-                    );
-                }
-                return Err(Failure::Input(Error::new(ErrorCode::MpBoundary, 0)));
+                return Err(Failure::InputHint(
+                    Error::new(ErrorCode::MpBoundary, 0),
+                    "the body does not begin with a `--BOUNDARY` line; give --content-type",
+                ));
             };
             Kind::Multipart(Box::new(multipart::Parser::new(&boundary, cfg.mp.clone()).map_err(Failure::Input)?))
         }

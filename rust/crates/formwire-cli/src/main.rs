@@ -27,6 +27,8 @@ use std::process::ExitCode;
 pub enum Failure {
     /// Bad input: a formwire error with its code and offset (exit 2).
     Input(formwire::Error),
+    /// Bad input, with a hint for the human message (exit 2).
+    InputHint(formwire::Error, &'static str),
     /// An I/O failure (exit 1).
     Io(String),
     /// A bad command line (exit 64, EX_USAGE).
@@ -83,19 +85,8 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(Failure::Input(e)) => {
-            if json_errors {
-                eprintln!(
-                    "{{\"error\":{{\"code\":{},\"offset\":{},\"message\":{}}}}}",
-                    json::string(e.code.as_str()),
-                    e.offset,
-                    json::string(e.code.message())
-                );
-            } else {
-                eprintln!("formwire: {} at offset {}: {}", e.code.as_str(), e.offset, e.code.message());
-            }
-            ExitCode::from(2)
-        }
+        Err(Failure::Input(e)) => input_error(e, None, json_errors),
+        Err(Failure::InputHint(e, hint)) => input_error(e, Some(hint), json_errors),
         Err(Failure::Io(msg)) => {
             if json_errors {
                 eprintln!("{{\"error\":{{\"code\":\"IO\",\"offset\":null,\"message\":{}}}}}", json::string(&msg));
@@ -109,4 +100,20 @@ fn main() -> ExitCode {
             ExitCode::from(64)
         }
     }
+}
+
+/// Bad input: exit 2, the error as one JSON line (`--json`) or one human line.
+fn input_error(e: formwire::Error, hint: Option<&str>, json_errors: bool) -> ExitCode {
+    if json_errors {
+        eprintln!(
+            "{{\"error\":{{\"code\":{},\"offset\":{},\"message\":{}}}}}",
+            json::string(e.code.as_str()),
+            e.offset,
+            json::string(e.code.message())
+        );
+    } else {
+        let hint = hint.map(|h| format!(" ({h})")).unwrap_or_default();
+        eprintln!("formwire: {} at offset {}: {}{hint}", e.code.as_str(), e.offset, e.code.message());
+    }
+    ExitCode::from(2)
 }

@@ -219,7 +219,11 @@ fn no_boundary_to_sniff_is_mp_boundary() {
     assert!(stderr(&o).starts_with("{\"error\":{\"code\":\"MP_BOUNDARY\",\"offset\":0"), "{}", stderr(&o));
     let o = run(&["decode", "-"], b"");
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("give --content-type"), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "formwire: MP_BOUNDARY at offset 0: missing or invalid boundary \
+         (the body does not begin with a `--BOUNDARY` line; give --content-type)\n"
+    );
 }
 
 #[test]
