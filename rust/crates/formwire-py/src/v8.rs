@@ -25,10 +25,8 @@
 
 use std::collections::HashMap;
 
-use formwire_v8::{
-    ArrayBuffer, BigInt, DecodeOptions, EncodeOptions, ErrorCode, ErrorName, ErrorObject, Graph, Heap,
-    JsString, ObjId, Object, RegExpFlags, Span, Value, View, ViewKind,
-};
+use formwire_v8::neutral;
+use formwire_v8::{DecodeOptions, EncodeOptions, ErrorCode, Graph};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::ffi;
 use pyo3::prelude::*;
@@ -36,9 +34,13 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{
     PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PySet, PyString, PyTuple, PyType,
 };
+use serde_json::{Map, Value as Json, json};
 
 use crate::errors;
 use crate::util::Buf;
+
+// The conversion goes through formwire-v8's neutral value description (vectors/SCHEMA.md, a shared
+// contract) rather than its in-memory value model, which is free to change.
 
 const MAX_SAFE: f64 = 9007199254740991.0;
 
@@ -85,63 +87,60 @@ fn data_clone(py: Python<'_>, what: &str) -> PyErr {
     errors::v8_code(py, ErrorCode::DataClone, 0, what)
 }
 
+fn bad(what: &str) -> PyErr {
+    PyValueError::new_err(format!("unexpected neutral description: {what}"))
+}
+
 // ---------------------------------------------------------------------------
 // Strings
 
-/// A Python str as JS code units: one-byte strings stay one-byte, code points
-/// above U+FFFF become surrogate pairs, lone surrogates stay lone.
-fn js_string(s: &Bound<'_, PyString>) -> JsString {
+/// A Python str as JS code units: code points above U+FFFF become surrogate
+/// pairs, lone surrogates stay lone. `None` when the str is plain UTF-8 text.
+fn units(s: &Bound<'_, PyString>) -> Option<Vec<u16>> {
+    if s.to_str().is_ok() {
+        return None;
+    }
     let p = s.as_ptr();
-    // SAFETY: `p` is a str object (ready, since 3.12 always; PyO3 targets ready strings).
+    // SAFETY: `p` is a (ready) str object; DATA holds LENGTH units of KIND bytes.
     unsafe {
         let len = ffi::PyUnicode_GET_LENGTH(p) as usize;
         let data = ffi::PyUnicode_DATA(p);
-        match ffi::PyUnicode_KIND(p) {
-            ffi::PyUnicode_1BYTE_KIND => JsString::from_latin1_slice(std::slice::from_raw_parts(data as *const u8, len)),
-            ffi::PyUnicode_2BYTE_KIND => {
-                JsString::from_utf16(std::slice::from_raw_parts(data as *const u16, len).to_vec())
-            }
+        Some(match ffi::PyUnicode_KIND(p) {
+            ffi::PyUnicode_1BYTE_KIND => std::slice::from_raw_parts(data as *const u8, len).iter().map(|&b| b as u16).collect(),
+            ffi::PyUnicode_2BYTE_KIND => std::slice::from_raw_parts(data as *const u16, len).to_vec(),
             _ => {
-                let cps = std::slice::from_raw_parts(data as *const u32, len);
-                let mut units = Vec::with_capacity(len + 8);
-                for &c in cps {
+                let mut u = Vec::with_capacity(len + 8);
+                for &c in std::slice::from_raw_parts(data as *const u32, len) {
                     if c > 0xFFFF {
                         let c = c - 0x10000;
-                        units.push(0xD800 | (c >> 10) as u16);
-                        units.push(0xDC00 | (c & 0x3FF) as u16);
+                        u.push(0xD800 | (c >> 10) as u16);
+                        u.push(0xDC00 | (c & 0x3FF) as u16);
                     } else {
-                        units.push(c as u16);
+                        u.push(c as u16);
                     }
                 }
-                JsString::from_utf16(units)
+                u
             }
-        }
+        })
     }
 }
 
 /// JS code units as a Python str: surrogate pairs combine, lone surrogates stay code points.
-fn py_string<'py>(py: Python<'py>, s: &JsString) -> PyResult<Bound<'py, PyAny>> {
-    // SAFETY: PyUnicode_FromKindAndData copies `len` units of the given kind.
+fn py_from_units<'py>(py: Python<'py>, u: &[u16]) -> PyResult<Bound<'py, PyAny>> {
+    let mut cps: Vec<u32> = Vec::with_capacity(u.len());
+    let mut i = 0;
+    while i < u.len() {
+        let c = u[i];
+        if (0xD800..0xDC00).contains(&c) && i + 1 < u.len() && (0xDC00..0xE000).contains(&u[i + 1]) {
+            cps.push(0x10000 + (((c as u32) - 0xD800) << 10) + ((u[i + 1] as u32) - 0xDC00));
+            i += 2;
+        } else {
+            cps.push(c as u32);
+            i += 1;
+        }
+    }
+    // SAFETY: PyUnicode_FromKindAndData copies `len` 4-byte code points.
     unsafe {
-        if let Some(b) = s.as_latin1() {
-            return Bound::from_owned_ptr_or_err(
-                py,
-                ffi::PyUnicode_FromKindAndData(ffi::PyUnicode_1BYTE_KIND as _, b.as_ptr().cast(), b.len() as isize),
-            );
-        }
-        let u = s.to_utf16();
-        let mut cps: Vec<u32> = Vec::with_capacity(u.len());
-        let mut i = 0;
-        while i < u.len() {
-            let c = u[i];
-            if (0xD800..0xDC00).contains(&c) && i + 1 < u.len() && (0xDC00..0xE000).contains(&u[i + 1]) {
-                cps.push(0x10000 + (((c as u32) - 0xD800) << 10) + ((u[i + 1] as u32) - 0xDC00));
-                i += 2;
-            } else {
-                cps.push(c as u32);
-                i += 1;
-            }
-        }
         Bound::from_owned_ptr_or_err(
             py,
             ffi::PyUnicode_FromKindAndData(ffi::PyUnicode_4BYTE_KIND as _, cps.as_ptr().cast(), cps.len() as isize),
@@ -149,214 +148,273 @@ fn py_string<'py>(py: Python<'py>, s: &JsString) -> PyResult<Bound<'py, PyAny>> 
     }
 }
 
+/// A neutral string field (`"text"` or `{"u16": [...]}`) as a Python str.
+fn py_str_field<'py>(py: Python<'py>, j: &Json) -> PyResult<Bound<'py, PyAny>> {
+    match j {
+        Json::String(s) => Ok(PyString::new(py, s).into_any()),
+        Json::Object(o) => py_from_units(py, &u16s(o.get("u16").ok_or_else(|| bad("string field"))?)?),
+        _ => Err(bad("string field")),
+    }
+}
+
+fn u16s(j: &Json) -> PyResult<Vec<u16>> {
+    j.as_array()
+        .ok_or_else(|| bad("u16"))?
+        .iter()
+        .map(|x| x.as_u64().and_then(|n| u16::try_from(n).ok()).ok_or_else(|| bad("u16")))
+        .collect()
+}
+
+/// A Python str as a neutral string field.
+fn str_field(s: &Bound<'_, PyString>) -> PyResult<Json> {
+    Ok(match units(s) {
+        None => Json::String(s.to_str()?.to_owned()),
+        Some(u) => json!({ "u16": u }),
+    })
+}
+
+fn key_field(k: &Bound<'_, PyAny>) -> PyResult<Json> {
+    match k.cast::<PyString>() {
+        Ok(s) => str_field(s),
+        Err(_) => Err(PyTypeError::new_err("object keys must be str")),
+    }
+}
+
+const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+fn base64(data: &[u8]) -> String {
+    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
+    for c in data.chunks(3) {
+        let n = (u32::from(c[0]) << 16) | (u32::from(*c.get(1).unwrap_or(&0)) << 8) | u32::from(*c.get(2).unwrap_or(&0));
+        for (i, shift) in [18, 12, 6, 0].into_iter().enumerate() {
+            out.push(if i <= c.len() { B64[(n >> shift) as usize & 63] as char } else { '=' });
+        }
+    }
+    out
+}
+
+fn unbase64(s: &str) -> PyResult<Vec<u8>> {
+    let mut out = Vec::with_capacity(s.len() / 4 * 3);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for &b in s.as_bytes() {
+        let v = match b {
+            b'A'..=b'Z' => b - b'A',
+            b'a'..=b'z' => b - b'a' + 26,
+            b'0'..=b'9' => b - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            b'=' => break,
+            _ => return Err(bad("base64")),
+        };
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    Ok(out)
+}
+
 // ---------------------------------------------------------------------------
-// Python -> JS
+// Python -> neutral description
 
 struct ToJs<'py> {
     py: Python<'py>,
     c: &'py Classes,
-    heap: Heap,
-    memo: HashMap<usize, ObjId>,
+    next_id: u64,
+    memo: HashMap<usize, u64>,
     /// Keeps every memoized object alive (ids stay unique).
     keep: Vec<Bound<'py, PyAny>>,
     max_depth: u32,
 }
 
 impl<'py> ToJs<'py> {
-    fn int(&mut self, o: &Bound<'py, PyAny>, force_bigint: bool) -> PyResult<Value> {
+    fn int(&mut self, o: &Bound<'py, PyAny>, force_bigint: bool) -> PyResult<Json> {
         if !force_bigint {
             if let Ok(v) = o.extract::<i64>() {
-                if (v as f64).abs() <= MAX_SAFE && v.unsigned_abs() <= MAX_SAFE as u64 {
-                    return Ok(Value::Number(v as f64));
+                if v.unsigned_abs() <= MAX_SAFE as u64 {
+                    return Ok(json!({"t": "number", "v": v}));
                 }
             }
         }
-        let negative = o.lt(0)?;
-        let mag = if negative { o.neg()? } else { o.clone() };
-        let bits: usize = mag.call_method0("bit_length")?.extract()?;
-        let n = bits.div_ceil(8);
-        let bytes = mag.call_method1("to_bytes", (n, "little"))?;
-        let bytes = bytes.cast::<PyBytes>()?.as_bytes().to_vec();
-        Ok(Value::BigInt(BigInt::from_parts(negative, bytes)))
+        let text = o.call_method0("__index__")?.str()?.to_str()?.to_owned();
+        Ok(json!({"t": "bigint", "v": text}))
     }
 
-    /// Allocates `obj` (placeholder first, so cycles find its id), then fills it.
-    fn alloc(&mut self, o: &Bound<'py, PyAny>) -> ObjId {
-        let id = self.heap.alloc(Object::Plain(Span::EMPTY));
+    /// The next object id (first-visit depth-first order), remembered for `o`.
+    fn id(&mut self, o: &Bound<'py, PyAny>) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
         self.memo.insert(o.as_ptr() as usize, id);
         self.keep.push(o.clone());
         id
     }
 
-    fn key(&mut self, k: &Bound<'py, PyAny>) -> PyResult<JsString> {
-        Ok(js_string(k.cast::<PyString>()?))
+    fn fresh_id(&mut self) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
     }
 
-    fn value(&mut self, o: &Bound<'py, PyAny>, depth: u32) -> PyResult<Value> {
+    fn value(&mut self, o: &Bound<'py, PyAny>, depth: u32) -> PyResult<Json> {
         let py = self.py;
+        let c = self.c;
         if o.is_none() {
-            return Ok(Value::Null);
+            return Ok(json!({"t": "null"}));
         }
-        if o.is(self.c.undefined.bind(py)) {
-            return Ok(Value::Undefined);
+        if o.is(c.undefined.bind(py)) {
+            return Ok(json!({"t": "undefined"}));
         }
         if let Ok(b) = o.cast::<PyBool>() {
-            return Ok(Value::Bool(b.is_true()));
+            return Ok(json!({"t": "bool", "v": b.is_true()}));
         }
         if let Ok(s) = o.cast::<PyString>() {
-            return Ok(Value::String(js_string(s)));
+            let mut m = Map::new();
+            m.insert("t".into(), json!("string"));
+            match units(s) {
+                None => m.insert("v".into(), Json::String(s.to_str()?.to_owned())),
+                Some(u) => m.insert("u16".into(), json!(u)),
+            };
+            return Ok(Json::Object(m));
         }
-        if o.is_instance(self.c.bigint.bind(py))? {
+        if o.is_instance(c.bigint.bind(py))? {
             return self.int(o, true);
         }
         if o.is_instance_of::<PyInt>() {
             return self.int(o, false);
         }
         if let Ok(f) = o.cast::<PyFloat>() {
-            return Ok(Value::Number(f.value()));
+            return Ok(json!({"t": "number", "v": neutral::number_to_json(f.value())}));
         }
         if let Some(&id) = self.memo.get(&(o.as_ptr() as usize)) {
-            return Ok(Value::Object(id));
+            return Ok(json!({"t": "ref", "id": id}));
         }
         if depth >= self.max_depth {
             return Err(errors::v8_code(py, ErrorCode::LimitDepth, 0, "nesting deeper than max_depth"));
         }
         let d = depth + 1;
-        let c = self.c;
-        if o.is_exact_instance_of::<PyDict>() || o.is_instance(c.map.bind(py))? || o.is_instance_of::<PyDict>() {
-            let dict = o.cast::<PyDict>()?;
+        if let Ok(dict) = o.cast::<PyDict>() {
             let as_map = o.is_instance(c.map.bind(py))? || dict.keys().iter().any(|k| !k.is_instance_of::<PyString>());
-            let id = self.alloc(o);
-            let obj = if as_map {
+            let id = self.id(o);
+            if as_map {
                 let mut entries = Vec::with_capacity(dict.len());
                 for (k, v) in dict.iter() {
-                    entries.push((self.value(&k, d)?, self.value(&v, d)?));
+                    entries.push(json!([self.value(&k, d)?, self.value(&v, d)?]));
                 }
-                Object::Map(entries)
-            } else {
-                let mut props = Vec::with_capacity(dict.len());
-                for (k, v) in dict.iter() {
-                    props.push((self.key(&k)?, self.value(&v, d)?));
-                }
-                self.heap.plain(props)
-            };
-            self.heap.replace(id, obj);
-            return Ok(Value::Object(id));
+                return Ok(json!({"t": "map", "id": id, "entries": entries}));
+            }
+            let mut props = Vec::with_capacity(dict.len());
+            for (k, v) in dict.iter() {
+                props.push(json!([key_field(&k)?, self.value(&v, d)?]));
+            }
+            return Ok(json!({"t": "object", "id": id, "props": props}));
         }
         if o.is_instance_of::<PyList>() || o.is_instance_of::<PyTuple>() {
-            let id = self.alloc(o);
+            let id = self.id(o);
             let mut items = Vec::with_capacity(o.len()?);
-            for x in o.try_iter()? {
-                items.push(self.value(&x?, d)?);
+            for (i, x) in o.try_iter()?.enumerate() {
+                items.push(json!([i, self.value(&x?, d)?]));
             }
-            let arr = self.heap.dense(items);
-            self.heap.replace(id, Object::Array(arr));
-            return Ok(Value::Object(id));
+            return Ok(json!({"t": "array", "id": id, "length": items.len(), "items": items, "props": []}));
         }
         if o.is_instance(c.array.bind(py))? {
-            let id = self.alloc(o);
+            let id = self.id(o);
             let length: u32 = o.getattr("length")?.extract()?;
             let items_d = o.getattr("items")?;
-            let items_d = items_d.cast::<PyDict>()?;
-            let mut items: Vec<(u32, Value)> = Vec::with_capacity(items_d.len());
-            for (k, v) in items_d.iter() {
+            let mut idx: Vec<(u32, Bound<'py, PyAny>)> = Vec::new();
+            for (k, v) in items_d.cast::<PyDict>()?.iter() {
                 let i: u32 = k.extract()?;
                 if i >= length {
                     return Err(PyValueError::new_err("JSArray item index beyond length"));
                 }
-                items.push((i, self.value(&v, d)?));
+                idx.push((i, v));
             }
-            items.sort_by_key(|(i, _)| *i);
-            let props_d = o.getattr("props")?;
-            let props_d = props_d.cast::<PyDict>()?;
-            let mut props = Vec::with_capacity(props_d.len());
-            for (k, v) in props_d.iter() {
-                props.push((self.key(&k)?, self.value(&v, d)?));
+            idx.sort_by_key(|(i, _)| *i);
+            let mut items = Vec::with_capacity(idx.len());
+            for (i, v) in &idx {
+                items.push(json!([i, self.value(v, d)?]));
             }
-            let arr = self.heap.sparse(length, items, props);
-            self.heap.replace(id, Object::Array(arr));
-            return Ok(Value::Object(id));
+            let mut props = Vec::new();
+            for (k, v) in o.getattr("props")?.cast::<PyDict>()?.iter() {
+                props.push(json!([key_field(&k)?, self.value(&v, d)?]));
+            }
+            return Ok(json!({"t": "array", "id": id, "length": length, "items": items, "props": props}));
         }
         if o.is_instance_of::<PySet>() || o.is_instance_of::<PyFrozenSet>() {
-            let id = self.alloc(o);
+            let id = self.id(o);
             let mut vals = Vec::with_capacity(o.len()?);
             for x in o.try_iter()? {
                 vals.push(self.value(&x?, d)?);
             }
-            self.heap.replace(id, Object::Set(vals));
-            return Ok(Value::Object(id));
+            return Ok(json!({"t": "set", "id": id, "values": vals}));
         }
-        if o.is_instance_of::<PyBytes>() {
-            // bytes: a Uint8Array over its own ArrayBuffer.
-            let id = self.alloc(o);
-            let data = o.cast::<PyBytes>()?.as_bytes().to_vec();
-            let n = data.len() as u32;
-            let buffer = self.heap.alloc(Object::ArrayBuffer(ArrayBuffer { data, max_byte_length: None }));
-            self.heap.replace(
-                id,
-                Object::View(View { kind: ViewKind::Uint8Array, buffer, byte_offset: 0, byte_length: n, length_tracking: false }),
-            );
-            return Ok(Value::Object(id));
+        if o.is_instance_of::<PyBytes>() || o.is_instance(c.view.bind(py))? {
+            // A view and its own buffer; the buffer is numbered first (SC-N-01).
+            let (kind, data) = if let Ok(b) = o.cast::<PyBytes>() {
+                ("Uint8Array".to_owned(), b.as_bytes().to_vec())
+            } else {
+                let kind: String = o.getattr("kind")?.extract()?;
+                (kind, Buf::get(&o.getattr("data")?)?.as_slice().to_vec())
+            };
+            let bid = self.fresh_id();
+            let id = self.id(o);
+            let buffer = json!({"t": "arraybuffer", "id": bid, "base64": base64(&data)});
+            return Ok(json!({"t": "view", "id": id, "kind": kind, "buffer": buffer, "byte_offset": 0,
+                             "byte_length": data.len(), "length_tracking": false}));
         }
         if o.is_instance_of::<PyByteArray>() {
-            let id = self.alloc(o);
-            let data = Buf::get(o)?.as_slice().to_vec();
-            self.heap.replace(id, Object::ArrayBuffer(ArrayBuffer { data, max_byte_length: None }));
-            return Ok(Value::Object(id));
+            let id = self.id(o);
+            let data = Buf::get(o)?;
+            return Ok(json!({"t": "arraybuffer", "id": id, "base64": base64(data.as_slice())}));
         }
         if o.is_instance(c.datetime.bind(py))? || o.is_instance(c.date.bind(py))? {
-            let id = self.alloc(o);
+            let id = self.id(o);
             let ms: f64 = c.to_ms.bind(py).call1((o,))?.extract()?;
-            self.heap.replace(id, Object::Date(ms));
-            return Ok(Value::Object(id));
+            return Ok(json!({"t": "date", "id": id, "v": neutral::number_to_json(ms)}));
         }
         if o.is_instance(c.regexp.bind(py))? {
-            let id = self.alloc(o);
-            let source = js_string(o.getattr("source")?.cast::<PyString>()?);
+            let id = self.id(o);
+            let source = str_field(o.getattr("source")?.cast::<PyString>()?)?;
             let flags: String = o.getattr("flags")?.extract()?;
-            let flags = RegExpFlags::from_letters(&flags).ok_or_else(|| PyValueError::new_err("bad RegExp flags"))?;
-            self.heap.replace(id, Object::RegExp { source, flags });
-            return Ok(Value::Object(id));
+            return Ok(json!({"t": "regexp", "id": id, "source": source, "flags": flags}));
         }
         if o.is_instance(c.boxed.bind(py))? {
-            let id = self.alloc(o);
+            let id = self.id(o);
             let v = o.getattr("value")?;
-            let obj = match self.value(&v, d)? {
-                Value::Bool(b) => Object::BooleanObject(b),
-                Value::Number(n) => Object::NumberObject(n),
-                Value::BigInt(b) => Object::BigIntObject(b),
-                Value::String(s) => Object::StringObject(s),
+            let inner = self.value(&v, d)?;
+            let (t, mut m) = match inner {
+                Json::Object(m) => (m.get("t").and_then(Json::as_str).unwrap_or("").to_owned(), m),
+                _ => return Err(bad("boxed")),
+            };
+            let kind = match t.as_str() {
+                "bool" => "boolean-object",
+                "number" => "number-object",
+                "bigint" => "bigint-object",
+                "string" => "string-object",
                 _ => return Err(PyTypeError::new_err("JSBoxed holds a bool, number, JSBigInt or str")),
             };
-            self.heap.replace(id, obj);
-            return Ok(Value::Object(id));
-        }
-        if o.is_instance(c.view.bind(py))? {
-            let id = self.alloc(o);
-            let kind: String = o.getattr("kind")?.extract()?;
-            let kind = ViewKind::from_name(&kind).ok_or_else(|| PyValueError::new_err(format!("unknown view kind {kind}")))?;
-            let data = Buf::get(&o.getattr("data")?)?.as_slice().to_vec();
-            if data.len() % kind.element_size() as usize != 0 {
-                return Err(PyValueError::new_err("view data is not a whole number of elements"));
-            }
-            let n = data.len() as u32;
-            let buffer = self.heap.alloc(Object::ArrayBuffer(ArrayBuffer { data, max_byte_length: None }));
-            self.heap.replace(id, Object::View(View { kind, buffer, byte_offset: 0, byte_length: n, length_tracking: false }));
-            return Ok(Value::Object(id));
+            m.insert("t".into(), json!(kind));
+            m.insert("id".into(), json!(id));
+            return Ok(Json::Object(m));
         }
         if o.is_instance(c.error.bind(py))? {
-            let id = self.alloc(o);
+            let id = self.id(o);
+            let mut m = Map::new();
+            m.insert("t".into(), json!("error"));
+            m.insert("id".into(), json!(id));
             let name: String = o.getattr("name")?.extract()?;
-            let opt_str = |a: &str| -> PyResult<Option<JsString>> {
+            m.insert("name".into(), json!(name));
+            for a in ["message", "stack"] {
                 let v = o.getattr(a)?;
-                if v.is_none() { Ok(None) } else { Ok(Some(js_string(v.cast::<PyString>()?))) }
-            };
-            let message = opt_str("message")?;
-            let stack = opt_str("stack")?;
-            let has_cause: bool = o.getattr("has_cause")?.extract()?;
-            let cause = if has_cause { Some(self.value(&o.getattr("cause")?, d)?) } else { None };
-            self.heap.replace(id, Object::Error(Box::new(ErrorObject { name: ErrorName::from_name(&name), message, stack, cause })));
-            return Ok(Value::Object(id));
+                if !v.is_none() {
+                    m.insert(a.into(), str_field(v.cast::<PyString>()?)?);
+                }
+            }
+            if o.getattr("has_cause")?.extract::<bool>()? {
+                m.insert("cause".into(), self.value(&o.getattr("cause")?, d)?);
+            }
+            return Ok(Json::Object(m));
         }
         Err(data_clone(
             py,
@@ -366,139 +424,173 @@ impl<'py> ToJs<'py> {
 }
 
 // ---------------------------------------------------------------------------
-// JS -> Python
+// Neutral description -> Python
 
-struct ToPy<'py, 'g> {
+struct ToPy<'py> {
     py: Python<'py>,
     c: &'py Classes,
-    g: &'g Graph,
-    memo: HashMap<ObjId, Bound<'py, PyAny>>,
+    ids: HashMap<u64, Bound<'py, PyAny>>,
 }
 
-impl<'py> ToPy<'py, '_> {
-    fn number(&self, n: f64) -> PyResult<Bound<'py, PyAny>> {
+fn field<'a>(o: &'a Map<String, Json>, k: &str) -> PyResult<&'a Json> {
+    o.get(k).ok_or_else(|| bad(k))
+}
+
+fn list<'a>(o: &'a Map<String, Json>, k: &str) -> PyResult<&'a Vec<Json>> {
+    field(o, k)?.as_array().ok_or_else(|| bad(k))
+}
+
+impl<'py> ToPy<'py> {
+    fn number(&self, j: &Json) -> PyResult<Bound<'py, PyAny>> {
         let py = self.py;
+        let n = neutral::number_from_json(j).ok_or_else(|| bad("number"))?;
         if n.is_finite() && n.fract() == 0.0 && n.abs() <= MAX_SAFE && !(n == 0.0 && n.is_sign_negative()) {
             return Ok((n as i64).into_pyobject(py)?.into_any());
         }
         Ok(PyFloat::new(py, n).into_any())
     }
 
-    fn bigint(&self, b: &BigInt) -> PyResult<Bound<'py, PyAny>> {
-        let py = self.py;
-        let int_t = py.get_type::<PyInt>();
-        let mag = int_t.call_method1("from_bytes", (PyBytes::new(py, b.magnitude_le()), "little"))?;
-        let v = if b.is_negative() { mag.neg()? } else { mag };
-        self.c.bigint.bind(py).call1((v,))
+    fn bigint(&self, j: &Json) -> PyResult<Bound<'py, PyAny>> {
+        let text = j.as_str().ok_or_else(|| bad("bigint"))?;
+        let v = self.py.get_type::<PyInt>().call1((text,))?;
+        self.c.bigint.bind(self.py).call1((v,))
     }
 
-    fn value(&mut self, v: &Value) -> PyResult<Bound<'py, PyAny>> {
-        let py = self.py;
-        Ok(match v {
-            Value::Undefined => self.c.undefined.bind(py).clone(),
-            Value::Null => py.None().into_bound(py),
-            Value::Bool(b) => PyBool::new(py, *b).to_owned().into_any(),
-            Value::Number(n) => self.number(*n)?,
-            Value::BigInt(b) => self.bigint(b)?,
-            Value::String(s) => py_string(py, s)?,
-            Value::Object(id) => self.object(*id)?,
-        })
+    fn register(&mut self, o: &Map<String, Json>, obj: &Bound<'py, PyAny>) -> PyResult<()> {
+        let id = field(o, "id")?.as_u64().ok_or_else(|| bad("id"))?;
+        self.ids.insert(id, obj.clone());
+        Ok(())
     }
 
-    fn object(&mut self, id: ObjId) -> PyResult<Bound<'py, PyAny>> {
-        if let Some(o) = self.memo.get(&id) {
-            return Ok(o.clone());
-        }
+    fn value(&mut self, j: &Json) -> PyResult<Bound<'py, PyAny>> {
         let py = self.py;
         let c = self.c;
-        let g = self.g;
-        let obj = g.heap.get(id).ok_or_else(|| PyValueError::new_err("dangling object id"))?;
-        let out: Bound<'py, PyAny> = match obj {
-            Object::Plain(props) => {
+        let o = j.as_object().ok_or_else(|| bad("value"))?;
+        let t = field(o, "t")?.as_str().ok_or_else(|| bad("t"))?;
+        let out = match t {
+            "undefined" => c.undefined.bind(py).clone(),
+            "null" => py.None().into_bound(py),
+            "bool" => PyBool::new(py, field(o, "v")?.as_bool().ok_or_else(|| bad("bool"))?).to_owned().into_any(),
+            "number" => self.number(field(o, "v")?)?,
+            "bigint" => self.bigint(field(o, "v")?)?,
+            "string" => match o.get("v") {
+                Some(Json::String(s)) => PyString::new(py, s).into_any(),
+                _ => py_from_units(py, &u16s(field(o, "u16")?)?)?,
+            },
+            "ref" => {
+                let id = field(o, "id")?.as_u64().ok_or_else(|| bad("id"))?;
+                self.ids.get(&id).cloned().ok_or_else(|| bad("ref to an unknown id"))?
+            }
+            "object" => {
                 let d = PyDict::new(py);
-                self.memo.insert(id, d.clone().into_any());
-                for (k, v) in g.heap.props(*props) {
-                    let v = self.value(v)?;
-                    d.set_item(py_string(py, k)?, v)?;
+                self.register(o, d.as_any())?;
+                for p in list(o, "props")? {
+                    let p = p.as_array().ok_or_else(|| bad("prop"))?;
+                    let (k, v) = (py_str_field(py, &p[0])?, self.value(&p[1])?);
+                    d.set_item(k, v)?;
                 }
-                return Ok(d.into_any());
+                d.into_any()
             }
-            Object::Array(a) if a.is_dense() && a.props.is_empty() => {
-                let l = PyList::empty(py);
-                self.memo.insert(id, l.clone().into_any());
-                for (_, v) in g.heap.items(a.items) {
-                    l.append(self.value(v)?)?;
+            "array" => {
+                let length = field(o, "length")?.as_u64().ok_or_else(|| bad("length"))?;
+                let items = list(o, "items")?;
+                let props = list(o, "props")?;
+                if props.is_empty() && items.len() as u64 == length {
+                    let l = PyList::empty(py);
+                    self.register(o, l.as_any())?;
+                    for it in items {
+                        l.append(self.value(&it[1])?)?;
+                    }
+                    l.into_any()
+                } else {
+                    let (di, dp) = (PyDict::new(py), PyDict::new(py));
+                    let arr = c.array.bind(py).call1((length, &di, &dp))?;
+                    self.register(o, &arr)?;
+                    for it in items {
+                        di.set_item(it[0].as_u64().ok_or_else(|| bad("index"))?, self.value(&it[1])?)?;
+                    }
+                    for p in props {
+                        dp.set_item(py_str_field(py, &p[0])?, self.value(&p[1])?)?;
+                    }
+                    arr
                 }
-                return Ok(l.into_any());
             }
-            Object::Array(a) => {
-                let items = PyDict::new(py);
-                let props = PyDict::new(py);
-                let arr = c.array.bind(py).call1((a.length, &items, &props))?;
-                self.memo.insert(id, arr.clone());
-                for (i, v) in g.heap.items(a.items) {
-                    items.set_item(*i, self.value(v)?)?;
-                }
-                for (k, v) in g.heap.props(a.props) {
-                    props.set_item(py_string(py, k)?, self.value(v)?)?;
-                }
-                return Ok(arr);
-            }
-            Object::Map(entries) => {
+            "map" => {
                 let m = c.map.bind(py).call0()?;
-                self.memo.insert(id, m.clone());
-                for (k, v) in entries {
-                    let k = self.value(k)?;
-                    let v = self.value(v)?;
+                self.register(o, &m)?;
+                for e in list(o, "entries")? {
+                    let (k, v) = (self.value(&e[0])?, self.value(&e[1])?);
                     m.set_item(k, v)?;
                 }
-                return Ok(m);
+                m
             }
-            Object::Set(vals) => {
+            "set" => {
                 let s = PySet::empty(py)?;
-                self.memo.insert(id, s.clone().into_any());
-                for v in vals {
+                self.register(o, s.as_any())?;
+                for v in list(o, "values")? {
                     s.add(self.value(v)?)?;
                 }
-                return Ok(s.into_any());
+                s.into_any()
             }
-            Object::Date(ms) => c.from_ms.bind(py).call1((*ms,))?,
-            Object::RegExp { source, flags } => c.regexp.bind(py).call1((py_string(py, source)?, flags.to_letters()))?,
-            Object::BooleanObject(b) => c.boxed.bind(py).call1((*b,))?,
-            Object::NumberObject(n) => c.boxed.bind(py).call1((PyFloat::new(py, *n),))?,
-            Object::BigIntObject(b) => c.boxed.bind(py).call1((self.bigint(b)?,))?,
-            Object::StringObject(s) => c.boxed.bind(py).call1((py_string(py, s)?,))?,
-            Object::ArrayBuffer(b) => PyByteArray::new(py, &b.data).into_any(),
-            Object::View(v) => {
-                let Some(Object::ArrayBuffer(buf)) = g.heap.get(v.buffer) else {
-                    return Err(PyValueError::new_err("view over a non-buffer"));
+            "date" => {
+                let ms = neutral::number_from_json(field(o, "v")?).ok_or_else(|| bad("date"))?;
+                c.from_ms.bind(py).call1((ms,))?
+            }
+            "regexp" => {
+                let flags = field(o, "flags")?.as_str().ok_or_else(|| bad("flags"))?;
+                c.regexp.bind(py).call1((py_str_field(py, field(o, "source")?)?, flags))?
+            }
+            "boolean-object" => c.boxed.bind(py).call1((field(o, "v")?.as_bool().ok_or_else(|| bad("bool"))?,))?,
+            "number-object" => {
+                let n = neutral::number_from_json(field(o, "v")?).ok_or_else(|| bad("number"))?;
+                c.boxed.bind(py).call1((PyFloat::new(py, n),))?
+            }
+            "bigint-object" => c.boxed.bind(py).call1((self.bigint(field(o, "v")?)?,))?,
+            "string-object" => {
+                let s = match o.get("v") {
+                    Some(Json::String(s)) => PyString::new(py, s).into_any(),
+                    _ => py_from_units(py, &u16s(field(o, "u16")?)?)?,
                 };
-                let a = (v.byte_offset as usize).min(buf.data.len());
-                let b = (a + v.byte_length as usize).min(buf.data.len());
-                let bytes = PyBytes::new(py, &buf.data[a..b]);
-                if v.kind == ViewKind::Uint8Array {
-                    bytes.into_any()
-                } else {
-                    c.view.bind(py).call1((v.kind.name(), bytes))?
-                }
+                c.boxed.bind(py).call1((s,))?
             }
-            Object::Error(e) => {
-                let s = |x: &Option<JsString>| -> PyResult<Bound<'py, PyAny>> {
-                    match x {
-                        Some(s) => py_string(py, s),
+            "arraybuffer" => {
+                let data = unbase64(field(o, "base64")?.as_str().ok_or_else(|| bad("base64"))?)?;
+                PyByteArray::new(py, &data).into_any()
+            }
+            "view" => {
+                let buffer = self.value(field(o, "buffer")?)?;
+                let buf = Buf::get(&buffer)?;
+                let data = buf.as_slice();
+                let off = field(o, "byte_offset")?.as_u64().ok_or_else(|| bad("byte_offset"))? as usize;
+                let len = field(o, "byte_length")?.as_u64().ok_or_else(|| bad("byte_length"))? as usize;
+                let a = off.min(data.len());
+                let b = (a + len).min(data.len());
+                let bytes = PyBytes::new(py, &data[a..b]);
+                drop(buf);
+                let kind = field(o, "kind")?.as_str().ok_or_else(|| bad("kind"))?;
+                if kind == "Uint8Array" { bytes.into_any() } else { c.view.bind(py).call1((kind, bytes))? }
+            }
+            "error" => {
+                let name = field(o, "name")?.as_str().unwrap_or("Error");
+                let s = |k: &str| -> PyResult<Bound<'py, PyAny>> {
+                    match o.get(k) {
+                        Some(j) => py_str_field(py, j),
                         None => Ok(py.None().into_bound(py)),
                     }
                 };
-                let err = c.error.bind(py).call1((e.name.name(), s(&e.message)?, s(&e.stack)?))?;
-                self.memo.insert(id, err.clone());
-                if let Some(cause) = &e.cause {
+                let err = c.error.bind(py).call1((name, s("message")?, s("stack")?))?;
+                self.register(o, &err)?;
+                if let Some(cause) = o.get("cause") {
                     let cause = self.value(cause)?;
                     err.call_method1("_set_cause", (cause,))?;
                 }
                 return Ok(err);
             }
+            _ => return Err(bad(t)),
         };
-        self.memo.insert(id, out.clone());
+        if o.contains_key("id") && t != "ref" {
+            self.register(o, &out)?;
+        }
         Ok(out)
     }
 }
@@ -508,11 +600,12 @@ impl<'py> ToPy<'py, '_> {
 #[pyo3(signature = (value, *, max_depth=1000))]
 pub fn v8_dumps<'py>(py: Python<'py>, value: &Bound<'py, PyAny>, max_depth: u32) -> PyResult<Bound<'py, PyBytes>> {
     let c = classes(py)?;
-    let mut t = ToJs { py, c, heap: Heap::new(), memo: HashMap::new(), keep: Vec::new(), max_depth };
-    let root = t.value(value, 0)?;
-    let heap = std::mem::take(&mut t.heap);
-    let opts = EncodeOptions { max_depth };
-    let bytes = formwire_v8::encode_value(&heap, &root, &opts).map_err(|e| errors::v8(py, &e))?;
+    let mut t = ToJs { py, c, next_id: 0, memo: HashMap::new(), keep: Vec::new(), max_depth };
+    let j = t.value(value, 0)?;
+    let g = neutral::from_json(&j).map_err(|e| errors::v8(py, &e))?;
+    let mut opts = EncodeOptions::default();
+    opts.max_depth = max_depth;
+    let bytes = formwire_v8::encode_with(&g, &opts).map_err(|e| errors::v8(py, &e))?;
     Ok(PyBytes::new(py, &bytes))
 }
 
@@ -531,17 +624,18 @@ pub fn v8_loads<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let c = classes(py)?;
     let g = decode(py, data, max_depth, max_bytes, node_ipc)?;
-    let mut t = ToPy { py, c, g: &g, memo: HashMap::new() };
-    t.value(&g.root)
+    let j = neutral::to_json(&g);
+    drop(g);
+    let mut t = ToPy { py, c, ids: HashMap::new() };
+    t.value(&j)
 }
 
 fn decode(py: Python<'_>, data: &Bound<'_, PyAny>, max_depth: Option<u32>, max_bytes: Option<u64>, node_ipc: bool) -> PyResult<Graph> {
     let buf = Buf::get(data)?;
-    let opts = DecodeOptions {
-        max_depth: max_depth.unwrap_or(u32::MAX),
-        max_bytes: max_bytes.unwrap_or(u64::MAX),
-        node_ipc,
-    };
+    let mut opts = DecodeOptions::default();
+    opts.max_depth = max_depth.unwrap_or(u32::MAX);
+    opts.max_bytes = max_bytes.unwrap_or(u64::MAX);
+    opts.node_ipc = node_ipc;
     formwire_v8::decode_with(buf.as_slice(), &opts).map_err(|e| errors::v8(py, &e))
 }
 
@@ -549,8 +643,8 @@ fn decode(py: Python<'_>, data: &Bound<'_, PyAny>, max_depth: Option<u32>, max_b
 #[pyfunction]
 #[pyo3(signature = (neutral_json, *, max_depth=None))]
 pub fn v8_neutral_encode<'py>(py: Python<'py>, neutral_json: &str, max_depth: Option<u32>) -> PyResult<Bound<'py, PyBytes>> {
-    let j: serde_json::Value = serde_json::from_str(neutral_json).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let g = formwire_v8::neutral::from_json(&j).map_err(|e| errors::v8(py, &e))?;
+    let j: Json = serde_json::from_str(neutral_json).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let g = neutral::from_json(&j).map_err(|e| errors::v8(py, &e))?;
     let mut opts = EncodeOptions::default();
     if let Some(d) = max_depth {
         opts.max_depth = d;
@@ -573,5 +667,5 @@ pub fn v8_neutral_decode(
     node_ipc: bool,
 ) -> PyResult<String> {
     let g = decode(py, data, max_depth, max_bytes, node_ipc)?;
-    Ok(formwire_v8::neutral::to_json(&g).to_string())
+    Ok(neutral::to_json(&g).to_string())
 }
