@@ -97,29 +97,33 @@ fn unescape(bytes: &[u8]) -> Cow<'_, str> {
     })
 }
 
-/// Appends the `+`/`%XX`-decoded bytes (UE-P-06, UE-P-07) to `out`.
+/// Appends the `+`/`%XX`-decoded bytes (UE-P-06, UE-P-07) to `out`: one
+/// pass, each byte (or `%XX` triple) written by index into room made
+/// beforehand (the output is never longer than the input).
 fn unescape_into(bytes: &[u8], out: &mut Vec<u8>) {
-    let mut rest = bytes;
-    while let Some(i) = memchr2(b'+', b'%', rest) {
-        out.extend_from_slice(&rest[..i]);
-        if rest[i] == b'+' {
-            out.push(b' ');
-            rest = &rest[i + 1..];
-            continue;
-        }
+    let base = out.len();
+    let n = bytes.len();
+    out.resize(base + n, 0);
+    let dst = &mut out[base..];
+    let (mut r, mut w) = (0, 0);
+    while r < n {
+        let b = bytes[r];
+        // UE-P-06 before UE-P-07: a `%2B` still decodes to `+`.
+        let mut v = if b == b'+' { b' ' } else { b };
+        let mut step = 1;
         // UE-P-07: `%` followed by two hex digits, else the `%` stays as it is.
-        if let (Some(&h), Some(&l)) = (rest.get(i + 1), rest.get(i + 2)) {
-            let (h, l) = (HEX_VALUE[h as usize], HEX_VALUE[l as usize]);
+        if b == b'%' && r + 2 < n {
+            let (h, l) = (HEX_VALUE[bytes[r + 1] as usize], HEX_VALUE[bytes[r + 2] as usize]);
             if h != 0xFF && l != 0xFF {
-                out.push(h << 4 | l);
-                rest = &rest[i + 3..];
-                continue;
+                v = h << 4 | l;
+                step = 3;
             }
         }
-        out.push(b'%');
-        rest = &rest[i + 1..];
+        dst[w] = v;
+        w += 1;
+        r += step;
     }
-    out.extend_from_slice(rest);
+    out.truncate(base + w);
 }
 
 /// Byte classes for the one-pass pair scanner.
@@ -145,20 +149,23 @@ static CLASS: [u8; 256] = {
     t
 };
 
-/// The index of the first byte at or after `i` that is not `PLAIN`, eight
-/// bytes at a time (SWAR: a zero byte of `w ^ c * ONES` marks `c`).
+/// The index of a byte at or after `i` that may not be `PLAIN`, eight bytes
+/// at a time (SWAR), no later than the first one that is not: the first
+/// byte below `0x30` (`&`, `+`, `%` and a few plain ones such as `-` and
+/// `.`), `=`, or `0x80` and up. The caller looks the byte up in `CLASS`.
 #[inline]
 fn plain_run(input: &[u8], mut i: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     while let Some(bytes) = input.get(i..i + 8) {
         let w = u64::from_le_bytes(bytes.try_into().unwrap_or_default());
-        let zero = |c: u8| {
-            let x = w ^ (ONES * c as u64);
-            x.wrapping_sub(ONES) & !x & HIGHS
-        };
-        // The lowest marked byte is exact (borrows only run upwards).
-        let m = zero(b'&') | zero(b'=') | zero(b'+') | zero(b'%') | (w & HIGHS);
+        // Bytes below 0x30 (among those below 0x80), `=` (a zero byte of
+        // `w ^ "="`), and high bytes. The lowest marked byte is exact:
+        // borrows only run upwards.
+        let below = w.wrapping_sub(ONES * 0x30) & !w & HIGHS;
+        let x = w ^ (ONES * b'=' as u64);
+        let eq = x.wrapping_sub(ONES) & !x & HIGHS;
+        let m = below | eq | (w & HIGHS);
         if m != 0 {
             return i + (m.trailing_zeros() / 8) as usize;
         }
@@ -212,31 +219,44 @@ fn scan_pair<'a>(input: &'a [u8], text: Option<&'a str>, start: usize) -> (usize
     (q.end, Some(pair))
 }
 
-#[inline]
+#[inline(always)]
 fn scan(input: &[u8], start: usize) -> Seq {
+    let len = input.len();
     let mut i = start;
     let mut eq = usize::MAX;
     let mut name_flags = 0u8;
     let mut flags = 0u8;
     loop {
         i = plain_run(input, i);
-        if i >= input.len() {
+        if i >= len {
             break;
         }
         let c = CLASS[input[i] as usize];
-        if c != PLAIN {
-            if c == AMP {
+        if c == AMP {
+            break;
+        }
+        if c == EQ && eq == usize::MAX {
+            eq = i;
+            name_flags = flags;
+            flags = 0;
+            i += 1;
+            continue;
+        }
+        flags |= c;
+        i += 1;
+        if flags & ESC != 0 {
+            // This half is decoded in full anyway: only its end matters now
+            // (`=` or `&` in a name, `&` in a value), found with memchr.
+            if eq == usize::MAX {
+                match memchr2(b'=', b'&', &input[i..]) {
+                    Some(k) => i += k,
+                    None => i = len,
+                }
+            } else {
+                i = memchr(b'&', &input[i..]).map_or(len, |k| i + k);
                 break;
             }
-            if c == EQ && eq == usize::MAX {
-                eq = i;
-                name_flags = flags;
-                flags = 0;
-            } else {
-                flags |= c;
-            }
         }
-        i += 1;
     }
     if eq == usize::MAX {
         name_flags = flags;
@@ -358,6 +378,10 @@ impl<'a> Form<'a> {
     /// Parses another input, reusing this form's buffers.
     pub fn parse_reusing<'b>(self, input: &'b [u8], options: &Options) -> Result<Form<'b>, Error> {
         let Form { mut arena, mut scratch, mut pairs } = self;
+        // Keep the larger buffer as the raw one.
+        if arena.capacity() > scratch.capacity() {
+            scratch = core::mem::take(&mut arena).into_bytes();
+        }
         arena.clear();
         scratch.clear();
         pairs.clear();
@@ -365,29 +389,63 @@ impl<'a> Form<'a> {
         let pairs: Vec<[Half<'b>; 2]> = pairs.into_iter().map(|_| [Half::Arena(0, 0); 2]).collect();
         let mut form = Form { arena, scratch, pairs };
         form.fill(input, options)?;
+        form.decode_arena();
         Ok(form)
     }
 
+    /// A half that needs decoding is decoded into `scratch` (raw bytes, one
+    /// buffer for the whole form), one that needs none borrows the input.
+    #[inline]
     fn half(&mut self, input: &'a [u8], text: Option<&'a str>, a: usize, b: usize, flags: u8) -> Half<'a> {
+        let start = self.scratch.len();
         if flags & ESC == 0 {
             if let Some(s) = text.and_then(|t| t.get(a..b)) {
                 return Half::Input(s);
             }
-            if let Ok(s) = core::str::from_utf8(&input[a..b]) {
-                return Half::Input(s);
+            if flags & HIGH == 0 {
+                // ASCII: valid as it is.
+                if let Ok(s) = core::str::from_utf8(&input[a..b]) {
+                    return Half::Input(s);
+                }
             }
-            self.scratch.clear();
             self.scratch.extend_from_slice(&input[a..b]);
         } else {
-            self.scratch.clear();
             unescape_into(&input[a..b], &mut self.scratch);
         }
-        let start = self.arena.len();
-        match core::str::from_utf8(&self.scratch) {
-            Ok(s) => self.arena.push_str(s),
-            Err(_) => self.arena.push_str(&String::from_utf8_lossy(&self.scratch)),
+        Half::Arena(start, self.scratch.len())
+    }
+
+    /// Turns the raw decoded bytes into the text arena: in one validation
+    /// when they are valid UTF-8 and every half begins and ends on a
+    /// character boundary (then each half is valid on its own, the usual
+    /// case); else half by half with U+FFFD (UE-P-08).
+    fn decode_arena(&mut self) {
+        let raw = core::mem::take(&mut self.scratch);
+        let raw = match String::from_utf8(raw) {
+            Ok(text) => {
+                let on = |h: &Half<'_>| match *h {
+                    Half::Arena(a, b) => text.is_char_boundary(a) && text.is_char_boundary(b),
+                    Half::Input(_) => true,
+                };
+                if self.pairs.iter().all(|[n, v]| on(n) && on(v)) {
+                    self.arena = text;
+                    return;
+                }
+                text.into_bytes()
+            }
+            Err(e) => e.into_bytes(),
+        };
+        self.arena.clear();
+        for pair in &mut self.pairs {
+            for h in pair.iter_mut() {
+                if let Half::Arena(a, b) = *h {
+                    let start = self.arena.len();
+                    self.arena.push_str(&String::from_utf8_lossy(&raw[a..b]));
+                    *h = Half::Arena(start, self.arena.len());
+                }
+            }
         }
-        Half::Arena(start, self.arena.len())
+        self.scratch = raw;
     }
 
     fn fill(&mut self, input: &'a [u8], options: &Options) -> Result<(), Error> {
