@@ -11,7 +11,12 @@ The parser is sans-IO: :meth:`Parser.feed` takes a chunk (any bytes-like object)
   its value UTF-8 decoded (MP-F-01), in place of that field's Part/data/PART_END events.
 
 :meth:`Parser.close` ends the input (``MP_TRUNCATED`` unless the form was complete). Errors are
-:class:`formwire.MultipartError` with ``.code`` and ``.offset``; after one, the parser keeps raising it.
+:class:`formwire.MultipartError` with ``.code`` and ``.offset``; after one, the parser keeps raising it (the events of
+the failing chunk are not returned: the result of a failing parse is the error).
+
+A ``memoryview`` event keeps its chunk alive and exported: copy it (``bytes(ev)``) or drop it before resizing a
+``bytearray`` you reuse for reading. Chunks of ``GIL_RELEASE_BYTES`` (256 KiB) or more are scanned with the GIL
+released when they are read-only (``bytes``), so other threads run meanwhile.
 
 Options are the spec's names: the lenient flags ``allow_preamble``, ``allow_lf``, ``allow_obs_fold`` (all off: the
 strict WPT profile) and the limits ``max_boundary_bytes``, ``max_parts``, ``max_headers``, ``max_header_bytes``,
@@ -25,7 +30,7 @@ import os
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping
 from typing import Any, BinaryIO, Union
 
-from formwire._formwire import END, PART_END, Marker, Part
+from formwire._formwire import END, GIL_RELEASE_BYTES, PART_END, Marker, Part
 from formwire._formwire import MultipartParser as _NativeParser
 from formwire._formwire import boundary_from_content_type
 from formwire._formwire import encode_frames as _encode_frames
@@ -36,6 +41,7 @@ __all__ = [
     "Marker",
     "PART_END",
     "END",
+    "GIL_RELEASE_BYTES",
     "Event",
     "boundary_from_content_type",
     "iter_chunks",
