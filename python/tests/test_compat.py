@@ -105,4 +105,5 @@ def test_parse_options_header() -> None:
     ct, params = shim.parse_options_header("Multipart/Form-Data; Boundary=\"a b\"; charset=utf-8")
     assert ct == b"multipart/form-data" and params == {b"boundary": b"a b", b"charset": b"utf-8"}
     assert shim.parse_options_header(None) == (b"", {})
+    assert shim.parse_options_header(b"multipart/form-data; boundary=b\xe9")[1][b"boundary"] == "bé".encode()  # MP-B-02
     assert shim.parse_options_header('form-data; name="a"; name="b"') == (b"form-data", {})

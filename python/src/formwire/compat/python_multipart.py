@@ -218,7 +218,8 @@ def parse_options_header(value: str | bytes | None) -> tuple[bytes, dict[bytes, 
 
     A ``form-data`` Content-Disposition gives ``name``/``filename`` (and ``name*``/``filename*`` raw) exactly as
     formwire's parser reads them (MP-H-07..10: names UTF-8 with U+FFFD, re-encoded as UTF-8); anything else is read
-    as a MIME type (WHATWG MIME Sniffing §4.4, parameter values as isomorphic bytes)."""
+    as a MIME type (WHATWG MIME Sniffing §4.4, over the isomorphic decoding of the header; parameter values come
+    back UTF-8 encoded, so a boundary is what MP-B-02 says it is)."""
     if not value:
         return b"", {}
     raw = value.encode("latin-1") if isinstance(value, str) else bytes(value)
@@ -238,5 +239,6 @@ def parse_options_header(value: str | bytes | None) -> tuple[bytes, dict[bytes, 
     m = parse_mime(raw)
     if m is None:
         return head, {}
-    params = {k.encode("latin-1"): v.encode("latin-1", "replace") for k, v in m[2]}
+    # Values as UTF-8: a boundary is the UTF-8 encoding of the parameter (MP-B-02: header byte E9 is é, C3 A9).
+    params = {k.encode("latin-1"): v.encode("utf-8") for k, v in m[2]}
     return f"{m[0]}/{m[1]}".encode("latin-1"), params
