@@ -91,7 +91,7 @@ def test_feed_spans_gives_offsets(sample: bytes) -> None:
 
 
 def test_buffer_fields_gives_one_tuple_per_text_field(sample: bytes) -> None:
-    for chunks in splits(sample)[:40]:
+    for chunks in splits(sample):
         p = multipart.Parser(B, buffer_fields=True)
         events = [e for c in chunks for e in p.feed(c)] + p.close()
         assert events[0] == ("a", "hello")

@@ -214,8 +214,8 @@ enum Ev {
     Held(Vec<u8>),
     PartEnd,
     End,
-    /// `buffer_fields`: a whole text field, `(name, value bytes)`.
-    Field(String, Vec<u8>),
+    /// `buffer_fields`: a whole text field: name `arena[a..b]`, value `arena[b..c]`.
+    Field(usize, usize, usize),
 }
 
 struct Core {
@@ -223,13 +223,26 @@ struct Core {
     /// pyclass lives in memory the Python allocator aligns to 16 only.
     parser: Box<Parser>,
     buffer_fields: bool,
-    field: Option<(String, Vec<u8>)>,
+    /// `buffer_fields`: the text field being read, `(name start, name end)` in `arena`; its value
+    /// follows the name there.
+    field: Option<(usize, usize)>,
+    /// Names and values of buffered fields, reused from chunk to chunk (no allocation per field).
+    arena: Vec<u8>,
     parts: u64,
 }
 
 impl Core {
     /// Runs one chunk (or the end of input) and collects its events.
     fn run(&mut self, chunk: &[u8], eof: bool, out: &mut Vec<Ev>) -> Result<(), formwire::Error> {
+        // The previous chunk's fields were handed out: keep only a field still being read.
+        match &mut self.field {
+            Some((a, b)) => {
+                self.arena.drain(..*a);
+                *b -= *a;
+                *a = 0;
+            }
+            None => self.arena.clear(),
+        }
         let base = chunk.as_ptr() as usize;
         let mut feed = if eof { self.parser.finish() } else { self.parser.feed(chunk) };
         while let Some(ev) = feed.next() {
@@ -238,24 +251,26 @@ impl Core {
                     let index = self.parts;
                     self.parts += 1;
                     if self.buffer_fields && !p.is_file() {
-                        self.field = Some((p.name().into_owned(), Vec::new()));
+                        let a = self.arena.len();
+                        self.arena.extend_from_slice(p.name().as_bytes());
+                        self.field = Some((a, self.arena.len()));
                     } else {
                         out.push(Ev::Part(PartData::from_part(index, &p)));
                     }
                 }
-                Event::Data(d) => match &mut self.field {
-                    Some((_, v)) => v.extend_from_slice(d),
+                Event::Data(d) => match &self.field {
+                    Some(_) => self.arena.extend_from_slice(d),
                     None => {
                         let a = d.as_ptr() as usize - base;
                         out.push(Ev::Data(a, a + d.len()));
                     }
                 },
-                Event::HeldData(d) => match &mut self.field {
-                    Some((_, v)) => v.extend_from_slice(d),
+                Event::HeldData(d) => match &self.field {
+                    Some(_) => self.arena.extend_from_slice(d),
                     None => out.push(Ev::Held(d.to_vec())),
                 },
                 Event::PartEnd => match self.field.take() {
-                    Some((n, v)) => out.push(Ev::Field(n, v)),
+                    Some((a, b)) => out.push(Ev::Field(a, b, self.arena.len())),
                     None => out.push(Ev::PartEnd),
                 },
                 Event::End => out.push(Ev::End),
@@ -334,13 +349,14 @@ impl MultipartParser {
         if let Err(e) = r {
             return Err(errors::core(py, e));
         }
-        events_to_py(py, evs, data, chunk_len, spans)
+        events_to_py(py, evs, &self.core.arena, data, chunk_len, spans)
     }
 }
 
 fn events_to_py<'py>(
     py: Python<'py>,
     evs: Vec<Ev>,
+    arena: &[u8],
     data: Option<&Bound<'py, PyAny>>,
     chunk_len: usize,
     spans: bool,
@@ -382,10 +398,14 @@ fn events_to_py<'py>(
             Ev::Held(b) => PyBytes::new(py, &b).into_any(),
             Ev::PartEnd => part_end(py).bind(py).clone().into_any(),
             Ev::End => end(py).bind(py).clone().into_any(),
-            Ev::Field(n, v) => match std::str::from_utf8(&v) {
-                Ok(s) => util::str_pair(py, &n, s),
-                Err(_) => util::str_pair(py, &n, &String::from_utf8_lossy(&v)),
-            },
+            Ev::Field(a, b, c) => {
+                // The name is already UTF-8 (MP-H-10); the value is decoded here (MP-F-01).
+                let name = std::str::from_utf8(&arena[a..b]).unwrap_or_default();
+                match std::str::from_utf8(&arena[b..c]) {
+                    Ok(v) => util::str_pair(py, name, v),
+                    Err(_) => util::str_pair(py, name, &String::from_utf8_lossy(&arena[b..c])),
+                }
+            }
         };
         items.push(item);
     }
@@ -433,7 +453,9 @@ impl MultipartParser {
         )?;
         let b = boundary_bytes(boundary)?;
         let parser = Parser::new(&b, o).map_err(|e| errors::core(py, e))?;
-        Ok(MultipartParser { core: Core { parser: Box::new(parser), buffer_fields, field: None, parts: 0 } })
+        Ok(MultipartParser {
+            core: Core { parser: Box::new(parser), buffer_fields, field: None, arena: Vec::new(), parts: 0 },
+        })
     }
 
     /// Feeds one chunk (any bytes-like object); returns its events in order.
