@@ -3,19 +3,19 @@
 use core::fmt;
 
 /// A JavaScript BigInt: sign and magnitude (little-endian bytes, no high zero bytes; zero is empty and never negative).
+///
+/// Stored as one boxed slice (16 bytes: the magnitude followed by a sign byte, empty for zero), so that
+/// a [`Value`](crate::Value) stays 24 bytes.
 #[derive(Clone, PartialEq, Eq, Hash, Default)]
 pub struct BigInt {
-    negative: bool,
-    magnitude: Vec<u8>,
+    /// Empty for zero; else the magnitude (little-endian, no high zero byte) then 1 (negative) or 0.
+    repr: Box<[u8]>,
 }
 
 impl BigInt {
     /// Zero.
-    pub const fn zero() -> BigInt {
-        BigInt {
-            negative: false,
-            magnitude: Vec::new(),
-        }
+    pub fn zero() -> BigInt {
+        BigInt::default()
     }
 
     /// A BigInt from a sign and little-endian magnitude bytes (high zero bytes are dropped; `-0n` is `0n`).
@@ -23,47 +23,67 @@ impl BigInt {
         while magnitude_le.last() == Some(&0) {
             magnitude_le.pop();
         }
-        let negative = negative && !magnitude_le.is_empty();
+        if magnitude_le.is_empty() {
+            return BigInt::zero();
+        }
+        magnitude_le.push(u8::from(negative));
         BigInt {
-            negative,
-            magnitude: magnitude_le,
+            repr: magnitude_le.into_boxed_slice(),
+        }
+    }
+
+    /// A BigInt from a sign and little-endian magnitude bytes, copied.
+    pub fn from_slice(negative: bool, magnitude_le: &[u8]) -> BigInt {
+        let n = magnitude_le.len() - magnitude_le.iter().rev().take_while(|&&b| b == 0).count();
+        if n == 0 {
+            return BigInt::zero();
+        }
+        let mut repr = Vec::with_capacity(n + 1);
+        repr.extend_from_slice(&magnitude_le[..n]);
+        repr.push(u8::from(negative));
+        BigInt {
+            repr: repr.into_boxed_slice(),
         }
     }
 
     /// A BigInt from an `i128`.
     pub fn from_i128(v: i128) -> BigInt {
-        BigInt::from_parts(v < 0, v.unsigned_abs().to_le_bytes().to_vec())
+        BigInt::from_slice(v < 0, &v.unsigned_abs().to_le_bytes())
     }
 
     /// A BigInt from a `u128`.
     pub fn from_u128(v: u128) -> BigInt {
-        BigInt::from_parts(false, v.to_le_bytes().to_vec())
+        BigInt::from_slice(false, &v.to_le_bytes())
     }
 
     /// `true` for values below zero.
     pub fn is_negative(&self) -> bool {
-        self.negative
+        self.repr.last() == Some(&1)
     }
 
     /// `true` for zero.
     pub fn is_zero(&self) -> bool {
-        self.magnitude.is_empty()
+        self.repr.is_empty()
     }
 
     /// The magnitude, little-endian, without high zero bytes.
     pub fn magnitude_le(&self) -> &[u8] {
-        &self.magnitude
+        match self.repr.split_last() {
+            Some((_, m)) => m,
+            None => &[],
+        }
     }
 
     /// The value as an `i128`, if it fits.
     pub fn to_i128(&self) -> Option<i128> {
-        if self.magnitude.len() > 16 {
+        let mag = self.magnitude_le();
+        if mag.len() > 16 {
             return None;
         }
         let mut b = [0u8; 16];
-        b[..self.magnitude.len()].copy_from_slice(&self.magnitude);
+        b[..mag.len()].copy_from_slice(mag);
         let m = u128::from_le_bytes(b);
-        if self.negative {
+        if self.is_negative() {
             if m <= (i128::MAX as u128) + 1 {
                 Some((m as i128).wrapping_neg())
             } else {
@@ -76,11 +96,12 @@ impl BigInt {
 
     /// The value as a `u128`, if it fits.
     pub fn to_u128(&self) -> Option<u128> {
-        if self.negative || self.magnitude.len() > 16 {
+        let mag = self.magnitude_le();
+        if self.is_negative() || mag.len() > 16 {
             return None;
         }
         let mut b = [0u8; 16];
-        b[..self.magnitude.len()].copy_from_slice(&self.magnitude);
+        b[..mag.len()].copy_from_slice(mag);
         Some(u128::from_le_bytes(b))
     }
 
@@ -136,7 +157,7 @@ impl BigInt {
             return "0".to_string();
         }
         let mut limbs: Vec<u32> = self
-            .magnitude
+            .magnitude_le()
             .chunks(4)
             .map(|c| {
                 let mut b = [0u8; 4];
@@ -158,7 +179,7 @@ impl BigInt {
             }
         }
         let mut out = String::new();
-        if self.negative {
+        if self.is_negative() {
             out.push('-');
         }
         let mut iter = parts.iter().rev();
@@ -216,6 +237,10 @@ mod tests {
         assert_eq!(b.magnitude_le(), &[10]);
         assert_eq!(b.to_i128(), Some(-10));
         assert_eq!(BigInt::from_parts(true, vec![0, 0]), BigInt::zero());
+        assert!(!BigInt::from_parts(true, vec![0, 0]).is_negative());
+        assert_eq!(BigInt::from_slice(true, &[10, 0, 0]), b);
+        assert!(b.is_negative() && !b.is_zero());
+        assert!(BigInt::zero().magnitude_le().is_empty());
         assert_eq!(BigInt::from_i128(i128::MIN).to_i128(), Some(i128::MIN));
         assert_eq!(BigInt::from_u128(u128::MAX).to_u128(), Some(u128::MAX));
         assert_eq!(BigInt::from_u128(u128::MAX).to_i128(), None);

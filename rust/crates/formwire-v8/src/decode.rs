@@ -3,14 +3,32 @@
 //! Nesting is handled with an explicit stack of frames, so the decoder never recurses and its depth is
 //! bounded by `max_depth` (SC_LIMIT_DEPTH). Every length is checked against the bytes left before
 //! anything is reserved for it.
+//!
+//! Speed notes (the layout is what makes small objects cheap):
+//! - Properties and array elements go to the heap's two arenas, not to a vector per object. An open
+//!   container writes its entries straight at the tail of an arena while it is the only one writing
+//!   there (the common case: flat objects, arrays of flat objects): it is the arena's *owner*. When a
+//!   nested container starts writing to the same arena, the owner's entries so far move once to a
+//!   scratch stack and it continues there; at its end they move back to the arena as one run. So
+//!   every entry is moved at most twice, and nothing is allocated per object. Where an open container's
+//!   entries are is decoder state (owner, and per nesting level the start of its scratch part), not
+//!   frame state, so a nested object read inline can take the arena over from its parent.
+//! - A plain object whose keys the shape cache knows and whose values are primitives is read by a
+//!   tight loop without a frame ([`Decoder::object_fast`]); anything else continues in the general
+//!   code from where the loop stopped.
+//! - Property keys: each nesting level remembers the keys of the last object read at that level
+//!   (their encoded bytes in the input). When the next object's key bytes equal the remembered key at
+//!   the same position, the key is taken without decoding it and without the duplicate check (the
+//!   remembered keys are distinct, and every key before it matched too): V8's `ReadExpectedString`.
+//! - The heap is sized once from the input length.
 
 use crate::bigint::BigInt;
 use crate::error::{Error, ErrorCode};
 use crate::string::JsString;
 use crate::tags::*;
 use crate::value::{
-    Array, ArrayBuffer, ErrorName, ErrorObject, Graph, Heap, ObjId, Object, RegExpFlags, Value,
-    View, ViewKind,
+    Array, ArrayBuffer, ErrorName, ErrorObject, Graph, Heap, Item, ObjId, Object, Props,
+    RegExpFlags, Span, Value, View, ViewKind, push_in, span_of,
 };
 use std::collections::HashMap;
 use std::collections::hash_map::DefaultHasher;
@@ -72,36 +90,43 @@ pub fn decode_with(input: &[u8], options: &DecodeOptions) -> Result<Graph, Error
     }
 }
 
-/// A property key read for an object or array, waiting for its value.
-struct PendingKey {
-    key: JsString,
-    /// The array index the key names, if it is one.
-    index: Option<u32>,
+/// An open plain object.
+#[derive(Clone, Copy)]
+struct ObjState {
+    obj: ObjId,
+    /// Properties read so far.
+    count: u32,
+    /// The first `matched` keys are the shape cache's (at `prefix_at` in the heap's key arena); the
+    /// others are on the key stack from `keys_from`.
+    matched: u32,
+    prefix_at: u32,
+    keys_from: u32,
+    /// A key is an array index: the properties are sorted into enumeration order at the end.
+    has_index: bool,
 }
 
-/// An open container. The one being filled is held by the driver; the others wait on `Decoder::stack`.
+/// An open array.
+#[derive(Clone, Copy)]
+struct ArrState {
+    obj: ObjId,
+    dense: bool,
+    length: u32,
+    /// The next dense index.
+    next: u32,
+    /// Past the dense elements (always, for a sparse array).
+    in_props: bool,
+    /// Key/value pairs read after the dense elements (the end tag's property count).
+    count: u32,
+    /// Other properties: their keys are on the key stack from `keys_from`.
+    props: u32,
+    keys_from: u32,
+}
+
+/// An open container. All of them sit on `Decoder::stack`; the top one is being filled. Frames are
+/// addressed by their stack index, which is also the nesting level of the shape cache.
 enum Frame {
-    Object {
-        obj: ObjId,
-        props: Vec<(JsString, Value)>,
-        /// The last property's value is a container still being read.
-        pending: bool,
-        has_index: bool,
-        index: Index,
-    },
-    Array {
-        obj: ObjId,
-        dense: bool,
-        length: u32,
-        next: u32,
-        in_props: bool,
-        items: Vec<(u32, Value)>,
-        props: Vec<(JsString, Value)>,
-        count: u32,
-        /// Where the value of a container still being read goes.
-        pending: Slot,
-        index: Index,
-    },
+    Object(ObjState, Index),
+    Array(ArrState, Index),
     Map {
         obj: ObjId,
         entries: Vec<(Value, Value)>,
@@ -117,33 +142,46 @@ enum Frame {
     },
     Error {
         obj: ObjId,
-        err: Box<ErrorObject>,
+        err: Option<Box<ErrorObject>>,
         /// Subtag kinds seen so far: bit 0 prototype, 1 message, 2 stack, 3 cause (SC-D-24).
         seen: u8,
     },
 }
 
-/// The place a child container's value is delivered to.
-#[derive(Clone, Copy)]
-enum Slot {
-    None,
-    Item(usize),
-    Prop,
-}
-
-/// One item read at a value position: a finished value, or a container that was opened (its frame
-/// is then on top of `Decoder::stack`). Kept small: it is returned for every value.
-enum Item {
-    Value(Value),
-    Open(ObjId),
-}
-
-/// What filling a container ended with: a child container opened (on top of the stack), or the
-/// container finished.
+/// What filling the top container ended with: a child container opened (now on top of the stack),
+/// or the container finished (its object written to the heap; the driver pops it).
 enum Fill {
     Open,
-    Done(ObjId),
+    Done,
 }
+
+/// The shape cache of one nesting level: the keys of the last object read there.
+///
+/// `enc[i]` is the encoding of key `i` (`input[at..at + len]`, its first bytes also as a masked word
+/// for a one-load compare), and `heap.keys[keys_at + i]` the key itself, for every `i < enc.len()`
+/// (while an object at this level learns new keys, the ones past its prefix are on the key stack
+/// until it ends and stores its key list). The keys are distinct: they are one object's.
+#[derive(Default)]
+struct Shape {
+    enc: Vec<EncKey>,
+    keys_at: u32,
+}
+
+#[derive(Clone, Copy)]
+struct EncKey {
+    at: u32,
+    len: u32,
+    /// `input[at..at + 8]` masked to `len` bytes (meaningful when `len <= 8`).
+    word: u64,
+}
+
+/// Keys remembered per level (beyond that, keys are read one by one).
+const SHAPE_MAX: usize = 64;
+
+/// No frame (arena owner).
+const NONE: usize = usize::MAX;
+/// No scratch part.
+const NONE32: u32 = u32::MAX;
 
 struct Decoder<'a> {
     buf: &'a [u8],
@@ -152,21 +190,58 @@ struct Decoder<'a> {
     broken_v13: bool,
     node_ipc: bool,
     max_depth: usize,
-    /// Containers open right now (SC-D-29).
-    open: usize,
     heap: Heap,
-    /// Wire id to heap id; `None` while an id is assigned but its object is not readable yet.
+    /// Wire ids equal heap ids until a host object breaks the correspondence; `ids` is filled then.
+    ids_direct: bool,
+    /// Wire id to heap id (when not `ids_direct`); `None` while an id is assigned but its object is
+    /// not readable yet.
     ids: Vec<Option<ObjId>>,
-    /// Open containers below the one being filled.
+    /// Open containers (SC-D-29: their number is the nesting depth).
     stack: Vec<Frame>,
+    /// The value arena's owner (a nesting level, or `NONE`): its values are `values[values_from..]`.
+    values_owner: usize,
+    values_from: usize,
+    /// The same for the element arena.
+    items_owner: usize,
+    items_from: usize,
+    /// Entries of open containers that had to leave the arena tail to a nested container.
+    scratch_values: Vec<Value>,
+    scratch_items: Vec<Item>,
+    /// Per nesting level: where that level's open container's part of the scratch stacks starts
+    /// (values, elements), `NONE32` while it has none.
+    scratch_at: Vec<(u32, u32)>,
+    /// Keys of open containers not taken from the shape cache (each container's run ends before
+    /// the enclosing one continues, so this is a stack).
+    key_stack: Vec<JsString>,
+    /// Per nesting level, the keys of the last object read there.
+    shapes: Vec<Shape>,
 }
 
 type R<T> = Result<T, Error>;
 
 impl<'a> Decoder<'a> {
     fn new(buf: &'a [u8], options: &DecodeOptions, broken_v13: bool) -> Decoder<'a> {
-        // A rough guess at the object count saves regrowing the heap; it never exceeds the input size.
-        let guess = (buf.len() / 32).min(1 << 16);
+        // One allocation per arena, sized from the input (each property takes at least 3 bytes, each
+        // object 3, typical ones 8-40), when the top-level value is a container; capped, since the
+        // arenas grow as needed anyway.
+        let container = matches!(
+            buf.get(2),
+            Some(
+                &(TAG_BEGIN_JS_OBJECT
+                    | TAG_BEGIN_DENSE_JS_ARRAY
+                    | TAG_BEGIN_SPARSE_JS_ARRAY
+                    | TAG_BEGIN_JS_MAP
+                    | TAG_BEGIN_JS_SET
+                    | TAG_HOST_OBJECT
+                    | TAG_ERROR)
+            )
+        );
+        let heap = if container {
+            let n = buf.len().min(1 << 20);
+            Heap::with_capacities(n / 24 + 1, n / 8, n / 24)
+        } else {
+            Heap::new()
+        };
         Decoder {
             buf,
             pos: 0,
@@ -174,10 +249,19 @@ impl<'a> Decoder<'a> {
             broken_v13,
             node_ipc: options.node_ipc,
             max_depth: options.max_depth as usize,
-            open: 0,
-            heap: Heap::with_capacity(guess),
-            ids: Vec::with_capacity(guess),
+            heap,
+            ids_direct: true,
+            ids: Vec::new(),
             stack: Vec::new(),
+            values_owner: NONE,
+            values_from: 0,
+            items_owner: NONE,
+            items_from: 0,
+            scratch_values: Vec::new(),
+            scratch_items: Vec::new(),
+            scratch_at: Vec::new(),
+            key_stack: Vec::new(),
+            shapes: Vec::new(),
         }
     }
 
@@ -187,6 +271,7 @@ impl<'a> Decoder<'a> {
         Error::new(code, at as u64, msg)
     }
 
+    #[cold]
     fn truncated(&self) -> Error {
         Error::new(
             ErrorCode::Truncated,
@@ -239,7 +324,6 @@ impl<'a> Decoder<'a> {
     /// SC-D-04: an unsigned LEB128 varint of at most 5 bytes whose last byte carries no bit above 32.
     #[inline]
     fn read_u32(&mut self) -> R<u32> {
-        let start = self.pos;
         // Fast path: one byte.
         if let Some(&b) = self.buf.get(self.pos) {
             if b < 0x80 {
@@ -247,6 +331,11 @@ impl<'a> Decoder<'a> {
                 return Ok(u32::from(b));
             }
         }
+        self.read_u32_long()
+    }
+
+    fn read_u32_long(&mut self) -> R<u32> {
+        let start = self.pos;
         let mut v: u32 = 0;
         for i in 0..5 {
             let Some(&b) = self.buf.get(self.pos) else {
@@ -284,6 +373,7 @@ impl<'a> Decoder<'a> {
         Ok((b0 & 0x7F) | (b1 << 7))
     }
 
+    #[inline]
     fn read_double(&mut self) -> R<f64> {
         let Some(b) = self.buf.get(self.pos..self.pos + 8) else {
             return Err(self.truncated());
@@ -295,6 +385,7 @@ impl<'a> Decoder<'a> {
     }
 
     /// SC-D-05: a length is checked against the bytes left before anything is allocated.
+    #[inline]
     fn read_raw(&mut self, n: usize) -> R<&'a [u8]> {
         if n > self.remaining() {
             return Err(self.truncated());
@@ -317,20 +408,27 @@ impl<'a> Decoder<'a> {
                 "BigInt with a sign and no digits (-0n)",
             ));
         }
-        Ok(BigInt::from_parts(negative, bytes.to_vec()))
+        Ok(BigInt::from_slice(negative, bytes))
     }
 
     /// SC-D-10: the payload of a string tag read at `tag_pos`.
+    #[inline]
     fn read_string_payload(&mut self, tag: u8, tag_pos: usize) -> R<JsString> {
-        let mut s = JsString::new();
-        self.read_string_into(tag, tag_pos, &mut s)?;
-        Ok(s)
+        let len = self.read_u32()? as usize;
+        if tag == TAG_ONE_BYTE_STRING {
+            if len > self.remaining() {
+                return Err(self.truncated());
+            }
+            let start = self.pos;
+            self.pos += len;
+            return Ok(JsString::latin1_at(self.buf, start, len));
+        }
+        self.read_other_string(tag, tag_pos, len)
     }
 
-    /// SC-D-10: the payload of a string tag read at `tag_pos`, written into `out` in place.
-    #[inline]
-    fn read_string_into(&mut self, tag: u8, tag_pos: usize, out: &mut JsString) -> R<()> {
-        let len = self.read_u32()? as usize;
+    /// SC-D-10: `c` (UTF-16LE) and `S` (UTF-8) payloads of `len` bytes (an odd `c` length is SC_STRING
+    /// before the length is checked against the input).
+    fn read_other_string(&mut self, tag: u8, tag_pos: usize, len: usize) -> R<JsString> {
         if tag == TAG_TWO_BYTE_STRING && len % 2 != 0 {
             return Err(self.err(
                 ErrorCode::String,
@@ -339,29 +437,19 @@ impl<'a> Decoder<'a> {
             ));
         }
         let bytes = self.read_raw(len)?;
-        match tag {
-            TAG_ONE_BYTE_STRING => out.set_latin1(bytes),
-            TAG_TWO_BYTE_STRING => {
-                *out = JsString::from_utf16(
-                    bytes
-                        .chunks_exact(2)
-                        .map(|c| u16::from_le_bytes([c[0], c[1]]))
-                        .collect(),
-                )
-            }
-            _ => match std::str::from_utf8(bytes) {
-                Ok(s) if s.is_ascii() => out.set_latin1(bytes),
-                Ok(s) => *out = JsString::from_str(s),
-                Err(_) => {
-                    return Err(self.err(
-                        ErrorCode::String,
-                        tag_pos,
-                        "`S` string is not valid UTF-8",
-                    ));
-                }
-            },
+        if tag == TAG_TWO_BYTE_STRING {
+            return Ok(JsString::from_utf16(
+                bytes
+                    .chunks_exact(2)
+                    .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                    .collect(),
+            ));
         }
-        Ok(())
+        match std::str::from_utf8(bytes) {
+            Ok(s) if s.is_ascii() => Ok(JsString::from_latin1_slice(bytes)),
+            Ok(s) => Ok(JsString::from_str(s)),
+            Err(_) => Err(self.err(ErrorCode::String, tag_pos, "`S` string is not valid UTF-8")),
+        }
     }
 
     /// SC-D-11: a value that must be a string (RegExp source, String object, Error message and stack).
@@ -375,15 +463,15 @@ impl<'a> Decoder<'a> {
         }
     }
 
-    /// SC-D-12/13: a property key, a string or a number, as the JS property name.
-    /// SC-D-12/13: a property key written into `out` in place; returns its array index, if it is one,
-    /// and the key's tag offset.
-    fn read_key_into(&mut self, out: &mut JsString) -> R<(Option<u32>, usize)> {
+    /// SC-D-12/13: a property key, a string or a number, as the JS property name; with its array
+    /// index, if it is one, and the key's tag offset.
+    fn read_key(&mut self) -> R<(JsString, Option<u32>, usize)> {
         let (tag, at) = self.value_tag()?;
         let n: i64 = match tag {
             TAG_ONE_BYTE_STRING | TAG_TWO_BYTE_STRING | TAG_UTF8_STRING => {
-                self.read_string_into(tag, at, out)?;
-                return Ok((out.as_array_index(), at));
+                let key = self.read_string_payload(tag, at)?;
+                let index = key.as_array_index();
+                return Ok((key, index, at));
             }
             TAG_INT32 => i64::from(zigzag(self.read_u32()?)),
             TAG_UINT32 => i64::from(self.read_u32()?),
@@ -407,45 +495,13 @@ impl<'a> Decoder<'a> {
             }
         };
         let mut digits = [0u8; 24];
-        out.set_latin1(format_int(n, &mut digits));
+        let key = JsString::from_latin1_slice(format_int(n, &mut digits));
         let index = if (0..=0xFFFF_FFFE).contains(&n) {
             Some(n as u32)
         } else {
             None
         };
-        Ok((index, at))
-    }
-
-    fn read_key(&mut self) -> R<(PendingKey, usize)> {
-        let (tag, at) = self.value_tag()?;
-        let key = match tag {
-            TAG_ONE_BYTE_STRING | TAG_TWO_BYTE_STRING | TAG_UTF8_STRING => {
-                let key = self.read_string_payload(tag, at)?;
-                let index = key.as_array_index();
-                PendingKey { key, index }
-            }
-            TAG_INT32 => int_key(i64::from(zigzag(self.read_u32()?))),
-            TAG_UINT32 => int_key(i64::from(self.read_u32()?)),
-            TAG_DOUBLE => {
-                let d = self.read_double()?;
-                if d.fract() != 0.0 || d.is_nan() || d.abs() > 9007199254740991.0 {
-                    return Err(self.err(
-                        ErrorCode::Key,
-                        at,
-                        "a number key must be a safe integer",
-                    ));
-                }
-                int_key(d as i64)
-            }
-            _ => {
-                return Err(self.err(
-                    ErrorCode::Key,
-                    at,
-                    "a property key must be a string or a number",
-                ));
-            }
-        };
-        Ok((key, at))
+        Ok((key, index, at))
     }
 
     // ---- ids ----------------------------------------------------------------------------------
@@ -454,14 +510,36 @@ impl<'a> Decoder<'a> {
     #[inline]
     fn new_object(&mut self, object: Object) -> ObjId {
         let obj = self.heap.alloc(object);
-        self.ids.push(Some(obj));
+        if !self.ids_direct {
+            self.ids.push(Some(obj));
+        }
         obj
+    }
+
+    /// The heap object a wire id names, if it is assigned and readable.
+    #[inline]
+    fn wire_object(&self, id: u32) -> Option<ObjId> {
+        if self.ids_direct {
+            ((id as usize) < self.heap.len()).then_some(ObjId(id))
+        } else {
+            self.ids.get(id as usize).copied().flatten()
+        }
+    }
+
+    /// Wire ids stop being heap ids (host objects): the mapping becomes explicit.
+    fn ids_explicit(&mut self) {
+        if self.ids_direct {
+            self.ids_direct = false;
+            self.ids = (0..self.heap.len() as u32)
+                .map(|i| Some(ObjId(i)))
+                .collect();
+        }
     }
 
     /// SC-D-29: a container may open at level `open + 1` only when that is within `max_depth`.
     #[inline]
     fn check_depth(&self, tag_pos: usize) -> R<()> {
-        if self.open >= self.max_depth {
+        if self.stack.len() >= self.max_depth {
             return Err(self.err(
                 ErrorCode::LimitDepth,
                 tag_pos,
@@ -471,24 +549,239 @@ impl<'a> Decoder<'a> {
         Ok(())
     }
 
-    /// A container item was read: it is now open, its frame on top of the stack.
+    // ---- arenas -------------------------------------------------------------------------------
+
+    /// A container opens at level `me`: it has no scratch part yet.
     #[inline]
-    fn opened(&mut self, frame: Frame) {
-        self.open += 1;
-        self.stack.push(frame);
+    fn open_level(&mut self, me: usize) {
+        if self.scratch_at.len() <= me {
+            self.scratch_at.resize(me + 1, (NONE32, NONE32));
+        } else {
+            self.scratch_at[me] = (NONE32, NONE32);
+        }
+    }
+
+    /// Where the container at level `me` (the innermost open one) appends its next property
+    /// value: the arena tail (claimed if need be) or its part of the scratch stack. Callers build the
+    /// value in the push (`push_in(self.values_to(me), ..)`), after any claim, so it is built in place.
+    #[inline(always)]
+    fn values_to(&mut self, me: usize) -> &mut Vec<Value> {
+        if self.values_owner != me {
+            if self.scratch_at[me].0 != NONE32 {
+                return &mut self.scratch_values;
+            }
+            self.claim_values(me);
+        }
+        self.heap.values_vec()
+    }
+
+    /// Level `me` starts writing at the tail of the value arena. The owner so far (an enclosing
+    /// container: a container with a scratch part never owns again, so it has none) moves its values
+    /// to the top of the scratch stack, which is where its part starts from now on.
+    fn claim_values(&mut self, me: usize) {
+        let owner = self.values_owner;
+        let from = self.values_from;
+        // An owner that wrote nothing yet just gives the arena up.
+        if owner != NONE && owner != me && from < self.heap.arena_lens().1 {
+            self.scratch_at[owner].0 = self.scratch_values.len() as u32;
+            let Decoder {
+                heap,
+                scratch_values,
+                ..
+            } = self;
+            scratch_values.extend(heap.values_vec().drain(from..));
+        }
+        self.values_owner = me;
+        self.values_from = self.heap.arena_lens().1;
+    }
+
+    /// Sets the last property value of the container at level `me`, pushed before the value was
+    /// read: it is still last where that container's values are now (the arena tail when it still
+    /// owns the arena, else the top of the scratch stack: nested containers have no scratch part
+    /// while they are open).
+    #[inline]
+    fn set_last_value(&mut self, me: usize, v: Value) {
+        let last = if self.values_owner == me {
+            self.heap.values_vec().last_mut()
+        } else {
+            self.scratch_values.last_mut()
+        };
+        if let Some(slot) = last {
+            *slot = v;
+        }
+    }
+
+    /// The container at level `me` ends: its values become one run of the arena (its start).
+    #[inline]
+    fn close_values(&mut self, me: usize) -> u32 {
+        if self.values_owner == me {
+            self.values_owner = NONE;
+            return self.values_from as u32;
+        }
+        match self.scratch_at[me].0 {
+            NONE32 => self.heap.arena_lens().1 as u32,
+            at => {
+                // Nobody owns the arena now (the owner, if any, was nested in this container).
+                let start = self.heap.arena_lens().1;
+                let Decoder {
+                    heap,
+                    scratch_values,
+                    ..
+                } = self;
+                heap.values_vec()
+                    .extend(scratch_values.drain(at as usize..));
+                start as u32
+            }
+        }
+    }
+
+    /// Stores the key list of a container that ends: the `prefix` keys at `prefix_at` then the ones on
+    /// the key stack from `keys_from`. Returns where it starts in the key arena.
+    fn close_keys(&mut self, prefix_at: u32, prefix: u32, keys_from: u32) -> u32 {
+        let Decoder {
+            heap, key_stack, ..
+        } = self;
+        let keys = heap.keys_vec();
+        let start = keys.len();
+        for i in 0..prefix as usize {
+            let k = keys[prefix_at as usize + i].clone();
+            keys.push(k);
+        }
+        keys.extend(key_stack.drain(keys_from as usize..));
+        start as u32
+    }
+
+    /// Where the array at level `me` (the innermost open container) appends its next element
+    /// (indexes ascending: dense arrays); see [`Decoder::values_to`].
+    #[inline(always)]
+    fn items_to(&mut self, me: usize) -> &mut Vec<Item> {
+        if self.items_owner != me {
+            if self.scratch_at[me].1 != NONE32 {
+                return &mut self.scratch_items;
+            }
+            self.claim_items(me);
+        }
+        self.heap.items_vec()
+    }
+
+    /// Inserts an element at position `p` of the elements of the array at level `me` (sparse arrays
+    /// keep indexes sorted).
+    fn insert_item(&mut self, me: usize, p: usize, it: Item) {
+        if self.items_owner != me {
+            let at = self.scratch_at[me].1;
+            if at != NONE32 {
+                self.scratch_items.insert(at as usize + p, it);
+                return;
+            }
+            self.claim_items(me);
+        }
+        let at = self.items_from + p;
+        self.heap.items_vec().insert(at, it);
+    }
+
+    fn claim_items(&mut self, me: usize) {
+        let owner = self.items_owner;
+        let from = self.items_from;
+        if owner != NONE && owner != me && from < self.heap.arena_lens().2 {
+            self.scratch_at[owner].1 = self.scratch_items.len() as u32;
+            let Decoder {
+                heap,
+                scratch_items,
+                ..
+            } = self;
+            scratch_items.extend(heap.items_vec().drain(from..));
+        }
+        self.items_owner = me;
+        self.items_from = self.heap.arena_lens().2;
+    }
+
+    /// The elements read so far by the array at level `me` (the innermost open container).
+    fn own_items(&mut self, me: usize) -> &[Item] {
+        if self.items_owner == me {
+            let from = self.items_from;
+            &self.heap.items_vec()[from..]
+        } else {
+            match self.scratch_at[me].1 {
+                NONE32 => &[],
+                at => &self.scratch_items[at as usize..],
+            }
+        }
+    }
+
+    /// The array at level `me` ends: its elements become one span of the arena.
+    fn close_items(&mut self, me: usize) -> Span {
+        if self.items_owner == me {
+            self.items_owner = NONE;
+            return span_of(self.items_from, self.heap.arena_lens().2);
+        }
+        match self.scratch_at[me].1 {
+            NONE32 => Span::EMPTY,
+            at => {
+                let start = self.heap.arena_lens().2;
+                let Decoder {
+                    heap,
+                    scratch_items,
+                    ..
+                } = self;
+                heap.items_vec().extend(scratch_items.drain(at as usize..));
+                span_of(start, heap.arena_lens().2)
+            }
+        }
+    }
+
+    // ---- shape cache ----
+
+    /// Remembers key `k` of the object at level `level` (its encoding is `input[at..self.pos]`) for
+    /// the next object there; only while the remembered keys before it are this object's, so they
+    /// stay distinct. An index key ends the remembered list.
+    fn shape_learn(&mut self, level: usize, k: u32, at: usize, index: bool) {
+        if self.shapes.len() <= level {
+            self.shapes.resize_with(level + 1, Shape::default);
+        }
+        let enc = &mut self.shapes[level].enc;
+        let k = k as usize;
+        if enc.len() < k {
+            return;
+        }
+        enc.truncate(k);
+        if !index && k < SHAPE_MAX {
+            let len = self.pos - at;
+            enc.push(EncKey {
+                at: at as u32,
+                len: len as u32,
+                word: word_at(self.buf, at, len),
+            });
+        }
+    }
+
+    /// An object at level `level` with `count` keys, of which the first `matched` came from the
+    /// shape cache and the rest sit on the key stack from `keys_from`, ends: its key list. A list the
+    /// cache fully covers is shared; a new one is stored and becomes the level's cached list (unless
+    /// its keys are reordered, `has_index`).
+    fn object_keys(&mut self, level: usize, st: &ObjState) -> u32 {
+        if st.matched == st.count {
+            return if st.count == 0 { 0 } else { st.prefix_at };
+        }
+        let start = self.close_keys(st.prefix_at, st.matched, st.keys_from);
+        if let Some(shape) = self.shapes.get_mut(level) {
+            if st.has_index {
+                // The sorted list is this object's own; the cache keeps its unchanged prefix.
+                shape.enc.truncate(st.matched as usize);
+            } else {
+                shape.keys_at = start;
+            }
+        }
+        start
     }
 
     // ---- driver -------------------------------------------------------------------------------
 
     fn run(&mut self) -> R<Graph> {
         self.read_header()?;
-        let root = match self.read_item()? {
-            Item::Value(v) => v,
-            Item::Open(_) => {
-                let frame = self.stack.pop().expect("opened frame");
-                self.drive(frame)?
-            }
-        };
+        let root = self.read_value()?;
+        if !self.stack.is_empty() {
+            self.drive()?;
+        }
         // SC-D-28: only padding may follow the top-level value.
         self.skip_padding();
         if self.pos < self.buf.len() {
@@ -498,26 +791,22 @@ impl<'a> Decoder<'a> {
         Ok(Graph { heap, root })
     }
 
-    /// Fills containers until the outermost one is done. The container being filled is a local;
-    /// only suspended ones sit on `self.stack`, so nothing here recurses.
-    fn drive(&mut self, first: Frame) -> R<Value> {
-        let mut cur = first;
+    /// Fills containers until the outermost one is done. Nothing here recurses: a container that
+    /// opens inside another is filled by the next turn of this loop.
+    fn drive(&mut self) -> R<()> {
         loop {
-            match self.fill(&mut cur)? {
-                Fill::Open => {
-                    // The child is on top of the stack: it becomes current, the parent waits below it.
-                    let n = self.stack.len();
-                    std::mem::swap(&mut cur, &mut self.stack[n - 1]);
-                }
-                Fill::Done(obj) => {
-                    self.open -= 1;
-                    match self.stack.pop() {
-                        None => return Ok(Value::Object(obj)),
-                        Some(mut parent) => {
-                            deliver(&mut parent, obj);
-                            cur = parent;
-                        }
-                    }
+            let me = self.stack.len() - 1;
+            let fill = match &self.stack[me] {
+                Frame::Object(..) => self.fill_object(me)?,
+                Frame::Array(..) => self.fill_array(me)?,
+                Frame::Map { .. } => self.fill_map(me)?,
+                Frame::Set { .. } => self.fill_set(me)?,
+                Frame::Error { .. } => self.fill_error(me)?,
+            };
+            if let Fill::Done = fill {
+                self.stack.pop();
+                if self.stack.is_empty() {
+                    return Ok(());
                 }
             }
         }
@@ -539,46 +828,50 @@ impl<'a> Decoder<'a> {
         Ok(())
     }
 
-    /// SC-D-07: one item at a value position.
-    fn read_item(&mut self) -> R<Item> {
-        let mut v = Value::Undefined;
-        Ok(match (self.read_into(&mut v)?, v) {
-            (true, v) => Item::Value(v),
-            (false, Value::Object(obj)) => Item::Open(obj),
-            (false, _) => unreachable!("an opened container is an object"),
+    /// SC-D-07: one item at a value position. A container that opens is returned as its object, with
+    /// its frame pushed on the stack (the caller sees the stack grow) to be filled next.
+    #[inline]
+    fn read_value(&mut self) -> R<Value> {
+        let (tag, at) = self.value_tag()?;
+        Ok(match tag {
+            TAG_ONE_BYTE_STRING => {
+                let len = self.read_u32()? as usize;
+                if len > self.remaining() {
+                    return Err(self.truncated());
+                }
+                let start = self.pos;
+                self.pos += len;
+                Value::String(JsString::latin1_at(self.buf, start, len))
+            }
+            TAG_INT32 => Value::Number(f64::from(zigzag(self.read_u32()?))),
+            TAG_TRUE => Value::Bool(true),
+            TAG_FALSE => Value::Bool(false),
+            TAG_BEGIN_JS_OBJECT => {
+                let obj = self.begin_object(at)?;
+                Value::Object(obj)
+            }
+            TAG_UNDEFINED => Value::Undefined,
+            TAG_NULL => Value::Null,
+            TAG_DOUBLE => Value::Number(self.read_double()?),
+            _ => return self.read_other_value(tag, at),
         })
     }
 
-    /// SC-D-07: one item at a value position, written straight into `out` (no intermediate copies on the
-    /// hot path). `Ok(false)`: a container opened instead (its frame is on the stack, `out` untouched).
-    fn read_into(&mut self, out: &mut Value) -> R<bool> {
-        let (tag, at) = self.value_tag()?;
-        *out = match tag {
-            TAG_UNDEFINED => Value::Undefined,
-            TAG_NULL => Value::Null,
-            TAG_TRUE => Value::Bool(true),
-            TAG_FALSE => Value::Bool(false),
-            TAG_INT32 => Value::Number(f64::from(zigzag(self.read_u32()?))),
+    /// SC-D-07: the less common tags.
+    fn read_other_value(&mut self, tag: u8, at: usize) -> R<Value> {
+        Ok(match tag {
             TAG_UINT32 => Value::Number(f64::from(self.read_u32()?)),
-            TAG_DOUBLE => Value::Number(self.read_double()?),
             TAG_BIGINT => Value::BigInt(self.read_bigint(at)?),
-            TAG_ONE_BYTE_STRING | TAG_TWO_BYTE_STRING | TAG_UTF8_STRING => {
-                // Written in place: no temporary string moved into `out`.
-                *out = Value::String(JsString::new());
-                if let Value::String(s) = out {
-                    self.read_string_into(tag, at, s)?;
-                }
-                return Ok(true);
+            TAG_TWO_BYTE_STRING | TAG_UTF8_STRING => {
+                let len = self.read_u32()? as usize;
+                Value::String(self.read_other_string(tag, at, len)?)
             }
             TAG_OBJECT_REFERENCE => {
                 // SC-D-25
                 let id = self.read_u32()?;
-                match self.ids.get(id as usize) {
-                    Some(Some(obj)) => {
-                        let obj = *obj;
-                        self.maybe_view(obj)?
-                    }
-                    _ => {
+                match self.wire_object(id) {
+                    Some(obj) => self.maybe_view(obj)?,
+                    None => {
                         return Err(self.err(
                             ErrorCode::Ref,
                             at,
@@ -586,11 +879,6 @@ impl<'a> Decoder<'a> {
                         ));
                     }
                 }
-            }
-            TAG_BEGIN_JS_OBJECT => {
-                let obj = self.begin_object(at)?;
-                *out = Value::Object(obj);
-                return Ok(false);
             }
             TAG_BEGIN_DENSE_JS_ARRAY | TAG_BEGIN_SPARSE_JS_ARRAY => {
                 // SC-D-14, SC-D-15
@@ -603,25 +891,22 @@ impl<'a> Decoder<'a> {
                     return Err(self.truncated());
                 }
                 let obj = self.new_object(Object::Array(Array::default()));
-                let items = if dense {
-                    Vec::with_capacity(length as usize)
-                } else {
-                    Vec::new()
-                };
-                self.opened(Frame::Array {
-                    obj,
-                    dense,
-                    length,
-                    next: 0,
-                    in_props: !dense,
-                    items,
-                    props: Vec::new(),
-                    count: 0,
-                    pending: Slot::None,
-                    index: Index::default(),
-                });
-                *out = Value::Object(obj);
-                return Ok(false);
+                let me = self.stack.len();
+                self.open_level(me);
+                self.stack.push(Frame::Array(
+                    ArrState {
+                        obj,
+                        dense,
+                        length,
+                        next: 0,
+                        in_props: !dense,
+                        count: 0,
+                        props: 0,
+                        keys_from: self.key_stack.len() as u32,
+                    },
+                    Index::default(),
+                ));
+                Value::Object(obj)
             }
             TAG_DATE => {
                 // SC-D-17: the time value goes through TimeClip.
@@ -680,27 +965,25 @@ impl<'a> Decoder<'a> {
                 // SC-D-20
                 self.check_depth(at)?;
                 let obj = self.new_object(Object::Map(Vec::new()));
-                self.opened(Frame::Map {
+                self.stack.push(Frame::Map {
                     obj,
                     entries: Vec::new(),
                     index: Index::default(),
                     read: 0,
                     key: None,
                 });
-                *out = Value::Object(obj);
-                return Ok(false);
+                Value::Object(obj)
             }
             TAG_BEGIN_JS_SET => {
                 self.check_depth(at)?;
                 let obj = self.new_object(Object::Set(Vec::new()));
-                self.opened(Frame::Set {
+                self.stack.push(Frame::Set {
                     obj,
                     values: Vec::new(),
                     index: Index::default(),
                     read: 0,
                 });
-                *out = Value::Object(obj);
-                return Ok(false);
+                Value::Object(obj)
             }
             TAG_ARRAY_BUFFER | TAG_RESIZABLE_ARRAY_BUFFER => {
                 // SC-D-21
@@ -735,24 +1018,23 @@ impl<'a> Decoder<'a> {
             TAG_ERROR => {
                 // SC-D-24
                 self.check_depth(at)?;
-                let err = Box::new(ErrorObject {
-                    name: ErrorName::Error,
-                    message: None,
-                    stack: None,
-                    cause: None,
+                let empty = || {
+                    Box::new(ErrorObject {
+                        name: ErrorName::Error,
+                        message: None,
+                        stack: None,
+                        cause: None,
+                    })
+                };
+                let obj = self.new_object(Object::Error(empty()));
+                self.stack.push(Frame::Error {
+                    obj,
+                    err: Some(empty()),
+                    seen: 0,
                 });
-                let obj = self.new_object(Object::Error(err.clone()));
-                self.opened(Frame::Error { obj, err, seen: 0 });
-                *out = Value::Object(obj);
-                return Ok(false);
+                Value::Object(obj)
             }
-            TAG_HOST_OBJECT => match self.read_host_object(at)? {
-                Item::Value(v) => v,
-                Item::Open(obj) => {
-                    *out = Value::Object(obj);
-                    return Ok(false);
-                }
-            },
+            TAG_HOST_OBJECT => self.read_host_object(at)?,
             TAG_ARRAY_BUFFER_VIEW => {
                 return Err(self.err(
                     ErrorCode::View,
@@ -774,22 +1056,148 @@ impl<'a> Decoder<'a> {
                 return Err(self.err(ErrorCode::Unsupported, at, "shared object tag p"));
             }
             _ => return Err(self.err(ErrorCode::Tag, at, "tag not allowed here")),
-        };
-        Ok(true)
+        })
     }
 
+    /// SC-D-12: an object whose `o` tag was at `at`. Read at once as far as the fast path goes (see
+    /// [`Decoder::object_fast`]); the rest, if any, by [`Decoder::fill_object`] from a pushed frame.
+    #[inline]
     fn begin_object(&mut self, at: usize) -> R<ObjId> {
         self.check_depth(at)?;
-        let obj = self.new_object(Object::Plain(Vec::new()));
-        let frame = Frame::Object {
-            obj,
-            props: Vec::new(),
-            pending: false,
-            has_index: false,
-            index: Index::default(),
-        };
-        self.opened(frame);
+        // The id the object gets: the fast path allocates nothing before it stores the object.
+        let obj = ObjId(self.heap.len() as u32);
+        let me = self.stack.len();
+        self.open_level(me);
+        if let Some(st) = self.object_fast(obj)? {
+            self.new_object(Object::Plain(Props::EMPTY));
+            self.stack.push(Frame::Object(st, Index::default()));
+        }
         Ok(obj)
+    }
+
+    /// The common case of SC-D-12 without a frame: keys the shape cache knows, primitive values, the
+    /// end tag. Stops at the first thing it does not handle (a new key, a container value, padding,
+    /// anything unusual) and returns the object's state so far for [`Decoder::fill_object`], which
+    /// continues from exactly there (and reports any error). `None`: the object is complete.
+    #[inline]
+    fn object_fast(&mut self, obj: ObjId) -> R<Option<ObjState>> {
+        // The frame index this object has (or would have): its shape cache level.
+        let me = self.stack.len();
+        self.claim_values(me);
+        let Decoder {
+            buf, heap, shapes, ..
+        } = self;
+        let buf: &[u8] = buf;
+        let (enc, keys_at): (&[EncKey], u32) = match shapes.get(me) {
+            Some(sh) => (&sh.enc, sh.keys_at),
+            None => (&[], 0),
+        };
+        let values = heap.values_vec();
+        let start = values.len();
+        let mut pos = self.pos;
+        let mut k = 0usize;
+        while let Some(&tag) = buf.get(pos) {
+            if tag == TAG_END_JS_OBJECT {
+                match varint_at(buf, pos + 1) {
+                    Some((n, next)) if n as usize == k => {
+                        pos = next;
+                    }
+                    Some(_) => {
+                        return Err(Error::new(
+                            ErrorCode::Count,
+                            pos as u64,
+                            "object property count does not match",
+                        ));
+                    }
+                    None => break,
+                }
+                self.pos = pos;
+                self.values_owner = NONE;
+                let props = if k == 0 {
+                    Props::EMPTY
+                } else {
+                    Props {
+                        keys: keys_at,
+                        values: start as u32,
+                        len: k as u32,
+                    }
+                };
+                let id = self.new_object(Object::Plain(props));
+                debug_assert_eq!(id, obj);
+                return Ok(None);
+            }
+            // SC-D-12/13: the key remembered at this position, byte for byte.
+            let Some(ek) = enc.get(k) else { break };
+            let len = ek.len as usize;
+            if !key_matches(buf, ek, pos) {
+                break;
+            }
+            let vpos = pos + len;
+            // SC-D-07: a primitive value, written straight into the arena: `push_in` keeps the
+            // capacity check ahead of the value (a value built on the stack first, to survive a
+            // possible reallocation, and then copied in stalls on store forwarding).
+            let Some(&vtag) = buf.get(vpos) else { break };
+            let next = match vtag {
+                TAG_ONE_BYTE_STRING => match varint_at(buf, vpos + 1) {
+                    Some((n, s)) if n as usize <= buf.len() - s => {
+                        let n = n as usize;
+                        push_in(values, Value::String(JsString::new()));
+                        if let Some(Value::String(js)) = values.last_mut() {
+                            js.set_latin1_at(buf, s, n);
+                        }
+                        s + n
+                    }
+                    _ => break,
+                },
+                TAG_INT32 => match varint_at(buf, vpos + 1) {
+                    Some((n, next)) => {
+                        push_in(values, Value::Number(f64::from(zigzag(n))));
+                        next
+                    }
+                    None => break,
+                },
+                TAG_TRUE => {
+                    push_in(values, Value::Bool(true));
+                    vpos + 1
+                }
+                TAG_FALSE => {
+                    push_in(values, Value::Bool(false));
+                    vpos + 1
+                }
+                TAG_UNDEFINED => {
+                    push_in(values, Value::Undefined);
+                    vpos + 1
+                }
+                TAG_NULL => {
+                    push_in(values, Value::Null);
+                    vpos + 1
+                }
+                TAG_DOUBLE => {
+                    let Some(b) = buf.get(vpos + 1..vpos + 9) else {
+                        break;
+                    };
+                    let v = f64::from_le_bytes(b.try_into().unwrap_or([0; 8]));
+                    push_in(values, Value::Number(if v.is_nan() { f64::NAN } else { v }));
+                    vpos + 9
+                }
+                _ => break,
+            };
+            pos = next;
+            k += 1;
+        }
+        self.pos = pos;
+        if k == 0 {
+            // Nothing written: the arena is not this object's until it writes.
+            self.values_owner = NONE;
+        }
+        Ok(Some(ObjState {
+            obj,
+            count: k as u32,
+            matched: k as u32,
+            prefix_at: keys_at,
+            keys_from: self.key_stack.len() as u32,
+            has_index: false,
+        }))
     }
 
     /// SC-D-22: a buffer-valued item followed (after padding only) by `V` becomes a view over it.
@@ -855,7 +1263,8 @@ impl<'a> Decoder<'a> {
 
     /// SC-D-26/27: `\` host objects: Node's `v8.serialize` views, and with `node_ipc` the child_process
     /// sub-tag (0 = a view follows, 1 = a plain object follows).
-    fn read_host_object(&mut self, at: usize) -> R<Item> {
+    fn read_host_object(&mut self, at: usize) -> R<Value> {
+        self.ids_explicit();
         if self.node_ipc {
             let sub = self.read_u32()?;
             if sub == 1 {
@@ -872,7 +1281,7 @@ impl<'a> Decoder<'a> {
                 }
                 let obj = self.begin_object(tag_at)?;
                 self.ids[host_id] = Some(obj);
-                return Ok(Item::Open(obj));
+                return Ok(Value::Object(obj));
             }
             if sub != 0 {
                 return Err(self.err(ErrorCode::Host, at, "unknown IPC host object sub-tag"));
@@ -906,297 +1315,482 @@ impl<'a> Decoder<'a> {
         };
         let obj = self.heap.alloc(Object::View(view));
         self.ids[wire] = Some(obj);
-        Ok(Item::Value(Value::Object(obj)))
+        Ok(Value::Object(obj))
     }
 
     // ---- containers ---------------------------------------------------------------------------
 
-    /// Reads into `f` until it opens a child container or ends. Scalars are taken in this loop,
-    /// without going back to the driver.
-    fn fill(&mut self, f: &mut Frame) -> R<Fill> {
-        match f {
-            Frame::Object {
-                obj,
-                props,
-                pending,
-                has_index,
-                index,
-            } => loop {
-                let (tag, at) = self.peek_after_padding()?;
-                if tag == TAG_END_JS_OBJECT {
-                    // SC-D-12
-                    self.pos = at + 1;
-                    let expected = self.read_u32()?;
-                    if expected as usize != props.len() {
-                        return Err(self.err(
-                            ErrorCode::Count,
-                            at,
-                            "object property count does not match",
-                        ));
-                    }
-                    let mut props = std::mem::take(props);
-                    if *has_index {
-                        sort_index_keys_first(&mut props);
-                    }
-                    self.heap.replace(*obj, Object::Plain(props));
-                    return Ok(Fill::Done(*obj));
+    /// SC-D-12: reads properties into the object on top of the stack (frame `me`) until a child
+    /// container opens or the object ends.
+    fn fill_object(&mut self, me: usize) -> R<Fill> {
+        let Frame::Object(st, _) = &self.stack[me] else {
+            unreachable!("fill_object on another frame")
+        };
+        let mut st = *st;
+        loop {
+            let (tag, at) = self.peek_after_padding()?;
+            if tag == TAG_END_JS_OBJECT {
+                self.pos = at + 1;
+                let expected = self.read_u32()?;
+                if expected != st.count {
+                    return Err(self.err(
+                        ErrorCode::Count,
+                        at,
+                        "object property count does not match",
+                    ));
                 }
-                // The key and value are read straight into a new last property.
-                props.push((JsString::new(), Value::Undefined));
-                let n = props.len() - 1;
-                let (key_index, kat) = self.read_key_into(&mut props[n].0)?;
-                let (done, last) = props.split_at_mut(n);
-                let key = &last[0].0;
-                if index
-                    .find(n, || hash_str(key), |i| done[i].0 == *key)
-                    .is_some()
-                {
-                    return Err(self.err(ErrorCode::Key, kat, "duplicate property key"));
-                }
-                *has_index |= key_index.is_some();
-                index.insert(n, || hash_str(key), |i| hash_str(&done[i].0));
-                let slot = &mut props[n].1;
-                if !self.read_into(slot)? {
-                    *pending = true;
-                    return Ok(Fill::Open);
-                }
-            },
-            Frame::Array {
-                obj,
-                dense,
-                length,
-                next,
-                in_props,
-                items,
-                props,
-                count,
-                pending,
-                index,
-            } => {
-                // SC-D-14: dense elements; `-` is a hole.
-                while !*in_props {
-                    if *next >= *length {
-                        *in_props = true;
-                        break;
-                    }
-                    let (tag, at) = self.peek_after_padding()?;
-                    if tag == TAG_THE_HOLE {
-                        self.pos = at + 1;
-                        *next += 1;
-                        continue;
-                    }
-                    items.push((*next, Value::Undefined));
-                    *next += 1;
-                    let slot = &mut items.last_mut().expect("pushed").1;
-                    if !self.read_into(slot)? {
-                        *pending = Slot::Item(items.len() - 1);
-                        return Ok(Fill::Open);
-                    }
-                }
-                let end_tag = if *dense {
-                    TAG_END_DENSE_JS_ARRAY
-                } else {
-                    TAG_END_SPARSE_JS_ARRAY
+                let values = self.close_values(me);
+                let keys = self.object_keys(me, &st);
+                let props = Props {
+                    keys,
+                    values,
+                    len: st.count,
                 };
-                loop {
-                    let (tag, at) = self.peek_after_padding()?;
-                    if tag == end_tag {
-                        self.pos = at + 1;
-                        let expected_props = self.read_u32()?;
-                        let expected_length = self.read_u32()?;
-                        if expected_props != *count || expected_length != *length {
-                            return Err(self.err(
-                                ErrorCode::Count,
-                                at,
-                                "array end counts do not match",
-                            ));
-                        }
-                        // Defining an index at or past `length` grows the array, as in JS.
-                        let final_length = match items.last() {
-                            Some((i, _)) if *i >= *length => i + 1,
-                            _ => *length,
-                        };
-                        let arr = Array {
-                            length: final_length,
-                            items: std::mem::take(items),
-                            props: std::mem::take(props),
-                        };
-                        self.heap.replace(*obj, Object::Array(arr));
-                        return Ok(Fill::Done(*obj));
-                    }
-                    let (k, kat) = self.read_key()?;
-                    *count += 1;
-                    // SC-D-14: `length`, or a name already present, is SC_KEY.
-                    let slot = match k.index {
-                        Some(i) => {
-                            let p = items.partition_point(|(j, _)| *j < i);
-                            if items.get(p).is_some_and(|(j, _)| *j == i) {
-                                return Err(self.err(ErrorCode::Key, kat, "duplicate array index"));
-                            }
-                            items.insert(p, (i, Value::Undefined));
-                            Slot::Item(p)
-                        }
-                        None => {
-                            if k.key.eq_ascii(b"length")
-                                || index
-                                    .find(props.len(), || hash_str(&k.key), |i| props[i].0 == k.key)
-                                    .is_some()
-                            {
-                                return Err(self.err(
-                                    ErrorCode::Key,
-                                    kat,
-                                    "duplicate property key",
-                                ));
-                            }
-                            index.insert(
-                                props.len(),
-                                || hash_str(&k.key),
-                                |i| hash_str(&props[i].0),
-                            );
-                            props.push((k.key, Value::Undefined));
-                            Slot::Prop
-                        }
-                    };
-                    let out = match slot {
-                        Slot::Item(p) => &mut items[p].1,
-                        _ => &mut props.last_mut().expect("pushed").1,
-                    };
-                    if !self.read_into(out)? {
-                        *pending = slot;
-                        return Ok(Fill::Open);
-                    }
+                if st.has_index {
+                    self.sort_index_keys(props);
                 }
+                self.heap.replace(st.obj, Object::Plain(props));
+                return Ok(Fill::Done);
             }
-            Frame::Map {
-                obj,
-                entries,
-                index,
-                read,
-                key,
-            } => loop {
-                if key.is_none() {
-                    let (tag, at) = self.peek_after_padding()?;
-                    if tag == TAG_END_JS_MAP {
-                        // SC-D-20
-                        self.pos = at + 1;
-                        let expected = self.read_u32()?;
-                        if u64::from(expected) != 2 * u64::from(*read) {
-                            return Err(self.err(
-                                ErrorCode::Count,
-                                at,
-                                "map length does not match",
-                            ));
-                        }
-                        self.heap
-                            .replace(*obj, Object::Map(std::mem::take(entries)));
-                        return Ok(Fill::Done(*obj));
-                    }
-                    match self.read_item()? {
-                        Item::Value(v) => *key = Some(v),
-                        Item::Open(_) => return Ok(Fill::Open),
-                    }
+            let k = st.count;
+            if st.matched == k && self.shape_hit(me, k, at) {
+                st.matched += 1;
+            } else {
+                self.object_key(me, &mut st, at)?;
+            }
+            // The value's slot is in place before the value is read: an object value read inline
+            // takes the arena over (moving this object's values to the scratch stack), and one that
+            // continues in a frame is entered after this object's entries.
+            push_in(self.values_to(me), Value::Undefined);
+            st.count += 1;
+            let v = self.read_value()?;
+            self.set_last_value(me, v);
+            if self.stack.len() > me + 1 {
+                if let Frame::Object(s, _) = &mut self.stack[me] {
+                    *s = st;
                 }
-                match self.read_item()? {
-                    Item::Value(v) => {
-                        let k = key.take().expect("map key");
-                        map_set(entries, index, read, k, v);
-                    }
-                    Item::Open(_) => return Ok(Fill::Open),
-                }
-            },
-            Frame::Set {
-                obj,
-                values,
-                index,
-                read,
-            } => loop {
-                let (tag, at) = self.peek_after_padding()?;
-                if tag == TAG_END_JS_SET {
-                    self.pos = at + 1;
-                    let expected = self.read_u32()?;
-                    if expected != *read {
-                        return Err(self.err(ErrorCode::Count, at, "set size does not match"));
-                    }
-                    self.heap.replace(*obj, Object::Set(std::mem::take(values)));
-                    return Ok(Fill::Done(*obj));
-                }
-                match self.read_item()? {
-                    Item::Value(v) => set_add(values, index, read, v),
-                    Item::Open(_) => return Ok(Fill::Open),
-                }
-            },
-            Frame::Error { obj, err, seen } => loop {
-                // SC-D-24: at most one prototype, message, stack and cause each, then `.`.
-                let sub_at = self.pos;
-                let sub = self.read_u8()?;
-                if sub == ERROR_END {
-                    let err = std::mem::replace(
-                        err,
-                        Box::new(ErrorObject {
-                            name: ErrorName::Error,
-                            message: None,
-                            stack: None,
-                            cause: None,
-                        }),
-                    );
-                    self.heap.replace(*obj, Object::Error(err));
-                    return Ok(Fill::Done(*obj));
-                }
-                let proto = error_prototype(sub);
-                let bit = match sub {
-                    _ if proto.is_some() => 1u8,
-                    ERROR_MESSAGE => 2,
-                    ERROR_STACK => 4,
-                    ERROR_CAUSE => 8,
-                    _ => return Err(self.err(ErrorCode::Tag, sub_at, "unknown Error subtag")),
-                };
-                if *seen & bit != 0 {
-                    return Err(self.err(ErrorCode::Tag, sub_at, "repeated Error subtag"));
-                }
-                *seen |= bit;
-                match sub {
-                    ERROR_MESSAGE => err.message = Some(self.read_string_value()?),
-                    ERROR_STACK => err.stack = Some(self.read_string_value()?),
-                    ERROR_CAUSE => {
-                        let slot = err.cause.insert(Value::Undefined);
-                        if !self.read_into(slot)? {
-                            return Ok(Fill::Open);
-                        }
-                    }
-                    _ => {
-                        if let Some(name) = proto {
-                            err.name = name;
-                        }
-                    }
-                }
-            },
+                return Ok(Fill::Open);
+            }
         }
     }
-}
 
-/// Hands a finished child container to its parent (into the slot it was read for).
-fn deliver(parent: &mut Frame, obj: ObjId) {
-    match parent {
-        // The parent's slot already holds the object (written when it opened).
-        Frame::Object { pending, .. } => *pending = false,
-        Frame::Array { pending, .. } => *pending = Slot::None,
-        Frame::Error { .. } => {}
-        Frame::Map {
+    /// The key at position `k` of the object at level `level` is the one the shape cache remembers
+    /// there, byte for byte: the position moves past it.
+    #[inline]
+    fn shape_hit(&mut self, level: usize, k: u32, at: usize) -> bool {
+        let Some(ek) = self.shapes.get(level).and_then(|s| s.enc.get(k as usize)) else {
+            return false;
+        };
+        if !key_matches(self.buf, ek, at) {
+            return false;
+        }
+        self.pos = at + ek.len as usize;
+        true
+    }
+
+    /// SC-D-12/13: a key the shape cache did not have: read, checked against the object's keys so
+    /// far (a repeat is SC_KEY), put on the key stack and remembered for the next object at this level.
+    fn object_key(&mut self, me: usize, st: &mut ObjState, at: usize) -> R<()> {
+        let k = st.count;
+        self.pos = at;
+        let (key, index, kat) = self.read_key()?;
+        if self.is_duplicate(me, (st.prefix_at, st.matched), st.keys_from, &key) {
+            return Err(self.err(ErrorCode::Key, kat, "duplicate property key"));
+        }
+        st.has_index |= index.is_some();
+        self.shape_learn(me, k, at, index.is_some());
+        self.key_stack.push(key);
+        Ok(())
+    }
+
+    /// SC-D-12/14: `key` is already a key of the container at level `me`: one of the `prefix` keys at
+    /// `prefix.0` in the key arena, or on the key stack from `keys_from`. The container's index
+    /// remembers it when it is not.
+    fn is_duplicate(
+        &mut self,
+        me: usize,
+        prefix: (u32, u32),
+        keys_from: u32,
+        key: &JsString,
+    ) -> bool {
+        let mut idx = match &mut self.stack[me] {
+            Frame::Object(_, idx) | Frame::Array(_, idx) => std::mem::take(idx),
+            _ => unreachable!("only objects and arrays have properties"),
+        };
+        let Decoder {
+            heap, key_stack, ..
+        } = &mut *self;
+        let a = prefix.0 as usize;
+        let first: &[JsString] = &heap.keys_vec()[a..a + prefix.1 as usize];
+        let rest: &[JsString] = &key_stack[keys_from as usize..];
+        let at = |i: usize| {
+            if i < first.len() {
+                &first[i]
+            } else {
+                &rest[i - first.len()]
+            }
+        };
+        let n = first.len() + rest.len();
+        let found = idx.find(n, || hash_str(key), |i| at(i) == key).is_some();
+        if !found {
+            idx.insert(n, || hash_str(key), |i| hash_str(at(i)));
+        }
+        if let Frame::Object(_, slot) | Frame::Array(_, slot) = &mut self.stack[me] {
+            *slot = idx;
+        }
+        found
+    }
+
+    /// JS property enumeration order for an object with index keys: array-index keys ascending,
+    /// then the rest in insertion order. Its key list is its own (not shared), so it is reordered in
+    /// place with the values.
+    fn sort_index_keys(&mut self, props: Props) {
+        let keys = self.heap.keys(props);
+        let mut order: Vec<usize> = (0..keys.len()).collect();
+        order.sort_by_key(|&i| match keys[i].as_array_index() {
+            Some(n) => (0u8, n, 0),
+            None => (1u8, 0, i),
+        });
+        let keys: Vec<JsString> = order.iter().map(|&i| keys[i].clone()).collect();
+        let values = self.heap.values(props);
+        let values: Vec<Value> = order.iter().map(|&i| values[i].clone()).collect();
+        let kr = props.key_range();
+        self.heap.keys_vec()[kr].clone_from_slice(&keys);
+        self.heap.values_mut(props).clone_from_slice(&values);
+    }
+
+    /// SC-D-14/15: reads elements, then other properties, into the array on top of the stack.
+    fn fill_array(&mut self, me: usize) -> R<Fill> {
+        let Frame::Array(st, _) = &self.stack[me] else {
+            unreachable!("fill_array on another frame")
+        };
+        let mut st = *st;
+        // SC-D-14: dense elements; `-` is a hole.
+        while !st.in_props {
+            if st.next >= st.length {
+                st.in_props = true;
+                break;
+            }
+            let (tag, at) = self.peek_after_padding()?;
+            if tag == TAG_THE_HOLE {
+                self.pos = at + 1;
+                st.next += 1;
+                continue;
+            }
+            let i = st.next;
+            st.next += 1;
+            if tag == TAG_BEGIN_JS_OBJECT {
+                // The common element (an array of objects): the item is built in place.
+                self.pos = at + 1;
+                let obj = self.begin_object(at)?;
+                push_in(self.items_to(me), (i, Value::Object(obj)));
+            } else {
+                let v = self.read_value()?;
+                push_in(self.items_to(me), (i, v));
+            }
+            if self.stack.len() > me + 1 {
+                self.save_array(me, st);
+                return Ok(Fill::Open);
+            }
+        }
+        let end_tag = if st.dense {
+            TAG_END_DENSE_JS_ARRAY
+        } else {
+            TAG_END_SPARSE_JS_ARRAY
+        };
+        loop {
+            let (tag, at) = self.peek_after_padding()?;
+            if tag == end_tag {
+                self.pos = at + 1;
+                let expected_props = self.read_u32()?;
+                let expected_length = self.read_u32()?;
+                if expected_props != st.count || expected_length != st.length {
+                    return Err(self.err(ErrorCode::Count, at, "array end counts do not match"));
+                }
+                let items = self.close_items(me);
+                let values = self.close_values(me);
+                let props = if st.props == 0 {
+                    Props::EMPTY
+                } else {
+                    Props {
+                        keys: self.close_keys(0, 0, st.keys_from),
+                        values,
+                        len: st.props,
+                    }
+                };
+                // Defining an index at or past `length` grows the array, as in JS.
+                let length = match self.heap.items(items).last() {
+                    Some((i, _)) if *i >= st.length => i + 1,
+                    _ => st.length,
+                };
+                self.heap.replace(
+                    st.obj,
+                    Object::Array(Array {
+                        length,
+                        items,
+                        props,
+                    }),
+                );
+                return Ok(Fill::Done);
+            }
+            let (key, index, kat) = self.read_key()?;
+            st.count += 1;
+            // SC-D-14: `length`, or a name already present, is SC_KEY.
+            match index {
+                Some(i) => {
+                    let items = self.own_items(me);
+                    let p = items.partition_point(|(j, _)| *j < i);
+                    if items.get(p).is_some_and(|(j, _)| *j == i) {
+                        return Err(self.err(ErrorCode::Key, kat, "duplicate array index"));
+                    }
+                    let v = self.read_value()?;
+                    self.insert_item(me, p, (i, v));
+                }
+                None => {
+                    let duplicate = key.eq_ascii(b"length")
+                        || self.is_duplicate(me, (0, 0), st.keys_from, &key);
+                    if duplicate {
+                        return Err(self.err(ErrorCode::Key, kat, "duplicate property key"));
+                    }
+                    self.key_stack.push(key);
+                    push_in(self.values_to(me), Value::Undefined);
+                    st.props += 1;
+                    let v = self.read_value()?;
+                    self.set_last_value(me, v);
+                }
+            }
+            if self.stack.len() > me + 1 {
+                self.save_array(me, st);
+                return Ok(Fill::Open);
+            }
+        }
+    }
+
+    fn save_array(&mut self, me: usize, st: ArrState) {
+        if let Frame::Array(s, _) = &mut self.stack[me] {
+            *s = st;
+        }
+    }
+
+    /// SC-D-20: Map entries until `:`.
+    fn fill_map(&mut self, me: usize) -> R<Fill> {
+        let Frame::Map {
+            obj,
             entries,
             index,
             read,
             key,
-            ..
-        } => match key.take() {
-            None => *key = Some(Value::Object(obj)),
-            Some(k) => map_set(entries, index, read, k, Value::Object(obj)),
-        },
-        Frame::Set {
+        } = &mut self.stack[me]
+        else {
+            unreachable!("fill_map on another frame")
+        };
+        let obj = *obj;
+        let mut entries = std::mem::take(entries);
+        let mut index = std::mem::take(index);
+        let mut read = *read;
+        let mut key = key.take();
+        let result = loop {
+            if key.is_none() {
+                let (tag, at) = self.peek_after_padding()?;
+                if tag == TAG_END_JS_MAP {
+                    self.pos = at + 1;
+                    let expected = self.read_u32()?;
+                    if u64::from(expected) != 2 * u64::from(read) {
+                        return Err(self.err(ErrorCode::Count, at, "map length does not match"));
+                    }
+                    self.heap
+                        .replace(obj, Object::Map(std::mem::take(&mut entries)));
+                    break Fill::Done;
+                }
+                key = Some(self.read_value()?);
+                if self.stack.len() > me + 1 {
+                    break Fill::Open;
+                }
+            }
+            let v = self.read_value()?;
+            let k = key.take().expect("map key");
+            map_set(&mut entries, &mut index, &mut read, k, v);
+            if self.stack.len() > me + 1 {
+                break Fill::Open;
+            }
+        };
+        if let Fill::Open = result {
+            if let Frame::Map {
+                entries: e,
+                index: i,
+                read: r,
+                key: k,
+                ..
+            } = &mut self.stack[me]
+            {
+                *e = entries;
+                *i = index;
+                *r = read;
+                *k = key;
+            }
+        }
+        Ok(result)
+    }
+
+    /// SC-D-20: Set values until `,`.
+    fn fill_set(&mut self, me: usize) -> R<Fill> {
+        let Frame::Set {
+            obj,
             values,
             index,
             read,
-            ..
-        } => set_add(values, index, read, Value::Object(obj)),
+        } = &mut self.stack[me]
+        else {
+            unreachable!("fill_set on another frame")
+        };
+        let obj = *obj;
+        let mut values = std::mem::take(values);
+        let mut index = std::mem::take(index);
+        let mut read = *read;
+        let result = loop {
+            let (tag, at) = self.peek_after_padding()?;
+            if tag == TAG_END_JS_SET {
+                self.pos = at + 1;
+                let expected = self.read_u32()?;
+                if expected != read {
+                    return Err(self.err(ErrorCode::Count, at, "set size does not match"));
+                }
+                self.heap
+                    .replace(obj, Object::Set(std::mem::take(&mut values)));
+                break Fill::Done;
+            }
+            let v = self.read_value()?;
+            set_add(&mut values, &mut index, &mut read, v);
+            if self.stack.len() > me + 1 {
+                break Fill::Open;
+            }
+        };
+        if let Fill::Open = result {
+            if let Frame::Set {
+                values: v,
+                index: i,
+                read: r,
+                ..
+            } = &mut self.stack[me]
+            {
+                *v = values;
+                *i = index;
+                *r = read;
+            }
+        }
+        Ok(result)
+    }
+
+    /// SC-D-24: Error subtags until `.`: at most one prototype, message, stack and cause each.
+    fn fill_error(&mut self, me: usize) -> R<Fill> {
+        let Frame::Error { obj, err, seen } = &mut self.stack[me] else {
+            unreachable!("fill_error on another frame")
+        };
+        let obj = *obj;
+        let mut seen = *seen;
+        let Some(mut err) = err.take() else {
+            unreachable!("an open Error frame holds its error")
+        };
+        loop {
+            let sub_at = self.pos;
+            let sub = self.read_u8()?;
+            if sub == ERROR_END {
+                self.heap.replace(obj, Object::Error(err));
+                return Ok(Fill::Done);
+            }
+            let proto = error_prototype(sub);
+            let bit = match sub {
+                _ if proto.is_some() => 1u8,
+                ERROR_MESSAGE => 2,
+                ERROR_STACK => 4,
+                ERROR_CAUSE => 8,
+                _ => return Err(self.err(ErrorCode::Tag, sub_at, "unknown Error subtag")),
+            };
+            if seen & bit != 0 {
+                return Err(self.err(ErrorCode::Tag, sub_at, "repeated Error subtag"));
+            }
+            seen |= bit;
+            match sub {
+                ERROR_MESSAGE => err.message = Some(self.read_string_value()?),
+                ERROR_STACK => err.stack = Some(self.read_string_value()?),
+                ERROR_CAUSE => {
+                    err.cause = Some(self.read_value()?);
+                    if self.stack.len() > me + 1 {
+                        if let Frame::Error {
+                            err: e, seen: s, ..
+                        } = &mut self.stack[me]
+                        {
+                            *e = Some(err);
+                            *s = seen;
+                        }
+                        return Ok(Fill::Open);
+                    }
+                }
+                _ => {
+                    if let Some(name) = proto {
+                        err.name = name;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// SC-D-04: a u32 varint at `pos` and the position after it, or `None` when it is not a valid one
+/// (or the input ends): the caller's slow path then reports it.
+#[inline]
+fn varint_at(buf: &[u8], pos: usize) -> Option<(u32, usize)> {
+    let b0 = *buf.get(pos)?;
+    if b0 < 0x80 {
+        return Some((u32::from(b0), pos + 1));
+    }
+    let mut v = u32::from(b0 & 0x7F);
+    for i in 1..5 {
+        let b = *buf.get(pos + i)?;
+        if i == 4 && (b & 0x80 != 0 || b >> 4 != 0) {
+            return None;
+        }
+        v |= u32::from(b & 0x7F) << (7 * i);
+        if b < 0x80 {
+            return Some((v, pos + i + 1));
+        }
+    }
+    None
+}
+
+/// `input[at..at + len]` as a little-endian word, masked to `len` bytes (`len <= 8` and the input
+/// long enough; else 0, and [`key_matches`] compares slices).
+#[inline]
+fn word_at(buf: &[u8], at: usize, len: usize) -> u64 {
+    match buf.get(at..at + 8) {
+        Some(w) if len <= 8 => u64::from_le_bytes(w.try_into().unwrap_or([0; 8])) & mask(len),
+        _ => 0,
+    }
+}
+
+#[inline]
+fn mask(len: usize) -> u64 {
+    if len >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (8 * len)) - 1
+    }
+}
+
+/// The input at `pos` holds the remembered key encoding `ek` (which lies before `pos`).
+#[inline]
+fn key_matches(buf: &[u8], ek: &EncKey, pos: usize) -> bool {
+    let len = ek.len as usize;
+    if len <= 8 {
+        if let Some(w) = buf.get(pos..pos + 8) {
+            let w = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
+            return (w ^ ek.word) & mask(len) == 0;
+        }
+    }
+    let a = ek.at as usize;
+    match (buf.get(a..a + len), buf.get(pos..pos + len)) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
     }
 }
 
@@ -1248,19 +1842,6 @@ fn zigzag(u: u32) -> i32 {
     ((u >> 1) as i32) ^ -((u & 1) as i32)
 }
 
-/// The property name of an integer key (`String(n)`).
-fn int_key(n: i64) -> PendingKey {
-    let index = if (0..=0xFFFF_FFFE).contains(&n) {
-        Some(n as u32)
-    } else {
-        None
-    };
-    PendingKey {
-        key: JsString::from_latin1(n.to_string().into_bytes()),
-        index,
-    }
-}
-
 /// The decimal form of `n` in `buf`.
 fn format_int(n: i64, buf: &mut [u8; 24]) -> &[u8] {
     let mut i = buf.len();
@@ -1300,14 +1881,6 @@ fn error_prototype(sub: u8) -> Option<ErrorName> {
         b'U' => ErrorName::UriError,
         _ => return None,
     })
-}
-
-/// JS property enumeration order: array-index keys ascending, then the rest in insertion order.
-pub(crate) fn sort_index_keys_first(props: &mut [(JsString, Value)]) {
-    props.sort_by_key(|(k, _)| match k.as_array_index() {
-        Some(i) => (0u8, i),
-        None => (1u8, 0),
-    });
 }
 
 #[allow(clippy::redundant_guards)]
@@ -1401,9 +1974,11 @@ mod size_tests {
     /// Frames move on every container open and close, objects live in the heap: keep them small.
     #[test]
     fn hot_types_stay_small() {
-        assert!(std::mem::size_of::<super::Frame>() <= 96);
-        assert!(std::mem::size_of::<crate::Object>() <= 56);
-        assert!(std::mem::size_of::<crate::Value>() <= 40);
-        assert!(std::mem::size_of::<crate::JsString>() <= 32);
+        assert!(std::mem::size_of::<super::Frame>() <= 80);
+        assert!(std::mem::size_of::<crate::Object>() <= 40);
+        assert!(std::mem::size_of::<crate::Value>() <= 24);
+        assert!(std::mem::size_of::<crate::JsString>() <= 24);
+        assert!(std::mem::size_of::<crate::Prop>() <= 48);
+        assert!(std::mem::size_of::<crate::Props>() <= 12);
     }
 }

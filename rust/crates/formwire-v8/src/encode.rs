@@ -8,7 +8,7 @@ use crate::bigint::BigInt;
 use crate::error::{Error, ErrorCode};
 use crate::string::JsString;
 use crate::tags::*;
-use crate::value::{Array, Graph, Heap, ObjId, Object, Value};
+use crate::value::{Array, ArrayBuffer, Graph, Heap, Item, ObjId, Object, Props, Value, View};
 use std::collections::HashSet;
 
 /// Encoder limits.
@@ -36,35 +36,60 @@ pub fn encode_with(graph: &Graph, options: &EncodeOptions) -> Result<Vec<u8>, Er
 
 /// Encodes `root`, whose objects live in `heap`.
 pub fn encode_value(heap: &Heap, root: &Value, options: &EncodeOptions) -> Result<Vec<u8>, Error> {
+    let (_, props, items) = heap.arena_lens();
     let mut e = Encoder {
         heap,
-        // A guess that covers typical small objects in one allocation.
-        out: Vec::with_capacity(64 + heap.len().min(1 << 20) * 32),
+        // A guess that covers typical small values in one allocation (long strings and buffers grow it
+        // once, to their size).
+        out: Vec::with_capacity(64 + (heap.len() * 4 + props * 16 + items * 4).min(1 << 24)),
         ids: vec![u32::MAX; heap.len()],
         next_id: 0,
         depth: 0,
         max_depth: options.max_depth as usize,
-        tasks: Vec::new(),
+        frames: Vec::new(),
+        shapes: Vec::new(),
     };
     e.out.extend_from_slice(&[TAG_VERSION, 15]);
     e.run(root)?;
     Ok(e.out)
 }
 
-enum Task<'g> {
-    Value(&'g Value),
-    /// Properties (already in enumeration order) from position `i` on.
-    Props(&'g [(JsString, Value)], usize),
-    /// Dense array elements from position `i` on.
-    Elems(&'g [(u32, Value)], usize),
-    /// Sparse array items (index key, value) from position `i` on.
-    Items(&'g [(u32, Value)], usize),
-    /// A property key by its string (written as a number when it is an array index).
-    Key(&'g JsString),
-    /// Closes a container: writes its end tag and counts.
+/// An open container being written: its entries from `i` on, then (for the frames that carry one)
+/// its end tag. The top frame is written until it ends or opens a child container.
+enum Frame<'g> {
+    /// Properties in enumeration order, then `end`. Keys come from the encoded key list of
+    /// `shape` (an index into `Encoder::shapes`) when it is not `NO_SHAPE`.
+    Props {
+        keys: &'g [JsString],
+        values: &'g [Value],
+        i: usize,
+        shape: u32,
+        end: End,
+    },
+    /// Properties in the order `order` gives (index keys ascending first), then `end`.
+    Ordered {
+        keys: &'g [JsString],
+        values: &'g [Value],
+        order: Vec<u32>,
+        i: usize,
+        end: End,
+    },
+    /// Dense array elements (the array's `Props` frame is below).
+    Elems { items: &'g [Item], i: usize },
+    /// Sparse array items, each an index key and a value (the array's `Props` frame is below).
+    Sparse { items: &'g [Item], i: usize },
+    /// Map keys and values alternately (`i` counts both), then `:`.
+    Map {
+        entries: &'g [(Value, Value)],
+        i: usize,
+    },
+    /// Set values, then `,`.
+    Set { values: &'g [Value], i: usize },
+    /// Only the end (an Error after its cause).
     End(End),
 }
 
+#[derive(Clone, Copy)]
 enum End {
     Object(u32),
     Dense(u32, u32),
@@ -82,54 +107,184 @@ struct Encoder<'g> {
     next_id: u32,
     depth: usize,
     max_depth: usize,
-    tasks: Vec<Task<'g>>,
+    frames: Vec<Frame<'g>>,
+    /// Per nesting depth, the key list of the last object written there: checked, and encoded.
+    shapes: Vec<KeyShape>,
 }
+
+/// A checked key list (no repeats, enumeration order) and its keys' encodings.
+struct KeyShape {
+    /// The key list (`Props::keys`, length); objects that share it (or a prefix) reuse the encodings.
+    keys: u32,
+    len: u32,
+    /// Each key's encoding (tag, length and bytes; index keys as numbers) when it is short and has
+    /// no alignment padding (UTF-16 keys depend on the output offset and are written each time).
+    enc: Vec<Option<([u8; KEY_BYTES], u8)>>,
+}
+
+/// Longest cached key encoding (a 22-unit inline key: tag, length, bytes).
+const KEY_BYTES: usize = 24;
+const NO_SHAPE: u32 = u32::MAX;
 
 impl<'g> Encoder<'g> {
     fn fail(&self, code: ErrorCode, msg: &'static str) -> Error {
         Error::new(code, self.out.len() as u64, msg)
     }
 
+    /// Writes `root`, then the open containers until none is left; nothing here recurses.
     fn run(&mut self, root: &'g Value) -> Result<(), Error> {
-        self.tasks.push(Task::Value(root));
-        while let Some(task) = self.tasks.pop() {
-            match task {
-                Task::Value(v) => self.write_value(v)?,
-                Task::Props(props, i) => self.props_from(props, i)?,
-                Task::Elems(items, i) => self.elems_from(items, i)?,
-                Task::Items(items, i) => self.items_from(items, i)?,
-                Task::Key(k) => self.write_key(k),
-                Task::End(end) => {
-                    self.depth -= 1;
-                    match end {
-                        End::Object(n) => {
-                            self.out.push(TAG_END_JS_OBJECT);
-                            self.varint(n);
+        self.value(root)?;
+        loop {
+            let n = self.frames.len();
+            let Some(top) = self.frames.last_mut() else {
+                break;
+            };
+            match top {
+                Frame::Props {
+                    keys,
+                    values,
+                    i,
+                    shape,
+                    end,
+                } => {
+                    let (keys, values, mut i, shape, end) = (*keys, *values, *i, *shape, *end);
+                    while let Some(v) = values.get(i) {
+                        self.write_prop_key(keys, shape, i);
+                        i += 1;
+                        self.value(v)?;
+                        if self.frames.len() > n {
+                            break;
                         }
-                        End::Dense(n, len) => {
-                            self.out.push(TAG_END_DENSE_JS_ARRAY);
-                            self.varint(n);
-                            self.varint(len);
-                        }
-                        End::Sparse(n, len) => {
-                            self.out.push(TAG_END_SPARSE_JS_ARRAY);
-                            self.varint(n);
-                            self.varint(len);
-                        }
-                        End::Map(n) => {
-                            self.out.push(TAG_END_JS_MAP);
-                            self.varint(n);
-                        }
-                        End::Set(n) => {
-                            self.out.push(TAG_END_JS_SET);
-                            self.varint(n);
-                        }
-                        End::Error => self.out.push(ERROR_END),
                     }
+                    if self.frames.len() > n {
+                        if let Frame::Props { i: at, .. } = &mut self.frames[n - 1] {
+                            *at = i;
+                        }
+                    } else {
+                        self.frames.pop();
+                        self.end(end);
+                    }
+                }
+                Frame::Ordered {
+                    keys,
+                    values,
+                    order,
+                    i,
+                    end,
+                } => {
+                    let (keys, values, end) = (*keys, *values, *end);
+                    match order.get(*i).copied() {
+                        Some(p) => {
+                            *i += 1;
+                            self.write_key(&keys[p as usize]);
+                            self.value(&values[p as usize])?;
+                        }
+                        None => {
+                            self.frames.pop();
+                            self.end(end);
+                        }
+                    }
+                }
+                Frame::Elems { items, i } => {
+                    let (items, mut i) = (*items, *i);
+                    while let Some((_, v)) = items.get(i) {
+                        i += 1;
+                        self.value(v)?;
+                        if self.frames.len() > n {
+                            break;
+                        }
+                    }
+                    if self.frames.len() > n {
+                        if let Frame::Elems { i: at, .. } = &mut self.frames[n - 1] {
+                            *at = i;
+                        }
+                    } else {
+                        self.frames.pop();
+                    }
+                }
+                Frame::Sparse { items, i } => {
+                    let (items, mut i) = (*items, *i);
+                    while let Some((index, v)) = items.get(i) {
+                        i += 1;
+                        self.write_index_key(*index);
+                        self.value(v)?;
+                        if self.frames.len() > n {
+                            break;
+                        }
+                    }
+                    if self.frames.len() > n {
+                        if let Frame::Sparse { i: at, .. } = &mut self.frames[n - 1] {
+                            *at = i;
+                        }
+                    } else {
+                        self.frames.pop();
+                    }
+                }
+                Frame::Map { entries, i } => {
+                    let entries = *entries;
+                    match entries.get(*i / 2) {
+                        Some((k, v)) => {
+                            let which = *i % 2;
+                            *i += 1;
+                            self.value(if which == 0 { k } else { v })?;
+                        }
+                        None => {
+                            self.frames.pop();
+                            self.end(End::Map((entries.len() * 2) as u32));
+                        }
+                    }
+                }
+                Frame::Set { values, i } => {
+                    let values = *values;
+                    match values.get(*i) {
+                        Some(v) => {
+                            *i += 1;
+                            self.value(v)?;
+                        }
+                        None => {
+                            self.frames.pop();
+                            self.end(End::Set(values.len() as u32));
+                        }
+                    }
+                }
+                Frame::End(end) => {
+                    let end = *end;
+                    self.frames.pop();
+                    self.end(end);
                 }
             }
         }
         Ok(())
+    }
+
+    /// Closes a container: its end tag and counts.
+    fn end(&mut self, end: End) {
+        self.depth -= 1;
+        match end {
+            End::Object(n) => {
+                self.out.push(TAG_END_JS_OBJECT);
+                self.varint(n);
+            }
+            End::Dense(n, len) => {
+                self.out.push(TAG_END_DENSE_JS_ARRAY);
+                self.varint(n);
+                self.varint(len);
+            }
+            End::Sparse(n, len) => {
+                self.out.push(TAG_END_SPARSE_JS_ARRAY);
+                self.varint(n);
+                self.varint(len);
+            }
+            End::Map(n) => {
+                self.out.push(TAG_END_JS_MAP);
+                self.varint(n);
+            }
+            End::Set(n) => {
+                self.out.push(TAG_END_JS_SET);
+                self.varint(n);
+            }
+            End::Error => self.out.push(ERROR_END),
+        }
     }
 
     // ---- primitives ---------------------------------------------------------------------------
@@ -143,6 +298,7 @@ impl<'g> Encoder<'g> {
         self.out.push(v as u8);
     }
 
+    #[inline]
     fn write_number(&mut self, n: f64) {
         // SC-E-03: `I` for integral numbers in int32 range that are not -0, else `N`.
         // `as i32` saturates and maps NaN to 0, so the round trip holds exactly for int32 values.
@@ -186,7 +342,20 @@ impl<'g> Encoder<'g> {
         Ok(())
     }
 
+    /// SC-E-05.
+    #[inline]
     fn write_string(&mut self, s: &JsString) {
+        if let Some((len, buf)) = s.inline_parts() {
+            // A short one-byte string: tag, length and the whole fixed-size buffer in one copy, then
+            // the output is cut back to the real length.
+            let at = self.out.len();
+            self.out.reserve(2 + buf.len());
+            self.out.push(TAG_ONE_BYTE_STRING);
+            self.out.push(len as u8);
+            self.out.extend_from_slice(buf);
+            self.out.truncate(at + 2 + len);
+            return;
+        }
         if let Some(b) = s.as_latin1() {
             self.out.push(TAG_ONE_BYTE_STRING);
             self.varint(b.len() as u32);
@@ -215,24 +384,27 @@ impl<'g> Encoder<'g> {
 
     // ---- values -------------------------------------------------------------------------------
 
-    fn write_value(&mut self, v: &'g Value) -> Result<(), Error> {
+    /// Writes a value; an object that opens a container pushes its frames instead of writing them.
+    #[inline]
+    fn value(&mut self, v: &'g Value) -> Result<(), Error> {
         match v {
-            Value::Undefined => self.out.push(TAG_UNDEFINED),
-            Value::Null => self.out.push(TAG_NULL),
+            Value::String(s) => self.write_string(s),
+            Value::Number(n) => self.write_number(*n),
+            Value::Object(id) => self.write_object(*id)?,
             Value::Bool(true) => self.out.push(TAG_TRUE),
             Value::Bool(false) => self.out.push(TAG_FALSE),
-            Value::Number(n) => self.write_number(*n),
+            Value::Undefined => self.out.push(TAG_UNDEFINED),
+            Value::Null => self.out.push(TAG_NULL),
             Value::BigInt(b) => {
                 self.out.push(TAG_BIGINT);
                 self.bigint_contents(b)?;
             }
-            Value::String(s) => self.write_string(s),
-            Value::Object(id) => self.write_object(*id)?,
         }
         Ok(())
     }
 
     /// Writes `^id` and returns `true` when the object was written before; else assigns its id.
+    #[inline]
     fn visit(&mut self, id: ObjId) -> Result<bool, Error> {
         let Some(slot) = self.ids.get(id.index()).copied() else {
             return Err(self.fail(ErrorCode::DataClone, "object id not in the heap"));
@@ -247,6 +419,8 @@ impl<'g> Encoder<'g> {
         Ok(false)
     }
 
+    /// SC-E-14: a container may open at level `depth + 1` only within `max_depth`.
+    #[inline]
     fn open(&mut self) -> Result<(), Error> {
         if self.depth >= self.max_depth {
             return Err(self.fail(ErrorCode::LimitDepth, "nesting deeper than max_depth"));
@@ -255,47 +429,22 @@ impl<'g> Encoder<'g> {
         Ok(())
     }
 
+    fn props_of(&self, props: Props) -> Result<(&'g [JsString], &'g [Value]), Error> {
+        let heap = self.heap;
+        match (heap.get_keys(props), heap.get_values(props)) {
+            (Some(k), Some(v)) => Ok((k, v)),
+            _ => Err(self.fail(ErrorCode::DataClone, "properties outside the heap")),
+        }
+    }
+
     fn write_object(&mut self, id: ObjId) -> Result<(), Error> {
         let heap = self.heap;
         let Some(obj) = heap.get(id) else {
             return Err(self.fail(ErrorCode::DataClone, "object id not in the heap"));
         };
         if let Object::View(view) = obj {
-            // V8 writes a view's buffer first (it takes its id first), unless the view was written before.
             if self.ids.get(id.index()).copied() == Some(u32::MAX) {
-                let Some(Object::ArrayBuffer(buf)) = heap.get(view.buffer) else {
-                    return Err(self.fail(
-                        ErrorCode::DataClone,
-                        "view over something that is not an ArrayBuffer",
-                    ));
-                };
-                let size = view.kind.element_size();
-                let end = u64::from(view.byte_offset) + u64::from(view.byte_length);
-                if end > buf.data.len() as u64
-                    || view.byte_offset % size != 0
-                    || view.byte_length % size != 0
-                    || (view.length_tracking && buf.max_byte_length.is_none())
-                {
-                    return Err(self.fail(
-                        ErrorCode::DataClone,
-                        "view out of bounds, misaligned or not over a resizable buffer",
-                    ));
-                }
-                self.write_object(view.buffer)?;
-                self.visit(id)?;
-                self.out.push(TAG_ARRAY_BUFFER_VIEW);
-                self.out.push(view.kind.subtag());
-                self.varint(view.byte_offset);
-                // SC-E-12: a length-tracking view stores no length of its own (V8 writes 0).
-                self.varint(if view.length_tracking {
-                    0
-                } else {
-                    view.byte_length
-                });
-                let flags = u32::from(view.length_tracking)
-                    | (u32::from(buf.max_byte_length.is_some()) << 1);
-                self.varint(flags);
-                return Ok(());
+                return self.write_view(id, view);
             }
         }
         if self.visit(id)? {
@@ -303,11 +452,12 @@ impl<'g> Encoder<'g> {
         }
         match obj {
             Object::Plain(props) => {
+                // SC-E-06
+                let (keys, values) = self.props_of(*props)?;
                 self.open()?;
                 self.out.push(TAG_BEGIN_JS_OBJECT);
-                check_unique_keys(props).map_err(|m| self.fail(ErrorCode::DataClone, m))?;
-                self.tasks.push(Task::End(End::Object(props.len() as u32)));
-                self.push_props(props);
+                let shape = self.checked_shape(*props, keys)?;
+                self.push_props(keys, values, End::Object(keys.len() as u32), shape);
             }
             Object::Array(arr) => self.write_array(arr)?,
             Object::Date(t) => {
@@ -322,20 +472,12 @@ impl<'g> Encoder<'g> {
             Object::Map(entries) => {
                 self.open()?;
                 self.out.push(TAG_BEGIN_JS_MAP);
-                self.tasks
-                    .push(Task::End(End::Map((entries.len() * 2) as u32)));
-                for (k, v) in entries.iter().rev() {
-                    self.tasks.push(Task::Value(v));
-                    self.tasks.push(Task::Value(k));
-                }
+                self.frames.push(Frame::Map { entries, i: 0 });
             }
             Object::Set(values) => {
                 self.open()?;
                 self.out.push(TAG_BEGIN_JS_SET);
-                self.tasks.push(Task::End(End::Set(values.len() as u32)));
-                for v in values.iter().rev() {
-                    self.tasks.push(Task::Value(v));
-                }
+                self.frames.push(Frame::Set { values, i: 0 });
             }
             Object::BooleanObject(b) => self.out.push(if *b {
                 TAG_TRUE_OBJECT
@@ -354,29 +496,7 @@ impl<'g> Encoder<'g> {
                 self.out.push(TAG_STRING_OBJECT);
                 self.write_string(s);
             }
-            Object::ArrayBuffer(buf) => {
-                if buf.data.len() > u32::MAX as usize {
-                    return Err(self.fail(ErrorCode::DataClone, "ArrayBuffer longer than 2^32-1"));
-                }
-                match buf.max_byte_length {
-                    None => {
-                        self.out.push(TAG_ARRAY_BUFFER);
-                        self.varint(buf.data.len() as u32);
-                    }
-                    Some(max) => {
-                        if (max as usize) < buf.data.len() {
-                            return Err(self.fail(
-                                ErrorCode::DataClone,
-                                "resizable buffer longer than its maximum",
-                            ));
-                        }
-                        self.out.push(TAG_RESIZABLE_ARRAY_BUFFER);
-                        self.varint(buf.data.len() as u32);
-                        self.varint(max);
-                    }
-                }
-                self.out.extend_from_slice(&buf.data);
-            }
+            Object::ArrayBuffer(buf) => self.write_buffer(buf)?,
             Object::View(_) => unreachable!("views are written above"),
             Object::Error(err) => {
                 self.open()?;
@@ -392,20 +512,97 @@ impl<'g> Encoder<'g> {
                     self.out.push(ERROR_STACK);
                     self.write_string(stack);
                 }
-                self.tasks.push(Task::End(End::Error));
-                if let Some(cause) = &err.cause {
-                    self.out.push(ERROR_CAUSE);
-                    self.tasks.push(Task::Value(cause));
+                match &err.cause {
+                    Some(cause) => {
+                        self.frames.push(Frame::End(End::Error));
+                        self.out.push(ERROR_CAUSE);
+                        self.value(cause)?;
+                    }
+                    None => self.end(End::Error),
                 }
             }
         }
         Ok(())
     }
 
-    fn write_array(&mut self, arr: &'g Array) -> Result<(), Error> {
+    fn write_buffer(&mut self, buf: &ArrayBuffer) -> Result<(), Error> {
+        if buf.data.len() > u32::MAX as usize {
+            return Err(self.fail(ErrorCode::DataClone, "ArrayBuffer longer than 2^32-1"));
+        }
+        match buf.max_byte_length {
+            None => {
+                self.out.push(TAG_ARRAY_BUFFER);
+                self.varint(buf.data.len() as u32);
+            }
+            Some(max) => {
+                if (max as usize) < buf.data.len() {
+                    return Err(self.fail(
+                        ErrorCode::DataClone,
+                        "resizable buffer longer than its maximum",
+                    ));
+                }
+                self.out.push(TAG_RESIZABLE_ARRAY_BUFFER);
+                self.varint(buf.data.len() as u32);
+                self.varint(max);
+            }
+        }
+        self.out.extend_from_slice(&buf.data);
+        Ok(())
+    }
+
+    /// SC-E-12: V8 writes a view's buffer first (it takes its id first), unless it was written before.
+    fn write_view(&mut self, id: ObjId, view: &View) -> Result<(), Error> {
+        let heap = self.heap;
+        let Some(Object::ArrayBuffer(buf)) = heap.get(view.buffer) else {
+            return Err(self.fail(
+                ErrorCode::DataClone,
+                "view over something that is not an ArrayBuffer",
+            ));
+        };
+        let size = view.kind.element_size();
+        let end = u64::from(view.byte_offset) + u64::from(view.byte_length);
+        if end > buf.data.len() as u64
+            || view.byte_offset % size != 0
+            || view.byte_length % size != 0
+            || (view.length_tracking && buf.max_byte_length.is_none())
+        {
+            return Err(self.fail(
+                ErrorCode::DataClone,
+                "view out of bounds, misaligned or not over a resizable buffer",
+            ));
+        }
+        // The buffer is a leaf: written here, or `^` to it.
+        if !self.visit(view.buffer)? {
+            self.write_buffer(buf)?;
+        }
+        self.visit(id)?;
+        self.out.push(TAG_ARRAY_BUFFER_VIEW);
+        self.out.push(view.kind.subtag());
+        self.varint(view.byte_offset);
+        // SC-E-12: a length-tracking view stores no length of its own (V8 writes 0).
+        self.varint(if view.length_tracking {
+            0
+        } else {
+            view.byte_length
+        });
+        let flags =
+            u32::from(view.length_tracking) | (u32::from(buf.max_byte_length.is_some()) << 1);
+        self.varint(flags);
+        Ok(())
+    }
+
+    fn write_array(&mut self, arr: &Array) -> Result<(), Error> {
+        let heap = self.heap;
+        let (Some(items), Some(keys), Some(values)) = (
+            heap.get_items(arr.items),
+            heap.get_keys(arr.props),
+            heap.get_values(arr.props),
+        ) else {
+            return Err(self.fail(ErrorCode::DataClone, "array span outside the heap"));
+        };
         self.open()?;
         let mut prev: Option<u32> = None;
-        for (i, _) in &arr.items {
+        for (i, _) in items {
             if *i >= arr.length || prev.is_some_and(|p| p >= *i) {
                 return Err(self.fail(
                     ErrorCode::DataClone,
@@ -414,58 +611,113 @@ impl<'g> Encoder<'g> {
             }
             prev = Some(*i);
         }
-        check_unique_keys(&arr.props).map_err(|m| self.fail(ErrorCode::DataClone, m))?;
-        if arr
-            .props
-            .iter()
-            .any(|(k, _)| k.as_array_index().is_some() || k.eq_ascii(b"length"))
-        {
-            return Err(self.fail(
-                ErrorCode::DataClone,
-                "array props must not hold index keys or length",
-            ));
-        }
-        if arr.is_dense() {
+        // Array properties hold no index keys, so they are always in enumeration order.
+        check_keys(keys, true).map_err(|m| self.fail(ErrorCode::DataClone, m))?;
+        if items.len() as u64 == u64::from(arr.length) {
             // SC-E-07: hole-free arrays are written dense, any other sparse.
             self.out.push(TAG_BEGIN_DENSE_JS_ARRAY);
             self.varint(arr.length);
-            self.tasks
-                .push(Task::End(End::Dense(arr.props.len() as u32, arr.length)));
-            self.push_props(&arr.props);
-            if !arr.items.is_empty() {
-                self.tasks.push(Task::Elems(&arr.items, 0));
+            let end = End::Dense(keys.len() as u32, arr.length);
+            self.push_props(keys, values, end, Some(NO_SHAPE));
+            if !items.is_empty() {
+                self.frames.push(Frame::Elems { items, i: 0 });
             }
         } else {
             self.out.push(TAG_BEGIN_SPARSE_JS_ARRAY);
             self.varint(arr.length);
-            let n = (arr.items.len() + arr.props.len()) as u32;
-            self.tasks.push(Task::End(End::Sparse(n, arr.length)));
-            self.push_props(&arr.props);
-            if !arr.items.is_empty() {
-                self.tasks.push(Task::Items(&arr.items, 0));
+            let n = (items.len() + keys.len()) as u32;
+            self.push_props(keys, values, End::Sparse(n, arr.length), Some(NO_SHAPE));
+            if !items.is_empty() {
+                self.frames.push(Frame::Sparse { items, i: 0 });
             }
         }
         Ok(())
     }
 
-    /// Queues properties in JS enumeration order (array-index keys ascending first).
-    fn push_props(&mut self, props: &'g [(JsString, Value)]) {
-        if props.is_empty() {
-            return;
-        }
-        if in_enumeration_order(props) {
-            self.tasks.push(Task::Props(props, 0));
-        } else {
-            let mut order: Vec<usize> = (0..props.len()).collect();
-            order.sort_by_key(|&i| match props[i].0.as_array_index() {
-                Some(n) => (0u8, n, 0),
-                None => (1u8, 0, i),
-            });
-            for &i in order.iter().rev() {
-                self.tasks.push(Task::Value(&props[i].1));
-                self.tasks.push(Task::Key(&props[i].0));
+    /// The key list of a plain object at the current depth, checked (SC_DATA_CLONE for a repeated
+    /// key): `Some(shape)` when it is in enumeration order (`shape` is its cache slot, or `NO_SHAPE`),
+    /// `None` when it has to be reordered. A list (or a prefix of one) checked and encoded for the
+    /// previous object at this depth is taken as it is.
+    fn checked_shape(&mut self, props: Props, keys: &[JsString]) -> Result<Option<u32>, Error> {
+        let d = self.depth;
+        if let Some(sh) = self.shapes.get(d) {
+            if sh.keys == props.keys && props.len <= sh.len {
+                return Ok(Some(d as u32));
             }
         }
+        let ordered = check_keys(keys, false).map_err(|m| self.fail(ErrorCode::DataClone, m))?;
+        if !ordered {
+            return Ok(None);
+        }
+        if keys.len() > 64 {
+            return Ok(Some(NO_SHAPE));
+        }
+        let mut enc = Vec::with_capacity(keys.len());
+        for k in keys {
+            enc.push(encode_key(k));
+        }
+        let shape = KeyShape {
+            keys: props.keys,
+            len: props.len,
+            enc,
+        };
+        if self.shapes.len() <= d {
+            self.shapes.resize_with(d + 1, || KeyShape {
+                keys: u32::MAX,
+                len: 0,
+                enc: Vec::new(),
+            });
+        }
+        self.shapes[d] = shape;
+        Ok(Some(d as u32))
+    }
+
+    /// Queues properties (checked), then `end`: in the order given when `shape` is `Some` (in
+    /// enumeration order already), else sorted into it (array-index keys ascending first).
+    fn push_props(
+        &mut self,
+        keys: &'g [JsString],
+        values: &'g [Value],
+        end: End,
+        shape: Option<u32>,
+    ) {
+        if let Some(shape) = shape {
+            self.frames.push(Frame::Props {
+                keys,
+                values,
+                i: 0,
+                shape,
+                end,
+            });
+            return;
+        }
+        let mut order: Vec<u32> = (0..keys.len() as u32).collect();
+        order.sort_by_key(|&i| match keys[i as usize].as_array_index() {
+            Some(n) => (0u8, n, 0),
+            None => (1u8, 0, i),
+        });
+        self.frames.push(Frame::Ordered {
+            keys,
+            values,
+            order,
+            i: 0,
+            end,
+        });
+    }
+
+    /// Writes key `i` of a property list: its cached encoding (one fixed-size copy, then the output
+    /// is cut back to the real length) or the key itself.
+    #[inline]
+    fn write_prop_key(&mut self, keys: &[JsString], shape: u32, i: usize) {
+        if let Some(Some((bytes, len))) =
+            self.shapes.get(shape as usize).and_then(|sh| sh.enc.get(i))
+        {
+            let at = self.out.len();
+            self.out.extend_from_slice(bytes);
+            self.out.truncate(at + *len as usize);
+            return;
+        }
+        self.write_key(&keys[i]);
     }
 
     #[inline]
@@ -475,55 +727,75 @@ impl<'g> Encoder<'g> {
             None => self.write_string(k),
         }
     }
+}
 
-    /// Writes properties from `i` on; primitives at once, and at the first object value it queues the
-    /// rest behind that object.
-    fn props_from(&mut self, props: &'g [(JsString, Value)], mut i: usize) -> Result<(), Error> {
-        while let Some((k, v)) = props.get(i) {
-            self.write_key(k);
-            i += 1;
-            if let Value::Object(_) = v {
-                if i < props.len() {
-                    self.tasks.push(Task::Props(props, i));
-                }
-                self.tasks.push(Task::Value(v));
-                return Ok(());
-            }
-            self.write_value(v)?;
-        }
-        Ok(())
+/// The encoding of a property key (SC-E-05/06: an index key as a number, else the string), when it
+/// is position-independent and fits `KEY_BYTES` (one-byte strings and numbers).
+fn encode_key(k: &JsString) -> Option<([u8; KEY_BYTES], u8)> {
+    let mut e = Encoder {
+        heap: &EMPTY_HEAP,
+        out: Vec::with_capacity(KEY_BYTES + 8),
+        ids: Vec::new(),
+        next_id: 0,
+        depth: 0,
+        max_depth: 0,
+        frames: Vec::new(),
+        shapes: Vec::new(),
+    };
+    if k.as_array_index().is_none() && k.as_latin1().is_none() && !k.is_latin1() {
+        return None;
     }
+    e.write_key(k);
+    if e.out.len() > KEY_BYTES {
+        return None;
+    }
+    let mut bytes = [0u8; KEY_BYTES];
+    bytes[..e.out.len()].copy_from_slice(&e.out);
+    Some((bytes, e.out.len() as u8))
+}
 
-    fn elems_from(&mut self, items: &'g [(u32, Value)], mut i: usize) -> Result<(), Error> {
-        while let Some((_, v)) = items.get(i) {
-            i += 1;
-            if let Value::Object(_) = v {
-                if i < items.len() {
-                    self.tasks.push(Task::Elems(items, i));
-                }
-                self.tasks.push(Task::Value(v));
-                return Ok(());
-            }
-            self.write_value(v)?;
-        }
-        Ok(())
-    }
+static EMPTY_HEAP: Heap = Heap::EMPTY;
 
-    fn items_from(&mut self, items: &'g [(u32, Value)], mut i: usize) -> Result<(), Error> {
-        while let Some((index, v)) = items.get(i) {
-            self.write_index_key(*index);
-            i += 1;
-            if let Value::Object(_) = v {
-                if i < items.len() {
-                    self.tasks.push(Task::Items(items, i));
+/// Checks property keys: no repeats (and for an array no index key and no `length`). `Ok(true)` when
+/// they are already in enumeration order (index keys ascending, before the others).
+fn check_keys(keys: &[JsString], array: bool) -> Result<bool, &'static str> {
+    let mut last_index: Option<u32> = None;
+    let mut seen_name = false;
+    let mut ordered = true;
+    for k in keys {
+        match k.as_array_index() {
+            Some(i) => {
+                if array {
+                    return Err("array props must not hold index keys or length");
                 }
-                self.tasks.push(Task::Value(v));
-                return Ok(());
+                if seen_name || last_index.is_some_and(|l| l >= i) {
+                    ordered = false;
+                }
+                last_index = Some(i);
             }
-            self.write_value(v)?;
+            None => {
+                if array && k.eq_ascii(b"length") {
+                    return Err("array props must not hold index keys or length");
+                }
+                seen_name = true;
+            }
         }
-        Ok(())
     }
+    if keys.len() <= 16 {
+        for i in 1..keys.len() {
+            if keys[..i].iter().any(|k| *k == keys[i]) {
+                return Err("duplicate property key");
+            }
+        }
+    } else {
+        let mut seen: HashSet<&JsString> = HashSet::with_capacity(keys.len());
+        for k in keys {
+            if !seen.insert(k) {
+                return Err("duplicate property key");
+            }
+        }
+    }
+    Ok(ordered)
 }
 
 fn varint_len(mut v: u32) -> usize {
@@ -533,39 +805,4 @@ fn varint_len(mut v: u32) -> usize {
         n += 1;
     }
     n
-}
-
-fn in_enumeration_order(props: &[(JsString, Value)]) -> bool {
-    let mut last_index: Option<u32> = None;
-    let mut seen_name = false;
-    for (k, _) in props {
-        match k.as_array_index() {
-            Some(i) => {
-                if seen_name || last_index.is_some_and(|l| l >= i) {
-                    return false;
-                }
-                last_index = Some(i);
-            }
-            None => seen_name = true,
-        }
-    }
-    true
-}
-
-fn check_unique_keys(props: &[(JsString, Value)]) -> Result<(), &'static str> {
-    if props.len() <= 16 {
-        for i in 1..props.len() {
-            if props[..i].iter().any(|(k, _)| *k == props[i].0) {
-                return Err("duplicate property key");
-            }
-        }
-        return Ok(());
-    }
-    let mut seen: HashSet<&JsString> = HashSet::with_capacity(props.len());
-    for (k, _) in props {
-        if !seen.insert(k) {
-            return Err("duplicate property key");
-        }
-    }
-    Ok(())
 }

@@ -50,6 +50,6 @@ pub use error::{Error, ErrorCode};
 pub use number::number_to_js_string;
 pub use string::{JsString, Units};
 pub use value::{
-    Array, ArrayBuffer, ErrorName, ErrorObject, Graph, Heap, ObjId, Object, RegExpFlags, Value,
-    View, ViewKind,
+    Array, ArrayBuffer, ErrorName, ErrorObject, Graph, Heap, Item, ObjId, Object, Prop, Props,
+    PropsIter, RegExpFlags, Span, Value, View, ViewKind,
 };

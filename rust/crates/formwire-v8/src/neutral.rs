@@ -8,8 +8,8 @@ use crate::bigint::BigInt;
 use crate::error::{Error, ErrorCode};
 use crate::string::JsString;
 use crate::value::{
-    Array, ArrayBuffer, ErrorName, ErrorObject, Graph, Heap, ObjId, Object, RegExpFlags, Value,
-    View, ViewKind,
+    Array, ArrayBuffer, ErrorName, ErrorObject, Graph, Heap, Item, ObjId, Object, Props,
+    RegExpFlags, Value, View, ViewKind,
 };
 use serde_json::{Map, Value as Json, json};
 use std::collections::HashMap;
@@ -118,8 +118,8 @@ enum Task<'g> {
 }
 
 enum Build<'g> {
-    Object(u32, &'g [(JsString, Value)]),
-    Array(u32, &'g Array),
+    Object(u32, &'g [JsString]),
+    Array(u32, &'g Array, &'g [Item], &'g [JsString]),
     Map(u32, usize),
     Set(u32, usize),
     Error(u32, &'g ErrorObject),
@@ -179,18 +179,32 @@ pub fn to_json(graph: &Graph) -> Json {
                 o.insert("id".into(), json!(n));
                 match obj {
                     Object::Plain(props) => {
-                        tasks.push(Task::Build(Build::Object(n, props)));
-                        for (_, v) in props.iter().rev() {
+                        let (Some(keys), Some(values)) =
+                            (heap.get_keys(*props), heap.get_values(*props))
+                        else {
+                            results.push(json!({"t": "undefined", "dangling": id.0}));
+                            continue;
+                        };
+                        tasks.push(Task::Build(Build::Object(n, keys)));
+                        for v in values.iter().rev() {
                             tasks.push(Task::Visit(v));
                         }
                         continue;
                     }
                     Object::Array(arr) => {
-                        tasks.push(Task::Build(Build::Array(n, arr)));
-                        for (_, v) in arr.props.iter().rev() {
+                        let (Some(items), Some(keys), Some(values)) = (
+                            heap.get_items(arr.items),
+                            heap.get_keys(arr.props),
+                            heap.get_values(arr.props),
+                        ) else {
+                            results.push(json!({"t": "undefined", "dangling": id.0}));
+                            continue;
+                        };
+                        tasks.push(Task::Build(Build::Array(n, arr, items, keys)));
+                        for v in values.iter().rev() {
                             tasks.push(Task::Visit(v));
                         }
-                        for (_, v) in arr.items.iter().rev() {
+                        for (_, v) in items.iter().rev() {
                             tasks.push(Task::Visit(v));
                         }
                         continue;
@@ -248,33 +262,30 @@ pub fn to_json(graph: &Graph) -> Json {
                 // Children are moved in, never passed through `json!` (which would re-serialize them).
                 let mut o = Map::new();
                 let built = match b {
-                    Build::Object(id, props) => {
-                        let vals = results.split_off(results.len() - props.len());
-                        let props: Vec<Json> = props
+                    Build::Object(id, keys) => {
+                        let vals = results.split_off(results.len() - keys.len());
+                        let props: Vec<Json> = keys
                             .iter()
                             .zip(vals)
-                            .map(|((k, _), v)| Json::Array(vec![str_field(k), v]))
+                            .map(|(k, v)| Json::Array(vec![str_field(k), v]))
                             .collect();
                         o.insert("t".into(), json!("object"));
                         o.insert("id".into(), json!(id));
                         o.insert("props".into(), Json::Array(props));
                         Json::Object(o)
                     }
-                    Build::Array(id, arr) => {
-                        let mut vals =
-                            results.split_off(results.len() - arr.items.len() - arr.props.len());
-                        let pvals = vals.split_off(arr.items.len());
-                        let items: Vec<Json> = arr
-                            .items
+                    Build::Array(id, arr, items, props) => {
+                        let mut vals = results.split_off(results.len() - items.len() - props.len());
+                        let pvals = vals.split_off(items.len());
+                        let items: Vec<Json> = items
                             .iter()
                             .zip(vals)
                             .map(|((i, _), v)| Json::Array(vec![json!(i), v]))
                             .collect();
-                        let props: Vec<Json> = arr
-                            .props
+                        let props: Vec<Json> = props
                             .iter()
                             .zip(pvals)
-                            .map(|((k, _), v)| Json::Array(vec![str_field(k), v]))
+                            .map(|(k, v)| Json::Array(vec![str_field(k), v]))
                             .collect();
                         o.insert("t".into(), json!("array"));
                         o.insert("id".into(), json!(id));
@@ -524,7 +535,7 @@ impl Builder {
                 )
             }
             "object" => {
-                let obj = self.register(o, Object::Plain(Vec::new()))?;
+                let obj = self.register(o, Object::Plain(Props::EMPTY))?;
                 let props = list("props")?;
                 work.push(Work::Finish(Pending::Object(obj, props)));
                 for p in props.iter().rev() {
@@ -657,7 +668,8 @@ impl Builder {
                 for (p, v) in props.iter().zip(vals) {
                     out.push((str_field_from_json(&p[0])?, v));
                 }
-                self.set(obj, Object::Plain(out));
+                let plain = self.heap.plain(out);
+                self.set(obj, plain);
                 Value::Object(obj)
             }
             Pending::Array(obj, length, items, props) => {
@@ -672,14 +684,8 @@ impl Builder {
                 for (p, v) in props.iter().zip(pvals) {
                     ps.push((str_field_from_json(&p[0])?, v));
                 }
-                self.set(
-                    obj,
-                    Object::Array(Array {
-                        length,
-                        items: its,
-                        props: ps,
-                    }),
-                );
+                let arr = self.heap.sparse(length, its, ps);
+                self.set(obj, Object::Array(arr));
                 Value::Object(obj)
             }
             Pending::Map(obj, n) => {

@@ -26,7 +26,7 @@
 use crate::bigint::BigInt;
 use crate::error::ErrorCode;
 use crate::string::JsString;
-use crate::value::{Array, ArrayBuffer, Graph, Heap, Object, Value, View, ViewKind};
+use crate::value::{ArrayBuffer, Graph, Heap, Item, Object, Value, View, ViewKind};
 use crate::{decode, encode, number_to_js_string};
 use core::fmt;
 use serde::de::{self, DeserializeOwned, IntoDeserializer, Visitor};
@@ -224,9 +224,8 @@ impl<'h> ser::Serializer for GraphSerializer<'h> {
         value: &T,
     ) -> Result<Value> {
         let inner = value.serialize(GraphSerializer { heap: self.heap })?;
-        Ok(self
-            .heap
-            .add(Object::Plain(vec![(JsString::from_str(variant), inner)])))
+        let o = self.heap.plain([(JsString::from_str(variant), inner)]);
+        Ok(self.heap.add(o))
     }
     fn serialize_seq(self, len: Option<usize>) -> Result<SeqBuilder<'h>> {
         Ok(SeqBuilder {
@@ -301,7 +300,8 @@ impl SeqBuilder<'_> {
         if self.items.len() > u32::MAX as usize {
             return Err(Error::Message("sequence longer than 2^32-1".into()));
         }
-        Ok(self.heap.add(Object::Array(Array::dense(self.items))))
+        let arr = self.heap.dense(self.items);
+        Ok(self.heap.add(Object::Array(arr)))
     }
 }
 
@@ -353,8 +353,10 @@ impl ser::SerializeTupleVariant for VariantSeq<'_> {
     fn end(self) -> Result<Value> {
         let variant = self.variant;
         let SeqBuilder { heap, items } = self.seq;
-        let arr = heap.add(Object::Array(Array::dense(items)));
-        Ok(heap.add(Object::Plain(vec![(JsString::from_str(variant), arr)])))
+        let arr = heap.dense(items);
+        let arr = heap.add(Object::Array(arr));
+        let o = heap.plain([(JsString::from_str(variant), arr)]);
+        Ok(heap.add(o))
     }
 }
 
@@ -402,8 +404,9 @@ impl ser::SerializeMap for MapBuilder<'_> {
                 None => props.push((name, v)),
             }
         }
-        crate::decode::sort_index_keys_first(&mut props);
-        Ok(self.heap.add(Object::Plain(props)))
+        sort_index_keys_first(&mut props);
+        let o = self.heap.plain(props);
+        Ok(self.heap.add(o))
     }
 }
 
@@ -432,8 +435,9 @@ impl ser::SerializeStruct for StructBuilder<'_> {
         self.field(key, value)
     }
     fn end(mut self) -> Result<Value> {
-        crate::decode::sort_index_keys_first(&mut self.props);
-        Ok(self.heap.add(Object::Plain(self.props)))
+        sort_index_keys_first(&mut self.props);
+        let o = self.heap.plain(self.props);
+        Ok(self.heap.add(o))
     }
 }
 
@@ -455,9 +459,11 @@ impl ser::SerializeStructVariant for VariantStruct<'_> {
     }
     fn end(self) -> Result<Value> {
         let StructBuilder { heap, mut props } = self.inner;
-        crate::decode::sort_index_keys_first(&mut props);
-        let obj = heap.add(Object::Plain(props));
-        Ok(heap.add(Object::Plain(vec![(JsString::from_str(self.variant), obj)])))
+        sort_index_keys_first(&mut props);
+        let o = heap.plain(props);
+        let obj = heap.add(o);
+        let o = heap.plain([(JsString::from_str(self.variant), obj)]);
+        Ok(heap.add(o))
     }
 }
 
@@ -599,22 +605,33 @@ impl<'de, 'g> de::Deserializer<'de> for ValueDeserializer<'g> {
             Primitive::Other => {}
         }
         match self.object() {
-            Some(Object::Plain(props)) => visitor.visit_map(PropsAccess {
-                de: self,
-                props,
-                i: 0,
-            }),
+            Some(Object::Plain(props)) => match (
+                self.graph.heap.get_keys(*props),
+                self.graph.heap.get_values(*props),
+            ) {
+                (Some(keys), Some(values)) => visitor.visit_map(PropsAccess {
+                    de: self,
+                    keys,
+                    values,
+                    i: 0,
+                }),
+                _ => Err(Error::Message("properties outside the heap".into())),
+            },
             Some(Object::Map(entries)) => visitor.visit_map(EntriesAccess {
                 de: self,
                 entries,
                 i: 0,
             }),
-            Some(Object::Array(arr)) => visitor.visit_seq(ArrayAccess {
-                de: self,
-                arr,
-                i: 0,
-                next_item: 0,
-            }),
+            Some(Object::Array(arr)) => match self.graph.heap.get_items(arr.items) {
+                Some(items) => visitor.visit_seq(ArrayAccess {
+                    de: self,
+                    length: arr.length,
+                    items,
+                    i: 0,
+                    next_item: 0,
+                }),
+                None => Err(Error::Message("element span outside the heap".into())),
+            },
             Some(Object::Set(values)) => visitor.visit_seq(ValuesAccess {
                 de: self,
                 values,
@@ -690,7 +707,12 @@ impl<'de, 'g> de::Deserializer<'de> for ValueDeserializer<'g> {
         }
         match self.object() {
             Some(Object::Plain(props)) if props.len() == 1 => {
-                let (k, v) = &props[0];
+                let (Some([k]), Some([v])) = (
+                    self.graph.heap.get_keys(*props),
+                    self.graph.heap.get_values(*props),
+                ) else {
+                    return Err(Error::Message("properties outside the heap".into()));
+                };
                 visitor.visit_enum(EnumAccess {
                     variant: k.to_string_lossy(),
                     de: self.child(v)?,
@@ -710,25 +732,29 @@ impl<'de, 'g> de::Deserializer<'de> for ValueDeserializer<'g> {
 
 struct PropsAccess<'g> {
     de: ValueDeserializer<'g>,
-    props: &'g [(JsString, Value)],
+    keys: &'g [JsString],
+    values: &'g [Value],
     i: usize,
 }
 
 impl<'de> de::MapAccess<'de> for PropsAccess<'_> {
     type Error = Error;
     fn next_key_seed<K: de::DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        let Some((k, _)) = self.props.get(self.i) else {
+        let Some(k) = self.keys.get(self.i) else {
             return Ok(None);
         };
         seed.deserialize(KeyDeserializer(k)).map(Some)
     }
     fn next_value_seed<V: de::DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        let (_, v) = &self.props[self.i];
+        let v = self
+            .values
+            .get(self.i)
+            .ok_or_else(|| Error::Message("value without a key".into()))?;
         self.i += 1;
         seed.deserialize(self.de.child(v)?)
     }
     fn size_hint(&self) -> Option<usize> {
-        Some(self.props.len() - self.i)
+        Some(self.keys.len() - self.i)
     }
 }
 
@@ -783,10 +809,11 @@ impl<'de> de::MapAccess<'de> for EntriesAccess<'_> {
 
 struct ArrayAccess<'g> {
     de: ValueDeserializer<'g>,
-    arr: &'g Array,
+    length: u32,
+    items: &'g [Item],
     /// The next index to hand out.
     i: u32,
-    /// Position in `arr.items`.
+    /// Position in `items`.
     next_item: usize,
 }
 
@@ -798,10 +825,10 @@ impl<'de> de::SeqAccess<'de> for ArrayAccess<'_> {
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>> {
-        if self.i >= self.arr.length {
+        if self.i >= self.length {
             return Ok(None);
         }
-        let value = match self.arr.items.get(self.next_item) {
+        let value = match self.items.get(self.next_item) {
             Some((idx, v)) if *idx == self.i => {
                 self.next_item += 1;
                 v
@@ -813,7 +840,7 @@ impl<'de> de::SeqAccess<'de> for ArrayAccess<'_> {
         seed.deserialize(self.de.child(value)?).map(Some)
     }
     fn size_hint(&self) -> Option<usize> {
-        Some((self.arr.length - self.i) as usize)
+        Some((self.length - self.i) as usize)
     }
 }
 
@@ -960,6 +987,14 @@ impl<'de> de::VariantAccess<'de> for ValueDeserializer<'_> {
     ) -> Result<V::Value> {
         de::Deserializer::deserialize_any(self, visitor)
     }
+}
+
+/// JS property enumeration order: array-index keys ascending, then the rest in insertion order.
+fn sort_index_keys_first(props: &mut [(JsString, Value)]) {
+    props.sort_by_key(|(k, _)| match k.as_array_index() {
+        Some(i) => (0u8, i),
+        None => (1u8, 0),
+    });
 }
 
 #[cfg(test)]

@@ -7,19 +7,24 @@ use core::hash::{Hash, Hasher};
 /// A JavaScript string (WTF-16): any sequence of 16-bit code units, so lone surrogates survive.
 ///
 /// One-byte strings stay raw: a `"` (Latin-1) payload is kept as its bytes, each byte one code unit,
-/// and is written back the same way; short one-byte strings (up to 30 units, typical property names)
-/// are stored inline without a heap allocation. Equality, ordering and hashing look at code units
-/// only, whatever the storage.
+/// and is written back the same way; short one-byte strings (up to 22 units, typical property names
+/// and short values) are stored inline without a heap allocation. Equality, ordering and hashing look
+/// at code units only, whatever the storage. The type is 24 bytes, so a [`Value`](crate::Value) is too.
 #[derive(Clone)]
 pub struct JsString(Repr);
 
-const INLINE: usize = 30;
+/// Longest one-byte string stored inline.
+pub(crate) const INLINE: usize = 22;
 
 #[derive(Clone)]
 enum Repr {
-    Inline { len: u8, buf: [u8; INLINE] },
-    Latin1(Vec<u8>),
-    Utf16(Vec<u16>),
+    /// `buf[len..]` is always zero, so two inline strings are equal exactly when their reprs are.
+    Inline {
+        len: u8,
+        buf: [u8; INLINE],
+    },
+    Latin1(Box<[u8]>),
+    Utf16(Box<[u16]>),
 }
 
 impl JsString {
@@ -46,7 +51,7 @@ impl JsString {
 
     /// A string from code units; kept as given (use [`JsString::compact`] for the one-byte form).
     pub fn from_utf16(units: Vec<u16>) -> JsString {
-        JsString(Repr::Utf16(units))
+        JsString(Repr::Utf16(units.into_boxed_slice()))
     }
 
     /// A string from Latin-1 bytes (each byte one code unit).
@@ -54,7 +59,7 @@ impl JsString {
         if bytes.len() <= INLINE {
             return JsString::from_latin1_slice(&bytes);
         }
-        JsString(Repr::Latin1(bytes))
+        JsString(Repr::Latin1(bytes.into_boxed_slice()))
     }
 
     /// A string from Latin-1 bytes (each byte one code unit), copied.
@@ -68,24 +73,47 @@ impl JsString {
                 buf,
             })
         } else {
-            JsString(Repr::Latin1(bytes.to_vec()))
+            JsString(Repr::Latin1(bytes.into()))
         }
     }
 
-    /// Makes this string the given Latin-1 bytes, reusing inline storage in place (no temporary that
-    /// would be moved afterwards).
+    /// The Latin-1 string `input[start..start + len]` (the caller checked the range).
     #[inline]
-    pub(crate) fn set_latin1(&mut self, bytes: &[u8]) {
-        if bytes.len() <= INLINE {
-            if let Repr::Inline { len, buf } = &mut self.0 {
-                buf[..bytes.len()].copy_from_slice(bytes);
-                *len = bytes.len() as u8;
+    pub(crate) fn latin1_at(input: &[u8], start: usize, len: usize) -> JsString {
+        let mut s = JsString::new();
+        s.set_latin1_at(input, start, len);
+        s
+    }
+
+    /// Makes this string the Latin-1 string `input[start..start + len]` (the caller checked the
+    /// range), in place. A short one is copied as three 8-byte words masked to its length: no
+    /// variable-length copy, and no temporary that would be moved afterwards (a value built on the
+    /// stack and then moved into an arena slot stalls on store forwarding).
+    #[inline]
+    pub(crate) fn set_latin1_at(&mut self, input: &[u8], start: usize, len: usize) {
+        if len <= INLINE {
+            if let (Some(w), Repr::Inline { len: l, buf }) =
+                (input.get(start..start + 24), &mut self.0)
+            {
+                let word = |i: usize| u64::from_le_bytes(w[i..i + 8].try_into().unwrap_or([0; 8]));
+                let keep = |from: usize| -> u64 {
+                    if len <= from {
+                        0
+                    } else if len >= from + 8 {
+                        u64::MAX
+                    } else {
+                        (1u64 << (8 * (len - from))) - 1
+                    }
+                };
+                let (w0, w1, w2) = (word(0) & keep(0), word(8) & keep(8), word(16) & keep(16));
+                buf[..8].copy_from_slice(&w0.to_le_bytes());
+                buf[8..16].copy_from_slice(&w1.to_le_bytes());
+                buf[16..].copy_from_slice(&w2.to_le_bytes()[..INLINE - 16]);
+                *l = len as u8;
                 return;
             }
-            *self = JsString::from_latin1_slice(bytes);
-        } else {
-            self.0 = Repr::Latin1(bytes.to_vec());
         }
+        *self = JsString::from_latin1_slice(&input[start..start + len]);
     }
 
     /// The units as bytes when the string is stored one byte per unit (Latin-1).
@@ -95,6 +123,15 @@ impl JsString {
             Repr::Inline { len, buf } => Some(&buf[..*len as usize]),
             Repr::Latin1(b) => Some(b),
             Repr::Utf16(_) => None,
+        }
+    }
+
+    /// A short one-byte string's length and whole (zero-padded) inline buffer.
+    #[inline]
+    pub(crate) fn inline_parts(&self) -> Option<(usize, &[u8; INLINE])> {
+        match &self.0 {
+            Repr::Inline { len, buf } => Some((*len as usize, buf)),
+            _ => None,
         }
     }
 
@@ -111,7 +148,7 @@ impl JsString {
     pub fn compact(self) -> JsString {
         match self.0 {
             Repr::Utf16(u) if u.iter().all(|&c| c <= 0xFF) => {
-                JsString::from_latin1(u.into_iter().map(|c| c as u8).collect())
+                JsString::from_latin1(u.iter().map(|&c| c as u8).collect())
             }
             r => JsString(r),
         }
@@ -278,6 +315,13 @@ impl ExactSizeIterator for Units<'_> {}
 impl PartialEq for JsString {
     #[inline]
     fn eq(&self, other: &JsString) -> bool {
+        // Inline strings are zero-padded: comparing the fixed-size buffers is exact and needs no
+        // variable-length compare.
+        if let (Repr::Inline { len: la, buf: ba }, Repr::Inline { len: lb, buf: bb }) =
+            (&self.0, &other.0)
+        {
+            return la == lb && ba == bb;
+        }
         match (self.as_latin1(), other.as_latin1()) {
             (Some(a), Some(b)) => a == b,
             (None, None) => self.as_utf16() == other.as_utf16(),
@@ -367,6 +411,27 @@ mod tests {
         assert_eq!(
             JsString::from_latin1(vec![b'a'; 40]),
             JsString::from_latin1_slice(&[b'a'; 40])
+        );
+    }
+
+    #[test]
+    fn latin1_at_masks_the_tail() {
+        let input: Vec<u8> = (1..=64).collect();
+        for start in [0usize, 3, 30] {
+            for len in 0..=30 {
+                let s = JsString::latin1_at(&input, start, len);
+                assert_eq!(s.as_latin1(), Some(&input[start..start + len]));
+                // Equal to the same text built any other way (inline buffers are zero-padded).
+                assert_eq!(s, JsString::from_latin1_slice(&input[start..start + len]));
+                assert_eq!(s, JsString::from_latin1(input[start..start + len].to_vec()));
+            }
+        }
+        // Near the end of the input, where no fixed-size window fits.
+        let s = JsString::latin1_at(&input, 60, 4);
+        assert_eq!(s.as_latin1(), Some(&input[60..64]));
+        assert_ne!(
+            JsString::latin1_at(&input, 0, 5),
+            JsString::latin1_at(&input, 0, 6)
         );
     }
 

@@ -355,46 +355,108 @@ pub struct ErrorObject {
     pub cause: Option<Value>,
 }
 
+/// A run of entries in one of the [`Heap`]'s arenas: `len` entries from `start`.
+///
+/// Arrays keep their elements in an arena shared by the whole heap ([`Heap::items`]) instead of a
+/// vector each, so decoding allocates per heap, not per array. A span is only meaningful with the heap
+/// it was made in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    /// Index of the first entry.
+    pub start: u32,
+    /// Number of entries.
+    pub len: u32,
+}
+
+impl Span {
+    /// No entries.
+    pub const EMPTY: Span = Span { start: 0, len: 0 };
+
+    /// Number of entries.
+    pub const fn len(self) -> usize {
+        self.len as usize
+    }
+
+    /// `true` when the span holds no entry.
+    pub const fn is_empty(self) -> bool {
+        self.len == 0
+    }
+
+    /// The index range, as `usize`.
+    pub fn range(self) -> core::ops::Range<usize> {
+        self.start as usize..self.start as usize + self.len as usize
+    }
+}
+
+/// The properties of a plain object (or an array's other properties): `len` keys from `keys` in the
+/// heap's key arena ([`Heap::keys`]) and `len` values from `values` in its value arena
+/// ([`Heap::values`]), pairwise.
+///
+/// Objects of the same shape share one key list (as V8 objects share a hidden class): the decoder
+/// gives every object whose keys repeat the previous object's at the same nesting level the same
+/// `keys`, and [`Heap::push_props`] reuses the last key list it stored when it is repeated. The
+/// encoder takes a shared key list as already checked and copies its encoded keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Props {
+    /// Index of the first key in the key arena.
+    pub keys: u32,
+    /// Index of the first value in the value arena.
+    pub values: u32,
+    /// Number of properties.
+    pub len: u32,
+}
+
+impl Props {
+    /// No properties.
+    pub const EMPTY: Props = Props {
+        keys: 0,
+        values: 0,
+        len: 0,
+    };
+
+    /// Number of properties.
+    pub const fn len(self) -> usize {
+        self.len as usize
+    }
+
+    /// `true` when there is no property.
+    pub const fn is_empty(self) -> bool {
+        self.len == 0
+    }
+
+    /// The key index range.
+    pub fn key_range(self) -> core::ops::Range<usize> {
+        self.keys as usize..self.keys as usize + self.len as usize
+    }
+
+    /// The value index range.
+    pub fn value_range(self) -> core::ops::Range<usize> {
+        self.values as usize..self.values as usize + self.len as usize
+    }
+}
+
+/// A property: its key and value (what [`Heap::push_props`] takes).
+pub type Prop = (JsString, Value);
+
+/// An array element: its index and value.
+pub type Item = (u32, Value);
+
 /// An array: a `length` and the present elements, so holes and sparse arrays up to 2^32-1 cost nothing.
-#[derive(Clone, Debug, PartialEq, Default)]
+/// The elements and other properties live in the heap's arenas ([`Heap::items`], [`Heap::props`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Array {
     /// The JS `length`.
     pub length: u32,
     /// Present elements in ascending index order, each index below `length`. A missing index is a hole.
-    pub items: Vec<(u32, Value)>,
+    pub items: Span,
     /// Other own enumerable properties (non-index keys), in insertion order.
-    pub props: Vec<(JsString, Value)>,
+    pub props: Props,
 }
 
 impl Array {
-    /// A hole-free array of the given values.
-    pub fn dense(values: Vec<Value>) -> Array {
-        let length = values.len() as u32;
-        Array {
-            length,
-            items: values
-                .into_iter()
-                .enumerate()
-                .map(|(i, v)| (i as u32, v))
-                .collect(),
-            props: Vec::new(),
-        }
-    }
-
     /// `true` when every index below `length` holds an element.
     pub fn is_dense(&self) -> bool {
-        self.items.len() as u64 == u64::from(self.length)
-    }
-
-    /// The element at `index`, if present.
-    pub fn get(&self, index: u32) -> Option<&Value> {
-        if self.is_dense() {
-            return self.items.get(index as usize).map(|(_, v)| v);
-        }
-        self.items
-            .binary_search_by_key(&index, |(i, _)| *i)
-            .ok()
-            .map(|p| &self.items[p].1)
+        u64::from(self.items.len) == u64::from(self.length)
     }
 }
 
@@ -402,8 +464,8 @@ impl Array {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Object {
     /// An ordinary object: own enumerable string-keyed properties in enumeration order
-    /// (array-index keys ascending first, then the others in insertion order).
-    Plain(Vec<(JsString, Value)>),
+    /// (array-index keys ascending first, then the others in insertion order), see [`Heap::props`].
+    Plain(Props),
     /// An Array.
     Array(Array),
     /// A Date (time value in ms; NaN for an invalid date).
@@ -456,28 +518,59 @@ impl Object {
     }
 }
 
-/// The objects of one value graph, addressed by [`ObjId`].
+/// The iterator [`Heap::props`] returns: `(key, value)` pairs.
+pub type PropsIter<'h> =
+    core::iter::Zip<core::slice::Iter<'h, JsString>, core::slice::Iter<'h, Value>>;
+
+/// The objects of one value graph, addressed by [`ObjId`], with the arenas their [`Props`] and
+/// [`Span`]s point into: property keys (shared by objects of the same shape), property values, array
+/// elements.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Heap {
     objects: Vec<Object>,
+    keys: Vec<JsString>,
+    values: Vec<Value>,
+    items: Vec<Item>,
+    /// The key list [`Heap::push_props`] stored last (start, length), reused when repeated.
+    last_keys: (u32, u32),
 }
 
 impl Heap {
+    /// An empty heap (usable in a `static`).
+    pub const EMPTY: Heap = Heap {
+        objects: Vec::new(),
+        keys: Vec::new(),
+        values: Vec::new(),
+        items: Vec::new(),
+        last_keys: (0, 0),
+    };
+
     /// An empty heap.
     pub fn new() -> Heap {
-        Heap {
-            objects: Vec::new(),
-        }
+        Heap::default()
     }
 
     /// An empty heap with room for `n` objects.
     pub fn with_capacity(n: usize) -> Heap {
         Heap {
             objects: Vec::with_capacity(n),
+            ..Heap::default()
+        }
+    }
+
+    /// An empty heap with room for `objects` objects, `values` property values and `items` elements.
+    pub fn with_capacities(objects: usize, values: usize, items: usize) -> Heap {
+        Heap {
+            objects: Vec::with_capacity(objects),
+            keys: Vec::new(),
+            values: Vec::with_capacity(values),
+            items: Vec::with_capacity(items),
+            last_keys: (0, 0),
         }
     }
 
     /// Replaces the object with this id (no-op for an id not in the heap).
+    #[inline]
     pub fn replace(&mut self, id: ObjId, object: Object) {
         if let Some(slot) = self.objects.get_mut(id.index()) {
             *slot = object;
@@ -485,8 +578,9 @@ impl Heap {
     }
 
     /// Adds an object and returns its id.
+    #[inline]
     pub fn alloc(&mut self, object: Object) -> ObjId {
-        self.objects.push(object);
+        push_in(&mut self.objects, object);
         ObjId((self.objects.len() - 1) as u32)
     }
 
@@ -496,6 +590,7 @@ impl Heap {
     }
 
     /// The object with this id, if any.
+    #[inline]
     pub fn get(&self, id: ObjId) -> Option<&Object> {
         self.objects.get(id.index())
     }
@@ -523,19 +618,238 @@ impl Heap {
             .map(|(i, o)| (ObjId(i as u32), o))
     }
 
+    // ---- arenas ---------------------------------------------------------------------------------
+
+    /// The properties `props` describes, as `(key, value)` pairs in order.
+    ///
+    /// # Panics
+    /// When `props` lies outside the arenas (it comes from another heap); see [`Heap::get_props`].
+    #[inline]
+    pub fn props(&self, props: Props) -> PropsIter<'_> {
+        self.keys(props).iter().zip(self.values(props))
+    }
+
+    /// The properties `props` describes, or `None` when it lies outside the arenas.
+    #[inline]
+    pub fn get_props(&self, props: Props) -> Option<PropsIter<'_>> {
+        Some(self.get_keys(props)?.iter().zip(self.get_values(props)?))
+    }
+
+    /// The keys of `props` (shared with the other objects of its shape).
+    ///
+    /// # Panics
+    /// When `props` lies outside the key arena.
+    #[inline]
+    pub fn keys(&self, props: Props) -> &[JsString] {
+        &self.keys[props.key_range()]
+    }
+
+    /// The keys of `props`, or `None` when they lie outside the key arena.
+    #[inline]
+    pub fn get_keys(&self, props: Props) -> Option<&[JsString]> {
+        self.keys.get(props.key_range())
+    }
+
+    /// The values of `props`.
+    ///
+    /// # Panics
+    /// When `props` lies outside the value arena.
+    #[inline]
+    pub fn values(&self, props: Props) -> &[Value] {
+        &self.values[props.value_range()]
+    }
+
+    /// The values of `props`, or `None` when they lie outside the value arena.
+    #[inline]
+    pub fn get_values(&self, props: Props) -> Option<&[Value]> {
+        self.values.get(props.value_range())
+    }
+
+    /// The values of `props`, mutable (keys are shared between objects and stay as they are).
+    ///
+    /// # Panics
+    /// When `props` lies outside the value arena.
+    pub fn values_mut(&mut self, props: Props) -> &mut [Value] {
+        &mut self.values[props.value_range()]
+    }
+
+    /// The elements in `span` (an [`Array`]'s `items`).
+    ///
+    /// # Panics
+    /// When the span lies outside the arena (a span from another heap); see [`Heap::get_items`].
+    #[inline]
+    pub fn items(&self, span: Span) -> &[Item] {
+        &self.items[span.range()]
+    }
+
+    /// The elements in `span`, or `None` when it lies outside the arena.
+    #[inline]
+    pub fn get_items(&self, span: Span) -> Option<&[Item]> {
+        self.items.get(span.range())
+    }
+
+    /// The elements in `span`, mutable.
+    ///
+    /// # Panics
+    /// When the span lies outside the arena.
+    pub fn items_mut(&mut self, span: Span) -> &mut [Item] {
+        &mut self.items[span.range()]
+    }
+
+    /// Stores properties (keys in the order given, which should be JS enumeration order for a plain
+    /// object) and returns them. When the keys repeat the key list stored last, that list is shared.
+    pub fn push_props(&mut self, props: impl IntoIterator<Item = Prop>) -> Props {
+        let keys_start = self.keys.len();
+        let values_start = self.values.len();
+        for (k, v) in props {
+            self.keys.push(k);
+            self.values.push(v);
+        }
+        let len = self.values.len() - values_start;
+        let (last, last_len) = (self.last_keys.0 as usize, self.last_keys.1 as usize);
+        let keys = if len > 0
+            && last_len == len
+            && last + len <= keys_start
+            && self.keys[last..last + len] == self.keys[keys_start..]
+        {
+            self.keys.truncate(keys_start);
+            last
+        } else {
+            if len > 0 {
+                self.last_keys = (keys_start as u32, len as u32);
+            }
+            keys_start
+        };
+        Props {
+            keys: keys as u32,
+            values: values_start as u32,
+            len: len as u32,
+        }
+    }
+
+    /// Appends elements to the arena and returns their span.
+    pub fn push_items(&mut self, items: impl IntoIterator<Item = Item>) -> Span {
+        let start = self.items.len();
+        self.items.extend(items);
+        span_of(start, self.items.len())
+    }
+
+    /// A plain object with these properties (in enumeration order), not yet added to the heap.
+    pub fn plain(&mut self, props: impl IntoIterator<Item = Prop>) -> Object {
+        Object::Plain(self.push_props(props))
+    }
+
+    /// A hole-free array of these values with no other properties, not yet added to the heap.
+    pub fn dense(&mut self, values: impl IntoIterator<Item = Value>) -> Array {
+        let start = self.items.len();
+        let mut i = 0u32;
+        self.items.extend(values.into_iter().map(|v| {
+            let item = (i, v);
+            i = i.wrapping_add(1);
+            item
+        }));
+        let items = span_of(start, self.items.len());
+        Array {
+            length: items.len,
+            items,
+            props: Props::EMPTY,
+        }
+    }
+
+    /// An array with this `length`, these present elements (ascending indexes below `length`) and
+    /// other properties, not yet added to the heap.
+    pub fn sparse(
+        &mut self,
+        length: u32,
+        items: impl IntoIterator<Item = Item>,
+        props: impl IntoIterator<Item = Prop>,
+    ) -> Array {
+        Array {
+            length,
+            items: self.push_items(items),
+            props: self.push_props(props),
+        }
+    }
+
+    /// The properties of a plain object, if `id` is one.
+    pub fn object_props(&self, id: ObjId) -> Option<Props> {
+        match self.get(id)? {
+            Object::Plain(props) => Some(*props),
+            _ => None,
+        }
+    }
+
+    /// The value of the property `key` of `props`, if there is one.
+    pub fn prop(&self, props: Props, key: &str) -> Option<&Value> {
+        let k = JsString::from_str(key);
+        self.get_props(props)?
+            .find(|(n, _)| **n == k)
+            .map(|(_, v)| v)
+    }
+
+    /// The element at `index` of an array, if present.
+    pub fn element(&self, array: &Array, index: u32) -> Option<&Value> {
+        let items = self.get_items(array.items)?;
+        if array.is_dense() {
+            return items.get(index as usize).map(|(_, v)| v);
+        }
+        items
+            .binary_search_by_key(&index, |(i, _)| *i)
+            .ok()
+            .map(|p| &items[p].1)
+    }
+
     /// A plain object with these properties (keys from Rust text).
     pub fn object<'a>(&mut self, props: impl IntoIterator<Item = (&'a str, Value)>) -> Value {
-        self.add(Object::Plain(
-            props
-                .into_iter()
-                .map(|(k, v)| (JsString::from_str(k), v))
-                .collect(),
-        ))
+        let o = self.plain(props.into_iter().map(|(k, v)| (JsString::from_str(k), v)));
+        self.add(o)
     }
 
     /// A hole-free array of these values.
     pub fn array(&mut self, values: impl IntoIterator<Item = Value>) -> Value {
-        self.add(Object::Array(Array::dense(values.into_iter().collect())))
+        let a = self.dense(values);
+        self.add(Object::Array(a))
+    }
+
+    // ---- crate internals (the decoder fills the arenas in place) ----------------------------------
+
+    pub(crate) fn keys_vec(&mut self) -> &mut Vec<JsString> {
+        &mut self.keys
+    }
+
+    pub(crate) fn values_vec(&mut self) -> &mut Vec<Value> {
+        &mut self.values
+    }
+
+    pub(crate) fn items_vec(&mut self) -> &mut Vec<Item> {
+        &mut self.items
+    }
+
+    /// Lengths of the key, value and element arenas.
+    pub(crate) fn arena_lens(&self) -> (usize, usize, usize) {
+        (self.keys.len(), self.values.len(), self.items.len())
+    }
+}
+
+/// `v.push(x)` with the capacity check first, so that `x` is built in place: in the common branch
+/// the compiler knows no reallocation happens. (Otherwise `x` is built on the stack to survive a
+/// possible reallocation and copied in after, which stalls on store forwarding: the copy reads
+/// wider than the enum's tag byte was written.)
+#[inline(always)]
+#[allow(clippy::if_same_then_else)] // the branches differ in what the compiler knows
+pub(crate) fn push_in<T>(v: &mut Vec<T>, x: T) {
+    if v.len() < v.capacity() {
+        v.push(x);
+    } else {
+        v.push(x);
+    }
+}
+
+#[inline]
+pub(crate) fn span_of(start: usize, end: usize) -> Span {
+    Span {
+        start: start as u32,
+        len: (end - start) as u32,
     }
 }
 
@@ -597,7 +911,7 @@ impl Graph {
             let (Some(oa), Some(ob)) = (self.heap.get(x), other.heap.get(y)) else {
                 return false;
             };
-            if !same_shallow(oa, ob, &mut work) {
+            if !same_shallow(&self.heap, &other.heap, oa, ob, &mut work) {
                 return false;
             }
         }
@@ -616,36 +930,50 @@ pub(crate) fn same_number(a: f64, b: f64) -> bool {
 }
 
 fn same_props<'a>(
-    a: &'a [(JsString, Value)],
-    b: &'a [(JsString, Value)],
+    ha: &'a Heap,
+    hb: &'a Heap,
+    a: Props,
+    b: Props,
     work: &mut Vec<Pair<'a>>,
 ) -> bool {
-    if a.len() != b.len() {
+    let (Some(ka), Some(kb), Some(va), Some(vb)) = (
+        ha.get_keys(a),
+        hb.get_keys(b),
+        ha.get_values(a),
+        hb.get_values(b),
+    ) else {
+        return false;
+    };
+    if ka.len() != kb.len() || ka != kb {
         return false;
     }
-    for ((ka, va), (kb, vb)) in a.iter().zip(b) {
-        if ka != kb {
-            return false;
-        }
-        work.push(Pair::Val(va, vb));
-    }
+    work.extend(va.iter().zip(vb).map(|(x, y)| Pair::Val(x, y)));
     true
 }
 
-fn same_shallow<'a>(a: &'a Object, b: &'a Object, work: &mut Vec<Pair<'a>>) -> bool {
+fn same_shallow<'a>(
+    ha: &'a Heap,
+    hb: &'a Heap,
+    a: &'a Object,
+    b: &'a Object,
+    work: &mut Vec<Pair<'a>>,
+) -> bool {
     match (a, b) {
-        (Object::Plain(pa), Object::Plain(pb)) => same_props(pa, pb, work),
+        (Object::Plain(pa), Object::Plain(pb)) => same_props(ha, hb, *pa, *pb, work),
         (Object::Array(x), Object::Array(y)) => {
-            if x.length != y.length || x.items.len() != y.items.len() {
+            let (Some(xi), Some(yi)) = (ha.get_items(x.items), hb.get_items(y.items)) else {
+                return false;
+            };
+            if x.length != y.length || xi.len() != yi.len() {
                 return false;
             }
-            for ((ia, va), (ib, vb)) in x.items.iter().zip(&y.items) {
+            for ((ia, va), (ib, vb)) in xi.iter().zip(yi) {
                 if ia != ib {
                     return false;
                 }
                 work.push(Pair::Val(va, vb));
             }
-            same_props(&x.props, &y.props, work)
+            same_props(ha, hb, x.props, y.props, work)
         }
         (Object::Date(x), Object::Date(y)) => same_number(*x, *y),
         (

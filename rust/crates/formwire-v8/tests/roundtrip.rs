@@ -28,10 +28,10 @@ fn tally(g: &Graph, seen: &mut std::collections::BTreeSet<&'static str>) {
             _ => {}
         }
         if let Object::Plain(p) = o {
-            prims.extend(p.iter().map(|(_, v)| v.clone()));
+            prims.extend(g.heap.values(*p).iter().cloned());
         }
         if let Object::Array(a) = o {
-            prims.extend(a.items.iter().map(|(_, v)| v.clone()));
+            prims.extend(g.heap.items(a.items).iter().map(|(_, v)| v.clone()));
         }
     }
     for v in prims {

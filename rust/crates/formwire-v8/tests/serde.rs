@@ -127,13 +127,7 @@ fn everything_round_trips() {
     let Some(Object::Plain(props)) = g.object(&g.root) else {
         panic!()
     };
-    let get = |k: &str| {
-        props
-            .iter()
-            .find(|(n, _)| n.eq_ascii(k.as_bytes()))
-            .map(|(_, v)| v.clone())
-            .unwrap()
-    };
+    let get = |k: &str| g.heap.prop(*props, k).cloned().unwrap();
     assert!(matches!(get("big"), Value::BigInt(_)));
     assert!(matches!(get("huge"), Value::BigInt(_)));
     assert!(matches!(g.object(&get("blob")), Some(Object::View(_))));

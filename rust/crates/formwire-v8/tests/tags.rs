@@ -2,8 +2,8 @@
 //! re-encoded to the same bytes (where the canonical encoder and V8 agree), plus every rejection code.
 
 use formwire_v8::{
-    Array, BigInt, DecodeOptions, ErrorCode, ErrorName, Graph, JsString, Object, Value, ViewKind,
-    decode, decode_with, encode,
+    Array, BigInt, DecodeOptions, ErrorCode, ErrorName, Graph, Item, JsString, Object, Prop, Value,
+    ViewKind, decode, decode_with, encode,
 };
 
 fn unhex(s: &str) -> Vec<u8> {
@@ -32,6 +32,25 @@ fn v8_bytes(h: &str) -> Graph {
 
 fn root_obj(g: &Graph) -> &Object {
     g.object(&g.root).expect("root is an object")
+}
+
+/// The root plain object's properties.
+fn root_props(g: &Graph) -> Vec<Prop> {
+    let Object::Plain(props) = root_obj(g) else {
+        panic!("root is not a plain object: {g:?}")
+    };
+    g.heap
+        .props(*props)
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
+/// The root array and its elements.
+fn root_array(g: &Graph) -> (&Array, &[Item]) {
+    let Object::Array(a) = root_obj(g) else {
+        panic!("root is not an array: {g:?}")
+    };
+    (a, g.heap.items(a.items))
 }
 
 fn err(h: &str) -> (ErrorCode, u64) {
@@ -129,31 +148,25 @@ fn strings() {
 #[test]
 fn two_byte_strings_are_padded_to_even_offsets() {
     let g = v8_bytes("ff0f4102220161006302ac20240002");
-    let Object::Array(a) = root_obj(&g) else {
-        panic!()
-    };
-    assert_eq!(a.items[1].1, Value::String(JsString::from("€")));
+    let (_, items) = root_array(&g);
+    assert_eq!(items[1].1, Value::String(JsString::from("€")));
 }
 
 #[test]
 fn objects_and_keys() {
     let g = v8_bytes("ff0f6f22016149027b01");
     assert_eq!(
-        root_obj(&g),
-        &Object::Plain(vec![(JsString::from("a"), Value::Number(1.0))])
+        root_props(&g),
+        vec![(JsString::from("a"), Value::Number(1.0))]
     );
     // Integer keys are written as numbers and enumerate first.
     let g = v8_bytes("ff0f6f490222016122016249047b02");
-    let Object::Plain(p) = root_obj(&g) else {
-        panic!()
-    };
+    let p = root_props(&g);
     assert_eq!(p[0].0, JsString::from("1"));
     assert_eq!(p[1].0, JsString::from("b"));
     // A string key "1" after "b" still enumerates first; the canonical form writes it as `I`.
     let g = decode(&unhex("ff0f6f2201624904220131220161 7b02")).unwrap();
-    let Object::Plain(p) = root_obj(&g) else {
-        panic!()
-    };
+    let p = root_props(&g);
     assert_eq!(p[0].0, JsString::from("1"));
     assert_eq!(hex(&encode(&g).unwrap()), "ff0f6f490222016122016249047b02");
     assert_eq!(
@@ -177,29 +190,23 @@ fn objects_and_keys() {
 #[test]
 fn dense_sparse_and_holes() {
     let g = v8_bytes("ff0f410249024904240002");
-    assert_eq!(
-        root_obj(&g),
-        &Object::Array(Array::dense(vec![Value::Number(1.0), Value::Number(2.0)]))
-    );
+    let (a, items) = root_array(&g);
+    assert_eq!((a.length, a.props.len()), (2, 0));
+    assert!(a.is_dense());
+    assert_eq!(items, &[(0, Value::Number(1.0)), (1, Value::Number(2.0))]);
     let g = v8_bytes("ff0f61034900490249044906400203");
-    let Object::Array(a) = root_obj(&g) else {
-        panic!()
-    };
+    let (a, _) = root_array(&g);
     assert_eq!((a.length, a.items.len()), (3, 2));
     assert!(!a.is_dense());
     let g = v8_bytes("ff0f610b4914490240010b");
-    let Object::Array(a) = root_obj(&g) else {
-        panic!()
-    };
-    assert_eq!(
-        (a.length, a.items.clone()),
-        (11, vec![(10, Value::Number(1.0))])
-    );
+    let (a, items) = root_array(&g);
+    assert_eq!((a.length, items), (11, &[(10, Value::Number(1.0))][..]));
     let g = v8_bytes("ff0f410149022201784904240101");
-    let Object::Array(a) = root_obj(&g) else {
-        panic!()
-    };
-    assert_eq!(a.props, vec![(JsString::from("x"), Value::Number(2.0))]);
+    let (a, _) = root_array(&g);
+    assert_eq!(
+        g.heap.props(a.props).collect::<Vec<_>>(),
+        vec![(&JsString::from("x"), &Value::Number(2.0))]
+    );
     // A dense array with a `-` hole reads as holey and is written sparse.
     let g = decode(&unhex("ff0f4103 4902 2d 4906 240003")).unwrap();
     assert_eq!(hex(&encode(&g).unwrap()), "ff0f61034900490249044906400203");
@@ -341,11 +348,9 @@ fn buffers_and_views() {
     assert_eq!(v.kind, ViewKind::DataView);
     // Two views over one buffer: the second names the buffer by reference.
     let g = v8_bytes("ff0f410242040000000056420004005e015657020200240002");
-    let Object::Array(a) = root_obj(&g) else {
-        panic!()
-    };
+    let (_, items) = root_array(&g);
     let (Some(Object::View(v1)), Some(Object::View(v2))) =
-        (g.object(&a.items[0].1), g.object(&a.items[1].1))
+        (g.object(&items[0].1), g.object(&items[1].1))
     else {
         panic!()
     };
@@ -449,11 +454,9 @@ fn node_host_object_views() {
     let g = decode_with(&unhex("ff0f5c000103010203"), &ipc).unwrap();
     assert!(matches!(root_obj(&g), Object::View(_)));
     let g = decode_with(&unhex("ff0f41025c016f2201614902 7b01 5e01 240002"), &ipc).unwrap();
-    let Object::Array(a) = root_obj(&g) else {
-        panic!()
-    };
+    let (_, items) = root_array(&g);
     assert_eq!(
-        a.items[0].1, a.items[1].1,
+        items[0].1, items[1].1,
         "host id and object id name the same object"
     );
     assert_eq!(
@@ -503,15 +506,11 @@ fn errors() {
 #[test]
 fn references_and_cycles() {
     let g = v8_bytes("ff0f6f220473656c665e007b01");
-    let Object::Plain(p) = root_obj(&g) else {
-        panic!()
-    };
+    let p = root_props(&g);
     assert_eq!(p[0].1, g.root);
     let g = v8_bytes("ff0f41026f7b005e01240002");
-    let Object::Array(a) = root_obj(&g) else {
-        panic!()
-    };
-    assert_eq!(a.items[0].1, a.items[1].1);
+    let (_, items) = root_array(&g);
+    assert_eq!(items[0].1, items[1].1);
     assert_eq!(err("ff0f5e00"), (ErrorCode::Ref, 2));
     assert_eq!(err("ff0f41015e01240001"), (ErrorCode::Ref, 4));
 }

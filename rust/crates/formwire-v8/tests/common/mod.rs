@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use formwire_v8::{
-    Array, ArrayBuffer, BigInt, ErrorName, ErrorObject, Graph, Heap, JsString, ObjId, Object,
+    ArrayBuffer, BigInt, ErrorName, ErrorObject, Graph, Heap, JsString, ObjId, Object, Props,
     RegExpFlags, Value, View, ViewKind,
 };
 
@@ -136,7 +136,7 @@ impl Gen {
     }
 
     fn reserve(&mut self) -> ObjId {
-        let id = self.heap.alloc(Object::Plain(Vec::new()));
+        let id = self.heap.alloc(Object::Plain(Props::EMPTY));
         self.pool.push(id);
         id
     }
@@ -193,7 +193,8 @@ impl Gen {
             0 | 1 => {
                 let id = self.reserve();
                 let props = self.props(depth, false);
-                self.set(id, Object::Plain(props))
+                let o = self.heap.plain(props);
+                self.set(id, o)
             }
             2 | 3 => {
                 let id = self.reserve();
@@ -216,14 +217,8 @@ impl Gen {
                 } else {
                     Vec::new()
                 };
-                self.set(
-                    id,
-                    Object::Array(Array {
-                        length,
-                        items,
-                        props,
-                    }),
-                )
+                let a = self.heap.sparse(length, items, props);
+                self.set(id, Object::Array(a))
             }
             4 => {
                 let t = match self.rng.below(3) {
