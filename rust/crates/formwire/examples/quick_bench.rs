@@ -337,6 +337,7 @@ fn w2() {
     assert_eq!(parse_fields(&body, &opts), want);
     let mut parser = Parser::new(BOUNDARY.as_bytes(), opts.clone()).unwrap();
     let mut parser2 = Parser::new(BOUNDARY.as_bytes(), opts.clone()).unwrap();
+    let mut parser3 = Parser::new(BOUNDARY.as_bytes(), opts.clone()).unwrap();
     let mut form = FormData::new();
     form_data(&body, &mut parser, &mut form);
     assert!(form.fields().eq(want.iter().map(|(a, b)| (a.as_str(), b.as_str()))));
@@ -353,6 +354,15 @@ fn w2() {
             }),
             ("formwire Parser events, owned (String, String) pairs", &mut || {
                 assert_eq!(black_box(parse_fields(&body, &opts)).len(), 10_000)
+            }),
+            ("formwire FormData, then to_fields() (owned pairs)", &mut || {
+                let mut form = FormData::new();
+                form_data(&body, &mut parser3, &mut form);
+                assert_eq!(black_box(form.to_fields()).len(), 10_000);
+            }),
+            ("formwire stream::Multipart::form_data(), socket-like", &mut || {
+                let form = formwire::multipart::stream::Multipart::new(SocketLike::new(&bytes), BOUNDARY, opts.clone()).unwrap();
+                assert_eq!(black_box(block_on(form.form_data()).unwrap()).len(), 10_000);
             }),
             ("formwire FormData (one arena), fresh each run", &mut || {
                 let mut form = FormData::new();

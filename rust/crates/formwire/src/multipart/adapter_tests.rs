@@ -152,6 +152,28 @@ fn form_data_matches_the_parts_at_every_cut() {
 }
 
 #[test]
+fn form_data_from_the_reader_and_to_fields() {
+    let (body, want) = sample();
+    for sizes in [&[1usize][..], &[7, 64], &[usize::MAX]] {
+        let r = read::Reader::new(Trickle::new(&body, sizes), B.as_bytes(), Options::default()).unwrap();
+        let form = r.form_data().unwrap();
+        assert_eq!(form_entries(&form), entries(&want), "{sizes:?}");
+        let fields: Vec<(String, String)> =
+            want.iter().filter(|p| p.filename.is_none()).map(|p| (p.name.clone(), String::from_utf8_lossy(&p.body).into_owned())).collect();
+        assert_eq!(form.to_fields(), fields);
+    }
+    // After one part was read: the rest only.
+    let mut r = read::Reader::new(&body[..], B.as_bytes(), Options::default()).unwrap();
+    let mut first = r.next_part().unwrap().unwrap();
+    first.read_exact(&mut [0; 3]).unwrap();
+    let form = r.form_data().unwrap();
+    assert_eq!(form_entries(&form), entries(&want[1..]));
+    // Errors come through.
+    let r = read::Reader::new(&body[..5000], B.as_bytes(), Options::default()).unwrap();
+    assert_eq!(Error::from_io(&r.form_data().unwrap_err()), Some(Error::new(ErrorCode::MpTruncated, 5000)));
+}
+
+#[test]
 fn form_data_of_the_sample_and_errors() {
     let (body, want) = sample();
     let mut parser = Parser::new(B.as_bytes(), Options::default()).unwrap();
@@ -684,6 +706,27 @@ mod stream_tests {
             (names, part_bytes)
         });
         assert_eq!(rest.0, want[2..].iter().map(|p| p.name.clone()).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn stream_form_data() {
+        let (body, want) = sample();
+        for sizes in [&[1usize][..], &[100, 7], &[65_536]] {
+            let form = Multipart::new(Source::new(&body, sizes), B, Options::default()).unwrap();
+            let form = block_on(form.form_data()).unwrap();
+            assert_eq!(form_entries(&form), entries(&want), "{sizes:?}");
+        }
+        // After a part half read: the rest only.
+        let mut form = Multipart::new(Source::new(&body, &[4096]), B, Options::default()).unwrap();
+        let rest = block_on(async {
+            let mut title = form.next_part().await.unwrap().unwrap();
+            assert!(title.chunk().await.unwrap().is_some());
+            form.form_data().await.unwrap()
+        });
+        assert_eq!(form_entries(&rest), entries(&want[1..]));
+        let form = Multipart::new(Source::new(&body[..5000], &[4096]), B, Options::default()).unwrap();
+        let err = block_on(form.form_data()).unwrap_err();
+        assert_eq!(err.form(), Some(Error::new(ErrorCode::MpTruncated, 5000)));
     }
 
     #[test]

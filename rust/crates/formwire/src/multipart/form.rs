@@ -185,7 +185,7 @@ impl FormData {
         (a, self.raw.len())
     }
 
-    fn start(&mut self, part: &Part<'_>) {
+    pub(crate) fn start(&mut self, part: &Part<'_>) {
         if self.complete {
             // A new form after a complete one: start over.
             self.clear();
@@ -205,7 +205,7 @@ impl FormData {
     }
 
     #[inline]
-    fn data(&mut self, d: &[u8]) {
+    pub(crate) fn data(&mut self, d: &[u8]) {
         match self.open {
             Some(Open { file: None, .. }) => self.raw.extend_from_slice(d),
             Some(_) => self.bytes.extend_from_slice(d),
@@ -213,7 +213,7 @@ impl FormData {
         }
     }
 
-    fn end(&mut self) {
+    pub(crate) fn end(&mut self) {
         let Some(open) = self.open.take() else { return };
         let value = match open.file {
             None => Slot::Text((open.start, self.raw.len())),
@@ -226,7 +226,7 @@ impl FormData {
     /// once, the usual case, when the raw text is valid UTF-8 and every span
     /// begins and ends on a character boundary (then each span is valid on
     /// its own); else one by one with U+FFFD (MP-F-01, MP-H-10).
-    fn complete(&mut self) {
+    pub(crate) fn complete(&mut self) {
         let raw = core::mem::take(&mut self.raw);
         let raw = match String::from_utf8(raw) {
             Ok(text) => {
@@ -325,6 +325,15 @@ impl FormData {
             Slot::Text((a, b)) => Some((&self.text[item.name.0..item.name.1], &self.text[a..b])),
             Slot::File { .. } => None,
         })
+    }
+
+    /// The text fields as owned `(name, value)` pairs, in body order: the
+    /// vector sized once, one allocation of the exact size per string.
+    pub fn to_fields(&self) -> Vec<(String, String)> {
+        let n = self.items().iter().filter(|item| matches!(item.value, Slot::Text(_))).count();
+        let mut out = Vec::with_capacity(n);
+        out.extend(self.fields().map(|(name, value)| (name.to_owned(), value.to_owned())));
+        out
     }
 
     /// The value of the first text field named `name`.

@@ -19,6 +19,15 @@ fn is_delimiter_follower(b: u8) -> bool {
     matches!(b, b'-' | SP | HT | CR | LF)
 }
 
+/// `a == b` for slices of equal length, eight bytes at a time: short
+/// compares inline, without a `memcmp` call.
+#[inline]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    let (a8, b8) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tails = a8.remainder() == b8.remainder();
+    tails && a8.zip(b8).all(|(x, y)| x == y)
+}
+
 /// One parse event. `'a` borrows the parser, `'c` the chunk being fed.
 #[derive(Debug)]
 pub enum Event<'a, 'c> {
@@ -405,6 +414,12 @@ impl Parser {
                     if *pos == end {
                         return Ok(None);
                     }
+                    // The usual delimiter line: CRLF right after `--B`.
+                    if self.state == State::AfterBoundary && chunk.get(*pos..*pos + 2) == Some(b"\r\n") {
+                        *pos += 1;
+                        self.delimiter_line_end(pos)?;
+                        continue;
+                    }
                     self.delimiter_line(chunk, pos)?;
                 }
             }
@@ -557,7 +572,7 @@ impl Parser {
         let mut p = from;
         while let Some(i) = memchr(needle[0], &chunk[p..w_end]) {
             let m = p + i;
-            if chunk[m..end].starts_with(needle) {
+            if chunk.get(m..m + needle.len()).is_some_and(|h| same(h, needle)) {
                 return Some(m);
             }
             p = m + 1;
@@ -700,12 +715,13 @@ impl Parser {
             let line_start = p;
             let name_start = self.hbuf.len();
             // The names browsers send, spelled as they send them.
-            let known: &[u8] = match chunk.get(p..p + 20) {
-                Some(b"Content-Disposition:") => b"content-disposition",
-                Some(&[b'C', b'o', b'n', b't', b'e', b'n', b't', b'-', b'T', b'y', b'p', b'e', b':', ..]) => {
-                    b"content-type"
-                }
-                _ => b"",
+            let rest = chunk.get(p..).unwrap_or_default();
+            let known: &[u8] = if rest.first_chunk::<20>() == Some(b"Content-Disposition:") {
+                b"content-disposition"
+            } else if rest.first_chunk::<13>() == Some(b"Content-Type:") {
+                b"content-type"
+            } else {
+                b""
             };
             if !known.is_empty() && p + known.len() < limit {
                 p += known.len();
@@ -974,12 +990,14 @@ impl Parser {
         let mut ct: Option<usize> = None;
         for (i, h) in self.headers.iter().enumerate() {
             let name = &self.hbuf[h.name_start..h.name_end];
-            if name == b"content-disposition" {
+            // Fixed-size compares: inline, no memcmp call.
+            let is = |known: &[u8; 19]| name.len() == 19 && name.first_chunk::<19>() == Some(known);
+            if is(b"content-disposition") {
                 if cd.is_some() {
                     return Err(self.fail(ErrorCode::MpDisposition, h.line_start));
                 }
                 cd = Some(i);
-            } else if name == b"content-type" {
+            } else if name.len() == 12 && name.first_chunk::<12>() == Some(b"content-type") {
                 ct = Some(i);
             }
         }

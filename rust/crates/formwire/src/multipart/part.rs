@@ -76,14 +76,22 @@ fn browser_form(buf: &[u8], start: usize, end: usize, d: &mut Disposition) -> bo
     const NAME: &[u8] = b"form-data; name=\"";
     const FILENAME: &[u8] = b"; filename=\"";
     let v = &buf[start..end];
-    let Some(rest) = v.strip_prefix(NAME) else { return false };
-    let Some(q) = memchr::memchr(b'"', rest) else { return false };
+    // Fixed-size compares: inline, no memcmp call.
+    if v.first_chunk::<17>() != Some(b"form-data; name=\"") {
+        return false;
+    }
+    let rest = &v[NAME.len()..];
+    // Names are short: a plain loop beats a memchr call.
+    let Some(q) = rest.iter().position(|&b| b == b'"') else { return false };
     let name = (start + NAME.len(), start + NAME.len() + q);
     let after = &rest[q + 1..];
     let filename = if after.is_empty() {
         None
     } else {
-        let Some(f) = after.strip_prefix(FILENAME) else { return false };
+        if after.first_chunk::<12>() != Some(b"; filename=\"") {
+            return false;
+        }
+        let f = &after[FILENAME.len()..];
         // The filename's closing quote must end the value.
         if f.last() != Some(&b'"') || memchr::memchr(b'"', f) != Some(f.len() - 1) {
             return false;

@@ -56,7 +56,7 @@ use std::io::{self, BufRead, Read};
 use std::ops::Range;
 
 use super::pull::{Step, pull};
-use super::{Options, Parser, Part};
+use super::{FormData, Options, Parser, Part};
 use crate::error::Error;
 
 /// The size of the [`Reader`]'s one buffer: 64 KiB.
@@ -158,6 +158,39 @@ impl<R: Read> Reader<R> {
             }
         }
         Ok(None)
+    }
+
+    /// The rest of the form in memory (files included), as a [`FormData`]:
+    /// one text arena and one byte arena, no allocation per entry. Bounded
+    /// by the parser's limits; a part already begun is skipped.
+    pub fn form_data(mut self) -> io::Result<FormData> {
+        let mut form = FormData::new();
+        self.data = 0..0;
+        self.held_pos = self.held.len();
+        while !self.done {
+            match self.step()? {
+                Got::PartStart => {
+                    if let Some(part) = self.parser.last_part() {
+                        form.start(&part);
+                    }
+                }
+                Got::Data => {
+                    if self.held_pos < self.held.len() {
+                        form.data(&self.held[self.held_pos..]);
+                        self.held_pos = self.held.len();
+                    } else {
+                        form.data(&self.buf[self.data.clone()]);
+                        self.data = 0..0;
+                    }
+                }
+                Got::PartEnd => form.end(),
+                Got::End => {
+                    form.complete();
+                    self.done = true;
+                }
+            }
+        }
+        Ok(form)
     }
 
     /// The parser (its offset, options, the latest part).

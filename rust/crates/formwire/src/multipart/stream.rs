@@ -88,7 +88,7 @@ use bytes::{Bytes, BytesMut};
 use futures_core::Stream;
 
 use super::pull::{Step, pull};
-use super::{Options, Parser, Part};
+use super::{FormData, Options, Parser, Part};
 
 /// An error of the async adapter: the body is bad, or the source failed.
 #[derive(Debug)]
@@ -238,6 +238,46 @@ where
     /// The parser (its offset, options, the latest part).
     pub fn parser(&self) -> &Parser {
         &self.parser
+    }
+
+    /// The rest of the form in memory (files included), as a [`FormData`]:
+    /// one text arena and one byte arena, no allocation per entry. Bounded
+    /// by the parser's limits; a part already begun is skipped.
+    pub async fn form_data(mut self) -> Result<FormData, Error<E>> {
+        let mut form = FormData::new();
+        std::future::poll_fn(|cx| self.poll_form(cx, &mut form)).await?;
+        Ok(form)
+    }
+
+    fn poll_form(&mut self, cx: &mut Context<'_>, form: &mut FormData) -> Poll<Result<(), Error<E>>> {
+        while !self.done {
+            match self.poll_step(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Ready(Ok(Got::PartStart)) => {
+                    self.in_part = true;
+                    if let Some(part) = self.parser.last_part() {
+                        form.start(&part);
+                    }
+                }
+                Poll::Ready(Ok(Got::Data(b))) => {
+                    if self.in_part {
+                        form.data(&b);
+                    }
+                }
+                Poll::Ready(Ok(Got::PartEnd)) => {
+                    if self.in_part {
+                        form.end();
+                    }
+                    self.in_part = false;
+                }
+                Poll::Ready(Ok(Got::End)) => {
+                    form.complete();
+                    self.done = true;
+                }
+            }
+        }
+        Poll::Ready(Ok(()))
     }
 
     /// Runs the parser to its next event, polling the source when the
