@@ -347,7 +347,8 @@ NOTES = [
     "files over 1 MiB in temp files (closed, so deleted, inside the timer); defnull's `multipart` is installed in "
     "its own `--target` folder because python-multipart ships a `multipart/` shim that shadows it; "
     "streaming-form-data's per-name row registers every expected name (lookup is a linear scan); werkzeug "
-    "`parse_form_data` runs over a BytesIO with `max_form_parts` raised.",
+    "`parse_form_data` reads a WSGI input whose `read()` returns at most one chunk (64 KiB; 1 byte in X5), with "
+    "`max_form_parts` raised.",
     "Rust: multer's 'socket-like' stream returns `Pending` (and wakes the task) before each chunk and delivers it "
     "only on a later poll by the executor; the 'always-ready' stream (`futures::stream::iter`) lets multer copy the "
     "whole body into its buffer first. `form_urlencoded` pairs are collected as owned Strings; formwire's row "

@@ -260,8 +260,29 @@ def multipart_case(imp: str):
     if imp == "werkzeug-form":
         from werkzeug.formparser import parse_form_data
 
+        class ChunkReader(io.RawIOBase):
+            """The body as a socket-like reader: each read returns at most one chunk (64 KiB; 1 byte for X5)."""
+
+            def __init__(self):
+                self.i = 0
+
+            def readable(self):
+                return True
+
+            def read(self, size=-1):
+                end = len(body) if size is None or size < 0 else self.i + min(size, n)
+                end = min(end, self.i + n, len(body))
+                piece = body[self.i:end]
+                self.i = end
+                return piece
+
+            def readinto(self, b):
+                piece = self.read(len(b))
+                b[:len(piece)] = piece
+                return len(piece)
+
         def run():
-            env = {"wsgi.input": io.BytesIO(body), "CONTENT_LENGTH": str(len(body)), "CONTENT_TYPE": ct,
+            env = {"wsgi.input": ChunkReader(), "CONTENT_LENGTH": str(len(body)), "CONTENT_TYPE": ct,
                    "REQUEST_METHOD": "POST"}
             _, form, files = parse_form_data(env, max_form_parts=10 ** 9, max_form_memory_size=None, silent=False)
             c = counts()
