@@ -7,7 +7,8 @@
 //!   WPT fetch profile by default, leniency only by named options) and a
 //!   WHATWG-exact encoder that never copies file bodies. Adapters for a
 //!   blocking `std::io::Read` ([`multipart::read`]) and, with feature
-//!   `stream`, an async `Stream` of `Bytes` (`multipart::stream`).
+//!   `stream`, an async `Stream` of `Bytes` (`multipart::stream`);
+//!   [`multipart::FormData`] for a whole form in one arena.
 //! - [`urlencoded`]: WHATWG `application/x-www-form-urlencoded` parse
 //!   (whole or streaming) and serialize.
 //! - [`mime`]: the WHATWG MIME type parser and serializer both use.

@@ -75,7 +75,7 @@ pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
     if memchr2(b'+', b'%', bytes).is_none() {
         return utf8(bytes);
     }
-    unescape(bytes)
+    unescape(bytes, PCT)
 }
 
 /// UTF-8 with U+FFFD for invalid sequences, borrowing when valid.
@@ -88,9 +88,9 @@ fn utf8(bytes: &[u8]) -> Cow<'_, str> {
 }
 
 /// `+` and `%XX` decoding, then UTF-8 (the input holds `+` or `%`).
-fn unescape(bytes: &[u8]) -> Cow<'_, str> {
+fn unescape(bytes: &[u8], flags: u8) -> Cow<'_, str> {
     let mut out = Vec::with_capacity(bytes.len());
-    unescape_into(bytes, &mut out);
+    unescape_hinted(bytes, &mut out, flags);
     Cow::Owned(match String::from_utf8(out) {
         Ok(s) => s,
         Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
@@ -126,14 +126,61 @@ fn unescape_into(bytes: &[u8], out: &mut Vec<u8>) {
     out.truncate(base + w);
 }
 
+/// [`unescape_into`], given the scanner's flags for the half: when the
+/// first escape it saw was a `+` (no `PCT` flag), the half often has no `%`
+/// at all, and then eight bytes at a time become `+`-to-space swaps (SWAR);
+/// a `%` met on the way sends the half to the general path.
+#[inline]
+fn unescape_hinted(bytes: &[u8], out: &mut Vec<u8>, flags: u8) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    // 0x80 in every byte of `w` equal to `c`, and nowhere else.
+    let exact = |w: u64, c: u8| {
+        let x = w ^ (ONES * c as u64);
+        !((x & LOW7).wrapping_add(LOW7) | x | LOW7)
+    };
+    if flags & PCT != 0 {
+        return unescape_into(bytes, out);
+    }
+    let base = out.len();
+    let n = bytes.len();
+    out.resize(base + n, 0);
+    let dst = &mut out[base..];
+    let mut i = 0;
+    while let Some(c8) = bytes.get(i..i + 8) {
+        let w = u64::from_le_bytes(c8.try_into().unwrap_or_default());
+        if exact(w, b'%') != 0 {
+            out.truncate(base);
+            return unescape_into(bytes, out);
+        }
+        // UE-P-06: `+` ^ 0x0B is a space.
+        let v = w ^ ((exact(w, b'+') >> 7) * 0x0B);
+        dst[i..i + 8].copy_from_slice(&v.to_le_bytes());
+        i += 8;
+    }
+    while i < n {
+        let b = bytes[i];
+        if b == b'%' {
+            out.truncate(base);
+            return unescape_into(bytes, out);
+        }
+        dst[i] = if b == b'+' { b' ' } else { b };
+        i += 1;
+    }
+}
+
 /// Byte classes for the one-pass pair scanner.
 const PLAIN: u8 = 0;
 const AMP: u8 = 1;
 const EQ: u8 = 2;
-/// `+` or `%`: the half needs unescaping.
-const ESC: u8 = 4;
+/// `+`: the half needs unescaping.
+const PLUS: u8 = 4;
 /// 80..FF: the half needs UTF-8 validation.
 const HIGH: u8 = 8;
+/// `%`: the half needs unescaping.
+const PCT: u8 = 16;
+/// Either escape (a mask).
+const ESC: u8 = PLUS | PCT;
 
 static CLASS: [u8; 256] = {
     let mut t = [PLAIN; 256];
@@ -144,8 +191,8 @@ static CLASS: [u8; 256] = {
     }
     t[b'&' as usize] = AMP;
     t[b'=' as usize] = EQ;
-    t[b'+' as usize] = ESC;
-    t[b'%' as usize] = ESC;
+    t[b'+' as usize] = PLUS;
+    t[b'%' as usize] = PCT;
     t
 };
 
@@ -184,7 +231,7 @@ fn plain_run(input: &[u8], mut i: usize) -> usize {
 #[inline]
 fn half<'a>(input: &'a [u8], text: Option<&'a str>, a: usize, b: usize, flags: u8) -> Cow<'a, str> {
     if flags & ESC != 0 {
-        return unescape(&input[a..b]);
+        return unescape(&input[a..b], flags);
     }
     match text.and_then(|t| t.get(a..b)) {
         Some(s) => Cow::Borrowed(s),
@@ -410,7 +457,7 @@ impl<'a> Form<'a> {
             }
             self.scratch.extend_from_slice(&input[a..b]);
         } else {
-            unescape_into(&input[a..b], &mut self.scratch);
+            unescape_hinted(&input[a..b], &mut self.scratch, flags);
         }
         Half::Arena(start, self.scratch.len())
     }

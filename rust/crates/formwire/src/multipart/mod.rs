@@ -17,6 +17,11 @@
 //! `Stream<Item = Result<Bytes, E>>` such as a hyper or axum body (parts
 //! as streams of zero-copy `Bytes` slices).
 //!
+//! [`FormData`] holds a whole form in memory the way a browser's
+//! `formData()` returns it, in two arenas (no allocation per entry); fill
+//! it from any feed loop, from [`FormData::parse`], or from either
+//! adapter's `form_data()`.
+//!
 //! # Example
 //!
 //! ```
