@@ -1049,3 +1049,46 @@ fn mutated_inputs_are_chunking_invariant() {
     assert!(outcomes[0] > 100, "{outcomes:?} {codes:?}");
     assert!(codes.len() >= 10, "{outcomes:?} {codes:?}");
 }
+
+/// The one-pass header block path (whole block in one chunk) against the
+/// byte-at-a-time path (byte-by-byte feeding), at every header-bytes limit
+/// and header count around a browser block, with and without trailing OWS,
+/// an obs-fold, unusual names and bare LFs.
+#[test]
+fn header_fast_path_agrees_at_every_limit() {
+    let blocks = [
+        "Content-Disposition: form-data; name=\"f\"; filename=\"a.txt\"\r\nContent-Type: text/plain\r\n",
+        "Content-Disposition: form-data; name=\"f\" \t\r\nContent-Type:text/plain  \r\n",
+        "content-disposition:form-data; name=f\r\nX-Y: z\r\n fold\r\n",
+        "Content-Type: a/b\r\nContent-Disposition: form-data; name=\"f\"\r\nContent-Type: c/d\r\n",
+        "Content-Disposition : form-data; name=\"f\"\r\n",
+        "Content-Disposition: form-data; name=\"f\"\nContent-Type: x/y\r\n",
+    ];
+    let (mut oks, mut limited) = (0, 0);
+    for block in blocks {
+        let input = one(block, "body");
+        let size = block.len() as u64;
+        for limit in (0..=size + 2).chain([8192]) {
+            for max_headers in [0, 1, 2, 3, 8] {
+                for (fold, lf) in [(false, false), (true, true)] {
+                    let o = Options {
+                        max_header_bytes: limit,
+                        max_headers,
+                        allow_obs_fold: fold,
+                        allow_lf: lf,
+                        ..strict()
+                    };
+                    let whole = run(b"b", &o, input.as_bytes(), &[]);
+                    match &whole {
+                        Ok(_) => oks += 1,
+                        Err(e) if matches!(e.code, MpLimitHeaderBytes | MpLimitHeaders) => limited += 1,
+                        Err(_) => {}
+                    }
+                    let cuts: Vec<usize> = (1..input.len()).collect();
+                    assert_eq!(run(b"b", &o, input.as_bytes(), &cuts), whole, "{block:?} {limit} {max_headers} {fold}");
+                }
+            }
+        }
+    }
+    assert!(oks > 20 && limited > 100, "{oks} {limited}");
+}
