@@ -44,8 +44,6 @@ class Testee:
         self.timeout = timeout
         self.env = env
         self.proc = None
-        self.hello = None
-        self.starts = 0
         self._next_id = 0
 
     # -- process lifecycle -------------------------------------------------------------------------------------
@@ -59,7 +57,6 @@ class Testee:
         except OSError as e:
             self.proc = None
             raise TesteeFailure("cannot start %s: %s" % (" ".join(self.cmd), e))
-        self.starts += 1
         with LIVE_LOCK:
             LIVE.add(self)
         self._lines = queue.Queue()
@@ -134,12 +131,7 @@ class Testee:
             err = self.stderr_since(0)
             self.kill()
             raise TesteeFailure("hello answer has no ok.ops list: %s" % _short(resp), err)
-        self.hello = ok
         return ok
-
-    def ensure_started(self):
-        if self.proc is None:
-            self.start()
 
     def kill(self):
         proc, self.proc = self.proc, None
