@@ -113,10 +113,6 @@ def esc_name(s: str) -> str:
     return esc_filename(norm_newlines(s))
 
 
-def usv(s: str) -> str:
-    return s.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
-
-
 def meant_multipart(entries: list[dict]) -> list[dict]:
     """What WHATWG bytes for these entries decode to under the MP rules."""
     out = []
