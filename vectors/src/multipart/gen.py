@@ -33,8 +33,6 @@ CT = "multipart/form-data; boundary=boundary"
 CRLF = b"\r\n"
 
 # Defaults from spec/limits.md (used to compute offsets of default-limit cases).
-MAX_BOUNDARY = 70
-MAX_PARTS = 1000
 MAX_HEADERS = 8
 MAX_HEADER_BYTES = 8192
 MAX_FIELD = 1048576
