@@ -171,12 +171,41 @@ struct Shape {
 struct EncKey {
     at: u32,
     len: u32,
-    /// `input[at..at + 8]` masked to `len` bytes (meaningful when `len <= 8`).
-    word: u64,
+    /// `input[at..at + 16]` as two words masked to `len` bytes, and the masks (meaningful when
+    /// `len <= 16`).
+    word: [u64; 2],
+    mask: [u64; 2],
 }
 
 /// Keys remembered per level (beyond that, keys are read one by one).
 const SHAPE_MAX: usize = 64;
+
+/// The fast object loop's input window.
+const WINDOW: usize = 64;
+/// Longest string the fast object loop reads (one that is stored inline).
+const INLINE_MAX: usize = crate::string::INLINE;
+
+/// `LATIN1_MASKS[n]`: masks keeping the first `n` bytes of three consecutive 8-byte words.
+const LATIN1_MASKS: [[u64; 3]; INLINE_MAX + 1] = {
+    let mut t = [[0u64; 3]; INLINE_MAX + 1];
+    let mut n = 0;
+    while n <= INLINE_MAX {
+        let mut i = 0;
+        while i < 3 {
+            let from = i * 8;
+            t[n][i] = if n <= from {
+                0
+            } else if n >= from + 8 {
+                u64::MAX
+            } else {
+                (1u64 << (8 * (n - from))) - 1
+            };
+            i += 1;
+        }
+        n += 1;
+    }
+    t
+};
 
 /// No frame (arena owner).
 const NONE: usize = usize::MAX;
@@ -746,10 +775,15 @@ impl<'a> Decoder<'a> {
         enc.truncate(k);
         if !index && k < SHAPE_MAX {
             let len = self.pos - at;
+            let mask = [mask(len), mask(len.saturating_sub(8))];
             enc.push(EncKey {
                 at: at as u32,
                 len: len as u32,
-                word: word_at(self.buf, at, len),
+                word: [
+                    word_at(self.buf, at) & mask[0],
+                    word_at(self.buf, at + 8) & mask[1],
+                ],
+                mask,
             });
         }
     }
@@ -1096,6 +1130,73 @@ impl<'a> Decoder<'a> {
         let start = values.len();
         let mut pos = self.pos;
         let mut k = 0usize;
+        // While 64 bytes of input are left, a property is read from a fixed-size window: offsets
+        // into it are bounded by construction, so there is one bounds check per property. It handles
+        // keys of up to 16 encoded bytes, one-byte strings of up to 22 units, small integers and the
+        // oddballs; anything else (and the end tag) is left to the loop after it.
+        while let Some(w) = buf.get(pos..pos + WINDOW) {
+            let w: &[u8; WINDOW] = w.try_into().unwrap_or(&[0; WINDOW]);
+            let Some(ek) = enc.get(k) else { break };
+            let word = |i: usize| u64::from_le_bytes(w[i..i + 8].try_into().unwrap_or([0; 8]));
+            if ek.len > 16
+                || ((word(0) ^ ek.word[0]) & ek.mask[0]) | ((word(8) ^ ek.word[1]) & ek.mask[1])
+                    != 0
+            {
+                break;
+            }
+            let v = (ek.len & 15) as usize; // ek.len <= 16: the value tag is within the window
+            let v = if ek.len == 16 { 16 } else { v };
+            match w[v] {
+                TAG_ONE_BYTE_STRING => {
+                    let n = w[v + 1] as usize;
+                    if n > INLINE_MAX {
+                        break;
+                    }
+                    let s = v + 2; // s + 24 <= 42 < WINDOW
+                    let m = &LATIN1_MASKS[n];
+                    push_in(
+                        values,
+                        Value::String(JsString::inline_words(
+                            n,
+                            word(s) & m[0],
+                            word(s + 8) & m[1],
+                            word(s + 16) & m[2],
+                        )),
+                    );
+                    pos += s + n;
+                }
+                TAG_INT32 => {
+                    let b0 = w[v + 1];
+                    let (z, used) = if b0 < 0x80 {
+                        (u32::from(b0), 2)
+                    } else if w[v + 2] < 0x80 {
+                        (u32::from(b0 & 0x7F) | (u32::from(w[v + 2]) << 7), 3)
+                    } else {
+                        break;
+                    };
+                    push_in(values, Value::Number(f64::from(zigzag(z))));
+                    pos += v + used;
+                }
+                TAG_TRUE => {
+                    push_in(values, Value::Bool(true));
+                    pos += v + 1;
+                }
+                TAG_FALSE => {
+                    push_in(values, Value::Bool(false));
+                    pos += v + 1;
+                }
+                TAG_NULL => {
+                    push_in(values, Value::Null);
+                    pos += v + 1;
+                }
+                TAG_UNDEFINED => {
+                    push_in(values, Value::Undefined);
+                    pos += v + 1;
+                }
+                _ => break,
+            }
+            k += 1;
+        }
         while let Some(&tag) = buf.get(pos) {
             if tag == TAG_END_JS_OBJECT {
                 match varint_at(buf, pos + 1) {
@@ -1758,13 +1859,13 @@ fn varint_at(buf: &[u8], pos: usize) -> Option<(u32, usize)> {
     None
 }
 
-/// `input[at..at + len]` as a little-endian word, masked to `len` bytes (`len <= 8` and the input
-/// long enough; else 0, and [`key_matches`] compares slices).
+/// `input[at..at + 8]` as a little-endian word (0 past the end: the callers mask or compare
+/// slices then).
 #[inline]
-fn word_at(buf: &[u8], at: usize, len: usize) -> u64 {
+fn word_at(buf: &[u8], at: usize) -> u64 {
     match buf.get(at..at + 8) {
-        Some(w) if len <= 8 => u64::from_le_bytes(w.try_into().unwrap_or([0; 8])) & mask(len),
-        _ => 0,
+        Some(w) => u64::from_le_bytes(w.try_into().unwrap_or([0; 8])),
+        None => 0,
     }
 }
 
@@ -1781,10 +1882,11 @@ fn mask(len: usize) -> u64 {
 #[inline]
 fn key_matches(buf: &[u8], ek: &EncKey, pos: usize) -> bool {
     let len = ek.len as usize;
-    if len <= 8 {
-        if let Some(w) = buf.get(pos..pos + 8) {
-            let w = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
-            return (w ^ ek.word) & mask(len) == 0;
+    if len <= 16 {
+        if let Some(w) = buf.get(pos..pos + 16) {
+            let w0 = u64::from_le_bytes(w[..8].try_into().unwrap_or([0; 8]));
+            let w1 = u64::from_le_bytes(w[8..].try_into().unwrap_or([0; 8]));
+            return ((w0 ^ ek.word[0]) & ek.mask[0]) | ((w1 ^ ek.word[1]) & ek.mask[1]) == 0;
         }
     }
     let a = ek.at as usize;

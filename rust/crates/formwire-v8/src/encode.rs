@@ -8,7 +8,9 @@ use crate::bigint::BigInt;
 use crate::error::{Error, ErrorCode};
 use crate::string::JsString;
 use crate::tags::*;
-use crate::value::{Array, ArrayBuffer, Graph, Heap, Item, ObjId, Object, Props, Value, View};
+use crate::value::{
+    Array, ArrayBuffer, Graph, Heap, Item, ObjId, Object, Props, Value, View, push_in,
+};
 use std::collections::HashSet;
 
 /// Encoder limits.
@@ -87,6 +89,9 @@ enum Frame<'g> {
     Set { values: &'g [Value], i: usize },
     /// Only the end (an Error after its cause).
     End(End),
+    /// One value still to write (an Error's cause: written from the loop, so a chain of causes
+    /// never recurses).
+    Value(&'g Value),
 }
 
 #[derive(Clone, Copy)]
@@ -252,12 +257,18 @@ impl<'g> Encoder<'g> {
                     self.frames.pop();
                     self.end(end);
                 }
+                Frame::Value(v) => {
+                    let v = *v;
+                    self.frames.pop();
+                    self.value(v)?;
+                }
             }
         }
         Ok(())
     }
 
     /// Closes a container: its end tag and counts.
+    #[inline]
     fn end(&mut self, end: End) {
         self.depth -= 1;
         match end {
@@ -298,7 +309,7 @@ impl<'g> Encoder<'g> {
         self.out.push(v as u8);
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_number(&mut self, n: f64) {
         // SC-E-03: `I` for integral numbers in int32 range that are not -0, else `N`.
         // `as i32` saturates and maps NaN to 0, so the round trip holds exactly for int32 values.
@@ -385,7 +396,7 @@ impl<'g> Encoder<'g> {
     // ---- values -------------------------------------------------------------------------------
 
     /// Writes a value; an object that opens a container pushes its frames instead of writing them.
-    #[inline]
+    #[inline(always)]
     fn value(&mut self, v: &'g Value) -> Result<(), Error> {
         match v {
             Value::String(s) => self.write_string(s),
@@ -399,6 +410,25 @@ impl<'g> Encoder<'g> {
                 self.out.push(TAG_BIGINT);
                 self.bigint_contents(b)?;
             }
+        }
+        Ok(())
+    }
+
+    /// Writes a value that is not an object.
+    #[inline(always)]
+    fn primitive(&mut self, v: &Value) -> Result<(), Error> {
+        match v {
+            Value::String(s) => self.write_string(s),
+            Value::Number(n) => self.write_number(*n),
+            Value::Bool(true) => self.out.push(TAG_TRUE),
+            Value::Bool(false) => self.out.push(TAG_FALSE),
+            Value::Undefined => self.out.push(TAG_UNDEFINED),
+            Value::Null => self.out.push(TAG_NULL),
+            Value::BigInt(b) => {
+                self.out.push(TAG_BIGINT);
+                self.bigint_contents(b)?;
+            }
+            Value::Object(_) => unreachable!("objects are written by `value`"),
         }
         Ok(())
     }
@@ -456,8 +486,11 @@ impl<'g> Encoder<'g> {
                 let (keys, values) = self.props_of(*props)?;
                 self.open()?;
                 self.out.push(TAG_BEGIN_JS_OBJECT);
-                let shape = self.checked_shape(*props, keys)?;
-                self.push_props(keys, values, End::Object(keys.len() as u32), shape);
+                let end = End::Object(keys.len() as u32);
+                match self.checked_shape(*props, keys)? {
+                    Some(shape) => self.props_inline(keys, values, shape, end)?,
+                    None => self.push_props(keys, values, end, None),
+                }
             }
             Object::Array(arr) => self.write_array(arr)?,
             Object::Date(t) => {
@@ -472,12 +505,12 @@ impl<'g> Encoder<'g> {
             Object::Map(entries) => {
                 self.open()?;
                 self.out.push(TAG_BEGIN_JS_MAP);
-                self.frames.push(Frame::Map { entries, i: 0 });
+                push_in(&mut self.frames, Frame::Map { entries, i: 0 });
             }
             Object::Set(values) => {
                 self.open()?;
                 self.out.push(TAG_BEGIN_JS_SET);
-                self.frames.push(Frame::Set { values, i: 0 });
+                push_in(&mut self.frames, Frame::Set { values, i: 0 });
             }
             Object::BooleanObject(b) => self.out.push(if *b {
                 TAG_TRUE_OBJECT
@@ -514,9 +547,9 @@ impl<'g> Encoder<'g> {
                 }
                 match &err.cause {
                     Some(cause) => {
-                        self.frames.push(Frame::End(End::Error));
+                        push_in(&mut self.frames, Frame::End(End::Error));
                         self.out.push(ERROR_CAUSE);
-                        self.value(cause)?;
+                        push_in(&mut self.frames, Frame::Value(cause));
                     }
                     None => self.end(End::Error),
                 }
@@ -620,7 +653,7 @@ impl<'g> Encoder<'g> {
             let end = End::Dense(keys.len() as u32, arr.length);
             self.push_props(keys, values, end, Some(NO_SHAPE));
             if !items.is_empty() {
-                self.frames.push(Frame::Elems { items, i: 0 });
+                push_in(&mut self.frames, Frame::Elems { items, i: 0 });
             }
         } else {
             self.out.push(TAG_BEGIN_SPARSE_JS_ARRAY);
@@ -628,7 +661,7 @@ impl<'g> Encoder<'g> {
             let n = (items.len() + keys.len()) as u32;
             self.push_props(keys, values, End::Sparse(n, arr.length), Some(NO_SHAPE));
             if !items.is_empty() {
-                self.frames.push(Frame::Sparse { items, i: 0 });
+                push_in(&mut self.frames, Frame::Sparse { items, i: 0 });
             }
         }
         Ok(())
@@ -638,6 +671,7 @@ impl<'g> Encoder<'g> {
     /// key): `Some(shape)` when it is in enumeration order (`shape` is its cache slot, or `NO_SHAPE`),
     /// `None` when it has to be reordered. A list (or a prefix of one) checked and encoded for the
     /// previous object at this depth is taken as it is.
+    #[inline]
     fn checked_shape(&mut self, props: Props, keys: &[JsString]) -> Result<Option<u32>, Error> {
         let d = self.depth;
         if let Some(sh) = self.shapes.get(d) {
@@ -645,6 +679,13 @@ impl<'g> Encoder<'g> {
                 return Ok(Some(d as u32));
             }
         }
+        self.check_shape(props, keys)
+    }
+
+    /// [`Encoder::checked_shape`] for a key list not cached at this depth.
+    #[inline(never)]
+    fn check_shape(&mut self, props: Props, keys: &[JsString]) -> Result<Option<u32>, Error> {
+        let d = self.depth;
         let ordered = check_keys(keys, false).map_err(|m| self.fail(ErrorCode::DataClone, m))?;
         if !ordered {
             return Ok(None);
@@ -673,7 +714,9 @@ impl<'g> Encoder<'g> {
     }
 
     /// Queues properties (checked), then `end`: in the order given when `shape` is `Some` (in
-    /// enumeration order already), else sorted into it (array-index keys ascending first).
+    /// enumeration order already), else sorted into it (array-index keys ascending first). Inlined:
+    /// `end` built by the caller and read back from memory here would stall on store forwarding.
+    #[inline(always)]
     fn push_props(
         &mut self,
         keys: &'g [JsString],
@@ -682,13 +725,16 @@ impl<'g> Encoder<'g> {
         shape: Option<u32>,
     ) {
         if let Some(shape) = shape {
-            self.frames.push(Frame::Props {
-                keys,
-                values,
-                i: 0,
-                shape,
-                end,
-            });
+            push_in(
+                &mut self.frames,
+                Frame::Props {
+                    keys,
+                    values,
+                    i: 0,
+                    shape,
+                    end,
+                },
+            );
             return;
         }
         let mut order: Vec<u32> = (0..keys.len() as u32).collect();
@@ -696,13 +742,49 @@ impl<'g> Encoder<'g> {
             Some(n) => (0u8, n, 0),
             None => (1u8, 0, i),
         });
-        self.frames.push(Frame::Ordered {
-            keys,
-            values,
-            order,
-            i: 0,
-            end,
-        });
+        push_in(
+            &mut self.frames,
+            Frame::Ordered {
+                keys,
+                values,
+                order,
+                i: 0,
+                end,
+            },
+        );
+    }
+
+    /// Writes properties in the order given, then `end`, without a frame as long as the values are
+    /// not objects; at the first object value the rest goes to a frame and the object to another
+    /// one above it (written by the loop in [`Encoder::run`], so nothing recurses).
+    #[inline]
+    fn props_inline(
+        &mut self,
+        keys: &'g [JsString],
+        values: &'g [Value],
+        shape: u32,
+        end: End,
+    ) -> Result<(), Error> {
+        for (i, v) in values.iter().enumerate() {
+            self.write_prop_key(keys, shape, i);
+            if let Value::Object(_) = v {
+                push_in(
+                    &mut self.frames,
+                    Frame::Props {
+                        keys,
+                        values,
+                        i: i + 1,
+                        shape,
+                        end,
+                    },
+                );
+                push_in(&mut self.frames, Frame::Value(v));
+                return Ok(());
+            }
+            self.primitive(v)?;
+        }
+        self.end(end);
+        Ok(())
     }
 
     /// Writes key `i` of a property list: its cached encoding (one fixed-size copy, then the output

@@ -77,6 +77,20 @@ impl JsString {
         }
     }
 
+    /// A short one-byte string of `len <= 22` units from three little-endian words already masked
+    /// to `len` bytes (the inline buffer is zero-padded).
+    #[inline(always)]
+    pub(crate) fn inline_words(len: usize, w0: u64, w1: u64, w2: u64) -> JsString {
+        let mut buf = [0u8; INLINE];
+        buf[..8].copy_from_slice(&w0.to_le_bytes());
+        buf[8..16].copy_from_slice(&w1.to_le_bytes());
+        buf[16..].copy_from_slice(&w2.to_le_bytes()[..INLINE - 16]);
+        JsString(Repr::Inline {
+            len: len as u8,
+            buf,
+        })
+    }
+
     /// The Latin-1 string `input[start..start + len]` (the caller checked the range).
     #[inline]
     pub(crate) fn latin1_at(input: &[u8], start: usize, len: usize) -> JsString {
