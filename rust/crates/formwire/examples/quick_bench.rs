@@ -3,7 +3,17 @@
 //!
 //! ```text
 //! cargo run --release -p formwire --example quick_bench [-- W1 W2 W4 W5]
+//! cargo run --release -p formwire --example quick_bench -- same-as bench/.work/full
 //! ```
+//!
+//! W2 and W4 are bench/lib/gen.py's bodies byte for byte (`same-as` checks
+//! that against a generated directory). Their contenders run interleaved,
+//! round by round, with the incumbent first (multer 3 behind a socket-like
+//! stream that is `Pending` before each 64 KiB chunk; `form_urlencoded`
+//! collected into owned strings), so that a shared machine's load hits them
+//! alike: compare the ratios of one run, not times across runs.
+//! `QB_ONLY=text` keeps the contenders whose name holds `text`, and
+//! `QB_ROUNDS=n` sets the rounds (for a profiler).
 
 use std::cell::Cell;
 use std::future::Future;
