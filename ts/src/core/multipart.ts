@@ -8,7 +8,7 @@
  */
 import { FormwireError, type MultipartErrorCode } from './errors.js';
 import { parseMimeType, partFileType } from './mime.js';
-import { decodeUtf8, encodeUtf8 } from './utf8.js';
+import { asciiString, decodeUtf8, encodeUtf8 } from './utf8.js';
 
 /** Parser options: lenient flags (MP-R-02) and limits (spec/limits.md). `Infinity` means unlimited. */
 export interface MultipartOptions {
@@ -100,15 +100,20 @@ export class PartInfo {
   readonly offset: number;
   /**
    * @internal The header block, stored as `name ":" value LF` per header (values OWS-trimmed, obs-folds joined) in
-   * a slab shared with other parts: slab[start..end).
+   * a slab shared with other parts: slab[start..end). Null for a block read by the fast path (see `ct`).
    */
-  private readonly slab: Uint8Array;
+  private readonly slab: Uint8Array | null;
   private readonly start: number;
   private readonly end: number;
   private readonly nameS: number;
   private readonly nameE: number;
   private readonly fnS: number;
   private readonly fnE: number;
+  /**
+   * @internal Fast-path block (slab null): exactly `Content-Disposition: form-data; name="…"[; filename="…"]` and an
+   * optional `Content-Type: …` line, all ASCII, so the headers are rebuilt from name, filename and this value.
+   */
+  private readonly ct: string | null;
   private _headers: [string, string][] | null = null;
   private _type: string | null | undefined = undefined;
 
@@ -116,14 +121,18 @@ export class PartInfo {
   constructor(
     index: number,
     offset: number,
-    slab: Uint8Array,
+    slab: Uint8Array | null,
     start: number,
     end: number,
     name: string,
     filename: string | null,
     nameStar: string | null,
     filenameStar: string | null,
-    p: ArrayLike<number>,
+    nameS: number,
+    nameE: number,
+    fnS: number,
+    fnE: number,
+    ct: string | null,
   ) {
     this.index = index;
     this.offset = offset;
@@ -134,25 +143,28 @@ export class PartInfo {
     this.filename = filename;
     this.nameStar = nameStar;
     this.filenameStar = filenameStar;
-    this.nameS = p[0]!;
-    this.nameE = p[1]!;
-    this.fnS = p[2]!;
-    this.fnE = p[3]!;
+    this.nameS = nameS;
+    this.nameE = nameE;
+    this.fnS = fnS;
+    this.fnE = fnE;
+    this.ct = ct;
   }
 
   /** The raw bytes of the `name` parameter (MP-H-10). */
   get nameBytes(): Uint8Array {
-    return this.slab.slice(this.nameS, this.nameE);
+    // fast-path names are ASCII: their UTF-8 encoding is their bytes
+    return this.slab === null ? encodeUtf8(this.name) : this.slab.slice(this.nameS, this.nameE);
   }
 
   /** The raw bytes of the `filename` parameter, or null. */
   get filenameBytes(): Uint8Array | null {
-    return this.fnS < 0 ? null : this.slab.slice(this.fnS, this.fnE);
+    if (this.filename === null) return null;
+    return this.slab === null ? encodeUtf8(this.filename) : this.slab.slice(this.fnS, this.fnE);
   }
 
   /** Calls f(nameStart, nameEnd, valueStart, valueEnd) for each stored header, in order. */
   private each(f: (ns: number, ne: number, vs: number, ve: number) => void): void {
-    const h = this.slab;
+    const h = this.slab!;
     let i = this.start;
     while (i < this.end) {
       let c = i;
@@ -169,7 +181,14 @@ export class PartInfo {
     if (this._headers === null) {
       const out: [string, string][] = [];
       const h = this.slab;
-      this.each((ns, ne, vs, ve) => out.push([decodeUtf8(h, ns, ne).toLowerCase(), decodeUtf8(h, vs, ve)]));
+      if (h === null) {
+        let cd = `form-data; name="${this.name}"`;
+        if (this.filename !== null) cd += `; filename="${this.filename}"`;
+        out.push(['content-disposition', cd]);
+        if (this.ct !== null) out.push(['content-type', this.ct]);
+      } else {
+        this.each((ns, ne, vs, ve) => out.push([decodeUtf8(h, ns, ne).toLowerCase(), decodeUtf8(h, vs, ve)]));
+      }
       this._headers = out;
     }
     return this._headers;
@@ -177,8 +196,9 @@ export class PartInfo {
 
   /** The value of the last Content-Type header, OWS-trimmed, as is; null when there is none (MP-H-11). */
   get contentType(): string | null {
-    let v: string | null = null;
     const h = this.slab;
+    if (h === null) return this.ct;
+    let v: string | null = null;
     this.each((ns, ne, vs, ve) => {
       if (isName(h, ns, ne, CONTENT_TYPE)) v = decodeUtf8(h, vs, ve);
     });
@@ -190,10 +210,11 @@ export class PartInfo {
    */
   get type(): string | null {
     if (this._type === undefined) {
+      const h = this.slab;
       if (this.filename === null) this._type = null;
+      else if (h === null) this._type = this.ct === null ? TEXT_PLAIN_DEFAULT : fileTypeOf(this.ct);
       else {
         const values: Uint8Array[] = [];
-        const h = this.slab;
         this.each((ns, ne, vs, ve) => {
           if (isName(h, ns, ne, CONTENT_TYPE)) values.push(h.subarray(vs, ve));
         });
@@ -202,6 +223,17 @@ export class PartInfo {
     }
     return this._type;
   }
+}
+
+/** MP-F-03 for one ASCII Content-Type value, remembering the last answer (parts of one form mostly share it). */
+let lastCt: string | null = null;
+let lastType = '';
+function fileTypeOf(ct: string): string {
+  if (ct !== lastCt) {
+    lastType = partFileType([encodeUtf8(ct)]);
+    lastCt = ct;
+  }
+  return lastType;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -237,6 +269,43 @@ const P_NAME = encodeUtf8('name');
 const P_FILENAME = encodeUtf8('filename');
 const P_NAME_STAR = encodeUtf8('name*');
 const P_FILENAME_STAR = encodeUtf8('filename*');
+
+/**
+ * Little-endian int32 words of c (at least 4 bytes) for eqWords: at 0, 4, 8, …, the last one ending at c.length
+ * (overlapping the one before it when c.length is not a multiple of 4).
+ */
+function wordsOf(c: Uint8Array): Int32Array {
+  const dv = new DataView(c.buffer, c.byteOffset, c.length);
+  const w = new Int32Array((c.length + 3) >> 2);
+  for (let k = 0; k < w.length - 1; k++) w[k] = dv.getInt32(4 * k, true);
+  w[w.length - 1] = dv.getInt32(c.length - 4, true);
+  return w;
+}
+
+/** Whether the `len` bytes at dv[at..) equal the constant whose wordsOf is w (four bytes per comparison). */
+function eqWords(dv: DataView, at: number, w: Int32Array, len: number): boolean {
+  const last = w.length - 1;
+  for (let k = 0; k < last; k++) if (dv.getInt32(at + 4 * k, true) !== w[k]) return false;
+  return dv.getInt32(at + len - 4, true) === w[last];
+}
+
+// The header block as browsers write it (the fast path of MP-H-01..10): exact bytes, so a match is one comparison
+// per four bytes.
+const FAST_CD = encodeUtf8('Content-Disposition: form-data; name="');
+const FAST_CD_W = wordsOf(FAST_CD);
+const FAST_FN = encodeUtf8('; filename="');
+const FAST_FN_W = wordsOf(FAST_FN);
+const FAST_CT = encodeUtf8('Content-Type: ');
+const FAST_CT_W = wordsOf(FAST_CT);
+/** Fast path: bytes of a quoted name or filename (printable ASCII but `"`). */
+const QCHAR = new Uint8Array(256);
+/** Fast path: bytes of a Content-Type value (printable ASCII). */
+const VCHAR = new Uint8Array(256);
+for (let c = 0x20; c < 0x7f; c++) {
+  QCHAR[c] = c === DQUOTE ? 0 : 1;
+  VCHAR[c] = 1;
+}
+const NO_DV = new DataView(new ArrayBuffer(0));
 
 /** ASCII case-insensitive comparison of buf[s..e) with a lowercase constant. */
 function isName(buf: Uint8Array, s: number, e: number, lower: Uint8Array): boolean {
@@ -305,6 +374,10 @@ export class MultipartParser {
   private readonly boundary: Uint8Array;
   /** Body needle: CRLF "--" B (strict) or LF "--" B (allow_lf). */
   private readonly needle: Uint8Array;
+  /** wordsOf(needle) */
+  private readonly needleW: Int32Array;
+  /** Horspool shifts: for a byte c under the needle's last byte, how far the needle can move (no match skipped). */
+  private readonly shift: Int32Array;
   private readonly lead: number;
   private readonly allowPreamble: boolean;
   private readonly allowLf: boolean;
@@ -318,6 +391,8 @@ export class MultipartParser {
   private readonly ranged: boolean;
 
   private state = S_START;
+  /** A DataView of the chunk being written (word comparisons). */
+  private dv: DataView = NO_DV;
   /** Global offset of the current chunk's first byte; after write() returns, the number of bytes fed. */
   private base = 0;
   /** S_START: bytes of "--" B matched. */
@@ -375,6 +450,10 @@ export class MultipartParser {
     n.set(prefix);
     n.set(b, prefix.length);
     this.needle = n;
+    this.needleW = wordsOf(n);
+    const shift = new Int32Array(256).fill(n.length);
+    for (let k = 0; k < n.length - 1; k++) shift[n[k]!] = n.length - 1 - k;
+    this.shift = shift;
     this.lead = n[0]!;
   }
 
@@ -421,6 +500,7 @@ export class MultipartParser {
     // Uint8Array subclass; mixing both makes V8 take slower paths).
     const chunk = input.constructor === Uint8Array ? input : new Uint8Array(input.buffer, input.byteOffset, input.length);
     const n = chunk.length;
+    this.dv = new DataView(chunk.buffer, chunk.byteOffset, n);
     let i = 0;
     try {
       while (i < n) {
@@ -605,6 +685,11 @@ export class MultipartParser {
         case S_H_LS: {
           const o = base + i;
           if (TOKEN[c] !== 0) {
+            if (c === 0x43 && this.hN === 0) {
+              // The whole block in the browsers' shape (a part's first line starts with `C`).
+              const j = this.fastBlock(chunk, i, n);
+              if (j >= 0) return j;
+            }
             // Fast path: a whole, valid `token ":" OWS value CRLF` line inside this chunk and within the limits is
             // recorded in one pass. Anything else falls through to the byte-by-byte machine below, which gives the
             // exact error and offset.
@@ -845,17 +930,74 @@ export class MultipartParser {
     // MP-H-09: raw (no RFC 8187 or percent decoding), shown UTF-8 decoded like name
     const nameStar = p[4]! < 0 ? null : decodeUtf8(hdr, p[4]!, p[5]!);
     const filenameStar = p[6]! < 0 ? null : decodeUtf8(hdr, p[6]!, p[7]!);
-    const part = new PartInfo(this.partCount - 1, this.blockStart, hdr, this.blockW, this.wpos, name, filename, nameStar, filenameStar, p);
+    const part = new PartInfo(this.partCount - 1, this.blockStart, hdr, this.blockW, this.wpos, name, filename, nameStar, filenameStar, p[0]!, p[1]!, p[2]!, p[3]!, null);
     this.blockW = this.wpos;
-    this.isFile = filename !== null;
+    this.startBody(part, this.base + i);
+    return i;
+  }
+
+  /**
+   * The whole header block in the shape browsers send, which MP-H-01..11 read exactly as the general path would:
+   * `Content-Disposition: form-data; name="N"[; filename="F"]` CRLF, optionally `Content-Type: T` CRLF, then CRLF,
+   * with N, F and T printable ASCII (no `"` in N or F; T not empty and without SP at either end, so it is its own
+   * OWS-trimmed value), all inside this chunk and within the header limits (MP-H-05). On a match the part is started
+   * and the index after the empty line returned; otherwise -1 with nothing committed (the general path takes over).
+   */
+  private fastBlock(chunk: Uint8Array, i: number, n: number): number {
+    const dv = this.dv;
+    let p = i + FAST_CD.length;
+    if (p >= n || !eqWords(dv, i, FAST_CD_W, FAST_CD.length)) return -1;
+    const ns = p;
+    while (p < n && QCHAR[chunk[p]!] !== 0) p++;
+    if (p >= n || chunk[p] !== DQUOTE) return -1;
+    const ne = p++;
+    let fs = -1;
+    let fe = -1;
+    if (p + FAST_FN.length < n && chunk[p] === SEMI && eqWords(dv, p, FAST_FN_W, FAST_FN.length)) {
+      p += FAST_FN.length;
+      fs = p;
+      while (p < n && QCHAR[chunk[p]!] !== 0) p++;
+      if (p >= n || chunk[p] !== DQUOTE) return -1;
+      fe = p++;
+    }
+    if (p + 1 >= n || chunk[p] !== CR || chunk[p + 1] !== LF) return -1;
+    let lastLf = p + 1;
+    let lines = 1;
+    p += 2;
+    let cs = -1;
+    let ce = -1;
+    if (p + FAST_CT.length < n && chunk[p] === 0x43 && eqWords(dv, p, FAST_CT_W, FAST_CT.length)) {
+      p += FAST_CT.length;
+      cs = p;
+      while (p < n && VCHAR[chunk[p]!] !== 0) p++;
+      ce = p;
+      if (p + 1 >= n || chunk[p] !== CR || chunk[p + 1] !== LF || ce === cs || chunk[cs] === SP || chunk[ce - 1] === SP) return -1;
+      lastLf = p + 1;
+      lines = 2;
+      p += 2;
+    }
+    if (p + 1 >= n || chunk[p] !== CR || chunk[p + 1] !== LF) return -1; // MP-H-03
+    // MP-H-05: every header-line byte before the header-bytes limit, at most maxHeaders lines
+    if (lines > this.maxHeaders || this.base + lastLf >= this.hbLimit) return -1;
+    this.hN = lines;
+    this.firstLine = false;
+    const filename = fs < 0 ? null : asciiString(chunk, fs, fe);
+    const ct = cs < 0 ? null : asciiString(chunk, cs, ce);
+    const part = new PartInfo(this.partCount - 1, this.blockStart, null, 0, 0, asciiString(chunk, ns, ne), filename, null, null, -1, -1, -1, -1, ct);
+    this.startBody(part, this.base + p + 2);
+    return p + 2;
+  }
+
+  /** MP-H-06 passed: the part's body starts at offset `at`. */
+  private startBody(part: PartInfo, at: number): void {
+    this.isFile = part.filename !== null;
     this.bodyLimit = this.isFile ? this.maxFileBytes : this.maxFieldBytes;
-    this.bodyStart = this.base + i;
+    this.bodyStart = at;
     this.bodyLen = 0;
     this.held = 0;
     this.heldCR = false;
     this.state = S_BODY;
     this.handler.onPartStart(part);
-    return i;
   }
 
   // -------------------------------------------------------------------------------------------------------------
@@ -941,21 +1083,25 @@ export class MultipartParser {
     }
     // Normal scan from i.
     const lead = this.lead;
+    const dv = this.dv;
+    const nw = this.needleW;
+    const shift = this.shift;
+    const last = L - 1;
+    const lastByte = needle[last]!;
     let from = i;
     for (;;) {
       let j = -1;
-      // Short distances: a JS scan is cheaper than a call into the native search.
+      // Short distances (small parts): a Horspool scan in JS is cheaper than a call into the native search. It
+      // looks at the byte under the needle's last byte and moves by that byte's shift, so no occurrence is skipped.
       const stopJs = Math.min(n - L, from + 64);
       let s = from;
-      for (; s <= stopJs; s++) {
-        if (chunk[s] === lead) {
-          let k = 1;
-          while (k < L && chunk[s + k] === needle[k]) k++;
-          if (k === L) {
-            j = s;
-            break;
-          }
+      while (s <= stopJs) {
+        const c = chunk[s + last]!;
+        if (c === lastByte && chunk[s] === lead && eqWords(dv, s, nw, L)) {
+          j = s;
+          break;
         }
+        s += shift[c]!;
       }
       if (j < 0 && s <= n - L) j = this.indexOf(chunk, needle, s);
       if (j < 0) break;

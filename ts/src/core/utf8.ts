@@ -21,6 +21,18 @@ function shortAscii(b: Uint8Array, s: number, e: number): string | null {
   let or = 0;
   for (let i = s; i < e; i++) or |= b[i]!;
   if (or >= 0x80) return null;
+  return fromAscii(b, s, e);
+}
+
+/** b[s..e), known to be ASCII (so its UTF-8 decoding is its Latin-1 reading), as a string. */
+export function asciiString(b: Uint8Array, s: number, e: number): string {
+  if (e - s <= 32) return fromAscii(b, s, e)!;
+  if (native !== null) return native(b, s, e);
+  return decoder.decode(b.subarray(s, e));
+}
+
+/** b[s..e) (ASCII, at most 32 bytes) as one flat string; null when longer. */
+function fromAscii(b: Uint8Array, s: number, e: number): string | null {
   const f = String.fromCharCode;
   // One call with exactly n arguments gives a flat string (a += loop gives a rope that is flattened later).
   switch (e - s) {
