@@ -134,10 +134,12 @@ impl<E: std::error::Error + 'static> std::error::Error for Error<E> {
     }
 }
 
-/// A step of the adapter, body bytes already made into [`Bytes`].
+/// A step of the adapter. Body bytes are `chunk[range]` or `held`, valid
+/// until the next step.
 enum Got {
     PartStart,
-    Data(Bytes),
+    Data(core::ops::Range<usize>),
+    Held,
     PartEnd,
     End,
 }
@@ -227,7 +229,7 @@ where
                     return Poll::Ready(Ok(true));
                 }
                 // Skipped body bytes of the current part.
-                Poll::Ready(Ok(Got::Data(_))) => {}
+                Poll::Ready(Ok(Got::Data(_) | Got::Held)) => {}
                 Poll::Ready(Ok(Got::PartEnd)) => self.in_part = false,
                 Poll::Ready(Ok(Got::End)) => self.done = true,
             }
@@ -260,9 +262,14 @@ where
                         form.start(&part);
                     }
                 }
-                Poll::Ready(Ok(Got::Data(b))) => {
+                Poll::Ready(Ok(Got::Data(r))) => {
                     if self.in_part {
-                        form.data(&b);
+                        form.data(&self.chunk[r]);
+                    }
+                }
+                Poll::Ready(Ok(Got::Held)) => {
+                    if self.in_part {
+                        form.data(&self.held);
                     }
                 }
                 Poll::Ready(Ok(Got::PartEnd)) => {
@@ -290,8 +297,8 @@ where
                 self.pos += used;
                 let got = match step {
                     Step::PartStart => Got::PartStart,
-                    Step::Data(r) => Got::Data(self.chunk.slice(base + r.start..base + r.end)),
-                    Step::Held => Got::Data(Bytes::copy_from_slice(&self.held)),
+                    Step::Data(r) => Got::Data(base + r.start..base + r.end),
+                    Step::Held => Got::Held,
                     Step::PartEnd => Got::PartEnd,
                     Step::End => Got::End,
                     // At the end of input with nothing left: End was seen.
@@ -317,13 +324,31 @@ where
             match self.poll_step(cx) {
                 Poll::Pending => return Poll::Pending,
                 Poll::Ready(Err(e)) => return Poll::Ready(Some(Err(e))),
-                Poll::Ready(Ok(Got::Data(b))) => return Poll::Ready(Some(Ok(b))),
+                // Zero-copy: a slice of the source's chunk.
+                Poll::Ready(Ok(Got::Data(r))) => return Poll::Ready(Some(Ok(self.chunk.slice(r)))),
+                // Held-back bytes (at most the delimiter's length) are copied.
+                Poll::Ready(Ok(Got::Held)) => return Poll::Ready(Some(Ok(Bytes::copy_from_slice(&self.held)))),
                 Poll::Ready(Ok(Got::PartEnd)) => self.in_part = false,
                 // The parser always ends a part before another or the end.
                 Poll::Ready(Ok(Got::PartStart | Got::End)) => unreachable!("part ended without PartEnd"),
             }
         }
         Poll::Ready(None)
+    }
+
+    /// The rest of the current part's body, appended to `out`.
+    fn poll_body_into(&mut self, cx: &mut Context<'_>, out: &mut Vec<u8>) -> Poll<Result<(), Error<E>>> {
+        while self.in_part {
+            match self.poll_step(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Ready(Ok(Got::Data(r))) => out.extend_from_slice(&self.chunk[r]),
+                Poll::Ready(Ok(Got::Held)) => out.extend_from_slice(&self.held),
+                Poll::Ready(Ok(Got::PartEnd)) => self.in_part = false,
+                Poll::Ready(Ok(Got::PartStart | Got::End)) => unreachable!("part ended without PartEnd"),
+            }
+        }
+        Poll::Ready(Ok(()))
     }
 }
 
@@ -402,8 +427,10 @@ where
     /// browser's `formData()` decodes a field (MP-F-01). Bounded as
     /// [`PartStream::bytes`] is.
     pub async fn text(self) -> Result<String, Error<E>> {
-        let bytes = self.bytes().await?;
-        Ok(match String::from_utf8(Vec::from(bytes)) {
+        // Copied straight out of the source's chunks: no `Bytes` in between.
+        let mut raw = Vec::new();
+        std::future::poll_fn(|cx| self.form.poll_body_into(cx, &mut raw)).await?;
+        Ok(match String::from_utf8(raw) {
             Ok(s) => s,
             Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
         })
