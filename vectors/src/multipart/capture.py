@@ -5,8 +5,8 @@ Run by hand (not by the generator, not by `make test`): it needs curl, Go, Node
 and Python `requests`/`urllib3` on the machine. Each capture is written to
 captures/<name>.http (the exact body bytes) and captures/<name>.ctype (the exact
 Content-Type the producer sent); captures/versions.txt records the producers.
-gen.py reads these files and pairs them with hand-written expectations, so after
-re-recording, check that `python3 gen.py` still passes its self-checks (the
+generate.py reads these files and pairs them with hand-written expectations, so after
+re-recording, check that `python3 generate.py` still passes its self-checks (the
 boundaries are random, everything else must stay the same).
 
     python3 vectors/src/multipart/capture.py

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Generate the multipart/form-data vectors: vectors/multipart/{accept,reject,lenient}/<id>.json (+ <id>.http).
 
-    python3 vectors/src/multipart/gen.py           # regenerate (rewrites the files listed in generated.txt)
-    python3 vectors/src/multipart/gen.py --check   # regenerate in memory, compare with the files on disk
+    python3 vectors/src/multipart/generate.py           # regenerate (rewrites the files listed in generated.txt)
+    python3 vectors/src/multipart/generate.py --check   # regenerate in memory, compare with the files on disk
 
 Python 3 standard library only. Every expectation below is written by hand from the rules in spec/multipart.md,
 spec/errors.md and spec/limits.md (or, for `cap-` cases, from what was sent to the producer); nothing is computed
@@ -2243,7 +2243,7 @@ def main():
             if cur != files.get(rel):
                 stale.append(rel)
         if stale or manifest != "".join(k + "\n" for k in sorted(old)):
-            print("vectors/multipart is out of date; run python3 vectors/src/multipart/gen.py:", *stale[:20],
+            print("vectors/multipart is out of date; run python3 vectors/src/multipart/generate.py:", *stale[:20],
                   sep="\n  ")
             sys.exit(1)
     else:
