@@ -380,9 +380,8 @@ fn replay() {
 /// cut at the limit. A caller that pauses and re-feeds `remaining()` loses
 /// the bytes past the limit and gets `MP_TRUNCATED` at the limit instead of
 /// `MP_LIMIT_TOTAL_BYTES` (MP-L-03; MP-P-08: chunking never changes the
-/// result). The fix belongs to the core crate (reported to its owner).
+/// result). Fixed in the core: `Feed` keeps the whole chunk for `remaining()`.
 #[test]
-#[ignore = "core bug in formwire::multipart::Feed::remaining past max_total_bytes, reported; un-ignore once fixed"]
 fn remaining_keeps_bytes_past_max_total_bytes() {
     let body = b"--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nvalue\r\n--b--\r\n";
     let mut opts = formwire::multipart::Options::default();

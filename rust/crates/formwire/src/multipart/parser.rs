@@ -312,7 +312,10 @@ impl Parser {
     }
 
     fn start_feed<'p, 'c>(&'p mut self, chunk: &'c [u8], eof: bool) -> Feed<'p, 'c> {
-        // MP-L-03: only bytes before `max_total_bytes` are processed.
+        // MP-L-03: only bytes before `max_total_bytes` are processed; the
+        // rest stays in `full`, so `remaining()` hands it back to a caller
+        // that pauses and feeds it again (MP-P-08: chunking never matters).
+        let full = chunk;
         let room = self.opts.max_total_bytes.saturating_sub(self.consumed);
         let (chunk, over) = if (chunk.len() as u64) > room {
             (&chunk[..room as usize], true)
@@ -320,7 +323,7 @@ impl Parser {
             (chunk, false)
         };
         self.chunk_base = self.consumed;
-        Feed { parser: self, chunk, pos: 0, over, eof, done: false }
+        Feed { parser: self, chunk, full, pos: 0, over, eof, done: false }
     }
 
     #[cfg(test)]
@@ -1030,7 +1033,10 @@ impl Parser {
 #[derive(Debug)]
 pub struct Feed<'p, 'c> {
     parser: &'p mut Parser,
+    /// The bytes this feed may process (the chunk, cut at `max_total_bytes`).
     chunk: &'c [u8],
+    /// The whole chunk as fed; `chunk` is a prefix of it.
+    full: &'c [u8],
     pos: usize,
     over: bool,
     eof: bool,
@@ -1076,7 +1082,7 @@ impl<'p, 'c> Feed<'p, 'c> {
 
     /// The part of the chunk not consumed yet.
     pub fn remaining(&self) -> &'c [u8] {
-        &self.chunk[self.pos..]
+        &self.full[self.pos..]
     }
 
     /// Where `data` (an [`Event::Data`] slice) sits in the chunk, as a
