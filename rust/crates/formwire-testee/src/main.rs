@@ -24,14 +24,29 @@ const OPS: &[&str] = &[
 const ECHO_LIMIT: usize = 64 * 1024;
 
 fn main() {
-    let stdin = io::stdin().lock();
+    let mut stdin = io::stdin().lock();
     let mut stdout = io::stdout().lock();
-    for line in stdin.lines() {
-        let Ok(line) = line else { break };
+    let mut raw = Vec::new();
+    loop {
+        raw.clear();
+        match stdin.read_until(b'\n', &mut raw) {
+            Ok(0) => break,
+            Ok(_) => {}
+            Err(e) => {
+                eprintln!("formwire-testee: stdin: {e}");
+                std::process::exit(1);
+            }
+        }
+        // PROTOCOL.md: every line is UTF-8 JSON; anything else is answered, not a reason to quit.
+        let Ok(line) = std::str::from_utf8(&raw) else {
+            let _ = writeln!(stdout, "{}", json!({"id": null, "error": testee_error("request line is not UTF-8")}));
+            let _ = stdout.flush();
+            continue;
+        };
         if line.trim().is_empty() {
             continue;
         }
-        let response = match serde_json::from_str::<Value>(&line) {
+        let response = match serde_json::from_str::<Value>(line) {
             Ok(req) => {
                 let id = req.get("id").cloned().unwrap_or(Value::Null);
                 match handle(&req) {
@@ -112,10 +127,19 @@ fn results(req: &Value, parse: fn(&Value, &[u8], &[usize]) -> String) -> Respons
 fn cuts(c: &Value, len: usize) -> Result<Vec<usize>, String> {
     match c {
         Value::String(s) if s == "bytes" => Ok((1..len).collect()),
-        Value::Array(a) => a
-            .iter()
-            .map(|v| v.as_u64().map(|n| n as usize).ok_or_else(|| format!("bad cut {v}")))
-            .collect(),
+        Value::Array(a) => {
+            let mut out = Vec::with_capacity(a.len());
+            for v in a {
+                let n = v.as_u64().ok_or_else(|| format!("bad cut {v}"))?;
+                let n = usize::try_from(n).map_err(|_| format!("bad cut {v}"))?;
+                // PROTOCOL.md: strictly increasing, each in 1..len-1.
+                if n == 0 || n >= len || out.last().is_some_and(|&p| n <= p) {
+                    return Err(format!("cut {n} out of order or outside 1..{}", len.saturating_sub(1)));
+                }
+                out.push(n);
+            }
+            Ok(out)
+        }
         _ => Err(format!("bad chunking {c}")),
     }
 }
@@ -402,30 +426,39 @@ fn urlencoded_serialize(req: &Value) -> Result<Value, String> {
     Ok(json!({"text": urlencoded::serialize(list)}))
 }
 
-/// `max_depth` of a clone op's options (`null` = unlimited).
-fn clone_depth(options: Option<&Value>) -> Option<u32> {
-    let v = options?.get("max_depth")?;
-    Some(v.as_u64().map_or(u32::MAX, |n| u32::try_from(n).unwrap_or(u32::MAX)))
+/// A limit option of a clone op: absent = the default, `null` = unlimited, else a whole number.
+fn clone_limit(options: Option<&Value>, name: &str) -> Result<Option<u64>, Value> {
+    match options.and_then(|o| o.get(name)) {
+        None => Ok(None),
+        Some(Value::Null) => Ok(Some(u64::MAX)),
+        Some(v) => v.as_u64().map(Some).ok_or_else(|| testee_error(&format!("bad {name} {v}"))),
+    }
 }
 
 fn clone_error(e: &v8::Error) -> Value {
     json!({"code": e.code.as_str(), "offset": e.offset, "message": e.to_string()})
 }
 
-/// `clone.decode`: the V8 decoder is not a streaming one, so every chunking decodes the whole input.
-fn clone_decode(req: &Value, input: &[u8], _cuts: &[usize]) -> String {
-    let o = req.get("options");
+fn clone_decode_options(o: Option<&Value>) -> Result<v8::DecodeOptions, Value> {
     let mut opts = v8::DecodeOptions::default();
-    if let Some(d) = clone_depth(o) {
-        opts.max_depth = d;
+    if let Some(d) = clone_limit(o, "max_depth")? {
+        opts.max_depth = u32::try_from(d).unwrap_or(u32::MAX);
     }
-    if let Some(v) = o.and_then(|o| o.get("max_bytes")) {
-        opts.max_bytes = v.as_u64().unwrap_or(u64::MAX);
+    if let Some(b) = clone_limit(o, "max_bytes")? {
+        opts.max_bytes = b;
     }
     opts.node_ipc = o.and_then(|o| o.get("node_ipc")).and_then(Value::as_bool).unwrap_or(false);
-    match v8::decode_with(input, &opts) {
-        Ok(g) => json!({"ok": {"value": v8::neutral::to_json(&g)}}),
-        Err(e) => json!({"error": clone_error(&e)}),
+    Ok(opts)
+}
+
+/// `clone.decode`: the V8 decoder is not a streaming one, so every chunking decodes the whole input.
+fn clone_decode(req: &Value, input: &[u8], _cuts: &[usize]) -> String {
+    match clone_decode_options(req.get("options")) {
+        Err(e) => json!({"error": e}),
+        Ok(opts) => match v8::decode_with(input, &opts) {
+            Ok(g) => json!({"ok": {"value": v8::neutral::to_json(&g)}}),
+            Err(e) => json!({"error": clone_error(&e)}),
+        },
     }
     .to_string()
 }
@@ -433,8 +466,8 @@ fn clone_decode(req: &Value, input: &[u8], _cuts: &[usize]) -> String {
 /// `clone.encode`: neutral value description to canonical bytes (hex).
 fn clone_encode(req: &Value) -> Result<Value, Value> {
     let mut opts = v8::EncodeOptions::default();
-    if let Some(d) = clone_depth(req.get("options")) {
-        opts.max_depth = d;
+    if let Some(d) = clone_limit(req.get("options"), "max_depth")? {
+        opts.max_depth = u32::try_from(d).unwrap_or(u32::MAX);
     }
     let g = v8::neutral::from_json(req.get("value").unwrap_or(&Value::Null)).map_err(|e| clone_error(&e))?;
     let bytes = v8::encode_with(&g, &opts).map_err(|e| clone_error(&e))?;
