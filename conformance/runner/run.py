@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from . import chunking as chk
 from .cases import ENCODE_KINDS, PARSE_KINDS, body_bytes
-from .compare import check_cross, check_result, compare_values, short
+from .compare import check_cross, check_result, compare_values, decoding_key, short
 from .testee import Testee, TesteeFailure
 
 OPS = {
@@ -481,17 +481,7 @@ def expected_output(case):
 
 def same_decoding(case, got, ref):
     """None when two decode results agree (error code and offset, or the decoded content)."""
-    def strip(r):
-        if not isinstance(r, dict):
-            return r
-        if "error" in r and isinstance(r["error"], dict):
-            return {"error": {k: v for k, v in r["error"].items() if k != "message"}}
-        ok = r.get("ok")
-        if isinstance(ok, dict) and isinstance(ok.get("parts"), list):
-            return {"ok": {"parts": [{k: v for k, v in p.items() if k != "body_b64"} if isinstance(p, dict) else p
-                                     for p in ok["parts"]]}}
-        return r
-    g, w = strip(got), strip(ref)
+    g, w = decoding_key(got), decoding_key(ref)
     if case.kind == "clone-encode" and "ok" in g and "ok" in w and isinstance(g["ok"], dict) and isinstance(w["ok"], dict):
         d = compare_values(g["ok"].get("value"), w["ok"].get("value"))
         return None if d is None else "decodes unlike the expected bytes: " + d

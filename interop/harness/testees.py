@@ -2,90 +2,66 @@
 
 Every `conformance/langs/<lang>.json` whose testee starts and lists a multipart or urlencoded op takes part; a new
 language shows up in the matrix as soon as its file and testee exist.
+
+The protocol client is the conformance runner's own (`conformance/runner/testee.py`: stderr kept for diagnostics,
+the process killed after any protocol failure and started again by the next request, requests ASCII-escaped so a
+lone surrogate travels); this module only turns the matrix's questions into requests and the answers into entries.
 """
 from __future__ import annotations
 
 import base64
 import json
 import os
-import subprocess
-import threading
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "conformance"))  # as conformance/run does: the `runner` package
+
+from runner.compare import decoding_key  # noqa: E402
+from runner.testee import Testee as ProtocolTestee, TesteeFailure  # noqa: E402
 
 OPS = ("multipart.parse", "multipart.serialize", "urlencoded.parse", "urlencoded.serialize")
+STDERR_TAIL = 300
+MAX_START_FAILURES = 3  # then the testee counts as gone for the rest of the run (as in the runner)
 
 
 class TesteeError(Exception):
     pass
 
 
-class Testee:
+class Testee(ProtocolTestee):
+    """A runner testee plus the ops and version its hello announced, and the matrix's four questions."""
+
     def __init__(self, lang: str, cmd: list[str], root: str):
-        self.lang, self.cmd, self.root = lang, cmd, root
-        self.proc = None
-        self.next_id = 0
+        super().__init__(lang, cmd, root)
         self.ops: list[str] = []
         self.version = ""
-        self.lock = threading.Lock()
+        self.start_failures = 0
 
-    def start(self, timeout: float = 30):
-        self.proc = subprocess.Popen(self.cmd, cwd=self.root, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.DEVNULL)
-        hello = self.call({"op": "hello"}, timeout)
-        ok = hello.get("ok") or {}
+    def start(self):
+        """Also called by request() for a new process after a failure."""
+        try:
+            ok = super().start()
+        except TesteeFailure:
+            self.start_failures += 1
+            raise
+        self.start_failures = 0
         self.ops = [o for o in ok.get("ops", []) if o in OPS]
         self.version = ok.get("version", "")
+        return ok
 
-    def restart(self):
-        """After a crash or timeout: start again; if that fails too, later calls fail as 'not running'."""
-        self.close()
+    def call(self, req: dict) -> dict:
+        """One request; a failure (crash, timeout, wrong id, not JSON) raises TesteeError with the stderr tail.
+        The runner's client has killed the process then, and the next call starts a new one."""
+        if self.proc is None and self.start_failures >= MAX_START_FAILURES:
+            raise TesteeError(f"{self.lang} testee is not running (failed to start {self.start_failures} times)")
         try:
-            self.start()
-        except (TesteeError, OSError, ValueError):
-            self.close()
-
-    def call(self, req: dict, timeout: float = 60) -> dict:
-        with self.lock:
-            if self.proc is None or self.proc.poll() is not None:
-                raise TesteeError(f"{self.lang} testee is not running")
-            req = {"id": self.next_id, **req}
-            self.next_id += 1
-            line = json.dumps(req, ensure_ascii=False) + "\n"
-            result: dict = {}
-
-            def talk():
-                try:
-                    self.proc.stdin.write(line.encode("utf-8"))
-                    self.proc.stdin.flush()
-                    result["line"] = self.proc.stdout.readline()
-                except OSError as e:
-                    result["exc"] = e
-
-            t = threading.Thread(target=talk, daemon=True)
-            t.start()
-            t.join(timeout)
-            if t.is_alive():
-                self.close()
-                raise TesteeError(f"{self.lang} testee timed out on {req['op']}")
-            if "exc" in result or not result.get("line"):
-                self.close()
-                raise TesteeError(f"{self.lang} testee died on {req['op']}")
-            resp = json.loads(result["line"])
-            if resp.get("id") != req["id"]:
-                raise TesteeError(f"{self.lang} testee answered id {resp.get('id')} to {req['id']}")
-            return resp
-
-    def close(self):
-        if self.proc is not None:
-            try:
-                self.proc.stdin.close()
-            except OSError:
-                pass
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-            self.proc = None
+            return self.request(req)
+        except TesteeFailure as e:
+            msg = f"{self.lang} testee: {e.message}"
+            if e.stderr.strip():
+                msg += "; stderr: " + e.stderr.strip()[-STDERR_TAIL:]
+            raise TesteeError(msg) from None
 
     # --- ops ------------------------------------------------------------------------------------------------------
 
@@ -133,31 +109,21 @@ def _parts_to_entries(ok: dict) -> dict:
 
 
 def _one_result(resp: dict, chunkings: list, convert) -> dict:
-    if "results" not in resp:
+    """The one result every chunking must give (runner.compare.decoding_key: error messages aside), converted."""
+    results = resp.get("results")
+    if not isinstance(results, list):
         return {"error": {"code": "TESTEE", "offset": -1, "message": json.dumps(resp)[:200]}}
-    results = resp["results"]
     if len(results) != len(chunkings):
         return {"error": {"code": "TESTEE", "offset": -1, "message": f"{len(results)} results for {len(chunkings)}"}}
-    norm = []
-    for r in results:
-        if "ok" in r:
-            norm.append(convert(r["ok"]))
-        else:
-            err = r.get("error") or {}
-            norm.append({"error": {"code": err.get("code"), "offset": err.get("offset"),
-                                   "message": err.get("message", "")}})
-    first = norm[0]
-    for c, r in zip(chunkings[1:], norm[1:]):
-        if _strip_msg(r) != _strip_msg(first):
+    first = results[0]
+    for c, r in zip(chunkings[1:], results[1:]):
+        if decoding_key(r) != decoding_key(first):
             return {"error": {"code": "CHUNKING", "offset": -1,
                               "message": f"chunking {c if c else 'whole'} gives a different result"}}
-    return first
-
-
-def _strip_msg(r: dict) -> dict:
-    if "error" in r:
-        return {"error": {k: v for k, v in r["error"].items() if k != "message"}}
-    return r
+    if isinstance(first, dict) and "ok" in first:
+        return convert(first["ok"])
+    err = (first.get("error") if isinstance(first, dict) else None) or {}
+    return {"error": {"code": err.get("code"), "offset": err.get("offset"), "message": err.get("message", "")}}
 
 
 def discover(root: str) -> tuple[list[Testee], list[str]]:
@@ -178,9 +144,10 @@ def discover(root: str) -> tuple[list[Testee], list[str]]:
         t = Testee(lang, cmd, root)
         try:
             t.start()
-        except (TesteeError, OSError, ValueError) as e:
-            t.close()
-            notes.append(f"{lang}: testee did not start ({e})")
+        except TesteeFailure as e:
+            t.kill()
+            tail = e.stderr.strip()[-STDERR_TAIL:]
+            notes.append(f"{lang}: testee did not start ({e.message}{'; stderr: ' + tail if tail else ''})")
             continue
         if not t.ops:
             t.close()
