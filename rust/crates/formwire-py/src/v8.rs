@@ -563,8 +563,14 @@ impl<'py> ToPy<'py> {
                 let data = buf.as_slice();
                 let off = field(o, "byte_offset")?.as_u64().ok_or_else(|| bad("byte_offset"))? as usize;
                 let len = field(o, "byte_length")?.as_u64().ok_or_else(|| bad("byte_length"))? as usize;
-                let a = off.min(data.len());
-                let b = (a + len).min(data.len());
+                // A length-tracking view runs to the end of its buffer; any other range must lie inside it
+                // (the decoder guarantees this, so a failure here is a bug, reported rather than clamped).
+                let tracking = o.get("length_tracking").and_then(|v| v.as_bool()).unwrap_or(false);
+                let end = if tracking { Some(data.len()) } else { off.checked_add(len) };
+                let (a, b) = match end {
+                    Some(b) if off <= b && b <= data.len() => (off, b),
+                    _ => return Err(bad("byte_offset/byte_length")),
+                };
                 let bytes = PyBytes::new(py, &data[a..b]);
                 drop(buf);
                 let kind = field(o, "kind")?.as_str().ok_or_else(|| bad("kind"))?;
