@@ -24,6 +24,8 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 OUT = os.path.join(ROOT, "vectors", "multipart")
 SPEC = os.path.join(ROOT, "spec", "multipart.md")
 CAPTURES = os.path.join(HERE, "captures")
+sys.path.insert(0, os.path.join(ROOT, "conformance"))  # as conformance/run does: the `runner` package
+from runner.cases import expand_recipe, random_bytes  # noqa: E402
 
 WPT_PARSE = "WPT fetch/api/body/formdata-parsing.any.js"
 WPT_SER = "WPT fetch/api/body/formdata-serializing.any.js"
@@ -78,38 +80,8 @@ def err(code, offset):
 
 
 # ---------------------------------------------------------------------------------------------------------------
-# recipes (vectors/SCHEMA.md "Generated inputs")
-
-M64 = (1 << 64) - 1
-
-
-def splitmix64_bytes(n, seed):
-    out = bytearray()
-    state = seed & M64
-    while len(out) < n:
-        state = (state + 0x9E3779B97F4A7C15) & M64
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
-        z = z ^ (z >> 31)
-        out += z.to_bytes(8, "little")
-    return bytes(out[:n])
-
-
-def expand(pieces):
-    out = bytearray()
-    for p in pieces:
-        if "text" in p:
-            out += p["text"].encode("utf-8")
-        elif "hex" in p:
-            out += bytes.fromhex(p["hex"])
-        elif "repeat" in p:
-            out += expand(p["repeat"]) * p["count"]
-        elif "random" in p:
-            out += splitmix64_bytes(p["random"], p["seed"])
-        else:
-            raise ValueError(p)
-    return bytes(out)
+# recipes (vectors/SCHEMA.md "Generated inputs"). Expansion (expand_recipe, random_bytes) is format plumbing defined by
+# SCHEMA.md, not an expectation, so it is the runner's own code: generator and runner cannot differ on a recipe's bytes.
 
 
 def T(s):
@@ -129,7 +101,7 @@ def RND(n, seed):
 
 
 def digest(pieces):
-    data = expand(pieces)
+    data = expand_recipe(pieces)
     return {"size": len(data), "sha256": hashlib.sha256(data).hexdigest()}
 
 
@@ -228,7 +200,7 @@ def parse(id, verdict, rules, description, data=None, expect=None, ct=CT, option
     files = {}
     if recipe is not None:
         c["input"] = {"generate": recipe}
-        c["_data"] = expand(recipe)
+        c["_data"] = expand_recipe(recipe)
     else:
         data = b(data)
         c["input"] = {"file": id + ".http"}
@@ -911,7 +883,7 @@ def cves():
           recipe=[T(good), REP(HX("\r\n"), 1048576)], expect=[X("a", "value")], source=src)
     src = "CVE-2026-40347 (python-multipart): huge preamble/epilogue burned CPU"
     junk = [RND(1048576, 40347)]
-    assert b"--boundary" not in expand(junk) and expand(junk)[0] != ord("-")
+    assert b"--boundary" not in expand_recipe(junk) and expand_recipe(junk)[0] != ord("-")
     lenient("cve-2026-40347-junk-preamble", ["MP-P-02"], "1 MiB of random bytes then CRLF before the first delimiter",
             recipe=junk + [T("\r\n" + good)], expect=[X("a", "value")], options={"allow_preamble": True},
             strict=err("MP_PREAMBLE", 0), source=src)
@@ -1002,7 +974,7 @@ def cves():
           "a 2 MiB string part: MP_LIMIT_FIELD_BYTES at body start + 1048576",
           recipe=[T(h), RND(2097152, 47874), T(close())], expect=err("MP_LIMIT_FIELD_BYTES", len(h) + MAX_FIELD),
           source=src)
-    assert b"\r\n--boundary" not in splitmix64_bytes(2097152, 47874)
+    assert b"\r\n--boundary" not in random_bytes(2097152, 47874)
     h = head("a", "big.bin")
     parse("cve-2024-47874-huge-file", "accept", ["MP-L-02"],
           "the same 2 MiB as a file part is under max_file_bytes",
@@ -1933,7 +1905,7 @@ def dense_cases():
     big("gen-mp-cr-dense-field-at-limit", "a string body of 1 MiB of CR: exactly max_field_bytes",
         [REP(HX(b"\r"), MAX_FIELD)], filename=None, rules=("MP-L-02", "MP-P-08"))
     rnd = [RND(4194304, 20260101)]
-    assert b"\r\n--boundary" not in expand(rnd)
+    assert b"\r\n--boundary" not in expand_recipe(rnd)
     big("gen-mp-random-4mib", "a 4 MiB file of random bytes", rnd)
     h = head("a")
     fb = [REP(HX(b"\r\n"), MAX_FIELD // 2), HX(b"\r")]

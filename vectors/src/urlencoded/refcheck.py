@@ -26,6 +26,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT / "conformance"))  # as conformance/run does: the `runner` package
+from runner.cases import expand_recipe  # noqa: E402  (recipe expansion is format plumbing, not an expectation)
+
 VECTORS = ROOT / "vectors" / "urlencoded"
 DEFAULTS = {"max_pairs": 10000, "max_bytes": 10485760}  # spec/limits.md
 INF = float("inf")
@@ -143,20 +146,6 @@ def ref_serialize(pairs):
     return "&".join(enc(n) + "=" + enc(v) for n, v in pairs)  # UE-S-06
 
 
-def expand(pieces):
-    out = bytearray()
-    for p in pieces:
-        if "text" in p:
-            out += p["text"].encode("utf-8")
-        elif "hex" in p:
-            out += bytes.fromhex(p["hex"])
-        elif "repeat" in p:
-            out += expand(p["repeat"]) * p["count"]
-        else:
-            raise ValueError(f"unsupported recipe piece {p}")
-    return bytes(out)
-
-
 def input_bytes(case, folder):
     inp = case["input"]
     if "file" in inp:
@@ -166,7 +155,7 @@ def input_bytes(case, folder):
     if "base64" in inp:
         return base64.b64decode(inp["base64"])
     if "generate" in inp:
-        return expand(inp["generate"])
+        return expand_recipe(inp["generate"])  # vectors/SCHEMA.md plumbing, shared with the runner
     raise ValueError("no input")
 
 
