@@ -250,9 +250,9 @@ type R<T> = Result<T, Error>;
 
 impl<'a> Decoder<'a> {
     fn new(buf: &'a [u8], options: &DecodeOptions, broken_v13: bool) -> Decoder<'a> {
-        // One allocation per arena, sized from the input (each property takes at least 3 bytes, each
-        // object 3, typical ones 8-40), when the top-level value is a container; capped, since the
-        // arenas grow as needed anyway.
+        // One allocation per arena, sized from the input when the top-level value is a container
+        // (typical objects take 8-40 bytes, properties and elements 3-12), capped: the arenas grow
+        // as needed anyway.
         let container = matches!(
             buf.get(2),
             Some(
@@ -267,7 +267,7 @@ impl<'a> Decoder<'a> {
         );
         let heap = if container {
             let n = buf.len().min(1 << 20);
-            Heap::with_capacities(n / 24 + 1, n / 8, n / 24)
+            Heap::with_capacities(n / 16 + 1, n / 6, n / 8)
         } else {
             Heap::new()
         };
@@ -607,21 +607,27 @@ impl<'a> Decoder<'a> {
     /// Level `me` starts writing at the tail of the value arena. The owner so far (an enclosing
     /// container: a container with a scratch part never owns again, so it has none) moves its values
     /// to the top of the scratch stack, which is where its part starts from now on.
+    #[inline]
     fn claim_values(&mut self, me: usize) {
         let owner = self.values_owner;
-        let from = self.values_from;
         // An owner that wrote nothing yet just gives the arena up.
-        if owner != NONE && owner != me && from < self.heap.arena_lens().1 {
-            self.scratch_at[owner].0 = self.scratch_values.len() as u32;
-            let Decoder {
-                heap,
-                scratch_values,
-                ..
-            } = self;
-            scratch_values.extend(heap.values_vec().drain(from..));
+        if owner != NONE && owner != me && self.values_from < self.heap.arena_lens().1 {
+            self.demote_values(owner);
         }
         self.values_owner = me;
         self.values_from = self.heap.arena_lens().1;
+    }
+
+    #[inline(never)]
+    fn demote_values(&mut self, owner: usize) {
+        let from = self.values_from;
+        self.scratch_at[owner].0 = self.scratch_values.len() as u32;
+        let Decoder {
+            heap,
+            scratch_values,
+            ..
+        } = self;
+        scratch_values.extend(heap.values_vec().drain(from..));
     }
 
     /// Sets the last property value of the container at level `me`, pushed before the value was
@@ -1100,10 +1106,11 @@ impl<'a> Decoder<'a> {
         self.check_depth(at)?;
         // The id the object gets: the fast path allocates nothing before it stores the object.
         let obj = ObjId(self.heap.len() as u32);
-        let me = self.stack.len();
-        self.open_level(me);
         if let Some(st) = self.object_fast(obj)? {
             self.new_object(Object::Plain(Props::EMPTY));
+            // From here on the object is a frame at this level: it has no scratch part yet.
+            let me = self.stack.len();
+            self.open_level(me);
             self.stack.push(Frame::Object(st, Index::default()));
         }
         Ok(obj)
@@ -1572,7 +1579,10 @@ impl<'a> Decoder<'a> {
                 st.in_props = true;
                 break;
             }
-            let (tag, at) = self.peek_after_padding()?;
+            let (tag, at) = match self.buf.get(self.pos) {
+                Some(&t) if t != TAG_PADDING => (t, self.pos),
+                _ => self.peek_after_padding()?,
+            };
             if tag == TAG_THE_HOLE {
                 self.pos = at + 1;
                 st.next += 1;
@@ -1580,14 +1590,45 @@ impl<'a> Decoder<'a> {
             }
             let i = st.next;
             st.next += 1;
-            if tag == TAG_BEGIN_JS_OBJECT {
-                // The common element (an array of objects): the item is built in place.
-                self.pos = at + 1;
-                let obj = self.begin_object(at)?;
-                push_in(self.items_to(me), (i, Value::Object(obj)));
-            } else {
-                let v = self.read_value()?;
-                push_in(self.items_to(me), (i, v));
+            // The common elements are built in place (a value returned from `read_value` and
+            // then moved into the arena stalls on store forwarding).
+            let buf = self.buf;
+            match tag {
+                TAG_BEGIN_JS_OBJECT => {
+                    self.pos = at + 1;
+                    let obj = self.begin_object(at)?;
+                    push_in(self.items_to(me), (i, Value::Object(obj)));
+                }
+                TAG_INT32 if varint_at(buf, at + 1).is_some() => {
+                    let (z, next) = varint_at(buf, at + 1).unwrap_or_default();
+                    self.pos = next;
+                    push_in(self.items_to(me), (i, Value::Number(f64::from(zigzag(z)))));
+                }
+                TAG_ONE_BYTE_STRING
+                    if varint_at(buf, at + 1).is_some_and(|(n, s)| n as usize <= buf.len() - s) =>
+                {
+                    let (n, s) = varint_at(buf, at + 1).unwrap_or_default();
+                    self.pos = s + n as usize;
+                    let items = self.items_to(me);
+                    push_in(items, (i, Value::String(JsString::new())));
+                    if let Some((_, Value::String(js))) = items.last_mut() {
+                        js.set_latin1_at(buf, s, n as usize);
+                    }
+                }
+                TAG_TRUE | TAG_FALSE | TAG_NULL | TAG_UNDEFINED => {
+                    self.pos = at + 1;
+                    let v = match tag {
+                        TAG_TRUE => Value::Bool(true),
+                        TAG_FALSE => Value::Bool(false),
+                        TAG_NULL => Value::Null,
+                        _ => Value::Undefined,
+                    };
+                    push_in(self.items_to(me), (i, v));
+                }
+                _ => {
+                    let v = self.read_value()?;
+                    push_in(self.items_to(me), (i, v));
+                }
             }
             if self.stack.len() > me + 1 {
                 self.save_array(me, st);

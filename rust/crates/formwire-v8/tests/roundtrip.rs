@@ -113,6 +113,27 @@ fn encode_then_decode_is_identity() {
 }
 
 #[test]
+fn repeated_shapes_round_trip() {
+    // Same-shape objects take the decoder's shape cache and frame-less path; nested ones move
+    // property values between the arena and the scratch stack. Every layout must come back intact.
+    for seed in 0..CASES {
+        let g = common::shapey_graph(seed);
+        let bytes = encode(&g).unwrap_or_else(|e| panic!("seed {seed}: encode failed: {e}\n{g:?}"));
+        let back =
+            decode(&bytes).unwrap_or_else(|e| panic!("seed {seed}: decode failed: {e}\n{g:?}"));
+        assert!(
+            back.same_as(&g),
+            "seed {seed}: decode(encode(g)) differs\n{g:?}\n{back:?}"
+        );
+        assert_eq!(
+            encode(&back).unwrap(),
+            bytes,
+            "seed {seed}: not a fixed point"
+        );
+    }
+}
+
+#[test]
 fn neutral_description_round_trips() {
     for seed in 0..CASES {
         let g = Gen::graph(seed);

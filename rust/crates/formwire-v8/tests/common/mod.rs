@@ -342,3 +342,90 @@ impl Gen {
         }
     }
 }
+
+/// Graphs where shapes repeat: arrays of objects that share key lists (or prefixes of them), nested
+/// in each other and in sparse arrays with named properties, so that the decoder's shape cache, its
+/// frame-less object path and the in-place arena writes meet every kind of nesting.
+pub fn shapey_graph(seed: u64) -> Graph {
+    let mut rng = Rng(seed);
+    let mut heap = Heap::new();
+    let n = 1 + rng.below(4);
+    let items: Vec<Value> = (0..n).map(|_| shapey(&mut rng, &mut heap, 0)).collect();
+    let root = heap.array(items);
+    Graph::new(heap, root)
+}
+
+fn shapey(rng: &mut Rng, heap: &mut Heap, depth: usize) -> Value {
+    const KEYS: [&str; 9] = [
+        "a",
+        "b",
+        "c",
+        "name",
+        "0",
+        "7",
+        "x",
+        "a-key-longer-than-16",
+        "c",
+    ];
+    if depth > 3 || rng.chance(30) {
+        return match rng.below(9) {
+            0 => Value::Number(rng.below(300) as f64 - 20.0),
+            1 => Value::str(
+                ["Alice", "", "a string longer than the 22 inline", "é"][rng.below(4) as usize],
+            ),
+            2 => Value::Bool(rng.chance(50)),
+            3 => Value::Null,
+            4 => Value::Number(1.5),
+            5 => Value::Undefined,
+            6 => Value::Number(-0.0),
+            7 => Value::BigInt(BigInt::from_i128(-(rng.below(1000) as i128))),
+            _ => Value::String(JsString::from_utf16(vec![0x20AC, 0x61])),
+        };
+    }
+    match rng.below(4) {
+        0 | 1 => {
+            // One of a few shapes, sometimes cut short (a prefix of the shape).
+            let shape = rng.below(3) as usize;
+            let n = [3usize, 2, 5][shape] - rng.below(2) as usize;
+            let mut props: Vec<(JsString, Value)> = Vec::new();
+            for i in 0..n {
+                let k = KEYS[(shape + i * 2) % KEYS.len()];
+                if props.iter().any(|(p, _)| p.eq_ascii(k.as_bytes())) {
+                    continue;
+                }
+                let v = shapey(rng, heap, depth + 1);
+                props.push((JsString::from(k), v));
+            }
+            props.sort_by_key(|(k, _)| match k.as_array_index() {
+                Some(i) => (0u8, i),
+                None => (1, 0),
+            });
+            let o = heap.plain(props);
+            heap.add(o)
+        }
+        2 => {
+            let n = rng.below(5);
+            let vals: Vec<Value> = (0..n).map(|_| shapey(rng, heap, depth + 1)).collect();
+            heap.array(vals)
+        }
+        _ => {
+            let n = rng.below(5) as u32;
+            let mut items = Vec::new();
+            for i in 0..n {
+                if rng.chance(60) {
+                    items.push((i * 2, shapey(rng, heap, depth + 1)));
+                }
+            }
+            let props = if rng.chance(50) {
+                vec![
+                    (JsString::from("x"), shapey(rng, heap, depth + 1)),
+                    (JsString::from("name"), shapey(rng, heap, depth + 1)),
+                ]
+            } else {
+                Vec::new()
+            };
+            let a = heap.sparse(n * 2 + 1, items, props);
+            heap.add(Object::Array(a))
+        }
+    }
+}
