@@ -16,7 +16,7 @@ import {
 import { decodeUtf8, setUtf8Decoder } from './core/utf8.js';
 import { parseMimeType } from './core/mime.js';
 import { UrlencodedParser, type UrlencodedOptions } from './core/urlencoded.js';
-import { chunksOf, contentTypeOf, type BodySource } from './adapters/web.js';
+import { sourceOf, toBytes, contentTypeOf, type BodySource, type ChunkSource } from './adapters/web.js';
 import { nativeIndexOf, nativeUtf8Decode } from './adapters/node.js';
 
 /** The search used by the high-level API: native where the runtime has one. */
@@ -26,6 +26,8 @@ if (nativeUtf8Decode !== null) setUtf8Decoder(nativeUtf8Decode);
 
 const PART_END = 1;
 const END = 2;
+
+const DONE: IteratorResult<never> = Object.freeze({ done: true, value: undefined }) as IteratorResult<never>;
 
 function concat(chunks: Uint8Array[], total: number): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(total);
@@ -37,17 +39,28 @@ function concat(chunks: Uint8Array[], total: number): Uint8Array<ArrayBuffer> {
   return out;
 }
 
-/** Pulls source chunks on demand and queues the parser's events (bounded by one source chunk). */
+/** chunk[a..b) as a view (the chunk itself when it is the whole range). */
+function view(c: Uint8Array, a: number, b: number): Uint8Array {
+  return a === 0 && b === c.length ? c : new Uint8Array(c.buffer, c.byteOffset + a, b - a);
+}
+
+/**
+ * Pulls source chunks on demand and queues the parser's events (bounded by one source chunk). Queue entries:
+ * a PartInfo; body data as three entries (chunk, start, end); PART_END; END.
+ */
 class Driver implements MultipartHandler {
   readonly parser: MultipartParser;
-  private readonly src: AsyncIterator<Uint8Array>;
+  private readonly src: ChunkSource;
   q: unknown[] = [];
   qh = 0;
   err: unknown = null;
   finished = false;
   cur: Part | null = null;
+  /** A source chunk is on its way; callers meanwhile wait in `waiters`. */
+  private pulling = false;
+  private waiters: Array<() => void> = [];
 
-  constructor(boundary: Uint8Array, options: MultipartOptions, src: AsyncIterator<Uint8Array>) {
+  constructor(boundary: Uint8Array, options: MultipartOptions, src: ChunkSource) {
     this.parser = new MultipartParser(boundary, this, options, defaultIndexOf);
     this.src = src;
   }
@@ -55,7 +68,10 @@ class Driver implements MultipartHandler {
     this.q.push(part);
   }
   onData(bytes: Uint8Array): void {
-    this.q.push(bytes);
+    this.q.push(bytes, 0, bytes.length);
+  }
+  onDataRange(chunk: Uint8Array, start: number, end: number): void {
+    this.q.push(chunk, start, end);
   }
   onPartEnd(): void {
     this.q.push(PART_END);
@@ -64,38 +80,75 @@ class Driver implements MultipartHandler {
     this.q.push(END);
   }
 
-  /** Make at least one event available, or throw the parse/source error. */
-  async fill(): Promise<void> {
-    while (this.qh === this.q.length) {
-      if (this.err !== null) throw this.err;
-      if (this.finished) throw new Error('formwire: read past the end of the body');
-      this.q.length = 0;
-      this.qh = 0;
-      let r: IteratorResult<Uint8Array>;
-      try {
-        r = await this.src.next();
-      } catch (e) {
+  /**
+   * Feed the parser one more source chunk (called when every queued event was taken), then return `then()`'s
+   * answer; rejects with the parse or source error (after calling `fail`). The only promise added per source chunk
+   * is this one. A call made while a chunk is on its way waits for it, then runs its `then`.
+   */
+  pullThen<T>(then: () => T | PromiseLike<T>, fail?: (e: unknown) => void): Promise<T> {
+    if (this.pulling) {
+      const w = new Promise<void>((resolve) => this.waiters.push(resolve)).then(then);
+      if (fail !== undefined) w.catch(fail);
+      return w;
+    }
+    let early: unknown = null;
+    if (this.err !== null) early = this.err;
+    else if (this.finished) early = new Error('formwire: read past the end of the body');
+    if (early !== null) {
+      fail?.(early);
+      return Promise.reject(early);
+    }
+    this.q.length = 0;
+    this.qh = 0;
+    this.pulling = true;
+    return this.src.next().then(
+      (r) => {
+        this.fed(r, fail);
+        return then();
+      },
+      (e) => {
+        this.pulling = false;
         this.err = e;
-        continue;
+        this.wake();
+        fail?.(e);
+        throw e;
+      },
+    );
+  }
+
+  private fed(r: IteratorResult<unknown>, fail: ((e: unknown) => void) | undefined): void {
+    this.pulling = false;
+    try {
+      if (r.done) {
+        this.finished = true;
+        this.src.finish();
+        this.parser.end();
+      } else {
+        this.parser.write(toBytes(r.value));
       }
-      try {
-        if (r.done) {
-          this.finished = true;
-          this.parser.end();
-        } else {
-          this.parser.write(r.value);
-        }
-      } catch (e) {
-        this.err = e;
-        this.cancel();
+    } catch (e) {
+      this.err = e;
+      this.cancel();
+      // events queued before the error are delivered first; the next pull rejects
+      if (this.qh === this.q.length) {
+        this.wake();
+        fail?.(e);
+        throw e;
       }
+    }
+    this.wake();
+  }
+
+  private wake(): void {
+    if (this.waiters.length > 0) {
+      const w = this.waiters;
+      this.waiters = [];
+      for (const f of w) f();
     }
   }
 
   cancel(): void {
-    if (typeof this.src.return === 'function') {
-      Promise.resolve(this.src.return()).catch(() => {});
-    }
+    this.src.return().catch(() => {});
   }
 }
 
@@ -148,34 +201,57 @@ export class Part implements AsyncIterable<Uint8Array> {
     if (!this.done) this.skipped = true;
   }
 
-  /** The next chunk of this part's body (a view of the source chunk), or null at the end. */
-  async read(): Promise<Uint8Array | null> {
+  /** The next queued chunk of the body (a view), null at its end, or undefined when the queue is empty. */
+  private take(): Uint8Array | null | undefined {
     if (this.skipped) throw new Error('formwire: part body read after moving to the next part');
     if (this.done) return null;
     const d = this.driver;
-    if (d.qh === d.q.length) await d.fill();
-    const ev = d.q[d.qh++];
-    if (ev instanceof Uint8Array) return ev;
-    // PART_END (the parser never emits anything else inside a part)
+    const q = d.q;
+    const h = d.qh;
+    if (h === q.length) return undefined;
+    const ev = q[h];
+    if (ev instanceof Uint8Array) {
+      d.qh = h + 3;
+      return view(ev, q[h + 1] as number, q[h + 2] as number);
+    }
+    // PART_END (the parser emits nothing else inside a part)
+    d.qh = h + 1;
     this.done = true;
     return null;
   }
 
+  /** The next chunk of this part's body (a view of the source chunk), or null at the end. */
+  read(): Promise<Uint8Array | null> {
+    try {
+      const v = this.take();
+      if (v !== undefined) return Promise.resolve(v);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return this.driver.pullThen(this.readStep);
+  }
+
+  private readonly readStep = (): Uint8Array | null | Promise<Uint8Array | null> => {
+    const v = this.take();
+    return v !== undefined ? v : this.driver.pullThen(this.readStep);
+  };
+
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
-    const d = this.driver;
-    return {
-      next: (): Promise<IteratorResult<Uint8Array>> => {
-        // Queued data: answer without an extra async hop.
-        if (!this.skipped && !this.done && d.qh < d.q.length) {
-          const ev = d.q[d.qh++];
-          if (ev instanceof Uint8Array) return Promise.resolve({ done: false, value: ev });
-          this.done = true;
-          return Promise.resolve({ done: true, value: undefined });
-        }
-        return this.read().then((v) => (v === null ? { done: true, value: undefined } : { done: false, value: v }));
-      },
-      return: async () => ({ done: true, value: undefined }),
+    const step = (): IteratorResult<Uint8Array> | Promise<IteratorResult<Uint8Array>> => {
+      const v = this.take();
+      if (v === undefined) return this.driver.pullThen(step);
+      return v === null ? DONE : { done: false, value: v };
     };
+    const next = (): Promise<IteratorResult<Uint8Array>> => {
+      try {
+        const v = this.take();
+        if (v !== undefined) return Promise.resolve(v === null ? DONE : { done: false, value: v });
+      } catch (e) {
+        return Promise.reject(e);
+      }
+      return this.driver.pullThen(step);
+    };
+    return { next, return: () => Promise.resolve(DONE) };
   }
 
   /** The body as a backpressured ReadableStream (pulls from the source only when read). */
@@ -196,39 +272,42 @@ export class Part implements AsyncIterable<Uint8Array> {
   }
 
   /**
-   * When the rest of this part's body is already queued (small parts), take it without awaiting per chunk.
-   * Returns null when more source data is needed.
+   * When the rest of this part's body is already queued (small parts): the queue index of its PART_END, else -1
+   * (more source data is needed).
    */
-  private takeQueued(): Uint8Array[] | null {
-    if (this.skipped || this.done) return null;
+  private queuedEnd(): number {
+    if (this.skipped || this.done) return -1;
+    const q = this.driver.q;
+    let k = this.driver.qh;
+    while (k < q.length && q[k] instanceof Uint8Array) k += 3;
+    return k < q.length && q[k] === PART_END ? k : -1;
+  }
+
+  /** Take the queued rest of the body, entries qh..end (data triples), as views. */
+  private takeViews(end: number): Uint8Array[] {
     const d = this.driver;
     const q = d.q;
-    let k = d.qh;
-    while (k < q.length && q[k] instanceof Uint8Array) k++;
-    if (k >= q.length || q[k] !== PART_END) return null;
-    const out = q.slice(d.qh, k) as Uint8Array[];
-    d.qh = k + 1;
+    const out: Uint8Array[] = [];
+    for (let k = d.qh; k < end; k += 3) out.push(view(q[k] as Uint8Array, q[k + 1] as number, q[k + 2] as number));
+    d.qh = end + 1;
     this.done = true;
     return out;
   }
 
   /** The whole body as a new Uint8Array. */
   async bytes(): Promise<Uint8Array<ArrayBuffer>> {
-    const queued = this.takeQueued();
-    if (queued !== null) {
-      let n = 0;
-      for (const c of queued) n += c.length;
-      return concat(queued, n);
+    const end = this.queuedEnd();
+    const chunks = end >= 0 ? this.takeViews(end) : [];
+    if (end < 0) {
+      for (;;) {
+        const c = await this.read();
+        if (c === null) break;
+        chunks.push(c);
+      }
     }
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    for (;;) {
-      const c = await this.read();
-      if (c === null) break;
-      chunks.push(c);
-      total += c.length;
-    }
-    return concat(chunks, total);
+    let n = 0;
+    for (const c of chunks) n += c.length;
+    return concat(chunks, n);
   }
 
   /** The whole body as an ArrayBuffer. */
@@ -238,14 +317,26 @@ export class Part implements AsyncIterable<Uint8Array> {
 
   /** The whole body decoded as UTF-8 (U+FFFD for invalid bytes, BOM kept: MP-F-01). */
   text(): Promise<string> {
-    const queued = this.takeQueued();
-    if (queued !== null) {
+    const end = this.queuedEnd();
+    if (end >= 0) {
       // the whole body is already queued: no async function frame
-      if (queued.length === 0) return Promise.resolve('');
-      if (queued.length === 1) return Promise.resolve(decodeUtf8(queued[0]!));
+      const d = this.driver;
+      const q = d.q;
+      const h = d.qh;
+      if (end === h) {
+        d.qh = end + 1;
+        this.done = true;
+        return Promise.resolve('');
+      }
+      if (end === h + 3) {
+        d.qh = end + 1;
+        this.done = true;
+        return Promise.resolve(decodeUtf8(q[h] as Uint8Array, q[h + 1] as number, q[h + 2] as number));
+      }
+      const chunks = this.takeViews(end);
       let n = 0;
-      for (const c of queued) n += c.length;
-      return Promise.resolve(decodeUtf8(concat(queued, n)));
+      for (const c of chunks) n += c.length;
+      return Promise.resolve(decodeUtf8(concat(chunks, n)));
     }
     return this.textSlow();
   }
@@ -271,57 +362,55 @@ export class Part implements AsyncIterable<Uint8Array> {
 export class MultipartParts implements AsyncIterableIterator<Part> {
   private readonly driver: Driver;
   private ended = false;
+  private readonly onPulled = (): Promise<IteratorResult<Part>> | IteratorResult<Part> => this.take() ?? this.driver.pullThen(this.onPulled, this.onError);
+  private readonly onError = (): void => {
+    this.ended = true;
+  };
   constructor(driver: Driver) {
     this.driver = driver;
   }
-  next(): Promise<IteratorResult<Part>> {
+
+  /** The next queued part (skipping the rest of an unread one), the end, or null when the queue is empty. */
+  private take(): IteratorResult<Part> | null {
     const d = this.driver;
-    if (this.ended) return Promise.resolve({ done: true, value: undefined });
-    const cur = d.cur;
-    if (cur !== null) cur.skip();
-    // Fast path: the next part is already queued (many small parts per source chunk): no async function frame.
-    while (d.qh < d.q.length) {
-      const ev = d.q[d.qh];
+    const q = d.q;
+    let h = d.qh;
+    while (h < q.length) {
+      const ev = q[h];
       if (ev instanceof PartInfo) {
-        d.qh++;
+        d.qh = h + 1;
         const p = new Part(ev, d);
         d.cur = p;
-        return Promise.resolve({ done: false, value: p });
+        return { done: false, value: p };
       }
-      if (ev === END) break;
-      d.qh++; // data and end of a part nobody read: skipped
+      if (ev === END) {
+        d.qh = h + 1;
+        this.ended = true;
+        return DONE;
+      }
+      // data and end of a part nobody read: skipped
+      h += ev instanceof Uint8Array ? 3 : 1;
     }
-    return this.nextSlow();
+    d.qh = h;
+    return null;
   }
 
-  private async nextSlow(): Promise<IteratorResult<Part>> {
-    const d = this.driver;
-    try {
-      for (;;) {
-        if (d.qh === d.q.length) await d.fill();
-        const ev = d.q[d.qh++];
-        if (ev instanceof PartInfo) {
-          const p = new Part(ev, d);
-          d.cur = p;
-          return { done: false, value: p };
-        }
-        if (ev === END) {
-          this.ended = true;
-          return { done: true, value: undefined };
-        }
-        // data and end of a part nobody read: skipped
-      }
-    } catch (e) {
-      this.ended = true;
-      throw e;
-    }
+  next(): Promise<IteratorResult<Part>> {
+    if (this.ended) return Promise.resolve(DONE);
+    const cur = this.driver.cur;
+    if (cur !== null) cur.skip();
+    // Fast path: the next part is already queued (many small parts per source chunk): no async function frame.
+    const r = this.take();
+    if (r !== null) return Promise.resolve(r);
+    return this.driver.pullThen(this.onPulled, this.onError);
   }
+
   async return(): Promise<IteratorResult<Part>> {
     if (!this.ended) {
       this.ended = true;
       this.driver.cancel();
     }
-    return { done: true, value: undefined };
+    return DONE;
   }
   [Symbol.asyncIterator](): this {
     return this;
@@ -343,7 +432,7 @@ function resolveContentType(body: BodySource, contentType: string | null | undef
  */
 export function parseMultipart(body: BodySource, contentType?: string | null, options: ParseMultipartOptions = {}): MultipartParts {
   const boundary = boundaryFromContentType(resolveContentType(body, contentType), options.maxBoundaryBytes ?? MULTIPART_DEFAULTS.maxBoundaryBytes);
-  return new MultipartParts(new Driver(boundary, options, chunksOf(body)));
+  return new MultipartParts(new Driver(boundary, options, sourceOf(body)));
 }
 
 /** Where formData() spills large file parts (Node 20+ only: uses node:fs and fs.openAsBlob). */
@@ -552,16 +641,17 @@ class FormDataBuilder implements MultipartHandler {
 async function urlencodedFormData(body: BodySource, options: UrlencodedOptions): Promise<FormData> {
   const fd = new FormData();
   const p = new UrlencodedParser((n, v) => fd.append(n, v), options);
-  const src = chunksOf(body);
+  const src = sourceOf(body);
   try {
     for (;;) {
       const r = await src.next();
       if (r.done) break;
-      p.write(r.value);
+      p.write(toBytes(r.value));
     }
+    src.finish();
     p.end();
   } catch (e) {
-    if (typeof src.return === 'function') Promise.resolve(src.return()).catch(() => {});
+    src.return().catch(() => {});
     throw e;
   }
   return fd;
@@ -582,18 +672,19 @@ export async function formData(body: BodySource, contentType?: string | null, op
   const spill = options.spill === undefined || options.spill === false ? null : await spillEnv(options.spill === true ? {} : options.spill);
   const b = new FormDataBuilder(spill);
   const parser = new MultipartParser(boundary, b, options, defaultIndexOf);
-  const src = chunksOf(body);
+  const src = sourceOf(body);
   try {
     for (;;) {
       const r = await src.next();
       if (r.done) break;
-      parser.write(r.value);
+      parser.write(toBytes(r.value));
       if (spill !== null) await b.flush();
     }
+    src.finish();
     parser.end();
     if (spill !== null) await b.flush();
   } catch (e) {
-    if (typeof src.return === 'function') Promise.resolve(src.return()).catch(() => {});
+    src.return().catch(() => {});
     if (spill !== null) await b.abort();
     throw e;
   }

@@ -19,6 +19,7 @@ import {
   type MultipartHandler,
   type MultipartOptions,
 } from '../src/index.js';
+import { nativeIndexOf } from '../src/adapters/node.js';
 
 interface Full {
   index: number;
@@ -270,4 +271,29 @@ test('Horspool body scan: bodies full of near-delimiters, every boundary length,
     }
   }
   assert.equal(checked, 600);
+});
+
+test('windowed native search: needles across every window edge, from every start, equal the fallback', () => {
+  assert.ok(nativeIndexOf !== null);
+  const r = rng(29);
+  for (const nlen of [4, 5, 43, 74, 300]) {
+    const needle = new Uint8Array(nlen);
+    for (let k = 0; k < nlen; k++) needle[k] = 0x61 + Math.floor(r() * 3);
+    needle[0] = 13;
+    const hay = new Uint8Array(16384 * 4 + 1000);
+    for (let k = 0; k < hay.length; k++) hay[k] = 0x61 + Math.floor(r() * 3); // no CR: only the planted needle
+    for (const edge of [16384, 32768, 49152]) {
+      for (let at = edge - nlen - 2; at <= edge + 2; at++) {
+        const h = hay.slice();
+        h.set(needle, at);
+        for (const from of [0, 1, at - 1, at, at + 1, edge - 20000, edge - 16384 - 5]) {
+          if (from < 0) continue;
+          assert.equal(nativeIndexOf(h, needle, from), indexOfFallback(h, needle, from), `needle ${nlen} at ${at} from ${from}`);
+        }
+        // a view that does not start at its buffer's start
+        const v = new Uint8Array(h.buffer, 7, h.length - 7);
+        assert.equal(nativeIndexOf(v, needle, 0), indexOfFallback(v, needle, 0));
+      }
+    }
+  }
 });

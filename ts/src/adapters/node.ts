@@ -11,9 +11,31 @@ type BufferSlice = (this: Uint8Array, start: number, end: number) => string;
 const g = globalThis as { Buffer?: { prototype: { indexOf: BufferIndexOf; utf8Slice?: BufferSlice } } };
 const native: BufferIndexOf | null = g.Buffer && typeof g.Buffer.prototype.indexOf === 'function' ? g.Buffer.prototype.indexOf : null;
 
+/**
+ * Window of one native search call. Node's search (src/string_search.h) starts each call in a memchr-driven mode
+ * and, after about 4 × needle-length first-byte candidates, falls back for the rest of that call to a
+ * Boyer-Moore-Horspool loop that runs at half the speed or less on random bytes (measured: a 200 MiB file part
+ * in 64 KiB calls 71 ms, in 16 KiB windows 40 ms; in cache 4.2 vs 2.1 ms per 50 MiB). So long haystacks are
+ * searched in windows of this size, overlapping by needle length - 1 bytes so no occurrence is missed (the
+ * overlap rescans at most 0.3 % of the bytes; each window's search is linear).
+ */
+const WINDOW = 16384;
+
 /** `Buffer.prototype.indexOf` (native, memchr-based) as an IndexOf, or null where there is no Buffer. */
 export const nativeIndexOf: IndexOf | null =
-  native === null ? null : (h: Uint8Array, n: Uint8Array, from: number): number => native.call(h, n, from);
+  native === null
+    ? null
+    : (h: Uint8Array, n: Uint8Array, from: number): number => {
+        const len = h.length;
+        const span = WINDOW + n.length - 1;
+        let w = from;
+        while (len - w > span) {
+          const k = native.call(new Uint8Array(h.buffer, h.byteOffset + w, span), n, 0);
+          if (k >= 0) return w + k;
+          w += WINDOW;
+        }
+        return native.call(h, n, w);
+      };
 
 
 const slice: BufferSlice | null = g.Buffer && typeof g.Buffer.prototype.utf8Slice === 'function' ? g.Buffer.prototype.utf8Slice : null;

@@ -37,70 +37,120 @@ function isBodyHolder(x: unknown): x is Request | Response {
   );
 }
 
-class ReaderIterator implements AsyncIterator<Uint8Array> {
-  private readonly reader: ReadableStreamDefaultReader<Uint8Array>;
-  constructor(stream: ReadableStream<Uint8Array>) {
+/**
+ * A body as a pull source of raw chunks for the drivers. `next()` resolves to `{ done, value }` with `value` any chunk
+ * type `toBytes` takes; for a web stream it is the reader's own `read()` promise (no promise or async frame added per
+ * chunk). After `done` the driver calls `finish()`; to stop early it calls `return()`.
+ */
+export interface ChunkSource {
+  next(): Promise<IteratorResult<unknown>>;
+  finish(): void;
+  return(): Promise<unknown>;
+}
+
+class ReaderSource implements ChunkSource {
+  private readonly reader: ReadableStreamDefaultReader<unknown>;
+  constructor(stream: ReadableStream<unknown>) {
     this.reader = stream.getReader();
   }
-  async next(): Promise<IteratorResult<Uint8Array>> {
-    const r = await this.reader.read();
-    if (r.done) {
-      this.reader.releaseLock();
-      return { done: true, value: undefined };
-    }
-    return { done: false, value: toBytes(r.value) };
+  next(): Promise<IteratorResult<unknown>> {
+    return this.reader.read() as Promise<IteratorResult<unknown>>;
   }
-  async return(): Promise<IteratorResult<Uint8Array>> {
-    await this.reader.cancel().catch(() => {});
-    return { done: true, value: undefined };
+  finish(): void {
+    this.reader.releaseLock();
+  }
+  return(): Promise<unknown> {
+    return this.reader.cancel().catch(() => {});
   }
 }
 
-class OnceIterator implements AsyncIterator<Uint8Array> {
+class OnceSource implements ChunkSource {
   private value: Uint8Array | null;
   constructor(value: Uint8Array) {
     this.value = value;
   }
-  async next(): Promise<IteratorResult<Uint8Array>> {
+  next(): Promise<IteratorResult<unknown>> {
     const v = this.value;
-    if (v === null) return { done: true, value: undefined };
+    if (v === null) return Promise.resolve({ done: true, value: undefined });
     this.value = null;
-    return { done: false, value: v };
+    return Promise.resolve({ done: false, value: v });
   }
-  async return(): Promise<IteratorResult<Uint8Array>> {
+  finish(): void {}
+  return(): Promise<unknown> {
     this.value = null;
-    return { done: true, value: undefined };
+    return Promise.resolve();
   }
 }
 
-class MapIterator implements AsyncIterator<Uint8Array> {
-  constructor(private readonly it: AsyncIterator<unknown> | Iterator<unknown>) {}
-  async next(): Promise<IteratorResult<Uint8Array>> {
-    const r = await this.it.next();
-    if (r.done) return { done: true, value: undefined };
-    return { done: false, value: toBytes(r.value) };
+class AsyncIterSource implements ChunkSource {
+  constructor(private readonly it: AsyncIterator<unknown>) {}
+  next(): Promise<IteratorResult<unknown>> {
+    return this.it.next();
   }
-  async return(): Promise<IteratorResult<Uint8Array>> {
-    if (typeof this.it.return === 'function') await this.it.return();
-    return { done: true, value: undefined };
+  finish(): void {}
+  return(): Promise<unknown> {
+    try {
+      return Promise.resolve(typeof this.it.return === 'function' ? this.it.return() : undefined);
+    } catch (e) {
+      return Promise.reject(e);
+    }
   }
 }
 
-/** An async iterator over the chunks of any supported body. */
-export function chunksOf(body: BodySource): AsyncIterator<Uint8Array> {
+class SyncIterSource implements ChunkSource {
+  constructor(private readonly it: Iterator<unknown>) {}
+  next(): Promise<IteratorResult<unknown>> {
+    try {
+      return Promise.resolve(this.it.next());
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+  finish(): void {}
+  return(): Promise<unknown> {
+    try {
+      if (typeof this.it.return === 'function') this.it.return();
+    } catch {
+      // as an async iterator's return would
+    }
+    return Promise.resolve();
+  }
+}
+
+/** A pull source over the chunks of any supported body. */
+export function sourceOf(body: BodySource): ChunkSource {
   if (body instanceof Uint8Array || body instanceof ArrayBuffer || ArrayBuffer.isView(body) || typeof body === 'string') {
-    return new OnceIterator(toBytes(body));
+    return new OnceSource(toBytes(body));
   }
   if (isBodyHolder(body)) {
     const s = body.body;
-    return s === null ? new OnceIterator(new Uint8Array(0)) : new ReaderIterator(s);
+    return s === null ? new OnceSource(new Uint8Array(0)) : new ReaderSource(s);
   }
-  if (isReadableStream(body)) return new ReaderIterator(body);
-  if (typeof Blob !== 'undefined' && body instanceof Blob) return new ReaderIterator(body.stream() as ReadableStream<Uint8Array>);
+  if (isReadableStream(body)) return new ReaderSource(body);
+  if (typeof Blob !== 'undefined' && body instanceof Blob) return new ReaderSource(body.stream());
   const b = body as { [Symbol.asyncIterator]?: () => AsyncIterator<unknown>; [Symbol.iterator]?: () => Iterator<unknown> };
-  if (typeof b[Symbol.asyncIterator] === 'function') return new MapIterator(b[Symbol.asyncIterator]!());
-  if (typeof b[Symbol.iterator] === 'function') return new MapIterator(b[Symbol.iterator]!());
+  if (typeof b[Symbol.asyncIterator] === 'function') return new AsyncIterSource(b[Symbol.asyncIterator]!());
+  if (typeof b[Symbol.iterator] === 'function') return new SyncIterSource(b[Symbol.iterator]!());
   throw new TypeError('formwire: unsupported body type');
+}
+
+/** An async iterator over the chunks of any supported body, as Uint8Array. */
+export function chunksOf(body: BodySource): AsyncIterator<Uint8Array> {
+  const src = sourceOf(body);
+  return {
+    async next(): Promise<IteratorResult<Uint8Array>> {
+      const r = await src.next();
+      if (r.done) {
+        src.finish();
+        return { done: true, value: undefined };
+      }
+      return { done: false, value: toBytes(r.value) };
+    },
+    async return(): Promise<IteratorResult<Uint8Array>> {
+      await src.return();
+      return { done: true, value: undefined };
+    },
+  };
 }
 
 /**

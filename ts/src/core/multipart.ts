@@ -306,6 +306,7 @@ for (let c = 0x20; c < 0x7f; c++) {
   VCHAR[c] = 1;
 }
 const NO_DV = new DataView(new ArrayBuffer(0));
+const NO_SLAB = new Uint8Array(0);
 
 /** ASCII case-insensitive comparison of buf[s..e) with a lowercase constant. */
 function isName(buf: Uint8Array, s: number, e: number, lower: Uint8Array): boolean {
@@ -413,8 +414,11 @@ export class MultipartParser {
   private hbLimit = 0; // blockStart + maxHeaderBytes
   private firstLine = true;
   private lineStart = 0;
-  /** Header slab: blocks of `name ":" value LF`, shared by the PartInfos that point into it. */
-  private hdr: Uint8Array = new Uint8Array(SLAB);
+  /**
+   * Header slab: blocks of `name ":" value LF`, shared by the PartInfos that point into it. Allocated by `ensure()`
+   * when the general header path first needs it (bodies whose blocks all take the fast path never do).
+   */
+  private hdr: Uint8Array = NO_SLAB;
   /** Where the current block starts in the slab. */
   private blockW = 0;
   private wpos = 0;
