@@ -152,7 +152,9 @@ def main() -> None:
     if data.get("targets"):
         w("## Targets")
         w("")
-        w("From `bench/targets.json`; each line is computed from the medians of this run.")
+        w("From `bench/targets.json`; each line is computed from the wall-time medians of this run (pass/fail), with "
+          "the same ratio over the CPU-time medians in parentheses: on this shared machine the CPU-time ratio is "
+          "the steadier of the two.")
         w("")
         for t in data["targets"]:
             if t.get("value") is None:
@@ -160,7 +162,8 @@ def main() -> None:
             else:
                 mark = "✓" if t["passed"] else "✗"
                 unit = "x the reference time" if t.get("kind") == "ref" else "x"
-                w(f"- {t['text']}: {t['value']:.2f}{unit} {mark}")
+                cpu = f" (CPU time: {t['cpu_value']:.2f}x)" if t.get("cpu_value") else ""
+                w(f"- {t['text']}: {t['value']:.2f}{unit} {mark}{cpu}")
         w("")
 
     # Summary
@@ -169,25 +172,27 @@ def main() -> None:
     w("Each formwire row against the fastest and the slowest incumbent of its workload and language, this run "
       "(speed-up = incumbent median / formwire median).")
     w("")
-    w("| workload | language | formwire | median | fastest incumbent | its median | speed-up | slowest incumbent | "
-      "speed-up |")
-    w("|---|---|---|---:|---|---:|---:|---|---:|")
+    w("| workload | language | formwire | median | fastest incumbent | its median | speed-up | CPU-time speed-up | "
+      "slowest incumbent | speed-up |")
+    w("|---|---|---|---:|---|---:|---:|---:|---|---:|")
     for wid in works:
         for lang in ("ts", "rust", "python"):
             inc = [r for r in recs if r["workload"] == wid and r["lang"] == lang and not r["formwire"]
                    and r["status"] == "ok" and r["impl"] not in CONTEXT]
             for f in [r for r in recs if r["workload"] == wid and r["lang"] == lang and r["formwire"]]:
                 if f["status"] != "ok":
-                    w(f"| {wid} | {LANG_NAME[lang]} | {f['label']} | {f['status']} | | | | | |")
+                    w(f"| {wid} | {LANG_NAME[lang]} | {f['label']} | {f['status']} | | | | | | |")
                     continue
                 per_op = f.get("per_op", False)
                 if not inc:
-                    w(f"| {wid} | {LANG_NAME[lang]} | {f['label']} | {fmt_time(f['median_s'], per_op)} | – | | | | |")
+                    w(f"| {wid} | {LANG_NAME[lang]} | {f['label']} | {fmt_time(f['median_s'], per_op)} | – | | | | | |")
                     continue
                 fast = min(inc, key=lambda r: r["median_s"])
                 slow = max(inc, key=lambda r: r["median_s"])
+                cpu = (fmt_ratio(fast["cpu_median_s"] / f["cpu_median_s"])
+                       if fast.get("cpu_median_s") and f.get("cpu_median_s") else "–")
                 w(f"| {wid} | {LANG_NAME[lang]} | {f['label']} | {fmt_time(f['median_s'], per_op)} | {fast['label']} | "
-                  f"{fmt_time(fast['median_s'], per_op)} | **{fmt_ratio(fast['median_s'] / f['median_s'])}** | "
+                  f"{fmt_time(fast['median_s'], per_op)} | **{fmt_ratio(fast['median_s'] / f['median_s'])}** | {cpu} | "
                   f"{slow['label']} | {fmt_ratio(slow['median_s'] / f['median_s'])} |")
     w("")
 
