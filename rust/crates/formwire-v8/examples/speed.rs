@@ -1,4 +1,4 @@
-//! Encode/decode throughput on the W6 clone workloads (shared/peers.md):
+//! Encode/decode throughput on the W6 clone workloads (bench/README.md):
 //! an array of 100 flat `{name, age, active}` objects and a 3,000,000-char one-byte string.
 //!
 //! `cargo run --release -p formwire-v8 --example speed --features serde`

@@ -6,7 +6,8 @@
 //! - a value model that keeps everything JavaScript has: UTF-16 strings with lone surrogates, `-0`,
 //!   NaN, holes and sparse arrays, BigInt, object identity and cycles ([`Heap`] + [`ObjId`]), Map/Set
 //!   insertion order, Date, RegExp, wrapper objects, (resizable) ArrayBuffers and every view kind,
-//!   Errors with name, message, stack and cause;
+//!   Errors with name, message, stack and cause; object properties ([`Props`]) and array elements
+//!   ([`Span`]) live in arenas of the [`Heap`], and objects of one shape share their key list;
 //! - [`decode`]: everything V8 reads for versions 13..=15, plus Node's `v8.serialize` host-object
 //!   views and the child_process `'advanced'` framing, with the stable `SC_` error codes and offsets
 //!   of `spec/errors.md`, bounded by [`DecodeOptions`] (`max_depth`, `max_bytes`), without recursion;
@@ -15,7 +16,7 @@
 //! - feature `serde`: [`serde`](crate::serde) `Serializer`/`Deserializer` for plain data.
 //!
 //! ```
-//! use formwire_v8::{decode, encode, Graph, Heap, Value};
+//! use formwire_v8::{decode, encode, Graph, Heap, Object, Value};
 //!
 //! let mut heap = Heap::new();
 //! let root = heap.object([("name", Value::str("Alice")), ("age", Value::Number(30.0))]);
@@ -23,6 +24,10 @@
 //! assert_eq!(&bytes[..2], &[0xFF, 0x0F]);
 //! let back = decode(&bytes).unwrap();
 //! assert!(back.same_as(&decode(&bytes).unwrap()));
+//! let Some(Object::Plain(props)) = back.object(&back.root) else { panic!() };
+//! assert_eq!(back.heap.prop(*props, "age"), Some(&Value::Number(30.0)));
+//! let keys: Vec<String> = back.heap.keys(*props).iter().map(|k| k.to_string()).collect();
+//! assert_eq!(keys, ["name", "age"]);
 //! ```
 
 #![deny(missing_docs)]
