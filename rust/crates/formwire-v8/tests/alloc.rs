@@ -1,0 +1,74 @@
+//! The heap's own drop (which skips the objects that own nothing) frees everything: decoding and
+//! dropping graphs of every kind leaves no allocation behind.
+
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicIsize, Ordering};
+
+struct Counting;
+
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        LIVE.fetch_add(layout.size() as isize, Ordering::SeqCst);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE.fetch_sub(layout.size() as isize, Ordering::SeqCst);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn decoded_graphs_free_everything() {
+    // Encodings made first, so that only decoding and dropping happen between the two counts.
+    let inputs: Vec<Vec<u8>> = (0..400u64)
+        .map(|seed| {
+            let g = if seed % 2 == 0 {
+                common::Gen::graph(seed)
+            } else {
+                common::shapey_graph(seed)
+            };
+            formwire_v8::encode(&g).unwrap()
+        })
+        .collect();
+    let mut owning = 0;
+    let before = LIVE.load(Ordering::SeqCst);
+    for bytes in &inputs {
+        let g = formwire_v8::decode(bytes).unwrap();
+        // Make sure the graphs hold objects that own memory (maps, sets, errors, buffers, strings).
+        if g.heap.iter().any(|(_, o)| {
+            matches!(
+                o,
+                formwire_v8::Object::Map(_)
+                    | formwire_v8::Object::Set(_)
+                    | formwire_v8::Object::Error(_)
+                    | formwire_v8::Object::ArrayBuffer(_)
+                    | formwire_v8::Object::RegExp { .. }
+                    | formwire_v8::Object::StringObject(_)
+                    | formwire_v8::Object::BigIntObject(_)
+            )
+        }) {
+            owning += 1;
+        }
+        drop(g);
+    }
+    let after = LIVE.load(Ordering::SeqCst);
+    assert!(
+        owning > 50,
+        "only {owning} graphs with objects that own memory"
+    );
+    assert_eq!(
+        after,
+        before,
+        "decode + drop leaked {} bytes",
+        after - before
+    );
+}
