@@ -207,6 +207,26 @@ if (want('w2')) {
       10,
     ],
     [
+      'fw.parseMultipart + textSync() if complete',
+      async () => {
+        let n = 0;
+        for await (const p of fw.parseMultipart(pullStream(chunks), CT, opts)) n += (p.complete ? p.textSync() : await p.text()).length;
+        return n;
+      },
+      10,
+    ],
+    [
+      'fw.parseMultipart batches() + textSync()',
+      async () => {
+        let n = 0;
+        for await (const batch of fw.parseMultipart(pullStream(chunks), CT, opts).batches()) {
+          for (const p of batch) n += (p.complete ? p.textSync() : await p.text()).length;
+        }
+        return n;
+      },
+      10,
+    ],
+    [
       'core MultipartParser (utf8Slice values)',
       () => {
         let n = 0;
@@ -259,6 +279,8 @@ if (want('w2')) {
   ratio(med, 'busboy', 'fw busboy drop-in', 'busboy / fw busboy drop-in');
   ratio(med, 'Response.formData() (built-in)', 'fw.parseMultipart + text() web stream', 'Response.formData / parseMultipart (web)');
   ratio(med, 'busboy', 'fw.parseMultipart + text() web stream', 'busboy / parseMultipart (web)');
+  ratio(med, 'Response.formData() (built-in)', 'fw.parseMultipart + textSync() if complete', 'Response.formData / parseMultipart complete');
+  ratio(med, 'Response.formData() (built-in)', 'fw.parseMultipart batches() + textSync()', 'Response.formData / parseMultipart batches');
   ratio(med, 'Response.formData() (built-in)', 'floor: 10k FormData.append(precomputed)', 'Response.formData / append floor');
   ratio(med, 'fw.formData() web stream', 'floor: 10k FormData.append(precomputed)', 'fw.formData (web) / append floor');
 }

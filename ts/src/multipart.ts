@@ -28,6 +28,7 @@ const PART_END = 1;
 const END = 2;
 
 const DONE: IteratorResult<never> = Object.freeze({ done: true, value: undefined }) as IteratorResult<never>;
+const EMPTY: unknown[] = [];
 
 function concat(chunks: Uint8Array[], total: number): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(total);
@@ -160,6 +161,15 @@ export class Part implements AsyncIterable<Uint8Array> {
   private done = false;
   private skipped = false;
   private _body: ReadableStream<Uint8Array> | null = null;
+  /**
+   * @internal A body taken out of the queue whole (batches): flat (chunk, start, end) triples, read from `hi` on;
+   * null while the body is read from the driver's queue.
+   */
+  held: unknown[] | null = null;
+  private hi = 0;
+  /** rest(): where the triples it found are (`rsrc[roff..)`). */
+  private rsrc: unknown[] = EMPTY;
+  private roff = 0;
 
   /** @internal */
   constructor(info: PartInfo, driver: Driver) {
@@ -196,15 +206,34 @@ export class Part implements AsyncIterable<Uint8Array> {
     return this.info.headers;
   }
 
+  /**
+   * The rest of the body is already buffered (it ended inside the source chunks read so far): `text()`, `bytes()`
+   * resolve without waiting for input, and `textSync()` / `bytesSync()` work. False once the part was skipped.
+   */
+  get complete(): boolean {
+    if (this.skipped) return false;
+    return this.done || this.held !== null || this.queuedEnd() >= 0;
+  }
+
   /** @internal called when the iterator moves past this part */
   skip(): void {
     if (!this.done) this.skipped = true;
   }
 
-  /** The next queued chunk of the body (a view), null at its end, or undefined when the queue is empty. */
+  /** The next buffered chunk of the body (a view), null at its end, or undefined when more input is needed. */
   private take(): Uint8Array | null | undefined {
     if (this.skipped) throw new Error('formwire: part body read after moving to the next part');
     if (this.done) return null;
+    const held = this.held;
+    if (held !== null) {
+      const k = this.hi;
+      if (k === held.length) {
+        this.done = true;
+        return null;
+      }
+      this.hi = k + 3;
+      return view(held[k] as Uint8Array, held[k + 1] as number, held[k + 2] as number);
+    }
     const d = this.driver;
     const q = d.q;
     const h = d.qh;
@@ -271,34 +300,69 @@ export class Part implements AsyncIterable<Uint8Array> {
     return this._body;
   }
 
-  /**
-   * When the rest of this part's body is already queued (small parts): the queue index of its PART_END, else -1
-   * (more source data is needed).
-   */
+  /** The queue index of this part's PART_END when the rest of its body is queued, else -1. */
   private queuedEnd(): number {
-    if (this.skipped || this.done) return -1;
+    if (this.skipped || this.done || this.held !== null) return -1;
     const q = this.driver.q;
     let k = this.driver.qh;
     while (k < q.length && q[k] instanceof Uint8Array) k += 3;
     return k < q.length && q[k] === PART_END ? k : -1;
   }
 
-  /** Take the queued rest of the body, entries qh..end (data triples), as views. */
-  private takeViews(end: number): Uint8Array[] {
+  /**
+   * When the rest of the body is buffered: take it (the part is then read) and return how many (chunk, start,
+   * end) triples it is, found at `rsrc[roff..)`; -1 when more input is needed.
+   */
+  private rest(): number {
+    if (this.skipped) throw new Error('formwire: part body read after moving to the next part');
+    if (this.done) return 0;
+    const held = this.held;
+    if (held !== null) {
+      this.rsrc = held;
+      this.roff = this.hi;
+      this.hi = held.length;
+      this.done = true;
+      return (held.length - this.roff) / 3;
+    }
+    const end = this.queuedEnd();
+    if (end < 0) return -1;
     const d = this.driver;
-    const q = d.q;
-    const out: Uint8Array[] = [];
-    for (let k = d.qh; k < end; k += 3) out.push(view(q[k] as Uint8Array, q[k + 1] as number, q[k + 2] as number));
+    this.rsrc = d.q;
+    this.roff = d.qh;
     d.qh = end + 1;
     this.done = true;
+    return (end - this.roff) / 3;
+  }
+
+  /** The k triples rest() found, as views. */
+  private restViews(k: number): Uint8Array[] {
+    const s = this.rsrc;
+    const out: Uint8Array[] = [];
+    for (let i = this.roff, e = this.roff + 3 * k; i < e; i += 3) out.push(view(s[i] as Uint8Array, s[i + 1] as number, s[i + 2] as number));
+    this.rsrc = EMPTY;
     return out;
+  }
+
+  /** The k triples rest() found, decoded as UTF-8. */
+  private restText(k: number): string {
+    if (k === 0) return '';
+    if (k === 1) {
+      const s = this.rsrc;
+      const o = this.roff;
+      this.rsrc = EMPTY;
+      return decodeUtf8(s[o] as Uint8Array, s[o + 1] as number, s[o + 2] as number);
+    }
+    const chunks = this.restViews(k);
+    let n = 0;
+    for (const c of chunks) n += c.length;
+    return decodeUtf8(concat(chunks, n));
   }
 
   /** The whole body as a new Uint8Array. */
   async bytes(): Promise<Uint8Array<ArrayBuffer>> {
-    const end = this.queuedEnd();
-    const chunks = end >= 0 ? this.takeViews(end) : [];
-    if (end < 0) {
+    const k = this.rest();
+    const chunks = k >= 0 ? this.restViews(k) : [];
+    if (k < 0) {
       for (;;) {
         const c = await this.read();
         if (c === null) break;
@@ -317,28 +381,32 @@ export class Part implements AsyncIterable<Uint8Array> {
 
   /** The whole body decoded as UTF-8 (U+FFFD for invalid bytes, BOM kept: MP-F-01). */
   text(): Promise<string> {
-    const end = this.queuedEnd();
-    if (end >= 0) {
-      // the whole body is already queued: no async function frame
-      const d = this.driver;
-      const q = d.q;
-      const h = d.qh;
-      if (end === h) {
-        d.qh = end + 1;
-        this.done = true;
-        return Promise.resolve('');
-      }
-      if (end === h + 3) {
-        d.qh = end + 1;
-        this.done = true;
-        return Promise.resolve(decodeUtf8(q[h] as Uint8Array, q[h + 1] as number, q[h + 2] as number));
-      }
-      const chunks = this.takeViews(end);
-      let n = 0;
-      for (const c of chunks) n += c.length;
-      return Promise.resolve(decodeUtf8(concat(chunks, n)));
+    let k: number;
+    try {
+      k = this.rest();
+    } catch (e) {
+      return Promise.reject(e);
     }
+    // the whole body is already buffered: no async function frame
+    if (k >= 0) return Promise.resolve(this.restText(k));
     return this.textSlow();
+  }
+
+  /** `text()` for a `complete` part, without a promise; throws when the body is not complete. */
+  textSync(): string {
+    const k = this.rest();
+    if (k < 0) throw new Error('formwire: textSync() on a part whose body is not complete (see Part.complete)');
+    return this.restText(k);
+  }
+
+  /** `bytes()` for a `complete` part, without a promise; throws when the body is not complete. */
+  bytesSync(): Uint8Array<ArrayBuffer> {
+    const k = this.rest();
+    if (k < 0) throw new Error('formwire: bytesSync() on a part whose body is not complete (see Part.complete)');
+    const chunks = this.restViews(k);
+    let n = 0;
+    for (const c of chunks) n += c.length;
+    return concat(chunks, n);
   }
 
   private async textSlow(): Promise<string> {
@@ -358,11 +426,18 @@ export class Part implements AsyncIterable<Uint8Array> {
   }
 }
 
-/** The async iterable of parts returned by parseMultipart. */
+/**
+ * The async iterable of parts returned by parseMultipart. Iterate it part by part (`for await … of`), or in
+ * batches with `batches()`; not both.
+ */
 export class MultipartParts implements AsyncIterableIterator<Part> {
   private readonly driver: Driver;
   private ended = false;
+  /** The parts of the batch last handed out (skipped when the next one is asked for). */
+  private batch: Part[] = [];
   private readonly onPulled = (): Promise<IteratorResult<Part>> | IteratorResult<Part> => this.take() ?? this.driver.pullThen(this.onPulled, this.onError);
+  private readonly onBatchPulled = (): Promise<IteratorResult<Part[]>> | IteratorResult<Part[]> =>
+    this.takeBatch() ?? this.driver.pullThen(this.onBatchPulled, this.onError);
   private readonly onError = (): void => {
     this.ended = true;
   };
@@ -403,6 +478,74 @@ export class MultipartParts implements AsyncIterableIterator<Part> {
     const r = this.take();
     if (r !== null) return Promise.resolve(r);
     return this.driver.pullThen(this.onPulled, this.onError);
+  }
+
+  /**
+   * Every queued part as one batch (parts whose bodies ended inside the source chunks read so far take their
+   * body along and are `complete`; a part whose body goes on stays in the queue and ends the batch), the end, or
+   * null when the queue holds no part.
+   */
+  private takeBatch(): IteratorResult<Part[]> | null {
+    const d = this.driver;
+    const q = d.q;
+    let h = d.qh;
+    const out: Part[] = [];
+    while (h < q.length) {
+      const ev = q[h];
+      if (ev instanceof PartInfo) {
+        const p = new Part(ev, d);
+        out.push(p);
+        let k = h + 1;
+        while (k < q.length && q[k] instanceof Uint8Array) k += 3;
+        if (k < q.length && q[k] === PART_END) {
+          p.held = k === h + 1 ? EMPTY : q.slice(h + 1, k);
+          h = k + 1;
+          continue;
+        }
+        // its body goes on past the queue: read from the queue (the batch's last part)
+        d.qh = h + 1;
+        d.cur = p;
+        this.batch = out;
+        return { done: false, value: out };
+      }
+      if (ev === END) {
+        if (out.length > 0) break; // the end is answered by the next call
+        d.qh = h + 1;
+        this.ended = true;
+        return DONE;
+      }
+      // data and end of a part nobody read: skipped
+      h += ev instanceof Uint8Array ? 3 : 1;
+    }
+    d.qh = h;
+    if (out.length === 0) return null;
+    d.cur = null;
+    this.batch = out;
+    return { done: false, value: out };
+  }
+
+  /**
+   * Batched iteration: the parts that are available now, as arrays (in order; about one array per source chunk).
+   * Every part of a batch but the last is `complete`, so `textSync()` / `bytesSync()` read it without a promise; the
+   * last may be incomplete, to be read like any part. A batch's parts can be read in any order until the next
+   * batch is asked for; then the unread ones are skipped.
+   */
+  batches(): AsyncIterableIterator<Part[]> {
+    const it: AsyncIterableIterator<Part[]> = {
+      next: (): Promise<IteratorResult<Part[]>> => {
+        if (this.ended) return Promise.resolve(DONE);
+        for (const p of this.batch) p.skip();
+        this.batch = EMPTY as Part[];
+        const cur = this.driver.cur;
+        if (cur !== null) cur.skip();
+        const r = this.takeBatch();
+        if (r !== null) return Promise.resolve(r);
+        return this.driver.pullThen(this.onBatchPulled, this.onError);
+      },
+      return: (): Promise<IteratorResult<Part[]>> => this.return() as Promise<IteratorResult<never>>,
+      [Symbol.asyncIterator]: () => it,
+    };
+    return it;
   }
 
   async return(): Promise<IteratorResult<Part>> {
