@@ -301,42 +301,21 @@ impl<'g> Encoder<'g> {
     // ---- primitives ---------------------------------------------------------------------------
 
     #[inline]
-    fn varint(&mut self, mut v: u32) {
-        while v >= 0x80 {
-            self.out.push((v as u8) | 0x80);
-            v >>= 7;
-        }
-        self.out.push(v as u8);
+    fn varint(&mut self, v: u32) {
+        varint_to(&mut self.out, v);
     }
 
     #[inline(always)]
     fn write_number(&mut self, n: f64) {
-        // SC-E-03: `I` for integral numbers in int32 range that are not -0, else `N`.
-        // `as i32` saturates and maps NaN to 0, so the round trip holds exactly for int32 values.
-        let i = n as i32;
-        if f64::from(i) == n && !(n == 0.0 && n.is_sign_negative()) {
-            self.out.push(TAG_INT32);
-            self.varint(((i << 1) ^ (i >> 31)) as u32);
-        } else {
-            self.out.push(TAG_DOUBLE);
-            self.double(n);
-        }
+        number_to(&mut self.out, n);
     }
 
     fn double(&mut self, n: f64) {
-        let n = if n.is_nan() { f64::NAN } else { n };
-        self.out.extend_from_slice(&n.to_le_bytes());
+        double_to(&mut self.out, n);
     }
 
     fn write_index_key(&mut self, i: u32) {
-        if i <= i32::MAX as u32 {
-            let i = i as i32;
-            self.out.push(TAG_INT32);
-            self.varint(((i << 1) ^ (i >> 31)) as u32);
-        } else {
-            self.out.push(TAG_DOUBLE);
-            self.double(f64::from(i));
-        }
+        index_key_to(&mut self.out, i);
     }
 
     fn bigint_contents(&mut self, b: &BigInt) -> Result<(), Error> {
@@ -356,41 +335,7 @@ impl<'g> Encoder<'g> {
     /// SC-E-05.
     #[inline]
     fn write_string(&mut self, s: &JsString) {
-        if let Some((len, buf)) = s.inline_parts() {
-            // A short one-byte string: tag, length and the whole fixed-size buffer in one copy, then
-            // the output is cut back to the real length.
-            let at = self.out.len();
-            self.out.reserve(2 + buf.len());
-            self.out.push(TAG_ONE_BYTE_STRING);
-            self.out.push(len as u8);
-            self.out.extend_from_slice(buf);
-            self.out.truncate(at + 2 + len);
-            return;
-        }
-        if let Some(b) = s.as_latin1() {
-            self.out.push(TAG_ONE_BYTE_STRING);
-            self.varint(b.len() as u32);
-            self.out.extend_from_slice(b);
-            return;
-        }
-        let u = s.as_utf16().unwrap_or_default();
-        if u.iter().all(|&c| c <= 0xFF) {
-            self.out.push(TAG_ONE_BYTE_STRING);
-            self.varint(u.len() as u32);
-            self.out.extend(u.iter().map(|&c| c as u8));
-        } else {
-            let byte_len = (u.len() * 2) as u32;
-            // SC-E-05: V8 pads so that the UTF-16 payload starts at an even offset of the output.
-            if (self.out.len() + 1 + varint_len(byte_len)) & 1 == 1 {
-                self.out.push(TAG_PADDING);
-            }
-            self.out.push(TAG_TWO_BYTE_STRING);
-            self.varint(byte_len);
-            self.out.reserve(u.len() * 2);
-            for &c in u {
-                self.out.extend_from_slice(&c.to_le_bytes());
-            }
-        }
+        string_to(&mut self.out, s);
     }
 
     // ---- values -------------------------------------------------------------------------------
@@ -765,7 +710,67 @@ impl<'g> Encoder<'g> {
         shape: u32,
         end: End,
     ) -> Result<(), Error> {
+        let Encoder {
+            out,
+            shapes,
+            frames,
+            ..
+        } = &mut *self;
+        let enc: &[Option<([u8; KEY_BYTES], u8)>] =
+            shapes.get(shape as usize).map_or(&[], |sh| &sh.enc[..]);
         for (i, v) in values.iter().enumerate() {
+            match enc.get(i) {
+                Some(Some((bytes, len))) => {
+                    // The cached encoding: one fixed-size copy, then cut back to the real length.
+                    let at = out.len();
+                    out.extend_from_slice(bytes);
+                    out.truncate(at + *len as usize);
+                }
+                _ => key_to(out, &keys[i]),
+            }
+            match v {
+                Value::String(s) => string_to(out, s),
+                Value::Number(n) => number_to(out, *n),
+                Value::Bool(true) => out.push(TAG_TRUE),
+                Value::Bool(false) => out.push(TAG_FALSE),
+                Value::Undefined => out.push(TAG_UNDEFINED),
+                Value::Null => out.push(TAG_NULL),
+                Value::BigInt(_) => {
+                    // Rare, and its error needs the encoder: the rest of the list goes the slow way.
+                    self.primitive(v)?;
+                    return self.props_rest(keys, values, i + 1, shape, end);
+                }
+                Value::Object(_) => {
+                    push_in(
+                        frames,
+                        Frame::Props {
+                            keys,
+                            values,
+                            i: i + 1,
+                            shape,
+                            end,
+                        },
+                    );
+                    push_in(frames, Frame::Value(v));
+                    return Ok(());
+                }
+            }
+        }
+        self.end(end);
+        Ok(())
+    }
+
+    /// The rest of [`Encoder::props_inline`] after a BigInt.
+    #[inline(never)]
+    fn props_rest(
+        &mut self,
+        keys: &'g [JsString],
+        values: &'g [Value],
+        from: usize,
+        shape: u32,
+        end: End,
+    ) -> Result<(), Error> {
+        for (i, v) in values.iter().enumerate().skip(from) {
             self.write_prop_key(keys, shape, i);
             if let Value::Object(_) = v {
                 push_in(
@@ -804,9 +809,99 @@ impl<'g> Encoder<'g> {
 
     #[inline]
     fn write_key(&mut self, k: &JsString) {
-        match k.as_array_index() {
-            Some(i) => self.write_index_key(i),
-            None => self.write_string(k),
+        key_to(&mut self.out, k);
+    }
+}
+
+#[inline]
+fn varint_to(out: &mut Vec<u8>, mut v: u32) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// SC-E-03: `I` for integral numbers in int32 range that are not -0, else `N`.
+#[inline(always)]
+fn number_to(out: &mut Vec<u8>, n: f64) {
+    // `as i32` saturates and maps NaN to 0, so the round trip holds exactly for int32 values.
+    let i = n as i32;
+    if f64::from(i) == n && !(n == 0.0 && n.is_sign_negative()) {
+        out.push(TAG_INT32);
+        varint_to(out, ((i << 1) ^ (i >> 31)) as u32);
+    } else {
+        out.push(TAG_DOUBLE);
+        double_to(out, n);
+    }
+}
+
+fn double_to(out: &mut Vec<u8>, n: f64) {
+    let n = if n.is_nan() { f64::NAN } else { n };
+    out.extend_from_slice(&n.to_le_bytes());
+}
+
+fn index_key_to(out: &mut Vec<u8>, i: u32) {
+    if i <= i32::MAX as u32 {
+        let i = i as i32;
+        out.push(TAG_INT32);
+        varint_to(out, ((i << 1) ^ (i >> 31)) as u32);
+    } else {
+        out.push(TAG_DOUBLE);
+        double_to(out, f64::from(i));
+    }
+}
+
+/// A property key (SC-E-06): an array index as a number, else the string.
+#[inline]
+fn key_to(out: &mut Vec<u8>, k: &JsString) {
+    match k.as_array_index() {
+        Some(i) => index_key_to(out, i),
+        None => string_to(out, k),
+    }
+}
+
+/// SC-E-05. A short one-byte string: tag, length and the whole fixed-size buffer in one copy, then
+/// the output is cut back to the real length.
+#[inline(always)]
+fn string_to(out: &mut Vec<u8>, s: &JsString) {
+    if let Some((len, buf)) = s.inline_parts() {
+        let at = out.len();
+        out.reserve(2 + buf.len());
+        out.push(TAG_ONE_BYTE_STRING);
+        out.push(len as u8);
+        out.extend_from_slice(buf);
+        out.truncate(at + 2 + len);
+        return;
+    }
+    long_string_to(out, s);
+}
+
+/// SC-E-05 for strings not stored inline.
+#[inline(never)]
+fn long_string_to(out: &mut Vec<u8>, s: &JsString) {
+    if let Some(b) = s.as_latin1() {
+        out.push(TAG_ONE_BYTE_STRING);
+        varint_to(out, b.len() as u32);
+        out.extend_from_slice(b);
+        return;
+    }
+    let u = s.as_utf16().unwrap_or_default();
+    if u.iter().all(|&c| c <= 0xFF) {
+        out.push(TAG_ONE_BYTE_STRING);
+        varint_to(out, u.len() as u32);
+        out.extend(u.iter().map(|&c| c as u8));
+    } else {
+        let byte_len = (u.len() * 2) as u32;
+        // SC-E-05: V8 pads so that the UTF-16 payload starts at an even offset of the output.
+        if (out.len() + 1 + varint_len(byte_len)) & 1 == 1 {
+            out.push(TAG_PADDING);
+        }
+        out.push(TAG_TWO_BYTE_STRING);
+        varint_to(out, byte_len);
+        out.reserve(u.len() * 2);
+        for &c in u {
+            out.extend_from_slice(&c.to_le_bytes());
         }
     }
 }
