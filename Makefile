@@ -46,7 +46,7 @@ vectors: ## Regenerate the shared vectors from vectors/src/ (then validate)
 demo: build ## The main job: encode a sample form with the CLI, decode it back, print parts and throughput
 	@if [ -x scripts/demo ]; then scripts/demo; else $(MAKE) --no-print-directory conformance; fi
 
-bench: setup ## Benchmarks against the incumbents (filters: W=W1 LANG=ts, LANG read from the command line only); writes bench/results + BENCHMARKS.md
+bench: build ## Benchmarks against the incumbents (filters: W=W1 LANG=ts, LANG read from the command line only); writes bench/results + BENCHMARKS.md
 	@if [ -x bench/run ]; then bench/run $(if $(W),--workload $(W)) $(if $(filter command line,$(origin LANG)),--lang $(LANG)); else echo "bench/run not present yet"; exit 1; fi
 
 bench-quick: ## Smoke run of the benchmark harness (small inputs, 1 repetition)
