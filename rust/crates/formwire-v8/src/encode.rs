@@ -268,7 +268,7 @@ impl<'g> Encoder<'g> {
     }
 
     /// Closes a container: its end tag and counts.
-    #[inline]
+    #[inline(always)]
     fn end(&mut self, end: End) {
         self.depth -= 1;
         match end {
