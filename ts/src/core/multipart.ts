@@ -392,8 +392,14 @@ export class MultipartParser {
   private readonly ranged: boolean;
 
   private state = S_START;
-  /** A DataView of the chunk being written (word comparisons). */
+  /** A DataView of the chunk being written (word comparisons), or NO_DV until dataView() makes it. */
   private dv: DataView = NO_DV;
+
+  private dataView(chunk: Uint8Array): DataView {
+    let d = this.dv;
+    if (d === NO_DV) d = this.dv = new DataView(chunk.buffer, chunk.byteOffset, chunk.length);
+    return d;
+  }
   /** Global offset of the current chunk's first byte; after write() returns, the number of bytes fed. */
   private base = 0;
   /** S_START: bytes of "--" B matched. */
@@ -504,7 +510,7 @@ export class MultipartParser {
     // Uint8Array subclass; mixing both makes V8 take slower paths).
     const chunk = input.constructor === Uint8Array ? input : new Uint8Array(input.buffer, input.byteOffset, input.length);
     const n = chunk.length;
-    this.dv = new DataView(chunk.buffer, chunk.byteOffset, n);
+    this.dv = NO_DV; // made by dataView() when a word comparison needs it (not per byte of a byte-by-byte feed)
     let i = 0;
     try {
       while (i < n) {
@@ -948,9 +954,10 @@ export class MultipartParser {
    * and the index after the empty line returned; otherwise -1 with nothing committed (the general path takes over).
    */
   private fastBlock(chunk: Uint8Array, i: number, n: number): number {
-    const dv = this.dv;
     let p = i + FAST_CD.length;
-    if (p >= n || !eqWords(dv, i, FAST_CD_W, FAST_CD.length)) return -1;
+    if (p >= n) return -1;
+    const dv = this.dataView(chunk);
+    if (!eqWords(dv, i, FAST_CD_W, FAST_CD.length)) return -1;
     const ns = p;
     while (p < n && QCHAR[chunk[p]!] !== 0) p++;
     if (p >= n || chunk[p] !== DQUOTE) return -1;
@@ -1087,7 +1094,6 @@ export class MultipartParser {
     }
     // Normal scan from i.
     const lead = this.lead;
-    const dv = this.dv;
     const nw = this.needleW;
     const shift = this.shift;
     const last = L - 1;
@@ -1101,7 +1107,7 @@ export class MultipartParser {
       let s = from;
       while (s <= stopJs) {
         const c = chunk[s + last]!;
-        if (c === lastByte && chunk[s] === lead && eqWords(dv, s, nw, L)) {
+        if (c === lastByte && chunk[s] === lead && eqWords(this.dataView(chunk), s, nw, L)) {
           j = s;
           break;
         }
