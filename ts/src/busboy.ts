@@ -134,7 +134,14 @@ class MultipartBusboy extends Writable implements MultipartHandler {
   private fields = 0;
   private skip = false;
   private file: FileStream | null = null;
-  private field: { name: string; chunks: Uint8Array[]; size: number; truncated: boolean; info: PartInfo } | null = null;
+  private field: { name: string; chunks: Uint8Array[]; size: number; truncated: boolean } | null = null;
+  /**
+   * The field's last body range, chunk[pa..pb), not copied yet: a field that ends inside the chunk being written is
+   * decoded straight from it; keep() copies the range when the field goes on (another range, or the write ends).
+   */
+  private pc: Uint8Array | null = null;
+  private pa = 0;
+  private pb = 0;
   private openFiles = 0;
   private pendingCb: ((e?: Error | null) => void) | null = null;
   private finalCb: ((e?: Error | null) => void) | null = null;
@@ -171,8 +178,8 @@ class MultipartBusboy extends Writable implements MultipartHandler {
     }
     const ct = info.contentType;
     const mimeType = ct === null ? 'text/plain' : (ct.split(';')[0] ?? '').trim().toLowerCase();
-    let encoding = '7bit';
-    for (const [k, v] of info.headers) if (k === 'content-transfer-encoding') encoding = v.toLowerCase();
+    const cte = info.header('content-transfer-encoding');
+    const encoding = cte === null ? '7bit' : cte.toLowerCase();
     if (info.filename !== null) {
       if (++this.files > this.maxFiles) {
         if (this.files === this.maxFiles + 1) this.emit('filesLimit');
@@ -198,7 +205,7 @@ class MultipartBusboy extends Writable implements MultipartHandler {
         this.skip = true;
         return;
       }
-      this.field = { name: this.latin1Params ? latin1(info.nameBytes) : info.name, chunks: [], size: 0, truncated: false, info };
+      this.field = { name: this.latin1Params ? latin1(info.nameBytes) : info.name, chunks: [], size: 0, truncated: false };
       this.fieldInfo = { nameTruncated: false, valueTruncated: false, encoding, mimeType };
     }
   }
@@ -213,6 +220,37 @@ class MultipartBusboy extends Writable implements MultipartHandler {
       const cb = this.finalCb;
       this.finalCb = null;
       cb();
+    }
+  }
+
+  onDataRange(chunk: Uint8Array, a: number, b: number): void {
+    if (this.skip) return;
+    const f = this.field;
+    if (this.file !== null || f === null) {
+      this.onData(new Uint8Array(chunk.buffer, chunk.byteOffset + a, b - a));
+      return;
+    }
+    if (f.truncated) return;
+    const room = this.fieldSize - f.size;
+    if (b - a > room) {
+      b = a + room;
+      f.truncated = true;
+    }
+    if (b > a) {
+      this.keep();
+      this.pc = chunk;
+      this.pa = a;
+      this.pb = b;
+      f.size += b - a;
+    }
+  }
+
+  /** Copy the field's pending range into its chunks (it must outlive the chunk being written). */
+  private keep(): void {
+    const c = this.pc;
+    if (c !== null) {
+      this.field?.chunks.push(c.slice(this.pa, this.pb));
+      this.pc = null;
     }
   }
 
@@ -271,9 +309,18 @@ class MultipartBusboy extends Writable implements MultipartHandler {
     }
     const f = this.field;
     if (f === null) return;
+    let value: string;
+    const c = this.pc;
+    if (c !== null && f.chunks.length === 0) {
+      // the whole value is one range of the chunk being written
+      this.pc = null;
+      value = this.latin1Values ? latin1(c.subarray(this.pa, this.pb)) : decodeUtf8(c, this.pa, this.pb);
+    } else {
+      this.keep();
+      const all = f.chunks.length === 1 ? f.chunks[0]! : f.chunks.length === 0 ? new Uint8Array(0) : Buffer.concat(f.chunks, f.size);
+      value = this.latin1Values ? latin1(all) : decodeUtf8(all);
+    }
     this.field = null;
-    const all = f.chunks.length === 1 ? f.chunks[0]! : Buffer.concat(f.chunks, f.size);
-    const value = this.latin1Values ? latin1(all) : decodeUtf8(all);
     const info = this.fieldInfo!;
     info.valueTruncated = f.truncated;
     if (this.legacy) this.emit('field', f.name, value, info.nameTruncated, info.valueTruncated, info.encoding, info.mimeType);
@@ -286,10 +333,12 @@ class MultipartBusboy extends Writable implements MultipartHandler {
     try {
       this.parser.write(chunk);
     } catch (e) {
+      this.pc = null;
       this.fail(e as Error);
       cb(e as Error);
       return;
     }
+    this.keep();
     if (this.paused) this.pendingCb = cb;
     else cb();
   }

@@ -153,3 +153,36 @@ test('legacy class API (busboy 0.x / @fastify/busboy): new Busboy(), positional 
     ['file', 'f', 'x.txt', '7bit', 'text/plain'],
   ]);
 });
+
+test('field values survive the writer reusing its buffer after each write (values spanning writes are copied)', async () => {
+  const input = body([
+    field('a', 'short'),
+    field('b', 'x'.repeat(50) + '\xe9\xe8'),
+    field('c', ''),
+    field('d', 'with \r\n inside and more text'),
+    file('f', 'f.bin', 'file bytes'),
+    field('e', 'z'.repeat(300)),
+  ]);
+  const want = (await runBusboy({ headers: { 'content-type': CT }, defCharset: 'latin1' }, input, input.length)).fields.map(([n, v]) => `${n}=${v}`);
+  assert.equal(want.length, 5);
+  for (const size of [1, 2, 5, 13, 64, 100]) {
+    for (const limits of [{}, { fieldSize: 40 }]) {
+      const seen: string[] = [];
+      const bb = busboy({ headers: { 'content-type': CT }, defCharset: 'latin1', limits });
+      bb.on('field', (n: string, v: string, info: FieldInfo) => seen.push(`${n}=${v}${info.valueTruncated ? '~' : ''}`));
+      bb.on('file', (_n: string, s: FileStream) => s.resume());
+      const closed = new Promise((r) => bb.on('close', r));
+      const shared = Buffer.alloc(size);
+      for (let i = 0; i < input.length; i += size) {
+        const n = Math.min(size, input.length - i);
+        input.copy(shared, 0, i, i + n);
+        await new Promise<void>((r) => bb.write(shared.subarray(0, n), () => r()));
+        shared.fill(0x3f); // the writer's buffer is reused: nothing may still point into it
+      }
+      bb.end();
+      await closed;
+      const expect = 'fieldSize' in limits ? want.map((w) => (w.length > 42 ? `${w.slice(0, 42)}~` : w)) : want;
+      assert.deepEqual(seen, expect, `chunks of ${size} ${JSON.stringify(limits)}`);
+    }
+  }
+});

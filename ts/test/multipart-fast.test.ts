@@ -33,6 +33,8 @@ interface Full {
   contentType: string | null;
   type: string | null;
   headers: [string, string][];
+  /** header(name) for a few names */
+  lookups: (string | null)[];
   body: number[];
   fast: boolean;
 }
@@ -62,6 +64,7 @@ class Collect implements MultipartHandler {
       contentType: p.contentType,
       type: p.type,
       headers: p.headers,
+      lookups: ['content-type', 'Content-Disposition', 'CONTENT-TRANSFER-ENCODING', 'x-extra', 'content-disposition'].map((h) => p.header(h)),
       body: this.body,
       // the fast path keeps no header slab (see PartInfo)
       fast: (p as unknown as { slab: unknown }).slab === null,
@@ -233,6 +236,7 @@ test('fast header block: what the browsers send is read by the fast path, with e
   assert.equal(a.contentType, null);
   assert.equal(a.type, null);
   assert.deepEqual(a.headers, [['content-disposition', 'form-data; name="title"']]);
+  assert.deepEqual(a.lookups, [null, 'form-data; name="title"', null, null, 'form-data; name="title"']);
   assert.equal(a.offset, BOUNDARY.length + 4);
   assert.equal(b.index, 1);
   assert.equal(b.filename, 'a b.png');
@@ -244,6 +248,7 @@ test('fast header block: what the browsers send is read by the fast path, with e
     ['content-type', 'image/png'],
   ]);
   assert.deepEqual(b.body, [...bin('\x89PNG')]);
+  assert.deepEqual(b.lookups, ['image/png', 'form-data; name="up"; filename="a b.png"', null, null, 'form-data; name="up"; filename="a b.png"']);
 });
 
 test('Horspool body scan: bodies full of near-delimiters, every boundary length, against the fallback search', { timeout: 120000 }, () => {

@@ -194,6 +194,21 @@ export class PartInfo {
     return this._headers;
   }
 
+  /**
+   * The value of the last header called `name` (ASCII case-insensitive), as `headers` gives it; null when there is
+   * none. For a block read by the fast path, without building `headers`.
+   */
+  header(name: string): string | null {
+    const lower = name.toLowerCase();
+    if (this.slab === null) {
+      if (lower === 'content-type') return this.ct;
+      if (lower !== 'content-disposition') return null;
+    }
+    let v: string | null = null;
+    for (const [k, x] of this.headers) if (k === lower) v = x;
+    return v;
+  }
+
   /** The value of the last Content-Type header, OWS-trimmed, as is; null when there is none (MP-H-11). */
   get contentType(): string | null {
     const h = this.slab;
