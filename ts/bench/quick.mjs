@@ -15,7 +15,8 @@
 // over batches of a few operations (fixed per row), rows interleaved round by round after two warm-up batches; the
 // median of `rounds` batches (default 7) is printed with its min and max, then the ratios the targets are about.
 // Reference rows: "floor" rows are costs no parser can avoid (10,000 FormData.append calls with ready strings;
-// draining the web stream); "bare" rows scan the W1 chunks with Buffer.indexOf, once per 64 KiB chunk (the
+// draining the web stream; on W1, building the in-memory File of the payload that formData() must return, which
+// Node's Blob copies into fresh memory); "bare" rows scan the W1 chunks with Buffer.indexOf, once per 64 KiB chunk (the
 // targets' reference) and in 16 KiB windows (what formwire's native search does, src/adapters/node.ts).
 // busboy and @fastify/busboy rows appear when bench/node's npm project is installed (`bench/run` does that).
 import { readFileSync, existsSync } from 'node:fs';
@@ -374,6 +375,18 @@ if (want('w1')) {
     ['fw.parseMultipart web stream', () => fileBytes(fw.parseMultipart(pullStream(chunks), CT, opts)), 3],
     ['fw.parseMultipart array', () => fileBytes(fw.parseMultipart(chunks, CT, opts)), 3],
   ];
+  // formData(): the file part becomes an in-memory File, which Node's Blob constructor copies into fresh memory
+  const fileSize = (fd) => fd.get('file').size;
+  const payload = [];
+  {
+    const at = body.indexOf('\r\n\r\n', body.indexOf('filename=')) + 4;
+    for (let i = at; i < at + expect; i += CHUNK) payload.push(body.subarray(i, Math.min(i + CHUNK, at + expect)));
+  }
+  rows.push(
+    ['fw.formData() web stream', async () => fileSize(await fw.formData(pullStream(chunks), CT, opts)), 1],
+    ['Response.formData() (built-in)', async () => fileSize(await new Response(pullStream(chunks), { headers: { 'content-type': CT } }).formData()), 1],
+    ['floor: new File(the payload as 64 KiB views)', () => new File(payload, 'big.bin', { type: 'application/octet-stream', lastModified: 0 }).size, 1],
+  );
   if (fastifyBusboy !== null) {
     rows.push([
       '@fastify/busboy',
@@ -398,4 +411,6 @@ if (want('w1')) {
   ratio(med, 'bare indexOf scan in 16 KiB windows', 'fw.parseMultipart web stream', 'windowed scan / parseMultipart (web)');
   ratio(med, '@fastify/busboy', 'fw.parseMultipart web stream', '@fastify/busboy / parseMultipart (web)');
   ratio(med, '@fastify/busboy', 'core MultipartParser', '@fastify/busboy / core');
+  ratio(med, 'Response.formData() (built-in)', 'fw.formData() web stream', 'Response.formData / fw.formData (web)');
+  ratio(med, 'Response.formData() (built-in)', 'floor: new File(the payload as 64 KiB views)', 'Response.formData / new File floor');
 }
