@@ -21,6 +21,22 @@ fn pairs_to_py<'py>(py: Python<'py>, pairs: &[(std::borrow::Cow<'_, str>, std::b
     util::list_of(py, items)
 }
 
+/// Parses a whole input; large immutable inputs are scanned without the GIL (a mutable buffer could change under
+/// the scan, so it keeps the GIL).
+fn parse_input<'a>(py: Python<'_>, input: &'a TextOrBytes<'_>, o: &Options) -> PyResult<Vec<urlencoded::Pair<'a>>> {
+    let bytes = input.as_bytes();
+    let immutable = match input {
+        TextOrBytes::Text(_) => true,
+        TextOrBytes::Bytes(b) => b.readonly(),
+    };
+    let r = if bytes.len() >= GIL_RELEASE_BYTES && immutable {
+        py.detach(|| urlencoded::parse_with(bytes, o))
+    } else {
+        urlencoded::parse_with(bytes, o)
+    };
+    r.map_err(|e| errors::core(py, e))
+}
+
 /// Parses a whole body (`str` is UTF-8 encoded first, UE-P-01) into `(name, value)` pairs.
 #[pyfunction]
 #[pyo3(
@@ -35,20 +51,7 @@ pub fn urlencoded_parse<'py>(
 ) -> PyResult<Bound<'py, PyList>> {
     let o = options(max_pairs, max_bytes)?;
     let input = util::text_or_bytes(data)?;
-    let bytes = input.as_bytes();
-    let immutable = match &input {
-        TextOrBytes::Text(_) => true,
-        TextOrBytes::Bytes(b) => b.readonly(),
-    };
-    let r = if bytes.len() >= GIL_RELEASE_BYTES && immutable {
-        py.detach(|| urlencoded::parse_with(bytes, &o))
-    } else {
-        urlencoded::parse_with(bytes, &o)
-    };
-    match r {
-        Ok(pairs) => pairs_to_py(py, &pairs),
-        Err(e) => Err(errors::core(py, e)),
-    }
+    pairs_to_py(py, &parse_input(py, &input, &o)?)
 }
 
 /// As `urlencoded_parse`, into a dict (the last value of a repeated name wins), without building the pairs.
@@ -65,17 +68,7 @@ pub fn urlencoded_parse_dict<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let o = options(max_pairs, max_bytes)?;
     let input = util::text_or_bytes(data)?;
-    let bytes = input.as_bytes();
-    let immutable = match &input {
-        TextOrBytes::Text(_) => true,
-        TextOrBytes::Bytes(b) => b.readonly(),
-    };
-    let r = if bytes.len() >= GIL_RELEASE_BYTES && immutable {
-        py.detach(|| urlencoded::parse_with(bytes, &o))
-    } else {
-        urlencoded::parse_with(bytes, &o)
-    };
-    let pairs = r.map_err(|e| errors::core(py, e))?;
+    let pairs = parse_input(py, &input, &o)?;
     let d = PyDict::new(py);
     for (n, v) in &pairs {
         let (k, v) = (util::fast_str(py, n), util::fast_str(py, v));
