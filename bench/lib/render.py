@@ -16,6 +16,7 @@ from pathlib import Path
 CONTEXT = {"json"}
 LANG_NAME = {"ts": "Node (TS)", "rust": "Rust", "python": "Python"}
 LANG_COLOR = {"ts": "#8fb3d9", "rust": "#e0a878", "python": "#a8cf8e"}
+FLOOR_COLOR = "#c8c8c8"
 FW_COLOR = {"ts": "#1f5fa8", "rust": "#b3541e", "python": "#3d7a28"}
 
 
@@ -69,7 +70,8 @@ def chart(wid: str, title: str, recs: list[dict], out: Path, plt) -> str | None:
     per_op = any(r.get("per_op") for r in ok)
     vals = [r["median_s"] * 1e3 for r in ok]
     labels = [f"{LANG_NAME[r['lang']]}: {r['label']}" for r in ok]
-    colors = [FW_COLOR[r["lang"]] if r["formwire"] else LANG_COLOR[r["lang"]] for r in ok]
+    colors = [FW_COLOR[r["lang"]] if r["formwire"] else FLOOR_COLOR if r.get("floor") else LANG_COLOR[r["lang"]]
+              for r in ok]
     h = max(2.2, 0.34 * len(ok) + 1.2)
     fig, ax = plt.subplots(figsize=(10, h))
     y = list(range(len(ok)))[::-1]
@@ -154,7 +156,10 @@ def main() -> None:
         w("")
         w("From `bench/targets.json`; each line is computed from the wall-time medians of this run (pass/fail), with "
           "the same ratio over the CPU-time medians in parentheses: on this shared machine the CPU-time ratio is "
-          "the steadier of the two.")
+          "the steadier of the two. Where a target names a floor row (the least work the workload forces on every "
+          "implementation, measured in the same run), its **ceiling** is the incumbent's median over the floor's: "
+          "no implementation can beat the incumbent by more on this machine, so a target above its ceiling is out "
+          "of reach here whatever the parser does.")
         w("")
         for t in data["targets"]:
             if t.get("value") is None:
@@ -163,7 +168,12 @@ def main() -> None:
                 mark = "✓" if t["passed"] else "✗"
                 unit = "x the reference time" if t.get("kind") == "ref" else "x"
                 cpu = f" (CPU time: {t['cpu_value']:.2f}x)" if t.get("cpu_value") else ""
-                w(f"- {t['text']}: {t['value']:.2f}{unit} {mark}{cpu}")
+                ceil = ""
+                if t.get("ceiling"):
+                    over = " (the target is above it)" if t["ceiling"] < t["min_ratio"] else ""
+                    ccpu = f", CPU time {t['cpu_ceiling']:.2f}x" if t.get("cpu_ceiling") else ""
+                    ceil = f"; ceiling {t['ceiling']:.2f}x{ccpu}{over}, floor: {t['floor_label']}"
+                w(f"- {t['text']}: {t['value']:.2f}{unit} {mark}{cpu}{ceil}")
         w("")
 
     # Summary
@@ -178,7 +188,7 @@ def main() -> None:
     for wid in works:
         for lang in ("ts", "rust", "python"):
             inc = [r for r in recs if r["workload"] == wid and r["lang"] == lang and not r["formwire"]
-                   and r["status"] == "ok" and r["impl"] not in CONTEXT]
+                   and not r.get("floor") and r["status"] == "ok" and r["impl"] not in CONTEXT]
             for f in [r for r in recs if r["workload"] == wid and r["lang"] == lang and r["formwire"]]:
                 if f["status"] != "ok":
                     w(f"| {wid} | {LANG_NAME[lang]} | {f['label']} | {f['status']} | | | | | | |")
