@@ -397,18 +397,9 @@ fn parts_json(parts: &[PartInfo]) -> String {
         j.push_str(&json::opt_string(p.filename.as_deref()));
         j.push_str(",\"content_type\":");
         j.push_str(&json::opt_string(p.content_type.as_deref()));
-        j.push_str(",\"headers\":[");
-        for (k, (n, v)) in p.headers.iter().enumerate() {
-            if k > 0 {
-                j.push(',');
-            }
-            j.push('[');
-            json::push_string(&mut j, n);
-            j.push(',');
-            json::push_string(&mut j, v);
-            j.push(']');
-        }
-        j.push_str(&format!("],\"size\":{},\"sha256\":\"{}\"}}", p.size, p.sha256));
+        j.push_str(",\"headers\":");
+        json::push_pairs(&mut j, p.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())));
+        j.push_str(&format!(",\"size\":{},\"sha256\":\"{}\"}}", p.size, p.sha256));
     }
     j.push_str("]}\n");
     j
@@ -442,18 +433,9 @@ fn parts_table(parts: &[PartInfo], saved: bool) -> String {
 }
 
 fn pairs_json(pairs: &[(String, String)]) -> String {
-    let mut j = String::from("{\"pairs\":[");
-    for (i, (n, v)) in pairs.iter().enumerate() {
-        if i > 0 {
-            j.push(',');
-        }
-        j.push('[');
-        json::push_string(&mut j, n);
-        j.push(',');
-        json::push_string(&mut j, v);
-        j.push(']');
-    }
-    j.push_str("]}\n");
+    let mut j = String::from("{\"pairs\":");
+    json::push_pairs(&mut j, pairs.iter().map(|(n, v)| (n.as_str(), v.as_str())));
+    j.push_str("}\n");
     j
 }
 

@@ -42,6 +42,22 @@ pub fn push_escaped(out: &mut String, s: &str) {
     out.push_str(&s[from..]);
 }
 
+/// Appends `[[n, v], ...]`: a list of string pairs (part headers, urlencoded pairs).
+pub fn push_pairs<'a>(out: &mut String, pairs: impl IntoIterator<Item = (&'a str, &'a str)>) {
+    out.push('[');
+    for (i, (n, v)) in pairs.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push('[');
+        push_string(out, n);
+        out.push(',');
+        push_string(out, v);
+        out.push(']');
+    }
+    out.push(']');
+}
+
 /// `Some(s)` as a string literal, `None` as `null`.
 pub fn opt_string(s: Option<&str>) -> String {
     s.map_or_else(|| "null".to_owned(), string)
