@@ -144,6 +144,20 @@ async function multipartCase(imp) {
   const headers = { 'content-type': ct, 'content-length': String(body.length) };
   const fwOpts = { maxParts: Infinity, allowPreamble: !!W.allow_preamble };
 
+  if (imp === 'floor-file') {
+    // Floor: the copy any parser returning a standard FormData must make. Inside the timer only `new File()` of the
+    // file payload's 64 KiB chunk views (Node's Blob copies them into fresh memory); the views are made outside it.
+    const off = W.payload_offset ?? 0;
+    const len = W.payload_bytes ?? body.length - off;
+    const views = chunksOf(body.subarray(off, off + len), W.chunk);
+    return {
+      version: `node ${process.version}`,
+      ...(await measure(() => {
+        const f = new File(views, 'payload.bin');
+        return { floor: true, bytes: f.size };
+      })),
+    };
+  }
   if (imp === 'formwire-core') {
     // The sans-IO core used the Node way: range events (no view per event), field values decoded with
     // Buffer's native UTF-8 slice, file bytes counted.
@@ -420,6 +434,16 @@ async function serializeCase(imp) {
   let run;
   let version;
   let boundaryOf = () => B;
+  if (imp === 'floor-build') {
+    // Floor: the form building every W5 row does (1,000 appends + the File of the blob), nothing serialized.
+    const r = await measure(async () => {
+      const fd = new FormData();
+      for (const [k, v] of fields) fd.append(k, v);
+      fd.append('file', new File([blob], W.blob_name, { type: W.blob_type }));
+      return fd;
+    });
+    return { version: `node ${process.version}`, times: r.times, cpu: r.cpu, last: { floor: true }, slow: r.slow };
+  }
   if (imp === 'formwire' || imp === 'formwire-pairs') {
     const fw = await import(fwUrl('index.js'));
     version = formwireVersion;
