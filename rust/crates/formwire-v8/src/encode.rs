@@ -38,12 +38,56 @@ pub fn encode_with(graph: &Graph, options: &EncodeOptions) -> Result<Vec<u8>, Er
 
 /// Encodes `root`, whose objects live in `heap`.
 pub fn encode_value(heap: &Heap, root: &Value, options: &EncodeOptions) -> Result<Vec<u8>, Error> {
+    let mut out = Vec::new();
+    encode_value_into(heap, root, options, &mut out)?;
+    Ok(out)
+}
+
+/// Appends the encoding of a value graph (default options) to `out`, as `serde_json::to_writer` or
+/// prost's `encode` do: a caller that reuses one buffer for many values allocates (and, for large
+/// values, page-faults) once instead of per value. The bytes appended are exactly what [`encode`]
+/// returns; on an error `out` is left as it was, and the error offset counts from where the encoding
+/// started.
+pub fn encode_into(graph: &Graph, out: &mut Vec<u8>) -> Result<(), Error> {
+    encode_value_into(&graph.heap, &graph.root, &EncodeOptions::default(), out)
+}
+
+/// [`encode_into`] for `root`, whose objects live in `heap`, with the given options.
+pub fn encode_value_into(
+    heap: &Heap,
+    root: &Value,
+    options: &EncodeOptions,
+    out: &mut Vec<u8>,
+) -> Result<(), Error> {
+    let base = out.len();
+    if !matches!(root, Value::Object(_) | Value::BigInt(_)) {
+        // A primitive: no walk, no id table, one reservation of the exact size.
+        let len = match root {
+            Value::String(s) if s.as_utf16().is_some() => 2 * s.len() + 7,
+            // A short string is written as its whole inline buffer, then cut back.
+            Value::String(s) => s.len().max(crate::string::INLINE) + 6,
+            _ => 9,
+        };
+        out.reserve(2 + len);
+        out.extend_from_slice(&[TAG_VERSION, 15]);
+        match root {
+            Value::String(s) => string_to(out, base, s),
+            Value::Number(n) => number_to(out, *n),
+            Value::Bool(true) => out.push(TAG_TRUE),
+            Value::Bool(false) => out.push(TAG_FALSE),
+            Value::Undefined => out.push(TAG_UNDEFINED),
+            _ => out.push(TAG_NULL),
+        }
+        return Ok(());
+    }
     let (_, props, items) = heap.arena_lens();
+    // A guess that covers typical small values in one allocation (long strings and buffers grow it
+    // once, to their size).
+    out.reserve(64 + (heap.len() * 4 + props * 20 + items * 4).min(1 << 24));
     let mut e = Encoder {
         heap,
-        // A guess that covers typical small values in one allocation (long strings and buffers grow it
-        // once, to their size).
-        out: Vec::with_capacity(64 + (heap.len() * 4 + props * 16 + items * 4).min(1 << 24)),
+        out: std::mem::take(out),
+        base,
         ids: vec![u32::MAX; heap.len()],
         next_id: 0,
         depth: 0,
@@ -52,8 +96,12 @@ pub fn encode_value(heap: &Heap, root: &Value, options: &EncodeOptions) -> Resul
         shapes: Vec::new(),
     };
     e.out.extend_from_slice(&[TAG_VERSION, 15]);
-    e.run(root)?;
-    Ok(e.out)
+    let r = e.run(root);
+    *out = std::mem::take(&mut e.out);
+    if r.is_err() {
+        out.truncate(base);
+    }
+    r
 }
 
 /// An open container being written: its entries from `i` on, then (for the frames that carry one)
@@ -107,6 +155,8 @@ enum End {
 struct Encoder<'g> {
     heap: &'g Heap,
     out: Vec<u8>,
+    /// Where this encoding starts in `out` (`encode_into` appends): offsets count from here.
+    base: usize,
     /// Wire id per heap object, `u32::MAX` until first visit.
     ids: Vec<u32>,
     next_id: u32,
@@ -122,6 +172,8 @@ struct KeyShape {
     /// The key list (`Props::keys`, length); objects that share it (or a prefix) reuse the encodings.
     keys: u32,
     len: u32,
+    /// `enc` is filled (for `len` keys).
+    encoded: bool,
     /// Each key's encoding (tag, length and bytes; index keys as numbers) when it is short and has
     /// no alignment padding (UTF-16 keys depend on the output offset and are written each time).
     enc: Vec<Option<([u8; KEY_BYTES], u8)>>,
@@ -133,7 +185,7 @@ const NO_SHAPE: u32 = u32::MAX;
 
 impl<'g> Encoder<'g> {
     fn fail(&self, code: ErrorCode, msg: &'static str) -> Error {
-        Error::new(code, self.out.len() as u64, msg)
+        Error::new(code, (self.out.len() - self.base) as u64, msg)
     }
 
     /// Writes `root`, then the open containers until none is left; nothing here recurses.
@@ -335,7 +387,7 @@ impl<'g> Encoder<'g> {
     /// SC-E-05.
     #[inline]
     fn write_string(&mut self, s: &JsString) {
-        string_to(&mut self.out, s);
+        string_to(&mut self.out, self.base, s);
     }
 
     // ---- values -------------------------------------------------------------------------------
@@ -619,8 +671,14 @@ impl<'g> Encoder<'g> {
     #[inline]
     fn checked_shape(&mut self, props: Props, keys: &[JsString]) -> Result<Option<u32>, Error> {
         let d = self.depth;
-        if let Some(sh) = self.shapes.get(d) {
+        if let Some(sh) = self.shapes.get_mut(d) {
             if sh.keys == props.keys && props.len <= sh.len {
+                if !sh.encoded {
+                    // The list's second object at this depth: its keys are worth encoding once.
+                    sh.encoded = true;
+                    let all = self.heap.get_keys(Props { len: sh.len, ..props });
+                    sh.enc.extend(all.unwrap_or(keys).iter().map(encode_key));
+                }
                 return Ok(Some(d as u32));
             }
         }
@@ -638,23 +696,22 @@ impl<'g> Encoder<'g> {
         if keys.len() > 64 {
             return Ok(Some(NO_SHAPE));
         }
-        let mut enc = Vec::with_capacity(keys.len());
-        for k in keys {
-            enc.push(encode_key(k));
-        }
-        let shape = KeyShape {
-            keys: props.keys,
-            len: props.len,
-            enc,
-        };
         if self.shapes.len() <= d {
             self.shapes.resize_with(d + 1, || KeyShape {
                 keys: u32::MAX,
                 len: 0,
+                encoded: false,
                 enc: Vec::new(),
             });
         }
-        self.shapes[d] = shape;
+        // The level's previous list is overwritten in place (its vector reused). Its keys are
+        // encoded when a second object uses it: many lists (nested configuration objects) have
+        // one object only, which writes its keys directly.
+        let shape = &mut self.shapes[d];
+        shape.keys = props.keys;
+        shape.len = props.len;
+        shape.encoded = false;
+        shape.enc.clear();
         Ok(Some(d as u32))
     }
 
@@ -712,10 +769,12 @@ impl<'g> Encoder<'g> {
     ) -> Result<(), Error> {
         let Encoder {
             out,
+            base,
             shapes,
             frames,
             ..
         } = &mut *self;
+        let base = *base;
         let enc: &[Option<([u8; KEY_BYTES], u8)>] =
             shapes.get(shape as usize).map_or(&[], |sh| &sh.enc[..]);
         for (i, v) in values.iter().enumerate() {
@@ -726,10 +785,10 @@ impl<'g> Encoder<'g> {
                     out.extend_from_slice(bytes);
                     out.truncate(at + *len as usize);
                 }
-                _ => key_to(out, &keys[i]),
+                _ => key_to(out, base, &keys[i]),
             }
             match v {
-                Value::String(s) => string_to(out, s),
+                Value::String(s) => string_to(out, base, s),
                 Value::Number(n) => number_to(out, *n),
                 Value::Bool(true) => out.push(TAG_TRUE),
                 Value::Bool(false) => out.push(TAG_FALSE),
@@ -809,7 +868,7 @@ impl<'g> Encoder<'g> {
 
     #[inline]
     fn write_key(&mut self, k: &JsString) {
-        key_to(&mut self.out, k);
+        key_to(&mut self.out, self.base, k);
     }
 }
 
@@ -854,17 +913,17 @@ fn index_key_to(out: &mut Vec<u8>, i: u32) {
 
 /// A property key (SC-E-06): an array index as a number, else the string.
 #[inline]
-fn key_to(out: &mut Vec<u8>, k: &JsString) {
+fn key_to(out: &mut Vec<u8>, base: usize, k: &JsString) {
     match k.as_array_index() {
         Some(i) => index_key_to(out, i),
-        None => string_to(out, k),
+        None => string_to(out, base, k),
     }
 }
 
 /// SC-E-05. A short one-byte string: tag, length and the whole fixed-size buffer in one copy, then
 /// the output is cut back to the real length.
 #[inline(always)]
-fn string_to(out: &mut Vec<u8>, s: &JsString) {
+fn string_to(out: &mut Vec<u8>, base: usize, s: &JsString) {
     if let Some((len, buf)) = s.inline_parts() {
         let at = out.len();
         out.reserve(2 + buf.len());
@@ -874,12 +933,12 @@ fn string_to(out: &mut Vec<u8>, s: &JsString) {
         out.truncate(at + 2 + len);
         return;
     }
-    long_string_to(out, s);
+    long_string_to(out, base, s);
 }
 
 /// SC-E-05 for strings not stored inline.
 #[inline(never)]
-fn long_string_to(out: &mut Vec<u8>, s: &JsString) {
+fn long_string_to(out: &mut Vec<u8>, base: usize, s: &JsString) {
     if let Some(b) = s.as_latin1() {
         out.push(TAG_ONE_BYTE_STRING);
         varint_to(out, b.len() as u32);
@@ -894,7 +953,7 @@ fn long_string_to(out: &mut Vec<u8>, s: &JsString) {
     } else {
         let byte_len = (u.len() * 2) as u32;
         // SC-E-05: V8 pads so that the UTF-16 payload starts at an even offset of the output.
-        if (out.len() + 1 + varint_len(byte_len)) & 1 == 1 {
+        if (out.len() - base + 1 + varint_len(byte_len)) & 1 == 1 {
             out.push(TAG_PADDING);
         }
         out.push(TAG_TWO_BYTE_STRING);
@@ -909,29 +968,40 @@ fn long_string_to(out: &mut Vec<u8>, s: &JsString) {
 /// The encoding of a property key (SC-E-05/06: an index key as a number, else the string), when it
 /// is position-independent and fits `KEY_BYTES` (one-byte strings and numbers).
 fn encode_key(k: &JsString) -> Option<([u8; KEY_BYTES], u8)> {
-    let mut e = Encoder {
-        heap: &EMPTY_HEAP,
-        out: Vec::with_capacity(KEY_BYTES + 8),
-        ids: Vec::new(),
-        next_id: 0,
-        depth: 0,
-        max_depth: 0,
-        frames: Vec::new(),
-        shapes: Vec::new(),
-    };
-    if k.as_array_index().is_none() && k.as_latin1().is_none() && !k.is_latin1() {
+    let mut e = [0u8; KEY_BYTES];
+    if let Some(i) = k.as_array_index() {
+        // As `index_key_to` writes it.
+        if i <= i32::MAX as u32 {
+            e[0] = TAG_INT32;
+            let mut z = i << 1; // zigzag of a non-negative int32
+            let mut n = 1;
+            while z >= 0x80 {
+                e[n] = (z as u8) | 0x80;
+                z >>= 7;
+                n += 1;
+            }
+            e[n] = z as u8;
+            return Some((e, n as u8 + 1));
+        }
+        e[0] = TAG_DOUBLE;
+        e[1..9].copy_from_slice(&f64::from(i).to_le_bytes());
+        return Some((e, 9));
+    }
+    let len = k.len();
+    if len > KEY_BYTES - 2 {
         return None;
     }
-    e.write_key(k);
-    if e.out.len() > KEY_BYTES {
-        return None;
+    e[0] = TAG_ONE_BYTE_STRING;
+    e[1] = len as u8;
+    if let Some((_, buf)) = k.inline_parts() {
+        e[2..].copy_from_slice(buf); // zero-padded: one fixed-size copy
+    } else {
+        for (d, u) in e[2..].iter_mut().zip(k.units()) {
+            *d = u8::try_from(u).ok()?;
+        }
     }
-    let mut bytes = [0u8; KEY_BYTES];
-    bytes[..e.out.len()].copy_from_slice(&e.out);
-    Some((bytes, e.out.len() as u8))
+    Some((e, len as u8 + 2))
 }
-
-static EMPTY_HEAP: Heap = Heap::EMPTY;
 
 /// Checks property keys: no repeats (and for an array no index key and no `length`). `Ok(true)` when
 /// they are already in enumeration order (index keys ascending, before the others).

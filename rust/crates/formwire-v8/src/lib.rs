@@ -50,7 +50,7 @@ pub mod serde;
 
 pub use bigint::BigInt;
 pub use decode::{DecodeOptions, decode, decode_with};
-pub use encode::{EncodeOptions, encode, encode_value, encode_with};
+pub use encode::{EncodeOptions, encode, encode_into, encode_value, encode_value_into, encode_with};
 pub use error::{Error, ErrorCode};
 pub use number::number_to_js_string;
 pub use string::{JsString, Units};
