@@ -106,6 +106,61 @@ def test_field_values_are_utf8_with_replacement() -> None:
     assert field == ("a", "\ufeffok\ufffd\ufffd") and end is multipart.END
 
 
+def test_latin1_fallback_decodes_invalid_utf8_fields_as_latin1() -> None:
+    """latin1_fallback: Starlette's _user_safe_decode for buffered fields (name and value each: UTF-8 when valid,
+    else Latin-1 for the whole string); valid UTF-8 is unchanged; every split point gives the same tuples."""
+    body = (b'--boundary\r\nContent-Disposition: form-data; name="n\xe9"\r\n\r\nv\xc3\xa9\r\n'
+            b'--boundary\r\nContent-Disposition: form-data; name="ok"\r\n\r\nv\xe9\xff\r\n'
+            b'--boundary\r\nContent-Disposition: form-data; name="\xc3\xa9"\r\n\r\n\xe2\x98\x95\r\n--boundary--')
+    for chunks in splits(body):
+        p = multipart.Parser(B, buffer_fields=True, latin1_fallback=True)
+        assert p.latin1_fallback
+        events = [e for c in chunks for e in p.feed(c)] + p.close()
+        assert events == [("n\xe9", "v\xe9"), ("ok", "v\xe9\xff"), ("\xe9", "\u2615"), multipart.END]
+    lossy = multipart.Parser(B, buffer_fields=True).feed(body)
+    assert lossy[:2] == [("n\ufffd", "v\xe9"), ("ok", "v\ufffd\ufffd")]
+
+
+def test_in_field_while_a_buffered_field_is_open() -> None:
+    p = multipart.Parser(B, buffer_fields=True, max_field_bytes=4)
+    assert not p.in_field
+    p.feed(b'--boundary\r\nContent-Disposition: form-data; name="a"\r\n\r\n12')
+    assert p.in_field
+    assert p.feed(b"\r\n--boundary\r\n") == [("a", "12")] and not p.in_field
+    p.feed(b'Content-Disposition: form-data; name="b"\r\n\r\n')
+    assert p.in_field
+    with pytest.raises(formwire.MultipartError) as e:
+        p.feed(b"12345")
+    assert e.value.code == "MP_LIMIT_FIELD_BYTES" and p.in_field  # the error is inside field "b"
+    f = multipart.Parser(B)
+    f.feed(b'--boundary\r\nContent-Disposition: form-data; name="a"; filename="x"\r\n\r\n12')
+    assert not f.in_field  # files (and every part without buffer_fields) come as events
+
+
+def test_error_carries_the_events_before_it() -> None:
+    """The events of the failing chunk before the error are on the error (.events); the parse still fails."""
+    body = form(part("a", b"1"), part("f", b"xy", filename="f.txt"))[:-2] + b"junk"  # --boundary--junk
+    for buffer_fields in (False, True):
+        p = multipart.Parser(B, buffer_fields=buffer_fields)
+        with pytest.raises(formwire.MultipartError) as e:
+            p.feed(body)
+        assert e.value.code == "MP_DELIMITER"
+        got = collect(list(e.value.events))
+        assert [x["name"] for x in got] == ["a", "f"]
+        assert got[-1]["body"] == b"xy"
+        with pytest.raises(formwire.MultipartError) as again:
+            p.feed(b"more")
+        assert again.value.events == ()  # nothing new before a repeated error
+    with pytest.raises(formwire.MultipartError) as e:
+        multipart.Parser(B).feed(b"--boundaryX")
+    assert e.value.events == ()
+    body = form(part("a", b"12"))[:-2] + b"junk"
+    with pytest.raises(formwire.MultipartError) as e:
+        multipart.Parser(B).feed_spans(body)
+    (a, b) = e.value.events[1]  # feed_spans: data as offsets, as its events are
+    assert body[a:b] == b"12"
+
+
 def test_strict_profile_and_lenient_flags() -> None:
     """MP-P-02 (preamble), MP-P-03 (LF), MP-H-04 (obs-fold): strict by default, relaxed only by name."""
     pre = b"preamble\r\n" + form(part("a", b"1"))

@@ -7,6 +7,9 @@ encoder: the output length when the error happened). The message is for humans a
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 __all__ = ["ParseError", "MultipartError", "UrlencodedError", "V8Error"]
 
 
@@ -26,7 +29,13 @@ class ParseError(ValueError):
 
 
 class MultipartError(ParseError):
-    """``multipart/form-data``: ``MP_*`` codes (parser and encoder)."""
+    """``multipart/form-data``: ``MP_*`` codes (parser and encoder).
+
+    Raised by ``Parser.feed``/``close``, ``events`` holds the events the failing chunk produced before the error
+    (empty when there were none): for a caller whose own checks must come first in stream order (a part count it
+    enforces itself, say). The parse's result is still the error."""
+
+    events: Sequence[Any] = ()
 
 
 class UrlencodedError(ParseError):

@@ -8,11 +8,14 @@ The parser is sans-IO: :meth:`Parser.feed` takes a chunk (any bytes-like object)
   delimiter (never longer than the delimiter ``CRLF--boundary``);
 - :data:`PART_END` when the part's body is complete, :data:`END` after the close delimiter;
 - with ``buffer_fields=True``, a ``(name, value)`` tuple for each whole text field (a part without ``filename``),
-  its value UTF-8 decoded (MP-F-01), in place of that field's Part/data/PART_END events.
+  its value UTF-8 decoded (MP-F-01), in place of that field's Part/data/PART_END events (``latin1_fallback=True``:
+  a name or value that is not valid UTF-8 is decoded as Latin-1 instead of with U+FFFD, as Starlette does; ``in_field``
+  is true while such a field's body is being read).
 
 :meth:`Parser.close` ends the input (``MP_TRUNCATED`` unless the form was complete). Errors are
 :class:`formwire.MultipartError` with ``.code`` and ``.offset``; after one, the parser keeps raising it (the events of
-the failing chunk are not returned: the result of a failing parse is the error).
+the failing chunk are not returned: the result of a failing parse is the error; they are on the error as
+``.events``, for callers whose own checks come first in stream order).
 
 A ``memoryview`` event keeps its chunk alive and exported: copy it (``bytes(ev)``) or drop it before resizing a
 ``bytearray`` you reuse for reading. Chunks of ``GIL_RELEASE_BYTES`` (256 KiB) or more are scanned with the GIL

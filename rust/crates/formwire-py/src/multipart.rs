@@ -214,7 +214,7 @@ enum Ev {
     Held(Vec<u8>),
     PartEnd,
     End,
-    /// `buffer_fields`: a whole text field: name `arena[a..b]`, value `arena[b..c]`.
+    /// `buffer_fields`: a whole text field: raw name bytes `arena[a..b]`, value `arena[b..c]`.
     Field(usize, usize, usize),
 }
 
@@ -223,6 +223,9 @@ struct Core {
     /// pyclass lives in memory the Python allocator aligns to 16 only.
     parser: Box<Parser>,
     buffer_fields: bool,
+    /// `buffer_fields`: a name or value that is not valid UTF-8 is decoded as Latin-1 instead of
+    /// with U+FFFD (Starlette's `_user_safe_decode`).
+    latin1_fallback: bool,
     /// `buffer_fields`: the text field being read, `(name start, name end)` in `arena`; its value
     /// follows the name there.
     field: Option<(usize, usize)>,
@@ -252,7 +255,7 @@ impl Core {
                     self.parts += 1;
                     if self.buffer_fields && !p.is_file() {
                         let a = self.arena.len();
-                        self.arena.extend_from_slice(p.name().as_bytes());
+                        self.arena.extend_from_slice(p.name_bytes());
                         self.field = Some((a, self.arena.len()));
                     } else {
                         out.push(Ev::Part(PartData::from_part(index, &p)));
@@ -327,6 +330,7 @@ fn opt_limit(py: Python<'_>, v: u64) -> Py<PyAny> {
 
 impl MultipartParser {
     fn run_py<'py>(&mut self, py: Python<'py>, data: Option<&Bound<'py, PyAny>>, spans: bool) -> PyResult<Bound<'py, PyList>> {
+        let latin1 = self.core.latin1_fallback;
         let mut evs = Vec::new();
         let (r, chunk_len) = match data {
             None => (self.core.run(&[], true, &mut evs), 0),
@@ -347,9 +351,16 @@ impl MultipartParser {
             }
         };
         if let Err(e) = r {
-            return Err(errors::core(py, e));
+            let err = errors::core(py, e);
+            if !evs.is_empty() {
+                // The events of this chunk before the error, for callers whose own checks (a
+                // Starlette limit) come first in stream order; the parse's result is still the error.
+                let before = events_to_py(py, evs, &self.core.arena, data, chunk_len, spans, latin1)?;
+                err.value(py).setattr("events", before)?;
+            }
+            return Err(err);
         }
-        events_to_py(py, evs, &self.core.arena, data, chunk_len, spans)
+        events_to_py(py, evs, &self.core.arena, data, chunk_len, spans, latin1)
     }
 }
 
@@ -360,6 +371,7 @@ fn events_to_py<'py>(
     data: Option<&Bound<'py, PyAny>>,
     chunk_len: usize,
     spans: bool,
+    latin1_fallback: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let _gc = if evs.len() > 64 { Some(util::GcPause::new(py)) } else { None };
     let mut mv: Option<Bound<'py, PyAny>> = None;
@@ -399,11 +411,20 @@ fn events_to_py<'py>(
             Ev::PartEnd => part_end(py).bind(py).clone().into_any(),
             Ev::End => end(py).bind(py).clone().into_any(),
             Ev::Field(a, b, c) => {
-                // The name is already UTF-8 (MP-H-10); the value is decoded here (MP-F-01).
-                let name = std::str::from_utf8(&arena[a..b]).unwrap_or_default();
-                match std::str::from_utf8(&arena[b..c]) {
-                    Ok(v) => util::str_pair(py, name, v),
-                    Err(_) => util::str_pair(py, name, &String::from_utf8_lossy(&arena[b..c])),
+                // Name (MP-H-10) and value (MP-F-01): UTF-8, U+FFFD for invalid sequences, or
+                // Latin-1 for the whole string with `latin1_fallback`.
+                match (std::str::from_utf8(&arena[a..b]), std::str::from_utf8(&arena[b..c])) {
+                    (Ok(n), Ok(v)) => util::str_pair(py, n, v),
+                    _ if latin1_fallback => {
+                        let t = |x: &[u8]| -> PyResult<Bound<'py, PyAny>> {
+                            Ok(match std::str::from_utf8(x) {
+                                Ok(s) => util::fast_str(py, s).into_any(),
+                                Err(_) => util::latin1_str(py, x)?.into_any(),
+                            })
+                        };
+                        PyTuple::new(py, [t(&arena[a..b])?, t(&arena[b..c])?])?.into_any()
+                    }
+                    _ => util::str_pair(py, &String::from_utf8_lossy(&arena[a..b]), &String::from_utf8_lossy(&arena[b..c])),
                 }
             }
         };
@@ -420,8 +441,8 @@ impl MultipartParser {
                      max_boundary_bytes=Some(70), max_parts=Some(1000), max_headers=Some(8),
                      max_header_bytes=Some(8192), max_field_bytes=Some(1048576),
                      max_file_bytes=Some(10737418240), max_total_bytes=Some(21474836480),
-                     buffer_fields=false),
-        text_signature = "(boundary, *, allow_preamble=False, allow_lf=False, allow_obs_fold=False, max_boundary_bytes=70, max_parts=1000, max_headers=8, max_header_bytes=8192, max_field_bytes=1048576, max_file_bytes=10737418240, max_total_bytes=21474836480, buffer_fields=False)"
+                     buffer_fields=false, latin1_fallback=false),
+        text_signature = "(boundary, *, allow_preamble=False, allow_lf=False, allow_obs_fold=False, max_boundary_bytes=70, max_parts=1000, max_headers=8, max_header_bytes=8192, max_field_bytes=1048576, max_file_bytes=10737418240, max_total_bytes=21474836480, buffer_fields=False, latin1_fallback=False)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -437,6 +458,7 @@ impl MultipartParser {
         max_file_bytes: Option<i128>,
         max_total_bytes: Option<i128>,
         buffer_fields: bool,
+        latin1_fallback: bool,
     ) -> PyResult<MultipartParser> {
         let py = boundary.py();
         let o = options(
@@ -454,7 +476,14 @@ impl MultipartParser {
         let b = boundary_bytes(boundary)?;
         let parser = Parser::new(&b, o).map_err(|e| errors::core(py, e))?;
         Ok(MultipartParser {
-            core: Core { parser: Box::new(parser), buffer_fields, field: None, arena: Vec::new(), parts: 0 },
+            core: Core {
+                parser: Box::new(parser),
+                buffer_fields,
+                latin1_fallback,
+                field: None,
+                arena: Vec::new(),
+                parts: 0,
+            },
         })
     }
 
@@ -495,6 +524,19 @@ impl MultipartParser {
     #[getter]
     fn buffer_fields(&self) -> bool {
         self.core.buffer_fields
+    }
+
+    /// Whether buffered fields that are not valid UTF-8 are decoded as Latin-1.
+    #[getter]
+    fn latin1_fallback(&self) -> bool {
+        self.core.latin1_fallback
+    }
+
+    /// `buffer_fields`: `True` while a text field is open: its headers were read, its
+    /// `(name, value)` tuple is not out yet (also after an error inside its body).
+    #[getter]
+    fn in_field(&self) -> bool {
+        self.core.field.is_some()
     }
 
     /// The lenient flags and limits in force (`None` = unlimited).
