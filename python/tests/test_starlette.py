@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterator
 
 import pytest
@@ -32,17 +33,20 @@ async def upload(request: Request) -> JSONResponse:
 app = Starlette(routes=[Route("/upload", upload, methods=["POST"])])
 
 
-@pytest.fixture(params=["python-multipart", "formwire"])
+@pytest.fixture(params=["python-multipart", "formwire", "formwire-callbacks"])
 def client(request: pytest.FixtureRequest) -> Iterator[TestClient]:
     if request.param == "formwire":
         fw_starlette.install()
-        assert fw_starlette.installed()
+        assert fw_starlette.installed() and fw_starlette.native()
+    elif request.param == "formwire-callbacks":
+        fw_starlette.install(native=False)
+        assert fw_starlette.installed() and not fw_starlette.native()
     try:
         with TestClient(app) as c:
             yield c
     finally:
         fw_starlette.uninstall()
-        assert not fw_starlette.installed()
+        assert not fw_starlette.installed() and not fw_starlette.native()
 
 
 def sha(b: bytes) -> str:
@@ -146,3 +150,389 @@ def test_install_with_options_and_shim_errors() -> None:
     with pytest.raises(FormParserError) as e:
         p.write(b"nope")
     assert isinstance(e.value, shim.MultipartParseError) and e.value.code == "MP_PREAMBLE"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The native path (install()'s default: MultiPartParser.parse over formwire's events) against stock Starlette:
+# every observable of the form, byte for byte, or the same error with the same message.
+
+async def detail(request: Request) -> JSONResponse:
+    q = request.query_params
+    limits = {k: int(q[k]) for k in ("max_files", "max_fields", "max_part_size") if k in q}
+    out: list[object] = []
+    async with request.form(**limits) as form:  # type: ignore[arg-type]
+        for k, v in form.multi_items():
+            if isinstance(v, str):
+                out.append([k, v])
+            else:
+                rolled = getattr(v.file, "_rolled", None)  # on disk (past spool_max_size) or still in memory
+                data = await v.read()
+                out.append([k, v.filename, v.content_type, v.size, len(data), sha(data), rolled,
+                            [[n.decode("latin-1"), x.decode("latin-1")] for n, x in v.headers.raw]])
+    return JSONResponse(out)
+
+
+detail_app = Starlette(routes=[Route("/d", detail, methods=["POST"])])
+CT = "multipart/form-data; boundary=B"
+
+
+def mp(disposition: bytes, body: bytes, extra: bytes = b"") -> bytes:
+    return b"--B\r\nContent-Disposition: " + disposition + b"\r\n" + extra + b"\r\n" + body + b"\r\n"
+
+
+END = b"--B--\r\n"
+
+
+def asgi_post(app: object, path: str, body: bytes, ct: str, chunk: int | None) -> tuple[int, bytes]:
+    """One POST straight through the ASGI interface, the body in ``http.request`` messages of ``chunk`` bytes (as a
+    server delivers them; Starlette's TestClient would join them into one)."""
+    import asyncio
+
+    path, _, query = path.partition("?")
+    pieces = [body] if chunk is None else [body[i:i + chunk] for i in range(0, len(body), chunk)] or [b""]
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
+             "path": path, "raw_path": path.encode(), "query_string": query.encode(), "root_path": "",
+             "headers": [(b"content-type", ct.encode("latin-1")), (b"content-length", str(len(body)).encode())],
+             "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80)}
+    sent: list[dict[str, object]] = []
+
+    async def run() -> None:
+        i = 0
+
+        async def receive() -> dict[str, object]:
+            nonlocal i
+            if i < len(pieces):
+                i += 1
+                return {"type": "http.request", "body": pieces[i - 1], "more_body": i < len(pieces)}
+            await asyncio.sleep(3600)  # no disconnect while the app works
+            raise AssertionError("unreachable")
+
+        async def send(message: dict[str, object]) -> None:
+            sent.append(message)
+
+        await app(scope, receive, send)  # type: ignore[operator]
+
+    asyncio.run(run())
+    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+    return status, b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")  # type: ignore[misc,arg-type]
+
+
+def post(mode: str, body: bytes, ct: str = CT, query: str = "", chunk: int | None = None) -> tuple[int, object]:
+    """(status, JSON or text) of /d under stock Starlette or formwire (``native`` / ``callbacks``); ``chunk``
+    sends the body in ASGI messages of that size."""
+    fw_starlette.uninstall()
+    if mode != "stock":
+        fw_starlette.install(native=mode == "native")
+        assert fw_starlette.native() == (mode == "native")
+    try:
+        status, got = asgi_post(detail_app, "/d" + query, body, ct, chunk)
+        return status, (json.loads(got) if status == 200 else got.decode())
+    finally:
+        fw_starlette.uninstall()
+
+
+BIG = bytes(range(256)) * 9000  # 2.2 MiB: past Starlette's spool_max_size (1 MiB), so on disk
+SAME_AS_STOCK = {
+    "fields and files": (
+        mp(b'form-data; name="a"', b"1") + mp(b'form-data; name="f"; filename="x.txt"', b"hello", b"Content-Type: text/plain\r\n")
+        + mp(b'form-data; name="a"', b"2") + END, CT, "",
+        [["a", "1"], ["f", "x.txt", "text/plain", 5, 5, sha(b"hello"), False,
+                      [["content-disposition", 'form-data; name="f"; filename="x.txt"'], ["content-type", "text/plain"]]],
+         ["a", "2"]]),
+    "non-ASCII names, values, filename": (
+        mp('form-data; name="näme"'.encode(), "vé ☕".encode()) + mp('form-data; name="fé"; filename="日本.txt"'.encode(), b"x")
+        + END, CT, "",
+        [["näme", "vé ☕"], ["fé", "日本.txt", None, 1, 1, sha(b"x"), False,
+                            [["content-disposition", 'form-data; name="fé"; filename="日本.txt"'.encode().decode("latin-1")]]]]),
+    "invalid UTF-8: Starlette's Latin-1 fallback": (
+        mp(b'form-data; name="n\\xe9"'.replace(b"\\xe9", b"\xe9"), b"v\xe9\xff") + mp(b'form-data; name="f"; filename="\xe9.bin"', b"x")
+        + END, CT, "",
+        [["né", "véÿ"], ["f", "é.bin", None, 1, 1, sha(b"x"), False,
+                         [["content-disposition", 'form-data; name="f"; filename="é.bin"']]]]),
+    "charset=latin-1": (
+        mp(b'form-data; name="n\xe9"', b"v\xe9") + mp(b'form-data; name="f\xe9"; filename="\xe9"', b"") + END,
+        CT + "; charset=latin-1", "",
+        [["né", "vé"], ["fé", "é", None, 0, 0, sha(b""), False, [["content-disposition", 'form-data; name="fé"; filename="é"']]]]),
+    "unknown charset: Latin-1": (mp(b'form-data; name="n"', "é".encode()) + END, CT + "; charset=nope", "", [["n", "Ã©"]]),
+    "filename* ignored (RFC 7578), also without filename": (
+        mp(b"form-data; name=\"f\"; filename=\"safe.txt\"; filename*=utf-8''evil.php", b"x")
+        + mp(b"form-data; name=\"g\"; filename*=utf-8''evil.php", b"y") + mp(b"form-data; name=\"h\"; name*=utf-8''other", b"z") + END,
+        CT, "",
+        [["f", "safe.txt", None, 1, 1, sha(b"x"), False,
+          [["content-disposition", "form-data; name=\"f\"; filename=\"safe.txt\"; filename*=utf-8''evil.php"]]],
+         ["g", "y"], ["h", "z"]]),
+    "empty files and an empty field": (
+        mp(b'form-data; name="e"; filename=""', b"") + mp(b'form-data; name="z"; filename="z"', b"", b"Content-Type: application/x-empty\r\n")
+        + mp(b'form-data; name="t"', b"") + END, CT, "",
+        [["e", "", None, 0, 0, sha(b""), False, [["content-disposition", 'form-data; name="e"; filename=""']]],
+         ["z", "z", "application/x-empty", 0, 0, sha(b""), False,
+          [["content-disposition", 'form-data; name="z"; filename="z"'], ["content-type", "application/x-empty"]]],
+         ["t", ""]]),
+    "a file larger than spool_max_size, then a field": (
+        mp(b'form-data; name="f"; filename="big"', BIG) + mp(b'form-data; name="after"', b"1") + END, CT, "",
+        [["f", "big", None, len(BIG), len(BIG), sha(BIG), True, [["content-disposition", 'form-data; name="f"; filename="big"']]],
+         ["after", "1"]]),
+    "max_fields": (mp(b'form-data; name="a"', b"1") + mp(b'form-data; name="b"', b"2") + END, CT, "?max_fields=1",
+                   "Too many fields. Maximum number of fields is 1."),
+    "max_files": (mp(b'form-data; name="a"; filename="a"', b"1") + mp(b'form-data; name="b"; filename="b"', b"2") + END, CT,
+                  "?max_files=1", "Too many files. Maximum number of files is 1."),
+    "max_part_size": (mp(b'form-data; name="a"', b"x" * 3000) + END, CT, "?max_part_size=2048", "Part exceeded maximum size of 2KB."),
+    "max_part_size exactly": (mp(b'form-data; name="a"', b"x" * 2048) + END, CT, "?max_part_size=2048", [["a", "x" * 2048]]),
+    "max_part_size does not apply to files": (
+        mp(b'form-data; name="a"; filename="a"', b"x" * 3000) + END, CT, "?max_part_size=2048",
+        [["a", "a", None, 3000, 3000, sha(b"x" * 3000), False, [["content-disposition", 'form-data; name="a"; filename="a"']]]]),
+    "max_fields before junk later in the stream": (
+        mp(b'form-data; name="a"', b"1") + mp(b'form-data; name="b"', b"2") + b"--B--junk", CT, "?max_fields=1",
+        "Too many fields. Maximum number of fields is 1."),
+    "max_files before junk later in the stream": (
+        mp(b'form-data; name="a"; filename="a"', b"1") + mp(b'form-data; name="b"; filename="b"', b"2") + b"--B--junk", CT,
+        "?max_files=1", "Too many files. Maximum number of files is 1."),
+    "max_fields at the headers of a field that is then cut": (
+        mp(b'form-data; name="a"', b"1") + b'--B\r\nContent-Disposition: form-data; name="b"\r\n\r\n22', CT, "?max_fields=1",
+        "Too many fields. Maximum number of fields is 1."),
+    "max_fields before max_part_size of the same field": (
+        mp(b'form-data; name="a"', b"1") + mp(b'form-data; name="b"', b"x" * 3000) + END, CT, "?max_fields=1&max_part_size=1024",
+        "Too many fields. Maximum number of fields is 1."),
+    "max_part_size before max_fields": (
+        mp(b'form-data; name="a"', b"x" * 3000) + mp(b'form-data; name="b"', b"1") + END, CT, "?max_fields=1&max_part_size=1024",
+        "Part exceeded maximum size of 1KB."),
+    "no name": (mp(b'form-data; filename="x"', b"1") + END, CT, "",
+                'The Content-Disposition header field "name" must be provided.'),
+    "no Content-Disposition": (b"--B\r\nContent-Type: text/plain\r\n\r\n1\r\n" + END, CT, "",
+                               'The Content-Disposition header field "name" must be provided.'),
+    "missing boundary": (END, "multipart/form-data", "", "Missing boundary in multipart."),
+    "malformed header line": (b"--B\r\nno colon here\r\n\r\n1\r\n" + END, CT, "", "Invalid multipart data."),
+}
+
+
+@pytest.mark.parametrize("chunk", [None, 7, 1 << 16], ids=["whole", "small chunks", "64KiB chunks"])
+@pytest.mark.parametrize("case", list(SAME_AS_STOCK))
+def test_native_path_is_stock_starlette(case: str, chunk: int | None) -> None:
+    body, ct, query, expected = SAME_AS_STOCK[case]
+    if chunk == 7 and len(body) > 100_000:
+        chunk = 4099  # 7-byte messages of a 2 MiB body take stock Starlette minutes
+    stock = post("stock", body, ct, query, chunk)
+    native = post("native", body, ct, query, chunk)
+    want = (200 if isinstance(expected, list) else 400, expected)
+    assert stock == want
+    assert native == want
+
+
+def cd_only(name: str, filename: str | None = None) -> list[list[str]]:
+    v = f'form-data; name="{name}"' + (f'; filename="{filename}"' if filename is not None else "")
+    return [["content-disposition", v]]
+
+
+@pytest.mark.parametrize(
+    ("body", "stock", "formwire"),
+    [
+        # formwire's reading rules (spec/multipart.md §8), the same on both of formwire's paths. MP-H-11: header
+        # values are trimmed of OWS (python-multipart keeps trailing whitespace)
+        (mp(b'form-data; name="f"; filename="a"', b"x", b"Content-Type: text/plain \t\r\n") + END,
+         (200, [["f", "a", "text/plain \t", 1, 1, sha(b"x"), False, cd_only("f", "a") + [["content-type", "text/plain \t"]]]]),
+         (200, [["f", "a", "text/plain", 1, 1, sha(b"x"), False, cd_only("f", "a") + [["content-type", "text/plain"]]]])),
+        # MP-H-07: a backslash is an ordinary byte, no IE path stripping
+        (mp(b'form-data; name="f"; filename="C:\\dir\\x.txt"', b"x") + END,
+         (200, [["f", "x.txt", None, 1, 1, sha(b"x"), False, cd_only("f", "C:\\dir\\x.txt")]]),
+         (200, [["f", "C:\\dir\\x.txt", None, 1, 1, sha(b"x"), False, cd_only("f", "C:\\dir\\x.txt")]])),
+        (mp(b'form-data; name="a\\"b"', b"1") + END, (200, [['a"b', "1"]]), (400, "Invalid multipart data.")),
+        # MP-H-08: a second name parameter is an error
+        (mp(b'form-data; name="a"; name="b"', b"1") + END, (200, [["b", "1"]]), (400, "Invalid multipart data.")),
+        # a truncated body, junk after the close delimiter: python-multipart keeps what it saw
+        (mp(b'form-data; name="a"', b"1") + b'--B\r\nContent-Disposition: form-data; name="b"\r\n\r\n2',
+         (200, [["a", "1"]]), (400, "Invalid multipart data.")),
+        (mp(b'form-data; name="a"', b"1") + b"--B--junk", (200, [["a", "1"]]), (400, "Invalid multipart data.")),
+    ],
+)
+def test_documented_differences(body: bytes, stock: object, formwire: object) -> None:
+    assert post("stock", body) == stock
+    assert post("native", body) == formwire
+    assert post("callbacks", body) == formwire
+
+
+@pytest.mark.parametrize("spool", [1000, 4096])
+@pytest.mark.parametrize("size", [0, 999, 1000, 1001, 5000])
+def test_spool_max_size_as_stock(monkeypatch: pytest.MonkeyPatch, spool: int, size: int) -> None:
+    """In memory up to spool_max_size, on disk past it: the same decision as Starlette's, whatever the chunking."""
+    import starlette.formparsers as fp
+
+    monkeypatch.setattr(fp.MultiPartParser, "spool_max_size", spool)
+    data = bytes(range(251)) * (size // 251 + 1)
+    data = data[:size]
+    body = mp(b'form-data; name="f"; filename="f"', data) + END
+    for chunk in (None, 300, 1):
+        if chunk == 1 and size > 1001:
+            continue
+        stock, native = post("stock", body, chunk=chunk), post("native", body, chunk=chunk)
+        assert stock == native
+        assert native[1][0][3:7] == [size, size, sha(data), size > spool]  # type: ignore[index]
+
+
+def test_native_writes_spooled_data_in_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past spool_max_size, Starlette goes through the thread pool once per received chunk; the native path once per
+    WRITE_BATCH_BYTES of chunks (plus the write that rolls the file over and the final seek), with the same bytes."""
+    import starlette.concurrency
+
+    trips: list[str] = []
+    real = starlette.concurrency.run_in_threadpool
+
+    async def counting(func, *args, **kwargs):  # type: ignore[no-untyped-def]
+        trips.append(getattr(func, "__name__", "?"))
+        return await real(func, *args, **kwargs)
+
+    monkeypatch.setattr(starlette.concurrency, "run_in_threadpool", counting)
+    import starlette.datastructures
+
+    monkeypatch.setattr(starlette.datastructures, "run_in_threadpool", counting)
+    data = bytes(range(256)) * (12 * 4096)  # 12 MiB
+    body = mp(b'form-data; name="f"; filename="f"', data) + END
+    got = {}
+    for mode in ("stock", "native"):
+        trips.clear()
+        got[mode] = post(mode, body, chunk=1 << 16)
+        got[mode + " trips"] = len(trips)  # type: ignore[assignment]
+    assert got["stock"] == got["native"]
+    assert got["native"][1][0][3:7] == [len(data), len(data), sha(data), True]  # type: ignore[index]
+    # stock: 176 writes past 1 MiB, seek, the endpoint's read and close; native: 1 + 11 batches + 1, read, close
+    assert got["stock trips"] >= 170
+    assert got["native trips"] <= 16
+
+
+def test_files_closed_on_error_as_stock(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tempfile
+
+    import starlette.formparsers as fp
+
+    made: list[tempfile.SpooledTemporaryFile[bytes]] = []
+
+    class Recording(tempfile.SpooledTemporaryFile):  # type: ignore[type-arg]
+        def __init__(self, *a: object, **k: object) -> None:
+            super().__init__(*a, **k)  # type: ignore[arg-type]
+            made.append(self)
+
+    monkeypatch.setattr(fp, "SpooledTemporaryFile", Recording)
+    bodies = [
+        (mp(b'form-data; name="f"; filename="a"', BIG) + mp(b'form-data; name="g"; filename="b"', b"2") + END, "?max_files=1"),
+        (mp(b'form-data; name="f"; filename="a"', BIG) + mp(b'form-data; name="t"', b"x" * 3000) + END, "?max_part_size=1024"),
+        (mp(b'form-data; name="f"; filename="a"', BIG) + b"--B\r\nbroken\r\n\r\n" + END, ""),
+    ]
+    for body, query in bodies:
+        for mode in ("stock", "native", "callbacks"):
+            made.clear()
+            status, _ = post(mode, body, query=query, chunk=1 << 16)
+            assert status == 400
+            assert made and all(f.closed for f in made), mode
+
+
+@pytest.mark.parametrize("mode", ["stock", "native", "callbacks"])
+def test_client_disconnect_mid_body(mode: str) -> None:
+    """The client goes away during the body: Starlette's ClientDisconnect comes out of request.form() as it is, with
+    the files made so far closed."""
+    import asyncio
+
+    from starlette.datastructures import Headers
+    from starlette.formparsers import MultiPartParser
+    from starlette.requests import ClientDisconnect
+
+    async def stream():  # type: ignore[no-untyped-def]
+        yield mp(b'form-data; name="a"', b"1") + b'--B\r\nContent-Disposition: form-data; name="f"; filename="x"\r\n\r\n' + BIG
+        raise ClientDisconnect()
+
+    async def run() -> tuple[type, list[object]]:
+        p = MultiPartParser(Headers({"content-type": CT}), stream())
+        try:
+            await p.parse()
+        except BaseException as e:  # noqa: BLE001 - the type is what is compared
+            return type(e), [f.closed for f in p._files_to_close_on_error]
+        raise AssertionError("no error")
+
+    fw_starlette.uninstall()
+    if mode != "stock":
+        fw_starlette.install(native=mode == "native")
+    try:
+        assert asyncio.run(run()) == (ClientDisconnect, [True])
+    finally:
+        fw_starlette.uninstall()
+
+
+def test_install_uninstall_restore_starlette() -> None:
+    import starlette.formparsers as fp
+    import starlette.requests as rq
+
+    before = (fp.MultiPartParser.__dict__["parse"], fp.multipart, fp.parse_options_header, fp.FormParserError,
+              rq.parse_options_header)
+    fw_starlette.install()
+    fw_starlette.install()  # again: still one saved original
+    assert fw_starlette.native() and fp.MultiPartParser.parse is not before[0]
+    fw_starlette.install(native=False)
+    assert fw_starlette.installed() and not fw_starlette.native() and fp.MultiPartParser.__dict__["parse"] is before[0]
+    fw_starlette.install(max_header_bytes=4096)
+    assert fw_starlette.native()
+    fw_starlette.uninstall()
+    fw_starlette.uninstall()  # no-op
+    after = (fp.MultiPartParser.__dict__["parse"], fp.multipart, fp.parse_options_header, fp.FormParserError,
+             rq.parse_options_header)
+    assert after == before and not fw_starlette.installed() and not fw_starlette.native()
+    assert fp.multipart.__name__ == "python_multipart"
+
+
+def test_install_rejects_options_the_native_path_owns() -> None:
+    for bad in ({"max_field_bytes": 10}, {"buffer_fields": True}, {"latin1_fallback": False}):
+        with pytest.raises(ValueError, match="max_part_size"):
+            fw_starlette.install(**bad)
+    with pytest.raises(TypeError):
+        fw_starlette.install(no_such_option=1)
+    assert not fw_starlette.installed()
+
+
+def test_native_falls_back_when_starlette_differs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Starlette internals the native path reproduces are checked at install(): when they differ (here: no
+    _user_safe_decode, then another message), the callback path is used and forms still parse."""
+    import starlette.formparsers as fp
+
+    body = mp(b'form-data; name="a"', b"1") + END
+    with monkeypatch.context() as m:
+        m.delattr(fp, "_user_safe_decode")
+        fw_starlette.install()
+        try:
+            assert fw_starlette.installed() and not fw_starlette.native()
+        finally:
+            fw_starlette.uninstall()
+
+    def on_part_data(self, data, start, end):  # type: ignore[no-untyped-def]
+        raise fp.MultiPartException("some other message")
+
+    with monkeypatch.context() as m:
+        m.setattr(fp.MultiPartParser, "on_part_data", on_part_data)
+        fw_starlette.install()
+        try:
+            assert not fw_starlette.native()
+        finally:
+            fw_starlette.uninstall()
+    assert post("native", body) == (200, [["a", "1"]])
+
+
+def test_subclass_with_its_own_callbacks_keeps_starlettes_parse() -> None:
+    import asyncio
+
+    import starlette.formparsers as fp
+    from starlette.datastructures import Headers
+
+    class Upper(fp.MultiPartParser):
+        def on_part_end(self) -> None:
+            self._current_part.data = bytearray(self._current_part.data.upper())
+            super().on_part_end()
+
+    async def stream():  # type: ignore[no-untyped-def]
+        yield mp(b'form-data; name="a"', b"abc") + END
+
+    async def run(cls: type) -> list[tuple[str, object]]:
+        return list((await cls(Headers({"content-type": CT}), stream()).parse()).multi_items())
+
+    fw_starlette.install()
+    try:
+        assert fw_starlette.native()
+        assert asyncio.run(run(Upper)) == [("a", "ABC")]
+        assert asyncio.run(run(fp.MultiPartParser)) == [("a", "abc")]
+    finally:
+        fw_starlette.uninstall()

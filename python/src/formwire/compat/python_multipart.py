@@ -124,6 +124,10 @@ class MultipartParser:
         try:
             events = self._parser.feed_spans(data)
         except MultipartError as e:
+            # python-multipart calls back for everything before the error: a consumer's own check (Starlette's
+            # max_fields) that comes first in the stream raises first.
+            if e.events:
+                self._dispatch(list(e.events), memoryview(data) if self.zero_copy else data)
             raise MultipartParseError(str(e), e.code, e.offset) from None
         self._dispatch(events, memoryview(data) if self.zero_copy and events else data)
         return len(data)
@@ -133,6 +137,8 @@ class MultipartParser:
         try:
             events = self._parser.close()
         except MultipartError as e:
+            if e.events:
+                self._dispatch(list(e.events), b"")
             raise MultipartParseError(str(e), e.code, e.offset) from None
         self._dispatch(events, b"")
 

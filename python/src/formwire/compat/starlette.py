@@ -5,25 +5,59 @@
     import formwire.compat.starlette
     formwire.compat.starlette.install()   # before the first request; FastAPI apps too
 
-``await request.form()`` keeps its API, its limits (``max_files``, ``max_fields``, ``max_part_size``) and its
-``UploadFile`` objects; the bytes are parsed by formwire's Rust core through :mod:`formwire.compat.python_multipart`
-(file data reaches the spooled files as views of the received chunks, without an intermediate copy). Malformed or
-truncated bodies become a 400 response as before ("Invalid multipart data."); formwire's header limits
-(``max_headers`` 8, ``max_header_bytes`` 8192 per part) apply on top of Starlette's.
+``await request.form()`` keeps its API, its limits (``max_files``, ``max_fields``, ``max_part_size``) with their
+messages, and its ``UploadFile`` objects. What ``install()`` changes:
 
-``uninstall()`` restores the previous parser. Neither needs python-multipart to be installed; FastAPI's own
-start-up check for python-multipart still does (it only imports it).
+- **The native path** (the default): ``starlette.formparsers.MultiPartParser.parse`` becomes a loop over formwire's own
+  events. Text fields come whole from the Rust core (one ``(name, value)`` per field, no per-part callbacks, no
+  bytearray); file parts become the same ``UploadFile(SpooledTemporaryFile(spool_max_size))`` objects Starlette makes,
+  filled as Starlette fills them: in memory up to ``spool_max_size``, the write that crosses it through the thread
+  pool (the file rolls over to disk there), and later data through the thread pool too, but in batches of about
+  1 MiB of received chunks per trip instead of one trip per chunk (views of the received chunks: no copy).
+- **The callback path**: ``starlette.formparsers`` sees :mod:`formwire.compat.python_multipart` as its ``multipart``
+  module, so Starlette's own ``MultiPartParser`` callbacks (and its ``FormParser`` for urlencoded bodies) run over
+  formwire. This stays installed under the native path (for urlencoded forms, and for subclasses of
+  ``MultiPartParser`` that override a callback); ``install(native=False)`` uses only it.
+
+Both read the bytes with formwire's rules: strict framing (a truncated body or junk after the close delimiter is a
+400 "Invalid multipart data." instead of a partial form), the MP-H rules for Content-Disposition (no backslash
+escapes, no IE path stripping; ``name*``/``filename*`` ignored as by python-multipart), and formwire's header limits
+(``max_headers`` 8, ``max_header_bytes`` 8192 per part) on top of Starlette's. Everything else matches Starlette's
+own ``parse`` (checked against starlette 1.10): names and filenames decoded with the form's charset and Starlette's
+Latin-1 fallback, header names lowercased, each limit's message raised at the same point of the stream, files closed
+on any error, ``ClientDisconnect`` passed through.
+
+The native path replaces a method of a Starlette class, so it relies on Starlette internals: ``install()`` checks
+them (the instance attributes ``parse`` uses and the texts of Starlette's messages) and falls back to the callback
+path when they do not match; :func:`native` says which path is in force. ``uninstall()`` restores what Starlette had.
+Neither needs python-multipart to be installed; FastAPI's own start-up check for python-multipart still does (it
+only imports it).
 """
 from __future__ import annotations
 
+import codecs
 import types
-from typing import Any
+from typing import Any, Callable
 
+from formwire._formwire import PART_END, Part
 from formwire.compat import python_multipart as _shim
+from formwire.errors import MultipartError
+from formwire.multipart import Parser
 
-__all__ = ["install", "uninstall", "installed"]
+__all__ = ["install", "uninstall", "installed", "native"]
 
 _saved: dict[str, Any] | None = None
+
+#: After a file has rolled over to disk, its data is written once this many bytes of received chunks are pending
+#: (and at the end of the part): one thread-pool trip per batch, not per chunk.
+WRITE_BATCH_BYTES = 1 << 20
+
+#: Options the native path sets itself (``max_part_size`` is Starlette's ``max_field_bytes``).
+_NATIVE_OWNED = frozenset({"buffer_fields", "latin1_fallback", "max_field_bytes"})
+
+# The callbacks Starlette's own ``parse`` drives: a subclass that overrides one of them keeps Starlette's ``parse``.
+_CALLBACKS = ("on_part_begin", "on_part_data", "on_part_end", "on_header_field", "on_header_value", "on_header_end",
+              "on_headers_finished", "on_end")
 
 
 class _ZeroCopyMultipartParser(_shim.MultipartParser):
@@ -40,15 +74,23 @@ module = types.SimpleNamespace(
 )
 
 
-def install(**options: Any) -> None:
+def install(*, native: bool = True, **options: Any) -> None:
     """Makes Starlette's form parsing (and so FastAPI's ``Form``/``File``/``UploadFile``) use formwire.
 
-    ``options``: formwire multipart options applied to every request (e.g. ``max_header_bytes=4096`` or
-    ``allow_preamble=True``). Idempotent."""
+    ``native``: replace ``MultiPartParser.parse`` by formwire's event loop (the fast path) when this Starlette's
+    internals are the ones it was written against; ``False`` keeps Starlette's ``parse`` over formwire's callback
+    shim. ``options``: formwire multipart options applied to every request (e.g. ``max_header_bytes=4096``,
+    ``allow_preamble=True``, ``max_total_bytes=50 << 20``); ``max_field_bytes`` is Starlette's ``max_part_size``.
+    Calling it again replaces the previous configuration."""
     global _saved
     import starlette.formparsers as fp
     import starlette.requests as rq
 
+    owned = _NATIVE_OWNED.intersection(options)
+    if owned:
+        raise ValueError(f"install(): {', '.join(sorted(owned))} cannot be set (Starlette's max_part_size is "
+                         "request.form(max_part_size=...))")
+    Parser(b"x", **options)  # unknown or invalid options fail here, not at the first request
     if options:
         class Configured(_ZeroCopyMultipartParser):
             def __init__(self, boundary: bytes | str, callbacks: Any = None, max_size: float = float("inf")) -> None:
@@ -63,11 +105,16 @@ def install(**options: Any) -> None:
             "fp.parse_options_header": getattr(fp, "parse_options_header", None),
             "fp.FormParserError": getattr(fp, "FormParserError", None),
             "rq.parse_options_header": getattr(rq, "parse_options_header", None),
+            "MultiPartParser.parse": fp.MultiPartParser.__dict__["parse"],
         }
     fp.multipart = mod
     fp.parse_options_header = _shim.parse_options_header
     fp.FormParserError = _shim.FormParserError  # type: ignore[misc]
     rq.parse_options_header = _shim.parse_options_header
+    if native and _native_supported(fp):
+        fp.MultiPartParser.parse = _native_parse(fp, _saved["MultiPartParser.parse"], options)  # type: ignore[method-assign]
+    else:
+        fp.MultiPartParser.parse = _saved["MultiPartParser.parse"]  # type: ignore[method-assign]
 
 
 def uninstall() -> None:
@@ -83,13 +130,287 @@ def uninstall() -> None:
     if _saved["fp.FormParserError"] is not None:
         fp.FormParserError = _saved["fp.FormParserError"]  # type: ignore[misc]
     rq.parse_options_header = _saved["rq.parse_options_header"]
+    fp.MultiPartParser.parse = _saved["MultiPartParser.parse"]  # type: ignore[method-assign]
     _saved = None
 
 
 def installed() -> bool:
-    """``True`` while formwire is Starlette's form parser."""
+    """``True`` while formwire is Starlette's form parser (either path)."""
     import starlette.formparsers as fp
 
     return _saved is not None and getattr(fp.multipart, "MultipartParser", None) is not None and issubclass(
         fp.multipart.MultipartParser, _shim.MultipartParser
     )
+
+
+def native() -> bool:
+    """``True`` while ``MultiPartParser.parse`` is formwire's native loop."""
+    import starlette.formparsers as fp
+
+    return getattr(fp.MultiPartParser.__dict__.get("parse"), "_formwire_native", False) is True
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the native path
+
+
+def _consts(fn: Any) -> set[Any]:
+    """The constants of a function's code, nested code objects (f-string pieces) included."""
+    out: set[Any] = set()
+    code = getattr(fn, "__code__", None)
+    todo = [code] if code is not None else []
+    while todo:
+        c = todo.pop()
+        for k in c.co_consts:
+            if isinstance(k, types.CodeType):
+                todo.append(k)
+            else:
+                out.add(k)
+    return out
+
+
+def _native_supported(fp: Any) -> bool:
+    """Whether this Starlette's ``MultiPartParser`` is the one the native path reproduces: the attributes it reads and
+    the messages it raises (compared with the constants of Starlette's own code)."""
+    cls = getattr(fp, "MultiPartParser", None)
+    if cls is None or not all(hasattr(fp, n) for n in ("MultiPartException", "_user_safe_decode", "FormData",
+                                                        "Headers", "UploadFile", "SpooledTemporaryFile")):
+        return False
+    if not isinstance(getattr(cls, "spool_max_size", None), int) or not isinstance(getattr(cls, "max_part_size", None), int):
+        return False
+    init = _consts(cls.__init__) | set(getattr(getattr(cls.__init__, "__code__", None), "co_names", ()))
+    if not {"items", "_files_to_close_on_error", "max_files", "max_fields", "max_part_size", "headers",
+            "stream"} <= init:
+        return False
+    want = {
+        "on_part_data": {"Part exceeded maximum size of ", "KB."},
+        "on_headers_finished": {"Too many files. Maximum number of files is ",
+                                "Too many fields. Maximum number of fields is ",
+                                'The Content-Disposition header field "name" must be provided.'},
+        "parse": {"Missing boundary in multipart.", "Invalid multipart data.", "Content-Type", "utf-8", "latin-1"},
+    }
+    for name, texts in want.items():
+        fn = cls.__dict__.get(name)
+        if name == "parse" and _saved is not None:
+            fn = _saved["MultiPartParser.parse"]
+        if fn is None or not texts <= _consts(fn):
+            return False
+    return True
+
+
+class _FileWriter:
+    """Fills one ``UploadFile`` as ``UploadFile.write`` would (same sizes, same in-memory/disk decisions, the
+    rolling write through the thread pool), except that data for a file already on disk is queued and written
+    ``WRITE_BATCH_BYTES`` at a time: one thread-pool trip per batch. The queued items are views of received chunks
+    (immutable ``bytes``), so queueing copies nothing."""
+
+    __slots__ = ("upload", "file", "max_mem", "pending", "pending_bytes")
+
+    def __init__(self, upload: Any) -> None:
+        self.upload = upload
+        self.file = upload.file
+        self.max_mem = getattr(self.file, "_max_size", 0)
+        self.pending: list[Any] = []
+        self.pending_bytes = 0
+
+    def rolled(self) -> bool:
+        return bool(getattr(self.file, "_rolled", True))  # Starlette's UploadFile._in_memory, negated
+
+    async def write(self, data: Any, run: Callable[..., Any]) -> None:
+        n = len(data)
+        self.upload.size += n
+        if self.pending:
+            self.pending.append(data)
+            self.pending_bytes += n
+            if self.pending_bytes >= WRITE_BATCH_BYTES:
+                await self.flush(run)
+        elif self.rolled():
+            self.pending.append(data)
+            self.pending_bytes = n
+            if n >= WRITE_BATCH_BYTES:
+                await self.flush(run)
+        elif self.max_mem and self.file.tell() + n > self.max_mem:
+            await run(self.file.write, data)  # this write rolls the file over to disk (UploadFile._will_roll)
+        else:
+            self.file.write(data)
+
+    async def flush(self, run: Callable[..., Any]) -> None:
+        pending, self.pending, self.pending_bytes = self.pending, [], 0
+        await run(self.file.writelines, pending)
+
+    async def finish(self, run: Callable[..., Any]) -> None:
+        """The part is complete: the queued data, then ``seek(0)`` (one thread-pool trip on disk, none in memory)."""
+        if self.pending:
+            pending, self.pending, self.pending_bytes = self.pending, [], 0
+            await run(_write_all_and_rewind, self.file, pending)
+        elif self.rolled():
+            await run(self.file.seek, 0)
+        else:
+            self.file.seek(0)
+
+
+def _write_all_and_rewind(f: Any, pending: list[Any]) -> None:
+    f.writelines(pending)
+    f.seek(0)
+
+
+def _disposition_lacks_name(recent: list[tuple[int, Any]], offset: int) -> bool:
+    """Whether the ``Content-Disposition`` header line at input ``offset`` (in the ``recent`` chunks, ``(start
+    offset, chunk)``) has no ``name`` parameter as Starlette reads it (python-multipart's ``parse_options_header``:
+    ``;``-separated outside quotes, keys as written, ``*`` keys ignored)."""
+    if not recent or offset < recent[0][0]:
+        return False
+    data = b"".join(bytes(c) for _, c in recent)
+    at = offset - recent[0][0]
+    end = data.find(b"\r\n", at)
+    if end < 0:
+        return False
+    _, _, value = data[at:end].partition(b":")
+    segments, quoted, start = [], False, 0
+    for i, c in enumerate(value):
+        if c == 0x22:  # '"'
+            quoted = not quoted
+        elif c == 0x3B and not quoted:  # ';'
+            segments.append(value[start:i])
+            start = i + 1
+    segments.append(value[start:])
+    return not any(s.partition(b"=")[0].strip() == b"name" for s in segments[1:])
+
+
+def _native_parse(fp: Any, original: Any, options: dict[str, Any]) -> Any:
+    from starlette import concurrency
+
+    MultiPartException = fp.MultiPartException
+    user_safe_decode = fp._user_safe_decode
+    parse_options_header = _shim.parse_options_header
+
+    base_cls = fp.MultiPartParser
+    own = {name: base_cls.__dict__.get(name) for name in _CALLBACKS}
+    opts = {"max_parts": None, "max_file_bytes": None, "max_total_bytes": None, **options}
+
+    async def parse(self: Any) -> Any:
+        cls = type(self)
+        if cls is not base_cls and any(getattr(cls, n, None) is not f for n, f in own.items()):
+            return await original(self)  # a subclass with its own callbacks: Starlette's parse runs them
+        # The boundary and charset, as Starlette's parse reads them.
+        _, params = parse_options_header(self.headers["Content-Type"])
+        charset = params.get(b"charset", "utf-8")
+        if isinstance(charset, bytes):
+            charset = charset.decode("latin-1")
+        try:
+            charset = codecs.lookup(charset).name
+        except LookupError:
+            charset = "latin-1"
+        try:
+            boundary = params[b"boundary"]
+        except KeyError:
+            raise MultiPartException("Missing boundary in multipart.")
+        utf8 = charset == "utf-8"
+
+        items = self.items
+        to_close = self._files_to_close_on_error
+        max_fields, max_files, max_part_size = self.max_fields, self.max_files, self.max_part_size
+        spool = self.spool_max_size
+        UploadFile, Headers, SpooledTemporaryFile = fp.UploadFile, fp.Headers, fp.SpooledTemporaryFile
+        run_in_threadpool = concurrency.run_in_threadpool
+        fields = files = 0
+        writer: _FileWriter | None = None  # the file part being read
+        name = ""  # the text field being read (non-UTF-8 charsets only)
+        value = bytearray()
+
+        def too_many_fields() -> Exception:
+            return MultiPartException(f"Too many fields. Maximum number of fields is {max_fields}.")
+
+        def too_many_files() -> Exception:
+            return MultiPartException(f"Too many files. Maximum number of files is {max_files}.")
+
+        async def take(events: list[Any]) -> None:
+            nonlocal fields, files, writer, name, value
+            for ev in events:
+                t = type(ev)
+                if t is tuple:  # a whole text field, UTF-8 or Starlette's Latin-1 fallback (MP-F-01 aside)
+                    fields += 1
+                    if fields > max_fields:
+                        raise too_many_fields()
+                    items.append(ev)
+                elif t is memoryview or t is bytes:
+                    if writer is not None:
+                        await writer.write(ev, run_in_threadpool)
+                    else:
+                        value += ev
+                elif t is Part:
+                    if ev.is_file:
+                        files += 1
+                        if files > max_files:
+                            raise too_many_files()
+                        tf = SpooledTemporaryFile(max_size=spool)
+                        to_close.append(tf)
+                        upload = UploadFile(file=tf, size=0, filename=user_safe_decode(ev.filename_bytes, charset),
+                                            headers=Headers(raw=ev.raw_headers))
+                        writer = _FileWriter(upload)
+                        items.append((user_safe_decode(ev.name_bytes, charset), upload))
+                    else:
+                        fields += 1
+                        if fields > max_fields:
+                            raise too_many_fields()
+                        name = user_safe_decode(ev.name_bytes, charset)
+                        value = bytearray()
+                elif ev is PART_END:
+                    if writer is not None:
+                        await writer.finish(run_in_threadpool)
+                        writer = None
+                    else:
+                        items.append((name, user_safe_decode(value, charset)))
+
+        parser: Any = None
+        # The chunks that may still hold the current part's header lines (an MP_DISPOSITION error points at one):
+        # the last `keep` bytes before the chunk being parsed, and that chunk. References, not copies.
+        recent: list[tuple[int, Any]] = []
+        limit = opts.get("max_header_bytes", 8192)
+        keep = 65536 if limit is None else limit + 2
+        pos = 0
+        try:
+            try:
+                parser = Parser(boundary, **opts, buffer_fields=utf8, latin1_fallback=True,
+                                max_field_bytes=max_part_size)
+                async for chunk in self.stream:
+                    if chunk:
+                        while recent and recent[0][0] + len(recent[0][1]) < pos - keep:
+                            del recent[0]
+                        recent.append((pos, chunk))
+                        pos += len(chunk)
+                        await take(parser.feed(chunk))
+                await take(parser.close())
+            except MultipartError as exc:
+                # Starlette raises its own limits as it meets them in the stream: one that comes before the error
+                # (in the failing chunk's events, or the text field the error is in) is the answer.
+                events = [ev for ev in exc.events if type(ev) is tuple or type(ev) is Part]
+                for ev in events:
+                    if type(ev) is Part and ev.is_file:
+                        files += 1
+                        if files > max_files:
+                            raise too_many_files() from exc
+                    else:
+                        fields += 1
+                        if fields > max_fields:
+                            raise too_many_fields() from exc
+                if parser is not None and parser.in_field and fields + 1 > max_fields:
+                    raise too_many_fields() from exc
+                if exc.code == "MP_LIMIT_FIELD_BYTES":
+                    raise MultiPartException(f"Part exceeded maximum size of {int(max_part_size / 1024)}KB.") from exc
+                if exc.code == "MP_NO_DISPOSITION" or (
+                        exc.code == "MP_DISPOSITION" and _disposition_lacks_name(recent, exc.offset)):
+                    # Starlette's answer to a part without a name (formwire's MP-H-08 rejects it too)
+                    raise MultiPartException('The Content-Disposition header field "name" must be provided.') from exc
+                raise MultiPartException("Invalid multipart data.") from exc
+        except BaseException:
+            # Close all the files if parsing or reading the request stream fails (as Starlette does).
+            for f in to_close:
+                f.close()
+            raise
+        return fp.FormData(items)
+
+    parse._formwire_native = True  # type: ignore[attr-defined]
+    parse.__qualname__ = "MultiPartParser.parse"
+    parse.__doc__ = "Starlette's MultiPartParser.parse over formwire's events (formwire.compat.starlette)."
+    return parse
