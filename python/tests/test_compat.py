@@ -9,6 +9,7 @@ from python_multipart.multipart import MultipartParser as PMMultipartParser
 from python_multipart.multipart import QuerystringParser as PMQuerystringParser
 from python_multipart.multipart import parse_options_header as pm_parse_options_header
 
+from formwire._formwire import parse_mime
 from formwire.compat import python_multipart as shim
 
 
@@ -107,3 +108,20 @@ def test_parse_options_header() -> None:
     assert shim.parse_options_header(None) == (b"", {})
     assert shim.parse_options_header(b"multipart/form-data; boundary=b\xe9")[1][b"boundary"] == "bé".encode()  # MP-B-02
     assert shim.parse_options_header('form-data; name="a"; name="b"') == (b"form-data", {})
+
+
+@pytest.mark.parametrize("value", [
+    "multipart/form-data; boundary=----WebKitFormBoundaryABCDEFGHabcdefgh",  # the fast path
+    "multipart/form-data; boundary=a'()+_,-./:=?!#$%&*~^`{|}<>[]@\\",      # every plain character
+    "multipart/form-data; boundary=x ", "multipart/form-data; boundary=x\t", "multipart/form-data; boundary=\"x\"",
+    "multipart/form-data; boundary=x;charset=latin-1", "multipart/form-data; boundary=", "multipart/form-data; boundary=é",
+    "multipart/form-data; boundary=x\x7f", "multipart/form-data; boundary=x; boundary=y", "Multipart/form-data; boundary=x",
+])
+def test_parse_options_header_fast_path_is_the_parse(value: str) -> None:
+    """The request Content-Type fast path gives what the WHATWG MIME type parse gives (it is only taken when the
+    boundary is plain printable ASCII to the end)."""
+    raw = value.encode("latin-1")
+    m = parse_mime(raw)
+    slow = (b"", {}) if m is None else (f"{m[0]}/{m[1]}".encode(), {k.encode(): v.encode() for k, v in m[2]})
+    assert shim.parse_options_header(value) == slow
+    assert shim.parse_options_header(raw) == slow  # bytes never take the fast path

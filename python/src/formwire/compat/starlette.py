@@ -277,6 +277,10 @@ def _disposition_lacks_name(recent: list[tuple[int, Any]], offset: int) -> bool:
     return not any(s.partition(b"=")[0].strip() == b"name" for s in segments[1:])
 
 
+def _too_many(exc: Callable[[str], Exception], what: str, limit: object) -> Exception:
+    return exc(f"Too many {what}. Maximum number of {what} is {limit}.")
+
+
 def _native_parse(fp: Any, original: Any, options: dict[str, Any]) -> Any:
     from starlette import concurrency
 
@@ -317,51 +321,6 @@ def _native_parse(fp: Any, original: Any, options: dict[str, Any]) -> Any:
         writer: _FileWriter | None = None  # the file part being read
         name = ""  # the text field being read (non-UTF-8 charsets only)
         value = bytearray()
-
-        def too_many_fields() -> Exception:
-            return MultiPartException(f"Too many fields. Maximum number of fields is {max_fields}.")
-
-        def too_many_files() -> Exception:
-            return MultiPartException(f"Too many files. Maximum number of files is {max_files}.")
-
-        async def take(events: list[Any]) -> None:
-            nonlocal fields, files, writer, name, value
-            for ev in events:
-                t = type(ev)
-                if t is tuple:  # a whole text field, UTF-8 or Starlette's Latin-1 fallback (MP-F-01 aside)
-                    fields += 1
-                    if fields > max_fields:
-                        raise too_many_fields()
-                    items.append(ev)
-                elif t is memoryview or t is bytes:
-                    if writer is not None:
-                        await writer.write(ev, run_in_threadpool)
-                    else:
-                        value += ev
-                elif t is Part:
-                    if ev.is_file:
-                        files += 1
-                        if files > max_files:
-                            raise too_many_files()
-                        tf = SpooledTemporaryFile(max_size=spool)
-                        to_close.append(tf)
-                        upload = UploadFile(file=tf, size=0, filename=user_safe_decode(ev.filename_bytes, charset),
-                                            headers=Headers(raw=ev.raw_headers))
-                        writer = _FileWriter(upload)
-                        items.append((user_safe_decode(ev.name_bytes, charset), upload))
-                    else:
-                        fields += 1
-                        if fields > max_fields:
-                            raise too_many_fields()
-                        name = user_safe_decode(ev.name_bytes, charset)
-                        value = bytearray()
-                elif ev is PART_END:
-                    if writer is not None:
-                        await writer.finish(run_in_threadpool)
-                        writer = None
-                    else:
-                        items.append((name, user_safe_decode(value, charset)))
-
         parser: Any = None
         # The chunks that may still hold the current part's header lines (an MP_DISPOSITION error points at one):
         # the last `keep` bytes before the chunk being parsed, and that chunk. References, not copies.
@@ -373,14 +332,57 @@ def _native_parse(fp: Any, original: Any, options: dict[str, Any]) -> Any:
             try:
                 parser = Parser(boundary, **opts, buffer_fields=utf8, latin1_fallback=True,
                                 max_field_bytes=max_part_size)
-                async for chunk in self.stream:
-                    if chunk:
+                chunks = self.stream.__aiter__()
+                more = True
+                while more:
+                    try:
+                        chunk = await chunks.__anext__()
+                    except StopAsyncIteration:
+                        more = False
+                        events = parser.close()
+                    else:
+                        if not chunk:
+                            continue
                         while recent and recent[0][0] + len(recent[0][1]) < pos - keep:
                             del recent[0]
                         recent.append((pos, chunk))
                         pos += len(chunk)
-                        await take(parser.feed(chunk))
-                await take(parser.close())
+                        events = parser.feed(chunk)
+                    for ev in events:
+                        t = type(ev)
+                        if t is tuple:  # a whole text field: UTF-8, or Latin-1 as Starlette falls back to
+                            fields += 1
+                            if fields > max_fields:
+                                raise _too_many(MultiPartException, "fields", max_fields)
+                            items.append(ev)
+                        elif t is memoryview or t is bytes:
+                            if writer is not None:
+                                await writer.write(ev, run_in_threadpool)
+                            else:
+                                value += ev
+                        elif t is Part:
+                            if ev.is_file:
+                                files += 1
+                                if files > max_files:
+                                    raise _too_many(MultiPartException, "files", max_files)
+                                tf = SpooledTemporaryFile(max_size=spool)
+                                to_close.append(tf)
+                                upload = UploadFile(file=tf, size=0, headers=Headers(raw=ev.raw_headers),
+                                                    filename=user_safe_decode(ev.filename_bytes, charset))
+                                writer = _FileWriter(upload)
+                                items.append((user_safe_decode(ev.name_bytes, charset), upload))
+                            else:
+                                fields += 1
+                                if fields > max_fields:
+                                    raise _too_many(MultiPartException, "fields", max_fields)
+                                name = user_safe_decode(ev.name_bytes, charset)
+                                value = bytearray()
+                        elif ev is PART_END:
+                            if writer is not None:
+                                await writer.finish(run_in_threadpool)
+                                writer = None
+                            else:
+                                items.append((name, user_safe_decode(value, charset)))
             except MultipartError as exc:
                 # Starlette raises its own limits as it meets them in the stream: one that comes before the error
                 # (in the failing chunk's events, or the text field the error is in) is the answer.
@@ -389,13 +391,13 @@ def _native_parse(fp: Any, original: Any, options: dict[str, Any]) -> Any:
                     if type(ev) is Part and ev.is_file:
                         files += 1
                         if files > max_files:
-                            raise too_many_files() from exc
+                            raise _too_many(MultiPartException, "files", max_files) from exc
                     else:
                         fields += 1
                         if fields > max_fields:
-                            raise too_many_fields() from exc
+                            raise _too_many(MultiPartException, "fields", max_fields) from exc
                 if parser is not None and parser.in_field and fields + 1 > max_fields:
-                    raise too_many_fields() from exc
+                    raise _too_many(MultiPartException, "fields", max_fields) from exc
                 if exc.code == "MP_LIMIT_FIELD_BYTES":
                     raise MultiPartException(f"Part exceeded maximum size of {int(max_part_size / 1024)}KB.") from exc
                 if exc.code == "MP_NO_DISPOSITION" or (
