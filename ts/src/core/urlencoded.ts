@@ -4,7 +4,7 @@
  * (UE_LIMIT_PAIRS, UE_LIMIT_BYTES; offsets per spec/errors.md).
  */
 import { FormwireError } from './errors.js';
-import { decodeUtf8 } from './utf8.js';
+import { decodeUtf8, unitsString } from './utf8.js';
 
 /** Limits (spec/limits.md). `Infinity` (or null) = unlimited. */
 export interface UrlencodedOptions {
@@ -185,27 +185,158 @@ function utf8Length(s: string): number {
   return n;
 }
 
-function decodeSlow(s: string): string {
-  const b = encoder.encode(s);
-  return decodeBytes(b, 0, b.length);
-}
-
-/** Decode one name or value: s[a..b), which holds a '+' when plus, a '%' when pct. */
-function decodeComponent(s: string, a: number, b: number, plus: boolean, pct: boolean): string {
-  let v = s.slice(a, b);
-  if (plus) v = v.replaceAll('+', ' ');
-  if (!pct) return v;
-  try {
-    return decodeURIComponent(v);
-  } catch {
-    return decodeSlow(v);
-  }
-}
-
 const toWellFormed: (s: string) => string =
   typeof (String.prototype as { toWellFormed?: unknown }).toWellFormed === 'function'
     ? (s) => (s as unknown as { toWellFormed(): string }).toWellFormed()
     : (s) => s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Whether a string has no lone surrogate (so its UTF-8 encoding is lossless); no copy either way. */
+const isWellFormed: (s: string) => boolean =
+  typeof (String.prototype as { isWellFormed?: unknown }).isWellFormed === 'function'
+    ? (s) => (s as unknown as { isWellFormed(): boolean }).isWellFormed()
+    : (s) => !LONE_SURROGATE.test(s);
+
+// ---------------------------------------------------------------------------------------------------------------
+// The string fast path.
+//
+// Names and values without `+` or `%` are substrings of the input. The others are decoded into one of two batches per
+// window of the input, then cut out of the batch's string: one string per batch rather than one per component (each
+// string built from computed characters costs a runtime call, or a rope of pieces that the garbage collector must
+// trace and later flatten). In a window that is all ASCII (checked for free by TextEncoder.encodeInto, which also gives
+// its bytes), a component with `+` but no `%` is ASCII after UE-P-06 and goes, compacted in place, into the one-byte
+// batch; a component with `%` is percent-decoded and UTF-8 decoded (UE-P-07, UE-P-08) by decodeInto into the UTF-16
+// batch. In a window with other characters, each such component is UTF-8 encoded on its own and decoded the same way.
+// Windows of about WINDOW characters keep every batch string and scratch buffer small: young-generation objects,
+// not large-object-space ones that every parse would add to the old generation.
+
+/** Window length in UTF-16 code units; a window ends at an `&` (it holds whole sequences). */
+const WINDOW = 16384;
+/** A longer window (one sequence longer than this) is not copied to bytes: it takes the per-component path. */
+const MAX_WINDOW = 65536;
+
+let win = new Uint8Array(WINDOW + 256);
+let tmp = new Uint8Array(256);
+let units = new Uint16Array(4096);
+/** Per decoded component: slot ((pair index * 2 + 0 name / 1 value) * 2 + 0 one-byte / 1 UTF-16 batch), from, to. */
+let fixes = new Int32Array(3 * 512);
+/** Lengths of the one-byte batch (ASCII, compacted into `win`), of the UTF-16 batch (`units`), of `fixes`. */
+let w1 = 0;
+let w2 = 0;
+let nf = 0;
+
+function growUnits(need: number): void {
+  const u = new Uint16Array(Math.max(need, units.length * 2));
+  u.set(units.subarray(0, w2));
+  units = u;
+}
+
+/**
+ * UE-P-06..08 on the bytes b[i..j) (`+` → SP, percent-decode, UTF-8 decode without BOM with U+FFFD per maximal
+ * subpart, as WHATWG's UTF-8 decoder), appended to the UTF-16 batch. Gives what decodeBytes gives for the same bytes.
+ */
+function decodeInto(b: Uint8Array, i: number, j: number): void {
+  // Each input byte gives at most one code unit: a 4-byte sequence (2 units) is at least 4 bytes, a U+FFFD at least 1.
+  if (units.length < w2 + (j - i)) growUnits(w2 + (j - i));
+  const out = units;
+  let w = w2;
+  let need = 0; // bytes still expected in the current sequence
+  let cp = 0;
+  let lo = 0x80; // bounds of the next continuation byte
+  let hi = 0xbf;
+  for (; i < j; i++) {
+    let c = b[i]!;
+    if (c === PCT) {
+      if (i + 2 < j) {
+        const h = hexVal(b[i + 1]!);
+        const l = h < 0 ? -1 : hexVal(b[i + 2]!);
+        if (l >= 0) {
+          c = (h << 4) | l;
+          i += 2;
+        }
+      }
+    } else if (c === PLUS) c = 0x20;
+    if (need !== 0) {
+      if (c >= lo && c <= hi) {
+        lo = 0x80;
+        hi = 0xbf;
+        cp = (cp << 6) | (c & 0x3f);
+        if (--need === 0) {
+          if (cp > 0xffff) {
+            cp -= 0x10000;
+            out[w++] = 0xd800 | (cp >> 10);
+            out[w++] = 0xdc00 | (cp & 0x3ff);
+          } else out[w++] = cp;
+        }
+        continue;
+      }
+      // An unexpected byte ends the sequence with one U+FFFD and is then decoded on its own.
+      need = 0;
+      lo = 0x80;
+      hi = 0xbf;
+      out[w++] = 0xfffd;
+    }
+    if (c < 0x80) out[w++] = c;
+    else if (c >= 0xc2 && c <= 0xdf) {
+      need = 1;
+      cp = c & 0x1f;
+    } else if (c >= 0xe0 && c <= 0xef) {
+      if (c === 0xe0) lo = 0xa0; // overlong
+      else if (c === 0xed) hi = 0x9f; // surrogates
+      need = 2;
+      cp = c & 0x0f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      if (c === 0xf0) lo = 0x90; // overlong
+      else if (c === 0xf4) hi = 0x8f; // above U+10FFFF
+      need = 3;
+      cp = c & 0x07;
+    } else out[w++] = 0xfffd;
+  }
+  if (need !== 0) out[w++] = 0xfffd; // truncated sequence at the end of the name or value
+  w2 = w;
+}
+
+function addFix(slot: number, from: number, to: number): void {
+  if (nf + 3 > fixes.length) {
+    const f = new Int32Array(fixes.length * 2);
+    f.set(fixes);
+    fixes = f;
+  }
+  fixes[nf++] = slot;
+  fixes[nf++] = from;
+  fixes[nf++] = to;
+}
+
+/**
+ * Decode the name or value s[i..j) holding a `+` or a `%` into a batch, for `slot` (see `fixes`). `bytes` is the
+ * window's UTF-8 (= its ASCII) from string index `a` on, or null when the window is not ASCII.
+ */
+function decodePart(s: string, bytes: Uint8Array | null, a: number, i: number, j: number, pct: boolean, slot: number): void {
+  if (bytes === null) {
+    // UE-P-01: the component's own UTF-8 encoding (well-formed input: lossless), then the byte decoder.
+    const n = j - i;
+    if (tmp.length < n * 3) tmp = new Uint8Array(n * 3);
+    const r = encoder.encodeInto(s.slice(i, j), tmp);
+    const w0 = w2;
+    decodeInto(tmp, 0, r.written);
+    addFix(slot * 2 + 1, w0, w2);
+  } else if (pct) {
+    const w0 = w2;
+    decodeInto(bytes, i - a, j - a);
+    addFix(slot * 2 + 1, w0, w2);
+  } else {
+    // UE-P-06 only: ASCII in, ASCII out; compacted towards the window's start (never past the bytes still to read).
+    const w0 = w1;
+    let w = w1;
+    for (let k = i - a, e = j - a; k < e; k++) {
+      const c = bytes[k]!;
+      bytes[w++] = c === PLUS ? 0x20 : c;
+    }
+    w1 = w;
+    addFix(slot * 2, w0, w);
+  }
+}
 
 /** Parse a urlencoded string: UE-P-01, the same pairs as the bytes of its UTF-8 encoding. */
 export function parseUrlencodedString(input: string, options: UrlencodedOptions = {}): [string, string][] {
@@ -216,51 +347,86 @@ export function parseUrlencodedString(input: string, options: UrlencodedOptions 
     return parseUrlencodedBytes(encoder.encode(input), options);
   }
   // Lone surrogates become U+FFFD when the string is UTF-8 encoded; '&' and '=' are unaffected.
-  const s = toWellFormed(input);
+  const s = isWellFormed(input) ? input : toWellFormed(input);
   const out: [string, string][] = [];
   const len = s.length;
-  // Next occurrences of '=', '+', '%' at or after `start`: each is searched for once per occurrence (linear).
+  // Next occurrences of '=', '+', '%' at or after the current sequence: each searched for once per occurrence (linear).
   let nextEq = -1;
   let nextPlus = -1;
   let nextPct = -1;
-  let start = 0;
-  while (start < len) {
-    let amp = s.indexOf('&', start);
-    if (amp < 0) amp = len;
-    if (amp > start) {
-      if (out.length >= maxPairs) {
-        throw new FormwireError('UE_LIMIT_PAIRS', utf8Length(s.slice(0, start)), 'too many pairs');
+  try {
+    for (let a = 0; a < len; ) {
+      let b = len - a > WINDOW ? s.indexOf('&', a + WINDOW) : len;
+      if (b < 0) b = len;
+      let bytes: Uint8Array | null = null;
+      const n = b - a;
+      if (n <= MAX_WINDOW) {
+        if (win.length < n) win = new Uint8Array(n);
+        const r = encoder.encodeInto(n === len ? s : s.slice(a, b), win);
+        if (r.read === n && r.written === n) bytes = win; // all ASCII
       }
-      if (nextEq < start) {
-        nextEq = s.indexOf('=', start);
-        if (nextEq < 0) nextEq = len;
-      }
-      if (nextPlus < start) {
-        nextPlus = s.indexOf('+', start);
-        if (nextPlus < 0) nextPlus = len;
-      }
-      if (nextPct < start) {
-        nextPct = s.indexOf('%', start);
-        if (nextPct < 0) nextPct = len;
-      }
-      if (nextEq >= amp) {
-        out.push([decodeComponent(s, start, amp, nextPlus < amp, nextPct < amp), '']);
-      } else {
-        const eq = nextEq;
-        const name = decodeComponent(s, start, eq, nextPlus < eq, nextPct < eq);
-        const v = eq + 1;
-        if (nextPlus < v) {
-          nextPlus = s.indexOf('+', v);
-          if (nextPlus < 0) nextPlus = len;
+      w1 = 0;
+      w2 = 0;
+      nf = 0;
+      for (let start = a; start < b; ) {
+        let amp = s.indexOf('&', start); // UE-P-02
+        if (amp < 0) amp = len;
+        if (amp > start) {
+          // UE-P-03: empty sequences are skipped
+          if (out.length >= maxPairs) {
+            throw new FormwireError('UE_LIMIT_PAIRS', utf8Length(s.slice(0, start)), 'too many pairs'); // UE-L-02
+          }
+          if (nextEq < start) {
+            nextEq = s.indexOf('=', start);
+            if (nextEq < 0) nextEq = len;
+          }
+          if (nextPlus < start) {
+            nextPlus = s.indexOf('+', start);
+            if (nextPlus < 0) nextPlus = len;
+          }
+          if (nextPct < start) {
+            nextPct = s.indexOf('%', start);
+            if (nextPct < 0) nextPct = len;
+          }
+          const eq = nextEq < amp ? nextEq : amp; // UE-P-04
+          const slot = out.length * 2;
+          let name = '';
+          let value = '';
+          if (nextPlus < eq || nextPct < eq) decodePart(s, bytes, a, start, eq, nextPct < eq, slot);
+          else name = s.slice(start, eq);
+          if (eq < amp) {
+            const v = eq + 1;
+            if (nextPlus < v) {
+              nextPlus = s.indexOf('+', v);
+              if (nextPlus < 0) nextPlus = len;
+            }
+            if (nextPct < v) {
+              nextPct = s.indexOf('%', v);
+              if (nextPct < 0) nextPct = len;
+            }
+            if (nextPlus < amp || nextPct < amp) decodePart(s, bytes, a, v, amp, nextPct < amp, slot + 1);
+            else value = s.slice(v, amp);
+          }
+          out.push([name, value]);
         }
-        if (nextPct < v) {
-          nextPct = s.indexOf('%', v);
-          if (nextPct < 0) nextPct = len;
-        }
-        out.push([name, decodeComponent(s, v, amp, nextPlus < amp, nextPct < amp)]);
+        start = amp + 1;
       }
+      if (nf > 0) {
+        const one = w1 > 0 ? decodeUtf8(win, 0, w1) : '';
+        const two = w2 > 0 ? unitsString(units, w2) : '';
+        for (let k = 0; k < nf; k += 3) {
+          const slot = fixes[k]!;
+          out[slot >> 2]![(slot >> 1) & 1] = (slot & 1 ? two : one).slice(fixes[k + 1], fixes[k + 2]);
+        }
+      }
+      a = b + 1;
     }
-    start = amp + 1;
+  } finally {
+    // Scratch buffers grown for a long name or value are not kept.
+    if (win.length > MAX_WINDOW) win = new Uint8Array(WINDOW + 256);
+    if (tmp.length > MAX_WINDOW) tmp = new Uint8Array(256);
+    if (units.length > MAX_WINDOW) units = new Uint16Array(4096);
+    if (fixes.length > MAX_WINDOW) fixes = new Int32Array(3 * 512);
   }
   return out;
 }

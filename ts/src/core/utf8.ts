@@ -84,6 +84,37 @@ export function decodeUtf8(bytes: Uint8Array, start = 0, end = bytes.length): st
   return decoder.decode(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end));
 }
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+function utf16Decoder(): TextDecoder | null {
+  if (!LITTLE_ENDIAN) return null; // a Uint16Array's bytes are UTF-16LE only on little-endian platforms
+  try {
+    return new TextDecoder('utf-16le', { ignoreBOM: true }); // a leading U+FEFF is data
+  } catch {
+    return null;
+  }
+}
+const utf16Default = utf16Decoder();
+let utf16 = utf16Default;
+
+/** Use the UTF-16LE TextDecoder for unitsString (default where the platform has one) or not (tests of the fallback). */
+export function setUtf16Decoding(on: boolean): void {
+  utf16 = on ? utf16Default : null;
+}
+
+/**
+ * UTF-16 code units u[0..n) (well-formed: no lone surrogate) as one flat string: one TextDecoder call, or
+ * String.fromCharCode over slices of the array where there is no UTF-16LE decoder.
+ */
+export function unitsString(u: Uint16Array, n: number): string {
+  if (utf16 !== null) return utf16.decode(u.subarray(0, n));
+  let r = '';
+  for (let i = 0; i < n; i += 4096) {
+    r += String.fromCharCode.apply(null, u.subarray(i, Math.min(n, i + 4096)) as unknown as number[]);
+  }
+  return r;
+}
+
 /** UTF-8 encode; lone surrogates become U+FFFD (USVString conversion). */
 export function encodeUtf8(s: string): Uint8Array {
   return encoder.encode(s);
