@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseUrlencoded, FormwireError } from '../src/index.js';
-import { setUtf16Decoding } from '../src/core/utf8.js';
+import { setUtf16Decoding, setLatin1Decoder, asciiString } from '../src/core/utf8.js';
 import { rng } from './helpers.js';
 
 const te = new TextEncoder();
@@ -153,4 +153,36 @@ test('string path at window edges: every pair intact, pairs limit offsets as the
   assert.equal(e1.offset, e2.offset);
   assert.equal(viaString(many).length, 5000);
   assert.deepEqual(viaString(many)[4999], ['k4999', 'v 4999!']);
+});
+
+test('the presized result (from the first window) is exact when the rest is denser or sparser than that window', () => {
+  const dense = Array.from({ length: 9000 }, (_, i) => `a${i % 10}=${i % 7}`).join('&');
+  const sparse = Array.from({ length: 300 }, (_, i) => `long${i}=${'v+'.repeat(60)}%41`).join('&');
+  for (const s of [`${dense}&${sparse}`, `${sparse}&${dense}`, `${dense}&&&${'x'.repeat(100000)}`, `${sparse}&${sparse}&&`]) {
+    const got = viaString(s);
+    assert.deepEqual(got, viaBytes(s));
+    assert.equal(Object.keys(got).length, got.length, 'no holes');
+    assert.ok(got.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && typeof p[1] === 'string'));
+  }
+  // maxPairs bounds the presizing: exactly maxPairs pairs pass, one more fails
+  const s = `${dense}&${dense}`;
+  assert.equal(parseUrlencoded(s, { maxPairs: 18000 }).length, 18000);
+  assert.throws(() => parseUrlencoded(s, { maxPairs: 17999 }), (e: unknown) => e instanceof FormwireError && e.code === 'UE_LIMIT_PAIRS');
+});
+
+test('without the native Latin-1 slice (runtimes without Buffer) windows decode to the same strings', () => {
+  const r = rng(43);
+  const s = randomInput(r, 30000, false);
+  const want = viaString(s);
+  const bytes = te.encode('x+y%41&'.repeat(20));
+  const withNative = asciiString(bytes, 0, bytes.length);
+  setLatin1Decoder(null);
+  try {
+    assert.equal(asciiString(bytes, 0, bytes.length), withNative);
+    assert.deepEqual(viaString(s), want);
+  } finally {
+    const slice = Buffer.prototype.latin1Slice as (this: Uint8Array, a: number, b: number) => string;
+    setLatin1Decoder((b, a, e) => slice.call(b, a, e));
+  }
+  assert.deepEqual(want, viaBytes(s));
 });

@@ -16,6 +16,16 @@ export function setUtf8Decoder(f: Utf8Decode | null): void {
   native = f;
 }
 
+let latin1: Utf8Decode | null = null;
+
+/**
+ * Install a native Latin-1 decoder (Node's `Buffer.prototype.latin1Slice`: a plain copy, no validation), used by
+ * asciiString only: on ASCII bytes, Latin-1 and UTF-8 decoding give the same string.
+ */
+export function setLatin1Decoder(f: Utf8Decode | null): void {
+  latin1 = f;
+}
+
 /** Short ASCII (names, small values) as one flat string without a call into the runtime; null if not ASCII. */
 function shortAscii(b: Uint8Array, s: number, e: number): string | null {
   let or = 0;
@@ -27,6 +37,7 @@ function shortAscii(b: Uint8Array, s: number, e: number): string | null {
 /** b[s..e), known to be ASCII (so its UTF-8 decoding is its Latin-1 reading), as a string. */
 export function asciiString(b: Uint8Array, s: number, e: number): string {
   if (e - s <= 32) return fromAscii(b, s, e)!;
+  if (latin1 !== null) return latin1(b, s, e);
   if (native !== null) return native(b, s, e);
   return decoder.decode(b.subarray(s, e));
 }
