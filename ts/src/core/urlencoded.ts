@@ -202,16 +202,19 @@ const isWellFormed: (s: string) => boolean =
 // The string fast path.
 //
 // The input is cut into windows of about WINDOW characters, each ending at an `&`. TextEncoder.encodeInto copies a
-// window to bytes and tells, for free, whether it is all ASCII. In an ASCII window holding a `+`, UE-P-06 is applied
-// to the bytes (`+` → SP) and the window becomes one string: every name and value without `%` is a substring of it
-// (of the input itself in other windows). Names and values with `%` (and, in a window that is not ASCII, those with
-// `+` too) are decoded by decodeInto, this module's WHATWG percent and UTF-8 decoder, into one UTF-16 batch per window,
-// which becomes one string that they are cut from. So a parse makes at most two strings per window beside its
-// results instead of one per decoded name or value (each string built from computed characters costs a runtime
-// call, or a rope of pieces that the garbage collector traces and that is flattened later), and windows keep those
-// strings and the scratch buffers small: young-generation objects, not large-object-space ones that every parse
-// would add to the old generation. Measured on bench W4 (1 MiB, 20,000 pairs): `.slice` of per-component
-// `replaceAll('+', ' ')` + `decodeURIComponent` 10.96 ms; this path about 2.5 ms.
+// window to bytes and tells, for free, whether it is all ASCII. A name or value without `+` or `%` is a substring of
+// the input (a SlicedString from 13 characters on in V8: no copy, but it keeps the input alive, as any substring of
+// it would). The others are decoded into one of two batches per window, and cut out of the batch's string once the
+// window is done: in an ASCII window, one with `+` but no `%` is ASCII after UE-P-06 and is moved (copyWithin) to the
+// one-byte batch at the start of the window's bytes, its `+` made SP there; one with `%` (or, in a window that is not
+// ASCII, with `+` too) is decoded by decodeInto, this module's WHATWG percent and UTF-8 decoder, into the UTF-16 batch.
+// So a parse makes at most two strings per window besides its results, instead of one per decoded name or value (each
+// string built from computed characters costs a runtime call, or a rope of pieces that the garbage collector traces
+// and that is flattened later), and allocates little besides its result: what the garbage collector has to copy
+// while the result is alive is mostly the result itself. Windows keep the batch strings and the scratch buffers small
+// (young-generation objects, not large-object-space ones that every parse would add to the old generation).
+// Measured on bench W4 (1 MiB, 20,000 pairs; bench/run --workload W4 --lang ts): per-component slice +
+// `replaceAll('+', ' ')` + `decodeURIComponent` 10.96 ms (a quiet machine); this path about 2.5 ms.
 
 /** Window length in UTF-16 code units; a window ends at an `&` (it holds whole sequences). */
 const WINDOW = 16384;
@@ -221,9 +224,13 @@ const MAX_WINDOW = 65536;
 let win = new Uint8Array(WINDOW + 256);
 let tmp = new Uint8Array(256);
 let units = new Uint16Array(4096);
-/** Per decoded name or value of the window: pair index * 2 + (0 name, 1 value), then its range in the batch. */
+/**
+ * Per decoded name or value of the window: ((pair index * 2 + (0 name, 1 value)) * 2 + (0 one-byte, 1 UTF-16 batch)),
+ * then its range in that batch.
+ */
 let fixes = new Int32Array(3 * 512);
-/** Lengths of the UTF-16 batch (`units`) and of `fixes`. */
+/** Lengths of the one-byte batch (in `win`), of the UTF-16 batch (`units`) and of `fixes`. */
+let w1 = 0;
 let w2 = 0;
 let nf = 0;
 
@@ -298,6 +305,17 @@ function decodeInto(b: Uint8Array, i: number, j: number): void {
   w2 = w;
 }
 
+function addFix(slot: number, from: number, to: number): void {
+  if (nf + 3 > fixes.length) {
+    const f = new Int32Array(fixes.length * 2);
+    f.set(fixes);
+    fixes = f;
+  }
+  fixes[nf++] = slot;
+  fixes[nf++] = from;
+  fixes[nf++] = to;
+}
+
 /**
  * Decode the name or value s[i..j) into the UTF-16 batch for `slot` (see `fixes`). `bytes` holds the window's
  * bytes from string index `a` on when the window is ASCII, else null.
@@ -311,14 +329,25 @@ function decodePart(s: string, bytes: Uint8Array | null, a: number, i: number, j
     if (tmp.length < n * 3) tmp = new Uint8Array(n * 3);
     decodeInto(tmp, 0, encoder.encodeInto(s.slice(i, j), tmp).written);
   }
-  if (nf + 3 > fixes.length) {
-    const f = new Int32Array(fixes.length * 2);
-    f.set(fixes);
-    fixes = f;
-  }
-  fixes[nf++] = slot;
-  fixes[nf++] = w0;
-  fixes[nf++] = w2;
+  addFix(slot * 2 + 1, w0, w2);
+}
+
+/**
+ * UE-P-06 alone on the name or value s[i..j) of an ASCII window (`+` but no `%`: ASCII in, ASCII out), whose first
+ * `+` is at p: its bytes are moved to the end of the one-byte batch at the window's start (never past the bytes still
+ * to read), each `+` made SP there. Returns the first `+` after j (or s.length).
+ */
+function plusPart(s: string, bytes: Uint8Array, a: number, i: number, j: number, p: number, slot: number): number {
+  const w = w1;
+  const d = w - (i - a);
+  bytes.copyWithin(w, i - a, j - a);
+  do {
+    bytes[p - a + d] = 0x20;
+    p = s.indexOf('+', p + 1);
+  } while (p >= 0 && p < j);
+  w1 = w + (j - i);
+  addFix(slot * 2, w, w1);
+  return p < 0 ? s.length : p;
 }
 
 /** Parse a urlencoded string: UE-P-01, the same pairs as the bytes of its UTF-8 encoding. */
@@ -349,21 +378,7 @@ export function parseUrlencodedString(input: string, options: UrlencodedOptions 
         const r = encoder.encodeInto(n === len ? s : s.slice(a, b), win);
         if (r.read === n && r.written === n) bytes = win; // all ASCII
       }
-      // Names and values without '%' (or without '%' and '+' when `bytes` is null) are t.slice(i - base, j - base).
-      let t = s;
-      let base = 0;
-      if (bytes !== null) {
-        let p = s.indexOf('+', a);
-        if (p >= 0 && p < b) {
-          do {
-            bytes[p - a] = 0x20; // UE-P-06
-            p = s.indexOf('+', p + 1);
-          } while (p >= 0 && p < b);
-          t = asciiString(bytes, 0, n);
-          base = a;
-        }
-        nextPlus = len; // no '+' left to decode in this window
-      }
+      w1 = 0;
       w2 = 0;
       nf = 0;
       for (let start = a; start < b; ) {
@@ -389,8 +404,10 @@ export function parseUrlencodedString(input: string, options: UrlencodedOptions 
           const eq = nextEq < amp ? nextEq : amp; // UE-P-04
           let name = '';
           let value = '';
-          if (nextPct < eq || nextPlus < eq) decodePart(s, bytes, a, start, eq, np * 2);
-          else name = t.slice(start - base, eq - base);
+          if (nextPct < eq) decodePart(s, bytes, a, start, eq, np * 2);
+          else if (nextPlus >= eq) name = s.slice(start, eq);
+          else if (bytes !== null) nextPlus = plusPart(s, bytes, a, start, eq, nextPlus, np * 2);
+          else decodePart(s, bytes, a, start, eq, np * 2);
           if (eq < amp) {
             const v = eq + 1;
             if (nextPlus < v) {
@@ -401,18 +418,21 @@ export function parseUrlencodedString(input: string, options: UrlencodedOptions 
               nextPct = s.indexOf('%', v);
               if (nextPct < 0) nextPct = len;
             }
-            if (nextPct < amp || nextPlus < amp) decodePart(s, bytes, a, v, amp, np * 2 + 1);
-            else value = t.slice(v - base, amp - base);
+            if (nextPct < amp) decodePart(s, bytes, a, v, amp, np * 2 + 1);
+            else if (nextPlus >= amp) value = s.slice(v, amp);
+            else if (bytes !== null) nextPlus = plusPart(s, bytes, a, v, amp, nextPlus, np * 2 + 1);
+            else decodePart(s, bytes, a, v, amp, np * 2 + 1);
           }
           out[np++] = [name, value];
         }
         start = amp + 1;
       }
       if (nf > 0) {
-        const u = unitsString(units, w2);
+        const one = w1 > 0 ? asciiString(win, 0, w1) : '';
+        const two = w2 > 0 ? unitsString(units, w2) : '';
         for (let k = 0; k < nf; k += 3) {
           const slot = fixes[k]!;
-          out[slot >> 1]![slot & 1] = u.slice(fixes[k + 1], fixes[k + 2]);
+          out[slot >> 2]![(slot >> 1) & 1] = (slot & 1 ? two : one).slice(fixes[k + 1], fixes[k + 2]);
         }
       }
       if (a === 0 && b < len) {
@@ -426,7 +446,6 @@ export function parseUrlencodedString(input: string, options: UrlencodedOptions 
         }
       }
       a = b + 1;
-      if (bytes !== null) nextPlus = -1; // it was set past the window, not to the next '+'
     }
   } finally {
     // Scratch buffers grown for a long name or value are not kept.
