@@ -162,23 +162,23 @@ enum Fill {
 /// (while an object at this level learns new keys, the ones past its prefix are on the key stack
 /// until it ends and stores its key list). The keys are distinct: they are one object's.
 #[derive(Default)]
-struct Shape {
-    enc: Vec<EncKey>,
-    keys_at: u32,
+pub(crate) struct Shape {
+    pub(crate) enc: Vec<EncKey>,
+    pub(crate) keys_at: u32,
 }
 
 #[derive(Clone, Copy)]
-struct EncKey {
-    at: u32,
-    len: u32,
+pub(crate) struct EncKey {
+    pub(crate) at: usize,
+    pub(crate) len: u32,
     /// `input[at..at + 16]` as two words masked to `len` bytes, and the masks (meaningful when
     /// `len <= 16`).
-    word: [u64; 2],
-    mask: [u64; 2],
+    pub(crate) word: [u64; 2],
+    pub(crate) mask: [u64; 2],
 }
 
 /// Keys remembered per level (beyond that, keys are read one by one).
-const SHAPE_MAX: usize = 64;
+pub(crate) const SHAPE_MAX: usize = 64;
 
 /// The fast object loop's input window.
 const WINDOW: usize = 64;
@@ -783,7 +783,7 @@ impl<'a> Decoder<'a> {
             let len = self.pos - at;
             let mask = [mask(len), mask(len.saturating_sub(8))];
             enc.push(EncKey {
-                at: at as u32,
+                at,
                 len: len as u32,
                 word: [
                     word_at(self.buf, at) & mask[0],
@@ -1881,7 +1881,7 @@ impl<'a> Decoder<'a> {
 /// SC-D-04: a u32 varint at `pos` and the position after it, or `None` when it is not a valid one
 /// (or the input ends): the caller's slow path then reports it.
 #[inline]
-fn varint_at(buf: &[u8], pos: usize) -> Option<(u32, usize)> {
+pub(crate) fn varint_at(buf: &[u8], pos: usize) -> Option<(u32, usize)> {
     let b0 = *buf.get(pos)?;
     if b0 < 0x80 {
         return Some((u32::from(b0), pos + 1));
@@ -1903,7 +1903,7 @@ fn varint_at(buf: &[u8], pos: usize) -> Option<(u32, usize)> {
 /// `input[at..at + 8]` as a little-endian word (0 past the end: the callers mask or compare
 /// slices then).
 #[inline]
-fn word_at(buf: &[u8], at: usize) -> u64 {
+pub(crate) fn word_at(buf: &[u8], at: usize) -> u64 {
     match buf.get(at..at + 8) {
         Some(w) => u64::from_le_bytes(w.try_into().unwrap_or([0; 8])),
         None => 0,
@@ -1911,7 +1911,7 @@ fn word_at(buf: &[u8], at: usize) -> u64 {
 }
 
 #[inline]
-fn mask(len: usize) -> u64 {
+pub(crate) fn mask(len: usize) -> u64 {
     if len >= 8 {
         u64::MAX
     } else {
@@ -1921,7 +1921,7 @@ fn mask(len: usize) -> u64 {
 
 /// The input at `pos` holds the remembered key encoding `ek` (which lies before `pos`).
 #[inline]
-fn key_matches(buf: &[u8], ek: &EncKey, pos: usize) -> bool {
+pub(crate) fn key_matches(buf: &[u8], ek: &EncKey, pos: usize) -> bool {
     let len = ek.len as usize;
     if len <= 16 {
         if let Some(w) = buf.get(pos..pos + 16) {
@@ -1930,7 +1930,7 @@ fn key_matches(buf: &[u8], ek: &EncKey, pos: usize) -> bool {
             return ((w0 ^ ek.word[0]) & ek.mask[0]) | ((w1 ^ ek.word[1]) & ek.mask[1]) == 0;
         }
     }
-    let a = ek.at as usize;
+    let a = ek.at;
     match (buf.get(a..a + len), buf.get(pos..pos + len)) {
         (Some(x), Some(y)) => x == y,
         _ => false,
@@ -1981,7 +1981,7 @@ fn set_add(values: &mut Vec<Value>, index: &mut Index, read: &mut u32, v: Value)
     }
 }
 
-fn zigzag(u: u32) -> i32 {
+pub(crate) fn zigzag(u: u32) -> i32 {
     ((u >> 1) as i32) ^ -((u & 1) as i32)
 }
 
@@ -2006,7 +2006,7 @@ fn format_int(n: i64, buf: &mut [u8; 24]) -> &[u8] {
 }
 
 /// SC-D-17: ECMA-262 TimeClip.
-fn time_clip(t: f64) -> f64 {
+pub(crate) fn time_clip(t: f64) -> f64 {
     if !t.is_finite() || t.abs() > 8.64e15 {
         return f64::NAN;
     }
@@ -2014,7 +2014,7 @@ fn time_clip(t: f64) -> f64 {
     if r == 0.0 { 0.0 } else { r }
 }
 
-fn error_prototype(sub: u8) -> Option<ErrorName> {
+pub(crate) fn error_prototype(sub: u8) -> Option<ErrorName> {
     Some(match sub {
         b'E' => ErrorName::EvalError,
         b'R' => ErrorName::RangeError,
@@ -2037,7 +2037,7 @@ fn normalize_zero(v: Value) -> Value {
 /// Duplicate lookup for keys: a linear scan while small, then a hash table built once. Hashes are
 /// only computed once the table exists.
 #[derive(Default)]
-struct Index {
+pub(crate) struct Index {
     // Boxed so that the frames that carry an index stay small (they move on every push and pop).
     #[allow(clippy::box_collection)]
     table: Option<Box<HashMap<u64, Vec<u32>>>>,
@@ -2047,7 +2047,7 @@ const LINEAR_LIMIT: usize = 16;
 
 impl Index {
     #[inline]
-    fn find(
+    pub(crate) fn find(
         &self,
         len: usize,
         hash: impl FnOnce() -> u64,
@@ -2060,7 +2060,12 @@ impl Index {
     }
 
     #[inline]
-    fn insert(&mut self, i: usize, hash: impl FnOnce() -> u64, hash_of: impl Fn(usize) -> u64) {
+    pub(crate) fn insert(
+        &mut self,
+        i: usize,
+        hash: impl FnOnce() -> u64,
+        hash_of: impl Fn(usize) -> u64,
+    ) {
         if self.table.is_none() {
             if i < LINEAR_LIMIT {
                 return;

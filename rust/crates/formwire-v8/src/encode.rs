@@ -676,7 +676,10 @@ impl<'g> Encoder<'g> {
                 if !sh.encoded {
                     // The list's second object at this depth: its keys are worth encoding once.
                     sh.encoded = true;
-                    let all = self.heap.get_keys(Props { len: sh.len, ..props });
+                    let all = self.heap.get_keys(Props {
+                        len: sh.len,
+                        ..props
+                    });
                     sh.enc.extend(all.unwrap_or(keys).iter().map(encode_key));
                 }
                 return Ok(Some(d as u32));

@@ -34,6 +34,8 @@
 #![forbid(unsafe_code)]
 
 mod bigint;
+pub mod borrowed;
+mod borrowed_decode;
 mod decode;
 mod encode;
 mod error;
@@ -49,8 +51,12 @@ pub mod neutral;
 pub mod serde;
 
 pub use bigint::BigInt;
+pub use borrowed::{ArrayRef, BigIntRef, BorrowedGraph, ErrorRef, ObjectRef, Str, ValueRef};
+pub use borrowed_decode::{decode_borrowed, decode_borrowed_with};
 pub use decode::{DecodeOptions, decode, decode_with};
-pub use encode::{EncodeOptions, encode, encode_into, encode_value, encode_value_into, encode_with};
+pub use encode::{
+    EncodeOptions, encode, encode_into, encode_value, encode_value_into, encode_with,
+};
 pub use error::{Error, ErrorCode};
 pub use number::number_to_js_string;
 pub use string::{JsString, Units};

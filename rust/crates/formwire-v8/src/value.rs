@@ -328,7 +328,7 @@ pub struct ArrayBuffer {
 }
 
 /// A typed array or `DataView` over an `ArrayBuffer` object.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct View {
     /// The constructor.
     pub kind: ViewKind,

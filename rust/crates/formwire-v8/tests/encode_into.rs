@@ -25,7 +25,11 @@ fn appends_what_encode_returns() {
         out.clear();
         out.extend_from_slice(&prefix);
         encode_into(&g, &mut out).unwrap();
-        assert_eq!(&out[..prefix.len()], &prefix[..], "seed {seed}: prefix changed");
+        assert_eq!(
+            &out[..prefix.len()],
+            &prefix[..],
+            "seed {seed}: prefix changed"
+        );
         assert_eq!(&out[prefix.len()..], &want[..], "seed {seed}: bytes differ");
     }
 }
@@ -45,7 +49,11 @@ fn two_byte_padding_counts_from_the_start_of_the_encoding() {
     // A primitive root (the fast path without a walk) too.
     let s = Graph::primitive(Value::String(JsString::from_utf16(vec![0x20AC, 0xD800])));
     let want = encode(&s).unwrap();
-    assert_eq!(&want[2..4], b"c\x04", "no padding: the payload starts at offset 4");
+    assert_eq!(
+        &want[2..4],
+        b"c\x04",
+        "no padding: the payload starts at offset 4"
+    );
     for n in 0..4 {
         let mut out = vec![0x55; n];
         encode_into(&s, &mut out).unwrap();

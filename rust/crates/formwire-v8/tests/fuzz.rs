@@ -4,10 +4,30 @@
 mod common;
 
 use common::{Gen, Rng};
-use formwire_v8::{DecodeOptions, ErrorCode, decode, decode_with, encode};
+use formwire_v8::{DecodeOptions, ErrorCode, decode, decode_borrowed_with, decode_with, encode};
 
 fn check(bytes: &[u8], opts: &DecodeOptions) -> bool {
-    match decode_with(bytes, opts) {
+    let owned = decode_with(bytes, opts);
+    // The borrowing decoder accepts and rejects exactly the same inputs, with the same code and
+    // offset, and what it accepts is the same value.
+    match (&owned, decode_borrowed_with(bytes, opts)) {
+        (Ok(g), Ok(b)) => assert!(
+            b.to_graph().same_as(g),
+            "decode_borrowed of {bytes:02x?} differs: {:?} vs {g:?}",
+            b.to_graph()
+        ),
+        (Err(e), Err(b)) => assert_eq!(
+            (e.code, e.offset),
+            (b.code, b.offset),
+            "decode_borrowed of {bytes:02x?}"
+        ),
+        (o, b) => panic!(
+            "decode and decode_borrowed disagree on {bytes:02x?}: {:?} vs {:?}",
+            o.as_ref().err(),
+            b.err()
+        ),
+    }
+    match owned {
         Ok(g) => {
             let again = encode(&g)
                 .unwrap_or_else(|e| panic!("accepted {bytes:02x?} but cannot re-encode: {e}"));

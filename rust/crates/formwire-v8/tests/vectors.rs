@@ -2,7 +2,10 @@
 //! conformance runner checks them: decode cases by neutral description or error code and offset, encode
 //! cases by exact bytes (and the expected bytes decode back to the input).
 
-use formwire_v8::{DecodeOptions, EncodeOptions, decode, decode_with, encode_with, neutral};
+use formwire_v8::{
+    DecodeOptions, EncodeOptions, Graph, decode, decode_borrowed, decode_borrowed_with,
+    decode_with, encode_with, neutral,
+};
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 
@@ -103,43 +106,53 @@ fn same_json(a: &Json, b: &Json) -> bool {
     }
 }
 
+/// A decode result against the case's expectation.
+fn check_decoded(case: &Json, got: Result<Graph, formwire_v8::Error>) -> Result<(), String> {
+    let expect = &case["expect"];
+    match (got, expect.get("error")) {
+        (Ok(g), None) => {
+            let desc = neutral::to_json(&g);
+            if same_json(&desc, &expect["value"]) {
+                Ok(())
+            } else {
+                Err(format!(
+                    "value differs\n  want {}\n  got  {}",
+                    expect["value"], desc
+                ))
+            }
+        }
+        (Ok(g), Some(e)) => Err(format!("accepted, want {e}; got {}", neutral::to_json(&g))),
+        (Err(err), None) => Err(format!("rejected with {err}")),
+        (Err(err), Some(e)) => {
+            if e["code"].as_str() == Some(err.code.as_str())
+                && e["offset"].as_u64() == Some(err.offset)
+            {
+                Ok(())
+            } else {
+                Err(format!(
+                    "want {e}, got {} at {}",
+                    err.code.as_str(),
+                    err.offset
+                ))
+            }
+        }
+    }
+}
+
 /// Runs one case; `Err` holds what differed.
 fn run_case(case: &Json, dir: &Path) -> Result<(), String> {
     match case["kind"].as_str() {
         Some("clone-decode") => {
             let bytes = input_bytes(case, dir);
-            let got = decode_with(&bytes, &decode_options(case));
-            let expect = &case["expect"];
-            match (got, expect.get("error")) {
-                (Ok(g), None) => {
-                    let desc = neutral::to_json(&g);
-                    if same_json(&desc, &expect["value"]) {
-                        Ok(())
-                    } else {
-                        Err(format!(
-                            "value differs\n  want {}\n  got  {}",
-                            expect["value"], desc
-                        ))
-                    }
-                }
-                (Ok(g), Some(e)) => {
-                    Err(format!("accepted, want {e}; got {}", neutral::to_json(&g)))
-                }
-                (Err(err), None) => Err(format!("rejected with {err}")),
-                (Err(err), Some(e)) => {
-                    if e["code"].as_str() == Some(err.code.as_str())
-                        && e["offset"].as_u64() == Some(err.offset)
-                    {
-                        Ok(())
-                    } else {
-                        Err(format!(
-                            "want {e}, got {} at {}",
-                            err.code.as_str(),
-                            err.offset
-                        ))
-                    }
-                }
-            }
+            let opts = decode_options(case);
+            // Both decoders, checked against the same expectation: the owned one, and the one
+            // that borrows from the input (as the owned graph it converts to).
+            check_decoded(case, decode_with(&bytes, &opts))?;
+            check_decoded(
+                case,
+                decode_borrowed_with(&bytes, &opts).map(|g| g.to_graph()),
+            )
+            .map_err(|e| format!("decode_borrowed: {e}"))
         }
         Some("clone-encode") => {
             let value = &case["input"]["value"];
@@ -156,17 +169,23 @@ fn run_case(case: &Json, dir: &Path) -> Result<(), String> {
                     if hex(&b) != h {
                         return Err(format!("bytes differ\n  want {h}\n  got  {}", hex(&b)));
                     }
-                    // The expected bytes decode back to the input.
+                    // The expected bytes decode back to the input, with both decoders.
                     let back = decode(&unhex(h))
                         .map_err(|e| format!("expected bytes do not decode: {e}"))?;
-                    if same_json(&neutral::to_json(&back), value) {
-                        Ok(())
-                    } else {
-                        Err(format!(
-                            "decoded back differently: {}",
-                            neutral::to_json(&back)
-                        ))
+                    let bytes = unhex(h);
+                    let borrowed = decode_borrowed(&bytes)
+                        .map_err(|e| format!("expected bytes do not decode_borrowed: {e}"))?;
+                    for (which, back) in
+                        [("decode", back), ("decode_borrowed", borrowed.to_graph())]
+                    {
+                        if !same_json(&neutral::to_json(&back), value) {
+                            return Err(format!(
+                                "{which}: decoded back differently: {}",
+                                neutral::to_json(&back)
+                            ));
+                        }
                     }
+                    Ok(())
                 }
                 (Ok(b), None) => Err(format!("encoded {}, want {}", hex(&b), expect)),
                 (Err(e), Some(_)) => Err(format!("encode failed: {e}")),

@@ -1,0 +1,358 @@
+//! The borrowing decoder: the same values as the owned decoder (ids, identity, holes, strings in
+//! every wire encoding), read through the borrowed accessors; its errors are checked against the
+//! owned decoder's in `fuzz.rs` and against the vectors in `vectors.rs`.
+
+mod common;
+
+use common::Gen;
+use formwire_v8::{
+    DecodeOptions, ErrorCode, ErrorName, Graph, Heap, JsString, ObjId, Object, ObjectRef, Str,
+    Value, ValueRef, decode, decode_borrowed, decode_borrowed_with, encode,
+};
+
+fn unhex(h: &str) -> Vec<u8> {
+    let h: String = h.split_whitespace().collect();
+    (0..h.len() / 2)
+        .map(|i| u8::from_str_radix(&h[2 * i..2 * i + 2], 16).unwrap())
+        .collect()
+}
+
+#[test]
+fn generated_graphs_decode_to_the_same_value() {
+    for seed in 0..2000 {
+        let g = if seed % 2 == 0 {
+            Gen::graph(seed)
+        } else {
+            common::shapey_graph(seed)
+        };
+        let bytes = encode(&g).unwrap();
+        let b = decode_borrowed(&bytes)
+            .unwrap_or_else(|e| panic!("seed {seed}: decode_borrowed failed: {e}"));
+        let owned = b.to_graph();
+        assert!(owned.same_as(&g), "seed {seed}: differs\n{g:?}\n{owned:?}");
+        // Same ids as the owned decoder, object for object.
+        let d = decode(&bytes).unwrap();
+        assert_eq!(b.len(), d.heap.len(), "seed {seed}");
+        for (id, o) in d.heap.iter() {
+            let kind = match b.object(id).unwrap() {
+                ObjectRef::Plain(_) => "object",
+                ObjectRef::Array(_) => "array",
+                ObjectRef::Date(_) => "date",
+                ObjectRef::RegExp { .. } => "regexp",
+                ObjectRef::Map(_) => "map",
+                ObjectRef::Set(_) => "set",
+                ObjectRef::BooleanObject(_) => "boolean-object",
+                ObjectRef::NumberObject(_) => "number-object",
+                ObjectRef::BigIntObject(_) => "bigint-object",
+                ObjectRef::StringObject(_) => "string-object",
+                ObjectRef::ArrayBuffer { .. } => "arraybuffer",
+                ObjectRef::View(_) => "view",
+                ObjectRef::Error(_) => "error",
+            };
+            assert_eq!(kind, o.kind_name(), "seed {seed}, object {id:?}");
+        }
+        assert_eq!(encode(&owned).unwrap(), bytes, "seed {seed}: not canonical");
+    }
+}
+
+#[test]
+fn flat_objects_read_through_the_accessors() {
+    // The W6b shape: an array of same-shape objects (shape cache, frame-less objects).
+    let mut heap = Heap::new();
+    let items: Vec<Value> = (0..100)
+        .map(|i| {
+            heap.object([
+                ("name", Value::str(&format!("user-{i:04}"))),
+                ("age", Value::Number(f64::from(18 + i % 60))),
+                ("active", Value::Bool(i % 3 == 0)),
+            ])
+        })
+        .collect();
+    let root = heap.array(items);
+    let bytes = encode(&Graph::new(heap, root)).unwrap();
+    let g = decode_borrowed(&bytes).unwrap();
+    assert_eq!(g.input().as_ptr(), bytes.as_ptr());
+    let ValueRef::Object(id) = g.root() else {
+        panic!()
+    };
+    let Some(ObjectRef::Array(arr)) = g.object(id) else {
+        panic!()
+    };
+    assert_eq!(
+        (arr.length, arr.present(), arr.is_dense()),
+        (100, 100, true)
+    );
+    let mut shapes = std::collections::BTreeSet::new();
+    for (i, v) in g.elements(&arr) {
+        let Some(ObjectRef::Plain(p)) = g.get(&v) else {
+            panic!()
+        };
+        shapes.insert(p.keys);
+        let keys: Vec<String> = g.keys(p).map(|k| k.to_string()).collect();
+        assert_eq!(keys, ["name", "age", "active"]);
+        let Some(ValueRef::String(name)) = g.prop(p, "name") else {
+            panic!()
+        };
+        // Borrowed: the bytes are the input's.
+        let latin1 = name.as_latin1().unwrap();
+        let at = latin1.as_ptr() as usize - bytes.as_ptr() as usize;
+        assert_eq!(&bytes[at..at + 9], latin1);
+        assert_eq!(name.to_string_lossy(), format!("user-{i:04}"));
+        assert_eq!(
+            g.prop(p, "age"),
+            Some(ValueRef::Number(f64::from(18 + i % 60)))
+        );
+        assert_eq!(g.prop(p, "active"), Some(ValueRef::Bool(i % 3 == 0)));
+        assert_eq!(g.prop(p, "nope"), None);
+    }
+    // Objects of one shape share one key list.
+    assert_eq!(shapes.len(), 1);
+    assert_eq!(
+        g.element(&arr, 7).and_then(|v| v.as_object()),
+        Some(ObjId(8))
+    );
+    assert_eq!(g.element(&arr, 100), None);
+}
+
+#[test]
+fn strings_in_every_encoding() {
+    // ["hé" as `"`, "h€" as `c`, lone surrogate as `c`, "é€" as v13 `S`, ASCII `S`]
+    let bytes =
+        unhex("ff0d 4105 2202 68e9 6304 6800 ac20 6302 00d8 5305 c3a9 e282 ac53 0261 62 2400 05");
+    let g = decode_borrowed(&bytes).unwrap();
+    let ValueRef::Object(id) = g.root() else {
+        panic!()
+    };
+    let Some(ObjectRef::Array(arr)) = g.object(id) else {
+        panic!()
+    };
+    let s: Vec<Str<'_>> = g
+        .elements(&arr)
+        .map(|(_, v)| match v {
+            ValueRef::String(s) => s,
+            _ => panic!("{v:?}"),
+        })
+        .collect();
+    assert!(matches!(s[0], Str::Latin1(b) if b == b"h\xe9"));
+    assert!(matches!(s[1], Str::Utf16Le(_)));
+    assert!(matches!(s[2], Str::Utf16Le(_)));
+    assert!(matches!(s[3], Str::Utf8("é€")));
+    assert!(matches!(s[4], Str::Latin1(b"ab")));
+    assert_eq!(s[0].to_string_lossy(), "hé");
+    assert_eq!(s[1].to_rust_string().unwrap(), "h€");
+    assert_eq!(s[2].to_rust_string(), None);
+    assert_eq!(s[2].units().collect::<Vec<_>>(), [0xD800]);
+    assert_eq!(s[3].len(), 2);
+    // Equality by code units across encodings.
+    assert_eq!(s[0], Str::Utf16Le(&[0x68, 0, 0xE9, 0]));
+    assert_eq!(s[3].to_js_string(), JsString::from("é€"));
+    assert!(s[1].eq_str("h€") && !s[1].eq_str("h"));
+    assert!(g.to_graph().same_as(&decode(&bytes).unwrap()));
+}
+
+#[test]
+fn holes_sparse_arrays_and_number_keys() {
+    // [1, <hole>, 3] with a.x = 1 and a[7] = 8 (V8: `A 03 I02 - I06 "01 78 I02 I0e I10 $ 02 03`).
+    let bytes = unhex("ff0f 4103 4902 2d 4906 2201 78 4902 490e 4910 2402 03");
+    let g = decode_borrowed(&bytes).unwrap();
+    let Some(ObjectRef::Array(a)) = g.get(&g.root()) else {
+        panic!()
+    };
+    assert_eq!(a.length, 8);
+    assert!(!a.is_dense());
+    let els: Vec<(u32, ValueRef<'_>)> = g.elements(&a).collect();
+    assert_eq!(
+        els,
+        [
+            (0, ValueRef::Number(1.0)),
+            (2, ValueRef::Number(3.0)),
+            (7, ValueRef::Number(8.0))
+        ]
+    );
+    assert_eq!(g.element(&a, 1), None);
+    assert_eq!(g.element(&a, 7), Some(ValueRef::Number(8.0)));
+    assert_eq!(g.prop(a.props, "x"), Some(ValueRef::Number(1.0)));
+    // An object with number keys: names are their decimal forms, index keys sort first.
+    let bytes = unhex("ff0f 6f 2201 62 4902 4914 4904 4901 4906 7b03");
+    let g = decode_borrowed(&bytes).unwrap();
+    let Some(ObjectRef::Plain(p)) = g.get(&g.root()) else {
+        panic!()
+    };
+    let keys: Vec<String> = g.keys(p).map(|k| k.to_string()).collect();
+    assert_eq!(keys, ["10", "b", "-1"]);
+    let k: Vec<Str<'_>> = g.keys(p).collect();
+    assert!(matches!(k[0], Str::Int(10)));
+    assert_eq!(k[0].as_array_index(), Some(10));
+    assert_eq!(k[2], Str::Latin1(b"-1"));
+    assert!(g.to_graph().same_as(&decode(&bytes).unwrap()));
+}
+
+#[test]
+fn identity_cycles_maps_sets_errors_views() {
+    // const o = {}; o.self = o; [o, o, new Map([[o, 1n], [-0, NaN]]), new Set(["a", "a"... ])...]
+    let mut heap = Heap::new();
+    let o = heap.alloc(Object::Plain(formwire_v8::Props::EMPTY));
+    let props = heap.push_props([(JsString::from("self"), Value::Object(o))]);
+    heap.replace(o, Object::Plain(props));
+    let map = heap.add(Object::Map(vec![
+        (
+            Value::Object(o),
+            Value::BigInt(formwire_v8::BigInt::from_i128(-5)),
+        ),
+        (Value::Number(0.0), Value::Number(f64::NAN)),
+    ]));
+    let set = heap.add(Object::Set(vec![Value::str("a"), Value::Number(-1.5)]));
+    let buf = heap.alloc(Object::ArrayBuffer(formwire_v8::ArrayBuffer {
+        data: vec![1, 2, 3, 4],
+        max_byte_length: None,
+    }));
+    let view = heap.add(Object::View(formwire_v8::View {
+        kind: formwire_v8::ViewKind::Uint16Array,
+        buffer: buf,
+        byte_offset: 2,
+        byte_length: 2,
+        length_tracking: false,
+    }));
+    let err = heap.add(Object::Error(Box::new(formwire_v8::ErrorObject {
+        name: ErrorName::RangeError,
+        message: Some(JsString::from("bad")),
+        stack: None,
+        cause: Some(Value::Object(o)),
+    })));
+    let root = heap.array([Value::Object(o), Value::Object(o), map, set, view, err]);
+    let graph = Graph::new(heap, root);
+    let bytes = encode(&graph).unwrap();
+    let g = decode_borrowed(&bytes).unwrap();
+    assert!(g.to_graph().same_as(&graph));
+    let Some(ObjectRef::Array(a)) = g.get(&g.root()) else {
+        panic!()
+    };
+    let els: Vec<ValueRef<'_>> = g.elements(&a).map(|(_, v)| v).collect();
+    assert_eq!(els[0], els[1]);
+    let Some(ObjectRef::Plain(p)) = g.get(&els[0]) else {
+        panic!()
+    };
+    assert_eq!(g.prop(p, "self"), Some(els[0]));
+    let Some(ObjectRef::Map(m)) = g.get(&els[2]) else {
+        panic!()
+    };
+    let entries: Vec<_> = g.map_entries(m).collect();
+    assert_eq!(entries.len(), 2);
+    assert_eq!(entries[0].0, els[0]);
+    let ValueRef::BigInt(b) = entries[0].1 else {
+        panic!()
+    };
+    assert!(b.is_negative());
+    assert_eq!(b.to_bigint(), formwire_v8::BigInt::from_i128(-5));
+    assert!(matches!(entries[1].1, ValueRef::Number(n) if n.is_nan()));
+    let Some(ObjectRef::Set(s)) = g.get(&els[3]) else {
+        panic!()
+    };
+    assert_eq!(g.set_values(s).count(), 2);
+    let Some(ObjectRef::View(v)) = g.get(&els[4]) else {
+        panic!()
+    };
+    let Some(ObjectRef::ArrayBuffer {
+        data,
+        max_byte_length: None,
+    }) = g.object(v.buffer)
+    else {
+        panic!()
+    };
+    assert_eq!(data, [1, 2, 3, 4]);
+    assert_eq!((v.byte_offset, v.byte_length), (2, 2));
+    let Some(ObjectRef::Error(e)) = g.get(&els[5]) else {
+        panic!()
+    };
+    assert_eq!(e.name, ErrorName::RangeError);
+    assert!(e.message.unwrap().eq_str("bad"));
+    assert_eq!(e.cause, Some(els[0]));
+}
+
+#[test]
+fn primitives_and_limits() {
+    for (h, v) in [
+        ("ff0f 220b 68656c6c6f20776f726c64", None),
+        ("ff0f 4907", Some(ValueRef::Number(-4.0))),
+        ("ff0f 4e 0000000000000080", Some(ValueRef::Number(-0.0))),
+        ("ff0d 54", Some(ValueRef::Bool(true))),
+        ("ff0f 5f", Some(ValueRef::Undefined)),
+        ("ff0f 30", Some(ValueRef::Null)),
+        // Not the top-level shortcut: padding, verify-count, a v12 header (rejected).
+        ("ff0f 00 30", Some(ValueRef::Null)),
+        ("ff0f 3f00 30", Some(ValueRef::Null)),
+    ] {
+        let b = unhex(h);
+        let g = decode_borrowed(&b).unwrap();
+        match v {
+            Some(v) => {
+                assert_eq!(g.root(), v, "{h}");
+                if let ValueRef::Number(n) = v {
+                    let ValueRef::Number(m) = g.root() else {
+                        panic!()
+                    };
+                    assert_eq!(n.is_sign_negative(), m.is_sign_negative(), "{h}");
+                }
+            }
+            None => assert!(matches!(g.root(), ValueRef::String(s) if s.eq_str("hello world"))),
+        }
+        assert!(g.is_empty());
+    }
+    for (h, code, offset) in [
+        ("ff0c 30", ErrorCode::Version, 0),
+        ("ff0f 2205 6162", ErrorCode::Truncated, 6),
+        ("ff0f 30 30", ErrorCode::Tag, 3),
+        ("ff0f 6303 616200", ErrorCode::String, 2),
+    ] {
+        let e = decode_borrowed(&unhex(h)).unwrap_err();
+        assert_eq!((e.code, e.offset), (code, offset), "{h}");
+    }
+    // max_bytes and max_depth, with the codes and offsets of spec/errors.md.
+    let small = DecodeOptions {
+        max_bytes: 2,
+        ..DecodeOptions::default()
+    };
+    let e = decode_borrowed_with(&unhex("ff0f5f"), &small).unwrap_err();
+    assert_eq!((e.code, e.offset), (ErrorCode::LimitBytes, 0));
+    let deep = |n: usize| {
+        let mut h = String::from("ff0f");
+        h.push_str(&"4101".repeat(n));
+        h.push_str("5f");
+        h.push_str(&"240001".repeat(n));
+        unhex(&h)
+    };
+    assert!(decode_borrowed(&deep(1000)).is_ok());
+    let e = decode_borrowed(&deep(1001)).unwrap_err();
+    assert_eq!((e.code, e.offset), (ErrorCode::LimitDepth, 2 + 2 * 1000));
+    // Deep input never recurses.
+    let unlimited = DecodeOptions {
+        max_depth: u32::MAX,
+        ..DecodeOptions::default()
+    };
+    assert!(decode_borrowed_with(&deep(300_000), &unlimited).is_ok());
+}
+
+#[test]
+fn handles_from_another_graph_read_as_empty() {
+    let small_bytes = unhex("ff0f 6f 2201 61 4902 7b01");
+    let small = decode_borrowed(&small_bytes).unwrap();
+    let big_bytes = {
+        let mut heap = Heap::new();
+        let items: Vec<Value> = (0..50)
+            .map(|i| heap.object([("k", Value::Number(f64::from(i)))]))
+            .collect();
+        let root = heap.array(items);
+        encode(&Graph::new(heap, root)).unwrap()
+    };
+    let big = decode_borrowed(&big_bytes).unwrap();
+    let Some(ObjectRef::Array(a)) = big.get(&big.root()) else {
+        panic!()
+    };
+    let Some(ObjectRef::Plain(p)) = big.object(ObjId(40)) else {
+        panic!()
+    };
+    assert_eq!(small.props(p).count(), 0);
+    assert_eq!(small.elements(&a).count(), 0);
+    assert_eq!(small.element(&a, 3), None);
+    assert!(small.object(ObjId(40)).is_none());
+}
