@@ -17,13 +17,14 @@ What it does:
    is ``wrk`` (Debian's package; installed with apt-get when missing and running as root).
 2. Bodies: a multipart form with 10 small text fields (some UTF-8), and one with a single 10 MiB file (seeded random
    bytes), in Chrome's format; written to ``python/bench/.work``.
-3. Servers: ``starlette_app.py`` twice, in separate processes, on 127.0.0.1 only: ``--parser stock`` and
-   ``--parser formwire``; each stops by itself after a bounded number of requests or a time cap.
+3. Servers: ``starlette_app.py`` once per server, in separate processes, on 127.0.0.1 only: ``--parser stock``,
+   ``formwire`` (``install()``, the native path), ``callbacks`` (``install(native=False)``), and the no-parser
+   ``floor`` and ``floor_batched``; each stops by itself after a bounded number of requests or a time cap.
 4. Correctness first: every body goes to ``/verify`` on both servers; the full form contents (values, file
    SHA-256, headers) must be identical to each other and to what was generated, or the run fails. During timing, wrk
    checks every response's status and body (the exact counts).
 5. Timing: per stack and workload, a warm-up, then ``--runs`` runs of a bounded number of requests per server
-   (interleaved stock/formwire, alternating which goes first), wrk with fixed connections. The servers run pinned to
+   (interleaved, alternating the order), wrk with fixed connections. The servers run pinned to
    CPU 1 and wrk to CPU 0 (``taskset``) so the client does not compete with the server for its core. Reported: the
    median requests/s per server, the ratio, and the server's CPU time per request (utime+stime of the server
    process, all threads; steadier than requests/s on a shared machine).
@@ -330,14 +331,16 @@ def run_wrk(server: Server, body: Path, ct: str, expect: str, n: int, conns: int
 
 PARSE_MODULE = {  # what each server's Starlette must be using (its /parser endpoint)
     "stock": ("python_multipart.multipart", "starlette.formparsers"),
-    "formwire": ("formwire.compat.starlette", "starlette.formparsers"),
-    "proposal": ("formwire.compat.starlette", "proposal_native"),
+    "formwire": ("formwire.compat.starlette", "formwire.compat.starlette"),
+    "callbacks": ("formwire.compat.starlette", "starlette.formparsers"),
 }
+FLOORS = ("floor", "floor_batched")
 SERVER_LABELS = {
     "stock": "stock Starlette (python-multipart)",
-    "formwire": "formwire.compat.starlette.install() (the shim as shipped)",
-    "proposal": "the shim + proposal_native.py (a prototype of a proposed change: Starlette's parse over formwire events)",
-    "floor": "no parser at all (the body streamed; a file-sized body spooled and read back as Starlette does)",
+    "formwire": "formwire.compat.starlette.install() as shipped (the native path: MultiPartParser.parse over formwire's events)",
+    "callbacks": "install(native=False): Starlette's own parse over formwire's python-multipart callback shim (the previous shim)",
+    "floor": "no parser at all (the body streamed; a file-sized body spooled and read back, written chunk by chunk as Starlette does)",
+    "floor_batched": "the floor with the native path's spooled writes (1 MiB of chunks per thread-pool trip)",
 }
 
 
@@ -377,11 +380,12 @@ def bench_stack(stack: str, bodies: dict, workloads: list, names: list, runs: in
     try:
         for p in names:
             servers[p] = Server(p, stack, budget, max_seconds, srv_cpu)
-        verify({p: s for p, s in servers.items() if p != "floor"}, bodies)
-        if "floor" in servers:
-            status, got = servers["floor"].request("GET", "/parser")
-            if status != 200 or not json.loads(got)["floor"]:
-                raise SystemExit("the floor server is not one")
+        verify({p: s for p, s in servers.items() if p not in FLOORS}, bodies)
+        for p in FLOORS:
+            if p in servers:
+                status, got = servers[p].request("GET", "/parser")
+                if status != 200 or not json.loads(got)["floor"]:
+                    raise SystemExit(f"the {p} server is not a floor")
         for wl in workloads:
             path, ct, _items, counts = bodies[wl]
             n, conns, warm = plan[wl]
@@ -389,12 +393,12 @@ def bench_stack(stack: str, bodies: dict, workloads: list, names: list, runs: in
             log(f"  {stack} / {wl}: warm-up {warm} requests per server, then {runs} x {n} requests, "
                 f"{conns} connections")
             for p in names:
-                run_wrk(servers[p], path, ct, "" if p == "floor" else expect, warm, conns, cap, cli_cpu)
+                run_wrk(servers[p], path, ct, "" if p in FLOORS else expect, warm, conns, cap, cli_cpu)
             res: dict = {p: [] for p in names}
             for i in range(runs):
                 order = names if i % 2 == 0 else names[::-1]  # interleaved; who goes first alternates
                 for p in order:
-                    r = run_wrk(servers[p], path, ct, "" if p == "floor" else expect, n, conns, cap, cli_cpu)
+                    r = run_wrk(servers[p], path, ct, "" if p in FLOORS else expect, n, conns, cap, cli_cpu)
                     res[p].append(r)
                     log(f"    run {i + 1} {p:8s} {r['rps']:10.1f} req/s  server CPU {r['server_cpu_ms_per_req']:.3f} "
                         f"ms/req")
@@ -416,8 +420,12 @@ def bench_stack(stack: str, bodies: dict, workloads: list, names: list, runs: in
                 "runs": res,
             }
             if "floor" in names:
-                # the server's CPU/request above the no-parser floor: the form work a parser can influence
-                r["form_cpu_ms_per_req"] = {p: round(cpu[p] - cpu["floor"], 4) for p in names if p != "floor"}
+                # the server's CPU/request above the no-parser floor that spools files the same way (formwire's
+                # native path: floor_batched; Starlette's own parse: floor): the form work a parser can influence
+                def floor_of(p: str) -> str:
+                    return "floor_batched" if p == "formwire" and "floor_batched" in names else "floor"
+
+                r["form_cpu_ms_per_req"] = {p: round(cpu[p] - cpu[floor_of(p)], 4) for p in names if p not in FLOORS}
     finally:
         for s in servers.values():
             s.stop()
@@ -437,7 +445,7 @@ def profile_stack(stack: str, bodies: dict, workloads: list, names: list, n_scal
             prof = WORK / f"profile-{stack}-{wl}-{p}.prof"
             srv = Server(p, stack, n + 100, 60 + 2 * cap, srv_cpu, profile=prof)
             try:
-                r = run_wrk(srv, path, ct, "" if p == "floor" else counts_body(counts), n, WORKLOADS[wl][2], cap,
+                r = run_wrk(srv, path, ct, "" if p in FLOORS else counts_body(counts), n, WORKLOADS[wl][2], cap,
                             cli_cpu)
             finally:
                 srv.stop()
@@ -457,7 +465,7 @@ def fmt_table(results: dict, names: list) -> str:
         head += [f"{p} req/s", f"{p} / stock"]
     head += [f"server CPU/req: {p}" for p in names]
     if "floor" in names:
-        head += [f"form work/req: {p}" for p in names if p != "floor"]
+        head += [f"form work/req: {p}" for p in names if p not in FLOORS]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * 2 + "---:|" * (len(head) - 2)]
     for stack, wls in results.items():
         for wl, r in wls.items():
@@ -468,7 +476,7 @@ def fmt_table(results: dict, names: list) -> str:
                 row += [f"{m[p]:.1f}", f"**{x:.2f}x**" if p == "formwire" else f"{x:.2f}x"]
             row += [f"{c[p]:.3f} ms" for p in names]
             if "floor" in names:
-                row += [f"{r['form_cpu_ms_per_req'][p]:.3f} ms" for p in names if p != "floor"]
+                row += [f"{r['form_cpu_ms_per_req'][p]:.3f} ms" for p in names if p not in FLOORS]
             lines.append("| " + " | ".join(row) + " |")
     return "\n".join(lines)
 
@@ -499,12 +507,15 @@ def write_results(doc: dict) -> None:
             extra = []
             if "cpu_ratio" in r:
                 extra.append(f"server CPU/req stock/formwire {r['cpu_ratio']['formwire']:.2f}x")
-            if "proposal" in r["rps_ratio"]:
-                extra.append(f"the proposal {r['rps_ratio']['proposal']:.2f}x requests/s "
-                             f"(CPU {r['cpu_ratio']['proposal']:.2f}x)")
+            if "callbacks" in r["rps_ratio"]:
+                extra.append(f"the callback shim {r['rps_ratio']['callbacks']:.2f}x requests/s "
+                             f"(CPU {r['cpu_ratio']['callbacks']:.2f}x)")
             if "floor" in r["rps_ratio"]:
                 extra.append(f"no parser at all {r['rps_ratio']['floor']:.2f}x requests/s "
-                             f"(CPU {r['cpu_ratio']['floor']:.2f}x): the ceiling for any parser")
+                             f"(CPU {r['cpu_ratio']['floor']:.2f}x): the ceiling for any parser writing as Starlette does")
+            if "floor_batched" in r["rps_ratio"]:
+                extra.append(f"with batched writes {r['rps_ratio']['floor_batched']:.2f}x "
+                             f"(CPU {r['cpu_ratio']['floor_batched']:.2f}x)")
             verdicts.append(line + ("; " + "; ".join(extra) if extra else ""))
     first = next(iter(doc["results"].values()))
     md = f"""# Starlette upload endpoint: stock vs formwire
@@ -527,8 +538,9 @@ Servers: {'; '.join(f'**{p}** = {SERVER_LABELS[p]}' for p in names)}.
 
 Medians of {doc['runs']} runs per server (interleaved, alternating the order), after a warm-up. "server CPU/req" is
 the server process's user+system CPU time (all its threads) over the requests it served: less sensitive than
-requests/s to other load on a shared machine. "form work/req" is a server's CPU/req minus the floor's: what the
-form parsing and Starlette's per-part bookkeeping cost. Load average (1 min) {doc['loadavg_before']} before,
+requests/s to other load on a shared machine. "form work/req" is a server's CPU/req minus that of the floor that
+spools files as it does (formwire: floor_batched when measured; stock and callbacks: floor): what the form parsing
+and Starlette's per-part bookkeeping cost. Load average (1 min) {doc['loadavg_before']} before,
 {doc['loadavg_after']} after the run.
 
 ## Setup
@@ -560,8 +572,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--stacks", default="h11,httptools", help="comma-separated: h11, httptools")
     ap.add_argument("--workloads", default="fields10,file10m", help="comma-separated: fields10, file10m")
-    ap.add_argument("--servers", default="stock,formwire,proposal,floor",
-                    help="comma-separated, stock first: stock, formwire, proposal, floor")
+    ap.add_argument("--servers", default="stock,formwire,callbacks,floor,floor_batched",
+                    help="comma-separated, stock first: stock, formwire, callbacks, floor, floor_batched")
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--scale", type=float, default=1.0, help="multiplies the requests per run")
     ap.add_argument("--cap", type=float, default=60.0, help="time cap per wrk run, seconds")

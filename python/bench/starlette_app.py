@@ -1,14 +1,17 @@
 """The server side of run_starlette.py: a tiny Starlette upload app under uvicorn, on 127.0.0.1 only.
 
-    python starlette_app.py --parser stock|formwire --port PORT [--stack h11|httptools]
-                            [--max-requests N] [--max-seconds S] [--profile FILE]
+    python starlette_app.py --parser stock|formwire|callbacks|floor|floor_batched --port PORT
+                            [--stack h11|httptools] [--max-requests N] [--max-seconds S] [--profile FILE]
 
-``--parser formwire`` calls ``formwire.compat.starlette.install()`` before the app is built; ``stock`` leaves
-Starlette on python-multipart (and checks that formwire is not even imported). ``floor`` parses nothing: its
-``/upload`` only streams the body (a file-sized body into an UploadFile/SpooledTemporaryFile and back, as Starlette
-does with file parts), to measure what the server costs around any form parser. ``proposal`` is ``formwire`` plus
-the prototype of ``proposal_native.py`` (Starlette's ``MultiPartParser.parse`` over formwire's events).
-``FW_FLOOR_NO_SPOOL=1`` in the environment makes the floor only stream the body (to split its cost).
+``--parser formwire`` calls ``formwire.compat.starlette.install()`` before the app is built (the native path:
+Starlette's ``MultiPartParser.parse`` over formwire's events); ``callbacks`` calls ``install(native=False)`` (Starlette's
+own ``parse`` over formwire's python-multipart callback shim, what ``install()`` did before the native path);
+``stock`` leaves Starlette on python-multipart (and checks that formwire is not even imported). ``floor`` parses
+nothing: its ``/upload`` only streams the body (a file-sized body into an UploadFile/SpooledTemporaryFile and back,
+written chunk by chunk as Starlette writes file parts), to measure what the server costs around any form parser.
+``floor_batched`` is the same floor with the native path's writes (``formwire.compat.starlette._FileWriter``: data
+past ``spool_max_size`` written 1 MiB of chunks per thread-pool trip). ``FW_FLOOR_NO_SPOOL=1`` in the environment
+makes the floors only stream the body (to split their cost).
 
 Endpoints (both read ``await request.form()``, touch every field and read every file fully):
 
@@ -29,7 +32,7 @@ import sys
 import threading
 
 
-def build_app(floor_only: bool = False):  # imported after the parser choice is applied
+def build_app(floor_only: bool = False, batched: bool = False):  # imported after the parser choice is applied
     spool = os.environ.get("FW_FLOOR_NO_SPOOL") != "1"  # an analysis knob: the floor without the temp-file round trip
 
     from starlette.applications import Starlette
@@ -90,9 +93,19 @@ def build_app(floor_only: bool = False):  # imported after the parser choice is 
                 f = UploadFile(SpooledTemporaryFile(max_size=MultiPartParser.spool_max_size), size=0,
                                filename="upload.bin")
                 try:
-                    async for chunk in request.stream():
-                        await f.write(chunk)
-                    await f.seek(0)
+                    if batched:  # the native path's writer (same rollover, later data 1 MiB per trip)
+                        from formwire.compat.starlette import _FileWriter
+                        from starlette.concurrency import run_in_threadpool
+
+                        w = _FileWriter(f)
+                        async for chunk in request.stream():
+                            if chunk:
+                                await w.write(chunk, run_in_threadpool)
+                        await w.finish(run_in_threadpool)
+                    else:
+                        async for chunk in request.stream():
+                            await f.write(chunk)
+                        await f.seek(0)
                     n = len(await f.read())
                 finally:
                     await f.close()
@@ -118,7 +131,7 @@ def build_app(floor_only: bool = False):  # imported after the parser choice is 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--parser", choices=["stock", "formwire", "proposal", "floor"], required=True)
+    ap.add_argument("--parser", choices=["stock", "formwire", "callbacks", "floor", "floor_batched"], required=True)
     ap.add_argument("--port", type=int, required=True)
     ap.add_argument("--stack", choices=["h11", "httptools"], default="h11")
     ap.add_argument("--max-requests", type=int, default=100_000)
@@ -126,18 +139,15 @@ def main() -> None:
     ap.add_argument("--profile", default=None)
     args = ap.parse_args()
 
-    if args.parser in ("formwire", "proposal"):
+    if args.parser in ("formwire", "callbacks"):
         import formwire.compat.starlette
 
-        formwire.compat.starlette.install()
+        formwire.compat.starlette.install(native=args.parser == "formwire")
         assert formwire.compat.starlette.installed()
-    if args.parser == "proposal":  # a prototype of a proposed shim change, see proposal_native.py
-        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-        import proposal_native
-
-        proposal_native.install()
-    app = build_app(floor_only=args.parser == "floor")
-    if args.parser in ("stock", "floor"):
+        assert formwire.compat.starlette.native() == (args.parser == "formwire")
+    floor = args.parser in ("floor", "floor_batched")
+    app = build_app(floor_only=floor, batched=args.parser == "floor_batched")
+    if args.parser in ("stock", "floor", "floor_batched"):
         import starlette.formparsers as fp
 
         assert "formwire" not in sys.modules, "stock server imported formwire"
