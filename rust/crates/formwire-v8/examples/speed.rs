@@ -1,14 +1,21 @@
-//! Encode/decode throughput on the W6 clone workloads (bench/README.md):
-//! an array of 100 flat `{name, age, active}` objects and a 3,000,000-char one-byte string.
+//! Encode/decode throughput on the W6 clone workloads (bench/README.md), CPU time per operation.
 //!
-//! `cargo run --release -p formwire-v8 --example speed --features serde`
-use formwire_v8::{Graph, Heap, JsString, Value, decode, encode};
+//! `cargo run --release -p formwire-v8 --example speed --features serde` times built-in values: an
+//! array of 100 flat `{name, age, active}` objects and a 3,000,000-char one-byte string.
+//!
+//! `... --example speed -- DIR` times the V8 bytes `DIR/w6a.v8` .. `DIR/w6d.v8` (the bench's W6a-W6d
+//! values as `v8.serialize` writes them; `tools/compare-ts.mjs` makes them) and prints one line per
+//! workload and operation, `W6b decode ...`, for the comparison tool to read.
+use formwire_v8::{Graph, Heap, JsString, Value, decode, decode_borrowed, encode, encode_into};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 /// CPU time of this thread (Linux `/proc/thread-self/schedstat`), so a loaded machine does not
-/// inflate the numbers; wall time where that is not available.
+/// inflate the numbers; wall time where that is not available. The kernel brings a running
+/// thread's total up to date only at a scheduler tick or a scheduling event: the yield makes it
+/// exact (without it, batches of 20 ms would be off by up to a 4 ms tick).
 fn cpu_now() -> Duration {
+    std::thread::yield_now();
     if let Ok(s) = std::fs::read_to_string("/proc/thread-self/schedstat") {
         if let Some(ns) = s
             .split_whitespace()
@@ -22,7 +29,7 @@ fn cpu_now() -> Duration {
     START.get_or_init(Instant::now).elapsed()
 }
 
-/// Median CPU time per operation over batches of at least 20 ms (as the peers' harness measures).
+/// Median CPU time per operation over 9 batches of at least 20 ms (as the peers' harness measures).
 fn per_op(mut f: impl FnMut()) -> Duration {
     let mut n = 1u32;
     loop {
@@ -48,10 +55,11 @@ fn per_op(mut f: impl FnMut()) -> Duration {
     samples[samples.len() / 2]
 }
 
+/// One result line: name, µs/op, MB/s (10^6 B/s over `bytes`, the V8 byte length) and the bytes.
 fn report(name: &str, bytes: usize, d: Duration) {
     let mbs = bytes as f64 / d.as_secs_f64() / 1e6;
     println!(
-        "{name:<46} {:>9.2} µs/op {:>8.0} MB/s   ({bytes} B)",
+        "{name:<50} {:>10.3} µs/op {:>9.0} MB/s   ({bytes} B)",
         d.as_secs_f64() * 1e6,
         mbs
     );
@@ -66,6 +74,90 @@ struct Person {
 }
 
 fn main() {
+    match std::env::args().nth(1) {
+        Some(dir) => workloads(&dir),
+        None => builtin(),
+    }
+}
+
+/// The bench's W6 values from their V8 bytes.
+fn workloads(dir: &str) {
+    for (id, file) in [
+        ("W6a", "w6a.v8"),
+        ("W6b", "w6b.v8"),
+        ("W6c", "w6c.v8"),
+        ("W6d", "w6d.v8"),
+    ] {
+        let path = format!("{dir}/{file}");
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let graph = decode(&bytes).unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert_eq!(
+            encode(&graph).unwrap(),
+            bytes,
+            "{path}: the canonical encoding differs from the file"
+        );
+        rows(id, &bytes, &graph);
+    }
+}
+
+/// Every operation on one value: its V8 bytes and its decoded graph.
+fn rows(id: &str, bytes: &[u8], graph: &Graph) {
+    let n = bytes.len();
+    report(
+        &format!("{id} encode (Graph -> new Vec)"),
+        n,
+        per_op(|| {
+            black_box(encode(black_box(graph)).unwrap());
+        }),
+    );
+    let mut out = Vec::new();
+    report(
+        &format!("{id} encode_into (Graph -> reused Vec)"),
+        n,
+        per_op(|| {
+            out.clear();
+            encode_into(black_box(graph), &mut out).unwrap();
+            black_box(&out);
+        }),
+    );
+    report(
+        &format!("{id} decode (bytes -> Graph)"),
+        n,
+        per_op(|| {
+            black_box(decode(black_box(bytes)).unwrap());
+        }),
+    );
+    report(
+        &format!("{id} decode_borrowed (bytes -> BorrowedGraph)"),
+        n,
+        per_op(|| {
+            black_box(decode_borrowed(black_box(bytes)).unwrap());
+        }),
+    );
+    if n >= 1 << 20 {
+        // The least work a contiguous encoding of this value does: copy its bytes once.
+        let mut out = Vec::with_capacity(n);
+        report(
+            &format!("{id} floor: memcpy into a reused Vec"),
+            n,
+            per_op(|| {
+                out.clear();
+                out.extend_from_slice(black_box(bytes));
+                black_box(&out);
+            }),
+        );
+        report(
+            &format!("{id} floor: to_vec (new Vec + memcpy)"),
+            n,
+            per_op(|| {
+                black_box(black_box(bytes).to_vec());
+            }),
+        );
+    }
+}
+
+/// The built-in values (`flat(i)` of the clone probe and a repeated-text string).
+fn builtin() {
     // clone-probe/cases.mjs `flat(i)`: the same shape as Bun's bench/postMessage.
     let mut heap = Heap::new();
     let items: Vec<Value> = (0..100)
@@ -80,20 +172,7 @@ fn main() {
     let root = heap.array(items);
     let objects = Graph::new(heap, root);
     let obj_bytes = encode(&objects).unwrap();
-    report(
-        "[100 objects] encode (Graph -> bytes)",
-        obj_bytes.len(),
-        per_op(|| {
-            black_box(encode(black_box(&objects)).unwrap());
-        }),
-    );
-    report(
-        "[100 objects] decode (bytes -> Graph)",
-        obj_bytes.len(),
-        per_op(|| {
-            black_box(decode(black_box(&obj_bytes)).unwrap());
-        }),
-    );
+    rows("[100 objects]", &obj_bytes, &objects);
 
     #[cfg(feature = "serde")]
     {
@@ -131,18 +210,5 @@ fn main() {
         .collect();
     let string = Graph::primitive(Value::String(JsString::from_latin1(text)));
     let str_bytes = encode(&string).unwrap();
-    report(
-        "3 MB one-byte string encode",
-        3_000_000,
-        per_op(|| {
-            black_box(encode(black_box(&string)).unwrap());
-        }),
-    );
-    report(
-        "3 MB one-byte string decode",
-        3_000_000,
-        per_op(|| {
-            black_box(decode(black_box(&str_bytes)).unwrap());
-        }),
-    );
+    rows("[3 MB one-byte string]", &str_bytes, &string);
 }
