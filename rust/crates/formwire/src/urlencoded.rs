@@ -30,6 +30,8 @@ use memchr::{memchr, memchr2};
 use crate::error::{Error, ErrorCode};
 use crate::tables::{HEX_UPPER, HEX_VALUE, URLENCODED_KEEP};
 
+mod owned;
+
 /// One name-value pair.
 pub type Pair<'a> = (Cow<'a, str>, Cow<'a, str>);
 
@@ -383,6 +385,32 @@ pub fn parse_with<'a>(input: &'a [u8], options: &Options) -> Result<Vec<Pair<'a>
         return Err(Error::new(ErrorCode::UeLimitBytes, options.max_bytes));
     }
     Ok(out)
+}
+
+/// Parses a whole input into owned strings, with the default limits.
+pub fn parse_owned(input: &[u8]) -> Result<Vec<(String, String)>, Error> {
+    parse_owned_with(input, &Options::default())
+}
+
+/// Parses a whole input into owned strings: the same pairs and the same
+/// errors as [`parse_with`], each name and value a `String` of its own.
+///
+/// Faster than `parse_with` followed by `into_owned` (no `Cow` first): the
+/// input is read in chunks of whole pairs (about 16 KiB each), which are
+/// copied once with `+` as spaces and checked as UTF-8 as a whole, so a name
+/// or value without `%` costs one allocation and one copy; names and values
+/// with `%` are decoded into one buffer per chunk. Memory besides the result
+/// is a few buffers of about the chunk size (larger only for a larger pair).
+///
+/// ```
+/// use formwire::urlencoded::{self, Options};
+///
+/// let pairs = urlencoded::parse_owned_with(b"a=1&b=%C3%A9+x&&c", &Options::default())?;
+/// assert_eq!(pairs, [("a".into(), "1".into()), ("b".into(), "\u{e9} x".into()), ("c".into(), String::new())]);
+/// # Ok::<(), formwire::Error>(())
+/// ```
+pub fn parse_owned_with(input: &[u8], options: &Options) -> Result<Vec<(String, String)>, Error> {
+    owned::parse_owned_with(input, options)
 }
 
 /// One decoded half in a [`Form`].

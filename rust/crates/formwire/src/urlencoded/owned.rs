@@ -1,0 +1,478 @@
+//! One-pass parsing into owned strings: [`parse_owned`](super::parse_owned)
+//! and [`parse_owned_with`](super::parse_owned_with).
+//!
+//! Same pairs and same errors as [`parse_with`](super::parse_with) followed
+//! by `into_owned`, without building `Cow`s first. The input is taken in
+//! chunks of whole pairs (each chunk ends right after an `&`, so on a
+//! character boundary):
+//!
+//! 1. The chunk is copied once with `+` turned into a space (UE-P-06), a
+//!    plain byte map the compiler vectorizes, and the copy is checked as
+//!    UTF-8 in one call. A name or value without `%` is then a slice of that
+//!    copy and becomes its `String` with one allocation and one copy.
+//! 2. Each 64-byte block gets two bit masks, the `&`/`=` bytes and the `%`
+//!    bytes (SWAR: byte compares, then a multiply gathers one bit per
+//!    byte); the `&`/`=` positions are written out without branching on
+//!    the data, and a short loop walks them to find the pairs (UE-P-02,
+//!    UE-P-03, UE-P-04).
+//! 3. A name or value with `%` is percent-decoded (UE-P-07) into a buffer
+//!    shared by the chunk, which is checked as UTF-8 once; each such half
+//!    is cut from it, or decoded with U+FFFD on its own when its bytes are
+//!    not valid UTF-8 by themselves (UE-P-08).
+//!
+//! A chunk that is not valid UTF-8 as a whole (raw invalid bytes) takes the
+//! general path of [`parse_with`](super::parse_with) for its pairs.
+
+use super::{HEX_VALUE, Options, scan_pair};
+use crate::error::{Error, ErrorCode};
+
+/// About how many input bytes one chunk holds (more when one pair is longer).
+const CHUNK: usize = 16 * 1024;
+/// Blocks (of 64 bytes) whose `&`/`=` positions are gathered before they are
+/// walked: bounds the position buffer whatever the chunk size.
+const WINDOW_BLOCKS: usize = 64;
+/// Zero bytes after a chunk's copy: whole 64-byte blocks, 8-byte copies and
+/// the two hex digits after a `%` may read past the chunk's end.
+const PAD: usize = 64 + 16;
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+/// Multiplying bytes that are 0 or 1 by this gathers them, byte `k` to bit
+/// `56 + k` (no carries: every partial product lands on its own bit).
+const GATHER: u64 = 0x0102_0408_1020_4080;
+
+/// Parses a whole input into owned pairs; see the module documentation.
+pub(super) fn parse_owned_with(input: &[u8], options: &Options) -> Result<Vec<(String, String)>, Error> {
+    parse_chunked(input, options, CHUNK)
+}
+
+/// [`parse_owned_with`] with chunks of about `chunk` bytes (tests use small
+/// ones).
+fn parse_chunked(input: &[u8], options: &Options, chunk: usize) -> Result<Vec<(String, String)>, Error> {
+    let cut = usize::try_from(options.max_bytes).unwrap_or(usize::MAX).min(input.len());
+    let head = &input[..cut];
+    // At most one pair per `&` plus one: no reallocation.
+    let most = memchr::memchr_iter(b'&', head).count() as u64 + 1;
+    let mut out = Vec::with_capacity(most.min(options.max_pairs.saturating_add(1)) as usize);
+    let mut s = Scratch::default();
+    let mut c0 = 0;
+    while c0 < head.len() {
+        let c1 = chunk_end(head, c0, chunk);
+        s.chunk(&head[c0..c1], c0, options.max_pairs, &mut out)?;
+        c0 = c1;
+    }
+    // UE-L-01: the bytes before the limit were processed first (UE-L-03).
+    if cut < input.len() {
+        return Err(Error::new(ErrorCode::UeLimitBytes, options.max_bytes));
+    }
+    Ok(out)
+}
+
+/// The end of the chunk that starts at `c0`: just after the last `&` of the
+/// next `chunk` bytes, or of the pair that is longer than that, or the end.
+fn chunk_end(head: &[u8], c0: usize, chunk: usize) -> usize {
+    let w = c0.saturating_add(chunk);
+    if w >= head.len() {
+        return head.len();
+    }
+    match memchr::memrchr(b'&', &head[c0..w]) {
+        Some(k) => c0 + k + 1,
+        None => memchr::memchr(b'&', &head[w..]).map_or(head.len(), |k| w + k + 1),
+    }
+}
+
+/// A half whose `%`-decoded bytes are `dec[a..b]`, to be filled in once the
+/// chunk's decoded bytes are checked.
+struct Deferred {
+    pair: usize,
+    value: bool,
+    a: usize,
+    b: usize,
+}
+
+/// Buffers reused from chunk to chunk.
+#[derive(Default)]
+struct Scratch {
+    /// The chunk with `+` as spaces, then `PAD` zero bytes.
+    raw: Vec<u8>,
+    masks: Masks,
+    /// `&`/`=` positions of the current window.
+    idx: Vec<u32>,
+    /// Percent-decoded halves of the chunk.
+    dec: Vec<u8>,
+    deferred: Vec<Deferred>,
+}
+
+/// Where the `%` bytes of a chunk are.
+#[derive(Default)]
+struct Masks {
+    /// Per 64-byte block, its `%` bytes as bits.
+    pct: Vec<u64>,
+    /// Per block, how many blocks before it hold a `%`.
+    before: Vec<u32>,
+    /// How many classified blocks hold a `%`.
+    total: u32,
+}
+
+impl Masks {
+    /// Whether `[a, b)` holds a `%` (its blocks are classified).
+    #[inline(always)]
+    fn any(&self, a: usize, b: usize) -> bool {
+        if a >= b {
+            return false;
+        }
+        let (wa, wb) = (a >> 6, (b - 1) >> 6);
+        let lo = !0u64 << (a & 63);
+        let hi = !0u64 >> (63 - ((b - 1) & 63));
+        if wa == wb {
+            return self.pct[wa] & lo & hi != 0;
+        }
+        self.pct[wa] & lo != 0 || self.pct[wb] & hi != 0 || self.before[wb] != self.before[wa + 1]
+    }
+}
+
+/// Classifies the 64-byte `block` number `bi`: appends its `%` mask to
+/// `masks` and writes its `&`/`=` positions to `idx[k..]`; returns how many.
+#[inline(always)]
+fn classify(block: &[u8; 64], bi: usize, masks: &mut Masks, idx: &mut [u32], k: usize) -> usize {
+    // Bit 0: `&` or `=`; bit 1: `%`.
+    let mut class = [0u8; 64];
+    for (c, &b) in class.iter_mut().zip(block) {
+        *c = ((b == b'&') | (b == b'=')) as u8 | (((b == b'%') as u8) << 1);
+    }
+    let mut structural = 0u64;
+    let mut pct = 0u64;
+    for (j, w) in class.chunks_exact(8).enumerate() {
+        let w = u64::from_le_bytes(w.try_into().unwrap_or_default());
+        structural |= ((w & ONES).wrapping_mul(GATHER) >> 56) << (8 * j);
+        pct |= (((w >> 1) & ONES).wrapping_mul(GATHER) >> 56) << (8 * j);
+    }
+    masks.pct.push(pct);
+    masks.before.push(masks.total);
+    masks.total += (pct != 0) as u32;
+    // Positions out without a branch per bit: eight writes always (unused
+    // ones are overwritten next), a loop only for more.
+    let at = (bi * 64) as u32;
+    let slots = &mut idx[k..k + 64];
+    let mut m = structural;
+    let mut n = 0;
+    for slot in &mut slots[..8] {
+        *slot = at + m.trailing_zeros();
+        n += (m != 0) as usize;
+        m &= m.wrapping_sub(1);
+    }
+    while m != 0 {
+        slots[n] = at + m.trailing_zeros();
+        n += 1;
+        m &= m - 1;
+    }
+    n
+}
+
+/// The chunk's decoded text so far and where its halves with `%` go.
+struct Decoded<'s> {
+    text: &'s str,
+    raw: &'s [u8],
+    dec: &'s mut [u8],
+    dw: usize,
+    deferred: &'s mut Vec<Deferred>,
+}
+
+impl Decoded<'_> {
+    /// One name or value, `raw[a..b]`: a copy of the text when it has no
+    /// `%`, else decoded into `dec` and filled in later (empty for now).
+    #[inline(always)]
+    fn half(&mut self, masks: &Masks, a: usize, b: usize, pair: usize, value: bool) -> String {
+        if !masks.any(a, b) {
+            return String::from(&self.text[a..b]);
+        }
+        let d0 = self.dw;
+        self.dw = percent_decode(self.raw, &masks.pct, a, b, self.dec, d0);
+        self.deferred.push(Deferred { pair, value, a: d0, b: self.dw });
+        String::new()
+    }
+
+    /// Pushes the pair `raw[start..end]` whose first `=` is at `eq` (or
+    /// `usize::MAX`).
+    #[inline(always)]
+    fn pair(&mut self, masks: &Masks, start: usize, eq: usize, end: usize, out: &mut Vec<(String, String)>) {
+        let (name_end, value_start) = if eq == usize::MAX { (end, end) } else { (eq, eq + 1) };
+        let i = out.len();
+        let name = self.half(masks, start, name_end, i, false);
+        let value = self.half(masks, value_start, end, i, true);
+        out.push((name, value));
+    }
+}
+
+impl Scratch {
+    /// Appends the pairs of `chunk` (whole pairs; `base` is its offset in the
+    /// input) to `out`.
+    fn chunk(&mut self, chunk: &[u8], base: usize, max_pairs: u64, out: &mut Vec<(String, String)>) -> Result<(), Error> {
+        let len = chunk.len();
+        let blocks = len.div_ceil(64);
+        // UE-P-06: `+` is a space before anything else is decoded.
+        self.raw.clear();
+        self.raw.extend(chunk.iter().map(|&b| if b == b'+' { b' ' } else { b }));
+        self.raw.resize(blocks * 64 + PAD, 0);
+        let Ok(text) = core::str::from_utf8(&self.raw[..len]) else {
+            return general(chunk, base, max_pairs, out);
+        };
+        self.masks.pct.clear();
+        self.masks.before.clear();
+        self.masks.total = 0;
+        self.deferred.clear();
+        if self.dec.len() < len + PAD {
+            self.dec.resize(len + PAD, 0);
+        }
+        if self.idx.len() < WINDOW_BLOCKS * 64 + 64 {
+            self.idx.resize(WINDOW_BLOCKS * 64 + 64, 0);
+        }
+        let raw = &self.raw[..];
+        let masks = &mut self.masks;
+        let idx = &mut self.idx[..];
+        let mut d = Decoded { text, raw, dec: &mut self.dec, dw: 0, deferred: &mut self.deferred };
+        // The pair being read: its first byte and its first `=`.
+        let mut start = 0;
+        let mut eq = usize::MAX;
+        let mut w0 = 0;
+        while w0 < blocks {
+            let w1 = (w0 + WINDOW_BLOCKS).min(blocks);
+            let mut k = 0;
+            for bi in w0..w1 {
+                let block: &[u8; 64] = raw[bi * 64..bi * 64 + 64].try_into().unwrap_or(&[0; 64]);
+                k += classify(block, bi, masks, idx, k);
+            }
+            for &p in &idx[..k] {
+                let p = p as usize;
+                if raw[p] != b'&' {
+                    // UE-P-04: the first `=` splits the pair.
+                    if eq == usize::MAX {
+                        eq = p;
+                    }
+                    continue;
+                }
+                // UE-P-03: an empty sequence is no pair.
+                if p > start {
+                    // UE-L-02
+                    if out.len() as u64 >= max_pairs {
+                        return Err(Error::new(ErrorCode::UeLimitPairs, (base + start) as u64));
+                    }
+                    d.pair(masks, start, eq, p, out);
+                }
+                start = p + 1;
+                eq = usize::MAX;
+            }
+            w0 = w1;
+        }
+        if len > start {
+            if out.len() as u64 >= max_pairs {
+                return Err(Error::new(ErrorCode::UeLimitPairs, (base + start) as u64));
+            }
+            d.pair(masks, start, eq, len, out);
+        }
+        if d.deferred.is_empty() {
+            return Ok(());
+        }
+        let dec = &d.dec[..d.dw];
+        let checked = core::str::from_utf8(dec).ok();
+        for f in d.deferred.iter() {
+            // UE-P-08: each half on its own; cut from the checked text when
+            // it is valid there and starts and ends on boundaries.
+            let s = match checked.and_then(|t| t.get(f.a..f.b)) {
+                Some(s) => String::from(s),
+                None => String::from_utf8_lossy(&dec[f.a..f.b]).into_owned(),
+            };
+            if f.value {
+                out[f.pair].1 = s;
+            } else {
+                out[f.pair].0 = s;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// UE-P-07: writes `raw[a..b]` (where `+` is already a space) to `dec[w..]`
+/// with every `%` and two hex digits as the byte they denote, any other `%`
+/// kept; the `%` positions come from the block masks. Returns the new end.
+/// Runs between escapes are copied eight bytes at a time: `raw` and `dec`
+/// have room past their ends.
+#[inline(never)]
+fn percent_decode(raw: &[u8], pct: &[u64], a: usize, b: usize, dec: &mut [u8], mut w: usize) -> usize {
+    let copy = |dec: &mut [u8], w: usize, r: usize, n: usize| {
+        let mut t = 0;
+        while t < n {
+            dec[w + t..w + t + 8].copy_from_slice(&raw[r + t..r + t + 8]);
+            t += 8;
+        }
+    };
+    let mut r = a;
+    let (wa, wb) = (a >> 6, (b - 1) >> 6);
+    for (wi, &mask) in pct.iter().enumerate().take(wb + 1).skip(wa) {
+        let mut m = mask;
+        if wi == wa {
+            m &= !0u64 << (a & 63);
+        }
+        if wi == wb {
+            m &= !0u64 >> (63 - ((b - 1) & 63));
+        }
+        while m != 0 {
+            let p = wi * 64 + m.trailing_zeros() as usize;
+            m &= m - 1;
+            // A `%` that was a hex digit of the escape before is data.
+            if p < r {
+                continue;
+            }
+            copy(dec, w, r, p - r);
+            w += p - r;
+            let (h, l) = (HEX_VALUE[raw[p + 1] as usize], HEX_VALUE[raw[p + 2] as usize]);
+            let ok = p + 2 < b && (h | l) < 16;
+            dec[w] = if ok { h << 4 | l } else { b'%' };
+            w += 1;
+            r = p + 1 + 2 * ok as usize;
+        }
+    }
+    copy(dec, w, r, b - r);
+    w + (b - r)
+}
+
+/// The pairs of a chunk that is not valid UTF-8 as a whole, one by one as
+/// [`parse_with`](super::parse_with) reads them.
+fn general(chunk: &[u8], base: usize, max_pairs: u64, out: &mut Vec<(String, String)>) -> Result<(), Error> {
+    let mut at = 0;
+    while at < chunk.len() {
+        let (end, pair) = scan_pair(chunk, None, at);
+        if let Some((n, v)) = pair {
+            // UE-L-02
+            if out.len() as u64 >= max_pairs {
+                return Err(Error::new(ErrorCode::UeLimitPairs, (base + at) as u64));
+            }
+            out.push((n.into_owned(), v.into_owned()));
+        }
+        at = end + 1;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{parse_with, UNLIMITED};
+    use super::*;
+
+    fn owned(v: Vec<super::super::Pair<'_>>) -> Vec<(String, String)> {
+        v.into_iter().map(|(a, b)| (a.into_owned(), b.into_owned())).collect()
+    }
+
+    fn same(input: &[u8], o: &Options) {
+        let want = parse_with(input, o).map(owned);
+        for chunk in [1, 7, 64, 100, 333, 4096, CHUNK] {
+            assert_eq!(parse_chunked(input, o, chunk), want, "chunk {chunk}: {:?}", String::from_utf8_lossy(input));
+        }
+    }
+
+    fn s(a: &str, b: &str) -> (String, String) {
+        (a.to_owned(), b.to_owned())
+    }
+
+    #[test]
+    fn whatwg_edges() {
+        let o = Options::default();
+        let p = |x: &[u8]| super::super::parse_owned(x).unwrap();
+        assert_eq!(p(b""), []);
+        assert_eq!(p(b"&&&"), []);
+        assert_eq!(p(b"a"), [s("a", "")]);
+        assert_eq!(p(b"=a"), [s("", "a")]);
+        assert_eq!(p(b"a=b=c&&d=%3D"), [s("a", "b=c"), s("d", "=")]);
+        // `+` in names and values, before percent-decoding (UE-P-06).
+        assert_eq!(p(b"a+b=c+d&%2B=%2b+"), [s("a b", "c d"), s("+", "+ ")]);
+        // `%` at the end, `%X`, non-hex (UE-P-07).
+        assert_eq!(p(b"a=%&b=%4&c=%zz&d%=%%41&e=%2%41"), [s("a", "%"), s("b", "%4"), s("c", "%zz"), s("d%", "%A"), s("e", "%2A")]);
+        assert_eq!(p(b"%"), [s("%", "")]);
+        assert_eq!(p(b"%4"), [s("%4", "")]);
+        assert_eq!(p(b"x=%41%"), [s("x", "A%")]);
+        // Invalid UTF-8 after decoding, raw and decoded bytes mixed (UE-P-08).
+        assert_eq!(p(b"a=%FF%fe&b=%E2%82&c=%C3%A9&d=%C0%AF"), [s("a", "\u{fffd}\u{fffd}"), s("b", "\u{fffd}"), s("c", "\u{e9}"), s("d", "\u{fffd}\u{fffd}")]);
+        assert_eq!(p(b"a=\xc3%A9&b=%C3\xa9&c=\xff"), [s("a", "\u{e9}"), s("b", "\u{e9}"), s("c", "\u{fffd}")]);
+        assert_eq!(p(b"%EF%BB%BFa=\xef\xbb\xbf"), [s("\u{feff}a", "\u{feff}")]);
+        for input in [&b"a=%e2%82%ac&%F0%9F%98%80=%ED%A0%80"[..], b"=&=&=", b"a=%00&b=\x80"] {
+            same(input, &o);
+        }
+    }
+
+    #[test]
+    fn limits_with_offsets() {
+        let lim = |max_pairs, max_bytes| Options { max_pairs, max_bytes };
+        let e = |code, off| Err(Error::new(code, off));
+        assert_eq!(parse_chunked(b"a&b&&c", &lim(2, 100), CHUNK), e(ErrorCode::UeLimitPairs, 5));
+        assert_eq!(parse_chunked(b"a&b&&c", &lim(2, 100), 2), e(ErrorCode::UeLimitPairs, 5));
+        assert_eq!(parse_chunked(b"a&bcd", &lim(2, 4), CHUNK), e(ErrorCode::UeLimitBytes, 4));
+        assert_eq!(parse_chunked(b"a&b&c", &lim(2, 4), CHUNK), e(ErrorCode::UeLimitBytes, 4));
+        assert_eq!(parse_chunked(b"a&b&c", &lim(2, 5), CHUNK), e(ErrorCode::UeLimitPairs, 4));
+        assert_eq!(parse_chunked(b"\xff&b&c", &lim(2, 5), 1), e(ErrorCode::UeLimitPairs, 4));
+        assert_eq!(parse_chunked(b"a&&&", &lim(1, 100), 1), Ok(vec![s("a", "")]));
+        assert_eq!(parse_chunked(b"&", &lim(0, 0), CHUNK), e(ErrorCode::UeLimitBytes, 0));
+        assert_eq!(parse_chunked(b"=", &lim(0, 1), CHUNK), e(ErrorCode::UeLimitPairs, 0));
+        for (input, max_pairs, max_bytes) in [(&b"a=1&&b=2&c=3&dd=4&e"[..], 3, 100), (b"a&bcd", 2, 4), (b"x%41&y+&z", 1, 7)] {
+            same(input, &lim(max_pairs, max_bytes));
+        }
+        // The default byte limit applies: one byte over it fails at it.
+        let big = vec![b'a'; (10 << 20) + 1];
+        assert_eq!(super::super::parse_owned(&big), e(ErrorCode::UeLimitBytes, 10 << 20));
+    }
+
+    /// Random inputs over an alphabet that hits every class, many chunk and
+    /// window sizes, long pairs and invalid UTF-8: the same as `parse_with`.
+    #[test]
+    fn same_as_parse_with() {
+        let alphabet: &[u8] = b"aZ09&&==++%%%fFgG\xc3\xa9\xe2\x82\xac\xff\x80 ;";
+        let mut state = 11u64;
+        let mut next = move || {
+            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            (z ^ (z >> 31)) as usize
+        };
+        let unlimited = Options { max_pairs: UNLIMITED, max_bytes: UNLIMITED };
+        for round in 0..2000 {
+            let len = next() % [40, 200, 1000, 9000][round % 4];
+            // Some inputs in mostly-plain runs (long halves, few `&`), some valid UTF-8 only.
+            let plain = round % 3 == 0;
+            let valid = round % 5 == 0;
+            let input: Vec<u8> = (0..len)
+                .map(|_| {
+                    let c = alphabet[next() % alphabet.len()];
+                    if (plain && next() % 8 != 0) || (valid && c >= 0x80) { b'a' + (next() % 26) as u8 } else { c }
+                })
+                .collect();
+            same(&input, &unlimited);
+            let o = Options { max_pairs: (next() % 50) as u64, max_bytes: (next() % (len + 2)) as u64 };
+            same(&input, &o);
+        }
+    }
+
+    /// Pairs far longer than a chunk and than a window, `%` escapes and
+    /// multibyte text crossing block, window and chunk edges.
+    #[test]
+    fn long_pairs() {
+        let mut input = Vec::new();
+        for i in 0..300 {
+            input.extend_from_slice(format!("k{i}=").as_bytes());
+            for j in 0..(i * 37 % 700) {
+                input.extend_from_slice(match (i + j) % 7 {
+                    0 => "%C3%A9".as_bytes(),
+                    1 => "+".as_bytes(),
+                    2 => "\u{20ac}".as_bytes(),
+                    3 => "%".as_bytes(),
+                    4 => "%4".as_bytes(),
+                    _ => "xy".as_bytes(),
+                });
+            }
+            input.push(b'&');
+        }
+        input.extend(std::iter::repeat_n(b'v', 70_000));
+        same(&input, &Options { max_pairs: UNLIMITED, max_bytes: UNLIMITED });
+        let got = super::super::parse_owned_with(&input, &Options { max_pairs: UNLIMITED, max_bytes: UNLIMITED }).unwrap();
+        assert_eq!(got.len(), 301);
+        assert_eq!(got[300].0.len(), 70_000);
+    }
+}
