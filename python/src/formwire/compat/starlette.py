@@ -21,11 +21,13 @@ messages, and its ``UploadFile`` objects. What ``install()`` changes:
 
 Both read the bytes with formwire's rules: strict framing (a truncated body or junk after the close delimiter is a
 400 "Invalid multipart data." instead of a partial form), the MP-H rules for Content-Disposition (no backslash
-escapes, no IE path stripping; ``name*``/``filename*`` ignored as by python-multipart), and formwire's header limits
-(``max_headers`` 8, ``max_header_bytes`` 8192 per part) on top of Starlette's. Everything else matches Starlette's
-own ``parse`` (checked against starlette 1.10): names and filenames decoded with the form's charset and Starlette's
-Latin-1 fallback, header names lowercased, each limit's message raised at the same point of the stream, files closed
-on any error, ``ClientDisconnect`` passed through.
+escapes, no IE path stripping, a second ``name`` is an error; ``name*``/``filename*`` ignored as by python-multipart),
+header values trimmed of whitespace (MP-H-11), and formwire's header limits (``max_headers`` 8, ``max_header_bytes``
+8192 per part) on top of Starlette's. Everything else the native path does as Starlette's own ``parse`` does (checked
+against starlette 1.10, and tested against it): names and filenames decoded with the form's charset and Starlette's
+Latin-1 fallback, header names lowercased, each limit's message raised at the same point of the stream, Starlette's
+message for a part without a name, files closed on any error, ``ClientDisconnect`` passed through. (The callback path
+reads names as UTF-8 with U+FFFD and answers a nameless part with "Invalid multipart data.".)
 
 The native path replaces a method of a Starlette class, so it relies on Starlette internals: ``install()`` checks
 them (the instance attributes ``parse`` uses and the texts of Starlette's messages) and falls back to the callback
