@@ -46,30 +46,6 @@ export interface EncodedFormData extends AsyncIterable<Uint8Array> {
 
 const encoder = new TextEncoder();
 
-/** A growable byte arena written with TextEncoder.encodeInto. */
-class Arena {
-  buf = new Uint8Array(1024);
-  len = 0;
-  private grow(extra: number): void {
-    let size = this.buf.length * 2;
-    while (size < this.len + extra) size *= 2;
-    const b = new Uint8Array(size);
-    b.set(this.buf.subarray(0, this.len));
-    this.buf = b;
-  }
-  bytes(b: Uint8Array): void {
-    if (this.len + b.length > this.buf.length) this.grow(b.length);
-    this.buf.set(b, this.len);
-    this.len += b.length;
-  }
-  str(s: string): void {
-    // UTF-8 needs at most 3 bytes per UTF-16 code unit; lone surrogates become U+FFFD (MP-S-07).
-    const max = s.length * 3;
-    if (this.len + max > this.buf.length) this.grow(max);
-    this.len += encoder.encodeInto(s, this.buf.subarray(this.len)).written!;
-  }
-}
-
 /**
  * A Blob, or any object shaped like one (`size`, `type`, `stream()`, `arrayBuffer()`; `name` makes it a File).
  * Real Blobs already have a lowercased, header-safe type; blob-likes are written as given and checked (MP-S-06).
@@ -110,19 +86,18 @@ class Encoded implements EncodedFormData {
   readonly boundary: string;
   readonly contentType: string;
   readonly contentLength: number;
-  private readonly arena: Uint8Array;
-  /** Arena offsets where body k is inserted. */
-  private readonly cuts: number[];
+  /** The encoded text before body k (texts[k]), and after the last body (texts[bodies.length]). */
+  private readonly texts: Uint8Array[];
   private readonly blobs: Array<BlobLike | Uint8Array>;
 
-  constructor(boundary: string, arena: Uint8Array, cuts: number[], blobs: Array<BlobLike | Uint8Array>) {
+  constructor(boundary: string, texts: Uint8Array[], blobs: Array<BlobLike | Uint8Array>) {
     this.boundary = boundary;
     // MP-S-10; a caller-given boundary that is not a token is quoted so that the header still parses.
     this.contentType = `multipart/form-data; boundary=${TOKEN_RE.test(boundary) ? boundary : `"${boundary}"`}`;
-    this.arena = arena;
-    this.cuts = cuts;
+    this.texts = texts;
     this.blobs = blobs;
-    let n = arena.length;
+    let n = 0;
+    for (const t of texts) n += t.length;
     for (const b of blobs) n += b instanceof Uint8Array ? b.length : b.size;
     this.contentLength = n;
   }
@@ -132,11 +107,9 @@ class Encoded implements EncodedFormData {
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array, void, undefined> {
-    let at = 0;
     for (let k = 0; k < this.blobs.length; k++) {
-      const cut = this.cuts[k]!;
-      if (cut > at) yield this.arena.subarray(at, cut);
-      at = cut;
+      const text = this.texts[k]!;
+      if (text.length > 0) yield text;
       const blob = this.blobs[k]!;
       if (blob instanceof Uint8Array) {
         if (blob.length > 0) yield blob;
@@ -150,7 +123,7 @@ class Encoded implements EncodedFormData {
         yield r.value;
       }
     }
-    if (this.arena.length > at) yield this.arena.subarray(at);
+    yield this.texts[this.blobs.length]!; // never empty: it ends with the close delimiter
   }
 
   stream(): ReadableStream<Uint8Array> {
@@ -171,15 +144,14 @@ class Encoded implements EncodedFormData {
   }
 
   async bytes(): Promise<Uint8Array<ArrayBuffer>> {
-    // Every byte is overwritten: skip zero-filling where the runtime allows it.
+    // One allocation; every byte is written once (texts, then each body straight from its reader's chunks), so the
+    // zero-filling is skipped where the runtime allows it.
     const out = allocUnsafe(this.contentLength);
-    let at = 0;
     let o = 0;
     for (let k = 0; k < this.blobs.length; k++) {
-      const cut = this.cuts[k]!;
-      out.set(this.arena.subarray(at, cut), o);
-      o += cut - at;
-      at = cut;
+      const text = this.texts[k]!;
+      out.set(text, o);
+      o += text.length;
       const blob = this.blobs[k]!;
       if (blob instanceof Uint8Array) {
         out.set(blob, o);
@@ -198,7 +170,7 @@ class Encoded implements EncodedFormData {
       }
       if (o !== end) throw new Error('formwire: a Blob changed size while being encoded');
     }
-    out.set(this.arena.subarray(at), o);
+    out.set(this.texts[this.blobs.length]!, o);
     return out;
   }
 
@@ -221,12 +193,6 @@ function isBytesFile(v: unknown): v is BytesFile {
   return typeof v === 'object' && v !== null && (v as BytesFile).body instanceof Uint8Array;
 }
 
-const CRLF = encoder.encode('\r\n');
-const QUOTE_CRLF2 = encoder.encode('"\r\n\r\n');
-const FILENAME = encoder.encode('"; filename="');
-const QUOTE_CT = encoder.encode('"\r\nContent-Type: ');
-const CRLF2 = encoder.encode('\r\n\r\n');
-
 /**
  * Serialize a form as multipart/form-data (WHATWG HTML "multipart/form-data encoding algorithm", UTF-8).
  * Throws FormwireError MP_ENCODE_BOUNDARY / MP_ENCODE_HEADER.
@@ -239,46 +205,41 @@ export function encodeFormData(form: FormLike, options: EncodeOptions = {}): Enc
   } else {
     boundary = generateBoundary(cryptoRandom);
   }
-  const head = encoder.encode(`--${boundary}\r\nContent-Disposition: form-data; name="`);
-  const a = new Arena();
-  const cuts: number[] = [];
+  // The text between bodies is built as one string (a rope: no copy per piece) and UTF-8 encoded once: one
+  // encoder call per body instead of two per entry. Every piece ends and starts with ASCII, so concatenation never
+  // pairs a lone surrogate of one piece with one of the next: each still becomes U+FFFD (MP-S-07).
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="`;
+  const texts: Uint8Array[] = [];
   const blobs: Array<BlobLike | Uint8Array> = [];
+  let text = '';
   let index = 0;
   for (const entry of form as Iterable<readonly [string, FormValue]>) {
-    const name = entry[0];
+    const name = escapeName(String(entry[0])); // MP-S-02
     const value = entry[1];
-    a.bytes(head);
-    a.str(escapeName(String(name)));
-    if (isBytesFile(value)) {
+    if (typeof value === 'string') {
+      text += head + name + '"\r\n\r\n' + normalizeNewlines(value) + '\r\n'; // MP-S-04
+    } else if (isBytesFile(value)) {
       const type = value.type === undefined || value.type === '' ? 'application/octet-stream' : value.type;
       checkPartType(type, index);
-      a.bytes(FILENAME);
-      a.str(escapeFilename(value.filename === undefined ? 'blob' : String(value.filename)));
-      a.bytes(QUOTE_CT);
-      a.str(type);
-      a.bytes(CRLF2);
-      cuts.push(a.len);
+      const fname = escapeFilename(value.filename === undefined ? 'blob' : String(value.filename));
+      text += head + name + '"; filename="' + fname + '"\r\nContent-Type: ' + type + '\r\n\r\n';
+      texts.push(encoder.encode(text));
       blobs.push(value.body);
-      a.bytes(CRLF);
+      text = '\r\n';
     } else if (isBlob(value)) {
-      const fname = typeof value.name === 'string' ? value.name : 'blob'; // MP-S-05
+      const fname = escapeFilename(typeof value.name === 'string' ? value.name : 'blob'); // MP-S-05
       const type = value.type === '' ? 'application/octet-stream' : value.type; // MP-S-06
       checkPartType(type, index);
-      a.bytes(FILENAME);
-      a.str(escapeFilename(fname));
-      a.bytes(QUOTE_CT);
-      a.str(type);
-      a.bytes(CRLF2);
-      cuts.push(a.len);
+      text += head + name + '"; filename="' + fname + '"\r\nContent-Type: ' + type + '\r\n\r\n';
+      texts.push(encoder.encode(text));
       blobs.push(value);
-      a.bytes(CRLF);
+      text = '\r\n';
     } else {
-      a.bytes(QUOTE_CRLF2);
-      a.str(normalizeNewlines(String(value))); // MP-S-04
-      a.bytes(CRLF);
+      text += head + name + '"\r\n\r\n' + normalizeNewlines(String(value)) + '\r\n'; // MP-S-04
     }
     index++;
   }
-  a.str(`--${boundary}--\r\n`);
-  return new Encoded(boundary, a.buf.subarray(0, a.len), cuts, blobs);
+  text += `--${boundary}--\r\n`;
+  texts.push(encoder.encode(text));
+  return new Encoded(boundary, texts, blobs);
 }

@@ -144,3 +144,22 @@ test('encoder output matches Response(FormData) byte for byte (modulo boundary)'
   const ours = latin1(await encodeFormData(form, { boundary }).bytes());
   assert.equal(ours, node);
 });
+
+test('MP-S-07: lone surrogates at the edges of adjacent names, values and filenames stay U+FFFD each', async () => {
+  const form: [string, string | File | { body: Uint8Array; filename: string }][] = [
+    ['a\ud83d', '\ude00b\ud83d'],
+    ['\ude00c', new File(['x'], '\ud83d')],
+    ['\ude00', { body: new Uint8Array([0x79]), filename: 'f\ud83d' }],
+    ['\ude00d', 'e'],
+  ];
+  const enc = encodeFormData(form, { boundary: 'B' });
+  const bytes = await enc.bytes();
+  assert.equal(bytes.length, enc.contentLength);
+  const want =
+    '--B\r\nContent-Disposition: form-data; name="a\ufffd"\r\n\r\n\ufffdb\ufffd\r\n' +
+    '--B\r\nContent-Disposition: form-data; name="\ufffdc"; filename="\ufffd"\r\nContent-Type: application/octet-stream\r\n\r\nx\r\n' +
+    '--B\r\nContent-Disposition: form-data; name="\ufffd"; filename="f\ufffd"\r\nContent-Type: application/octet-stream\r\n\r\ny\r\n' +
+    '--B\r\nContent-Disposition: form-data; name="\ufffdd"\r\n\r\ne\r\n--B--\r\n';
+  assert.equal(Buffer.from(bytes).toString('utf8'), want);
+  assert.deepEqual(await collect(enc), bytes);
+});
