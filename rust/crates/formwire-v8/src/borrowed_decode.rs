@@ -25,11 +25,13 @@ use std::hash::{Hash, Hasher};
 ///
 /// Accepts and rejects exactly what [`decode`](crate::decode) does, with the same error codes and
 /// offsets, and gives objects the same ids; [`BorrowedGraph::to_graph`] is what `decode` returns.
+#[inline]
 pub fn decode_borrowed(input: &[u8]) -> Result<BorrowedGraph<'_>, Error> {
     decode_borrowed_with(input, &DecodeOptions::default())
 }
 
 /// [`decode_borrowed`] with the given limits.
+#[inline]
 pub fn decode_borrowed_with<'a>(
     input: &'a [u8],
     options: &DecodeOptions,
@@ -42,9 +44,18 @@ pub fn decode_borrowed_with<'a>(
             "input longer than max_bytes",
         ));
     }
-    if let Some(root) = primitive_root(input) {
-        return Ok(graph(input, root));
+    match primitive_root(input) {
+        Some(root) => Ok(graph(input, root)),
+        None => decode_general(input, options),
     }
+}
+
+/// Everything but a top-level primitive.
+#[inline(never)]
+fn decode_general<'a>(
+    input: &'a [u8],
+    options: &DecodeOptions,
+) -> Result<BorrowedGraph<'a>, Error> {
     let mut d = Dec::new(input, options, false);
     let first = d.run();
     let version = d.version;
@@ -86,7 +97,10 @@ fn primitive_root(input: &[u8]) -> Option<Slot> {
     }
     let (slot, end) = match tag {
         TAG_ONE_BYTE_STRING => {
-            let (n, s) = varint_at(input, 3)?;
+            let (n, s) = match input.get(3) {
+                Some(&n) if n < 0x80 => (u32::from(n), 4),
+                _ => varint_at(input, 3)?,
+            };
             (Slot::Latin1 { len: n, at: s }, s.checked_add(n as usize)?)
         }
         TAG_INT32 => {
@@ -300,7 +314,7 @@ impl<'a> Dec<'a> {
             node_ipc: options.node_ipc,
             max_depth: options.max_depth as usize,
             objects: Vec::with_capacity(if container { n / 16 + 1 } else { 0 }),
-            keys: Vec::with_capacity(if container { 16 } else { 0 }),
+            keys: Vec::with_capacity(n / 16),
             values: Vec::with_capacity(n / 6),
             elems: Vec::with_capacity(n / 8),
             indexes: Vec::new(),
@@ -803,14 +817,7 @@ impl<'a> Dec<'a> {
         if self.shapes.len() <= level {
             self.shapes.resize_with(level + 1, Shape::default);
         }
-        learn_key(
-            &mut self.shapes[level].enc,
-            k as usize,
-            self.buf,
-            at,
-            self.pos,
-            index,
-        );
+        learn_key(&mut self.shapes[level].enc, k as usize, at, self.pos, index);
     }
 
     fn object_keys(&mut self, level: usize, st: &ObjState) -> u32 {
@@ -1195,10 +1202,15 @@ impl<'a> Dec<'a> {
                 }
             }
             let k = st.count as usize;
-            let (key_end, learned) = match enc.get(k) {
-                Some(ek) if st.matched as usize == k && key_matches(buf, ek, p) => {
-                    (p + ek.len as usize, None)
+            let cached = match enc.get_mut(k) {
+                Some(ek) if st.matched as usize == k => {
+                    prepare(ek, buf);
+                    key_matches(buf, ek, p).then_some(ek.len as usize)
                 }
+                _ => None,
+            };
+            let (key_end, learned) = match cached {
+                Some(len) => (p + len, None),
                 _ => {
                     if tag != TAG_ONE_BYTE_STRING || k >= 16 {
                         break;
@@ -1208,11 +1220,10 @@ impl<'a> Dec<'a> {
                     if n >= 0x80 || n > buf.len() - s || (n > 0 && buf[s].is_ascii_digit()) {
                         break;
                     }
-                    let name = &buf[s..s + n];
                     let a = st.prefix_at as usize;
                     let prefix = keys.get(a..a + st.matched as usize).unwrap_or(&[]);
                     let rest = key_stack.get(st.keys_from as usize..).unwrap_or(&[]);
-                    if any_names(buf, prefix, name) || any_names(buf, rest, name) {
+                    if any_names(buf, prefix, s, n) || any_names(buf, rest, s, n) {
                         break; // a repeat: the general path reports it
                     }
                     (
@@ -1252,7 +1263,7 @@ impl<'a> Dec<'a> {
             match learned {
                 None => st.matched += 1,
                 Some(key) => {
-                    learn_key(enc, k, buf, p, key_end, false);
+                    learn_key(enc, k, p, key_end, false);
                     key_stack.push(key);
                 }
             }
@@ -1280,11 +1291,15 @@ impl<'a> Dec<'a> {
         if level >= self.max_depth || !self.ids_direct {
             return 0;
         }
-        let Some(shape) = self.shapes.get(level) else {
+        let buf = self.buf;
+        let Some(shape) = self.shapes.get_mut(level) else {
             return 0;
         };
         if shape.enc.is_empty() || shape.enc.iter().any(|e| e.len > 16) {
             return 0;
+        }
+        for ek in &mut shape.enc {
+            prepare(ek, buf);
         }
         if self.elems_owner != me {
             if self.scratch_at[me][ELEMS] != NONE32 {
@@ -1512,9 +1527,15 @@ impl<'a> Dec<'a> {
 
     #[inline]
     fn shape_hit(&mut self, level: usize, k: u32, at: usize) -> bool {
-        let Some(ek) = self.shapes.get(level).and_then(|s| s.enc.get(k as usize)) else {
+        let buf = self.buf;
+        let Some(ek) = self
+            .shapes
+            .get_mut(level)
+            .and_then(|s| s.enc.get_mut(k as usize))
+        else {
             return false;
         };
+        prepare(ek, buf);
         if !key_matches(self.buf, ek, at) {
             return false;
         }
@@ -2126,41 +2147,64 @@ fn flat_object(
 /// Remembers key `k` of an object (its encoding is `buf[at..end]`) in a level's shape cache
 /// `enc`, for the next object there; only while the remembered keys before it are this object's,
 /// so they stay distinct. An index key ends the remembered list.
-fn learn_key(enc: &mut Vec<EncKey>, k: usize, buf: &[u8], at: usize, end: usize, index: bool) {
+fn learn_key(enc: &mut Vec<EncKey>, k: usize, at: usize, end: usize, index: bool) {
     if enc.len() < k {
         return;
     }
     enc.truncate(k);
     if !index && k < SHAPE_MAX {
-        let len = end - at;
-        let mask = [mask(len), mask(len.saturating_sub(8))];
+        // Its compare words are made when a later object is checked against it (`prepare`):
+        // most keys of unique objects (a configuration) never are.
         enc.push(EncKey {
             at,
-            len: len as u32,
-            word: [word_at(buf, at) & mask[0], word_at(buf, at + 8) & mask[1]],
-            mask,
+            len: (end - at) as u32,
+            word: [0; 2],
+            mask: [0; 2],
         });
     }
 }
 
-/// One of `keys` names the one-byte string `name`.
+/// Makes a learned key's compare words (`input[at..at + 16]` masked to its length).
 #[inline]
-fn any_names(buf: &[u8], keys: &[Slot], name: &[u8]) -> bool {
+fn prepare(ek: &mut EncKey, buf: &[u8]) {
+    if ek.mask[0] == 0 {
+        let len = ek.len as usize;
+        ek.mask = [mask(len), mask(len.saturating_sub(8))];
+        ek.word = [
+            word_at(buf, ek.at) & ek.mask[0],
+            word_at(buf, ek.at + 8) & ek.mask[1],
+        ];
+    }
+}
+
+/// One of `keys` names the one-byte string `buf[at..at + n]`.
+#[inline(always)]
+fn any_names(buf: &[u8], keys: &[Slot], at: usize, n: usize) -> bool {
+    // Most keys differ in length; equal lengths of up to 16 bytes compare as two masked words
+    // (no call to a byte compare).
+    let m = [mask(n), mask(n.saturating_sub(8))];
+    let w = [word_at(buf, at) & m[0], word_at(buf, at + 8) & m[1]];
     for &q in keys {
-        if names_latin1(buf, q, name) {
-            return true;
+        match q {
+            Slot::Latin1 { len, at: qa } => {
+                if len as usize == n
+                    && if n <= 16 && qa + 16 <= buf.len() && at + 16 <= buf.len() {
+                        (word_at(buf, qa) & m[0]) == w[0] && (word_at(buf, qa + 8) & m[1]) == w[1]
+                    } else {
+                        buf[qa..qa + n] == buf[at..at + n]
+                    }
+                {
+                    return true;
+                }
+            }
+            q => {
+                if slot_str(buf, q) == crate::borrowed::Str::Latin1(&buf[at..at + n]) {
+                    return true;
+                }
+            }
         }
     }
     false
-}
-
-/// The key `q` names the one-byte string `name`.
-#[inline]
-fn names_latin1(buf: &[u8], q: Slot, name: &[u8]) -> bool {
-    match q {
-        Slot::Latin1 { len, at } => len as usize == name.len() && buf[at..at + name.len()] == *name,
-        _ => slot_str(buf, q) == crate::borrowed::Str::Latin1(name),
-    }
 }
 
 /// A key or string slot as the string it names.

@@ -71,6 +71,53 @@ pub fn decode_with(input: &[u8], options: &DecodeOptions) -> Result<Graph, Error
             "input longer than max_bytes",
         ));
     }
+    if let Some(root) = primitive_root(input) {
+        return Ok(Graph::primitive(root));
+    }
+    decode_general(input, options)
+}
+
+/// SC-D-03/07: the whole input is a header and one primitive (no padding, nothing after it),
+/// read without a decoder; `None` for anything else, which the decoder proper reads and reports.
+#[inline]
+fn primitive_root(input: &[u8]) -> Option<Value> {
+    let [TAG_VERSION, v, tag, ..] = *input else {
+        return None;
+    };
+    if !(13..=15).contains(&v) {
+        return None;
+    }
+    let (value, end) = match tag {
+        TAG_ONE_BYTE_STRING => {
+            let (n, s) = match input.get(3) {
+                Some(&n) if n < 0x80 => (usize::from(n), 4),
+                _ => varint_at(input, 3).map(|(n, s)| (n as usize, s))?,
+            };
+            let end = s.checked_add(n)?;
+            let bytes = input.get(s..end)?;
+            (Value::String(JsString::from_latin1_slice(bytes)), end)
+        }
+        TAG_INT32 => {
+            let (z, e) = varint_at(input, 3)?;
+            (Value::Number(f64::from(zigzag(z))), e)
+        }
+        TAG_DOUBLE => {
+            let b: [u8; 8] = input.get(3..11)?.try_into().ok()?;
+            let v = f64::from_le_bytes(b);
+            (Value::Number(if v.is_nan() { f64::NAN } else { v }), 11)
+        }
+        TAG_TRUE => (Value::Bool(true), 3),
+        TAG_FALSE => (Value::Bool(false), 3),
+        TAG_UNDEFINED => (Value::Undefined, 3),
+        TAG_NULL => (Value::Null, 3),
+        _ => return None,
+    };
+    (end == input.len()).then_some(value)
+}
+
+/// Everything but a top-level primitive.
+#[inline(never)]
+fn decode_general(input: &[u8], options: &DecodeOptions) -> Result<Graph, Error> {
     let mut d = Decoder::new(input, options, false);
     let first = d.run();
     match first {

@@ -38,9 +38,24 @@ pub fn encode_with(graph: &Graph, options: &EncodeOptions) -> Result<Vec<u8>, Er
 
 /// Encodes `root`, whose objects live in `heap`.
 pub fn encode_value(heap: &Heap, root: &Value, options: &EncodeOptions) -> Result<Vec<u8>, Error> {
-    let mut out = Vec::new();
+    let mut out = match root {
+        Value::Object(_) | Value::BigInt(_) => Vec::new(),
+        // A primitive: one allocation of the size `encode_value_into` reserves.
+        _ => Vec::with_capacity(2 + primitive_len(root)),
+    };
     encode_value_into(heap, root, options, &mut out)?;
     Ok(out)
+}
+
+/// Room for the encoding of a primitive (not an object or a BigInt) after the header.
+#[inline]
+fn primitive_len(v: &Value) -> usize {
+    match v {
+        Value::String(s) if s.as_utf16().is_some() => 2 * s.len() + 7,
+        // A short string is written as its whole inline buffer, then cut back.
+        Value::String(s) => s.len().max(crate::string::INLINE) + 6,
+        _ => 9,
+    }
 }
 
 /// Appends the encoding of a value graph (default options) to `out`, as `serde_json::to_writer` or
@@ -62,13 +77,7 @@ pub fn encode_value_into(
     let base = out.len();
     if !matches!(root, Value::Object(_) | Value::BigInt(_)) {
         // A primitive: no walk, no id table, one reservation of the exact size.
-        let len = match root {
-            Value::String(s) if s.as_utf16().is_some() => 2 * s.len() + 7,
-            // A short string is written as its whole inline buffer, then cut back.
-            Value::String(s) => s.len().max(crate::string::INLINE) + 6,
-            _ => 9,
-        };
-        out.reserve(2 + len);
+        out.reserve(2 + primitive_len(root));
         out.extend_from_slice(&[TAG_VERSION, 15]);
         match root {
             Value::String(s) => string_to(out, base, s),
