@@ -123,10 +123,13 @@ impl Masks {
         let (wa, wb) = (a >> 6, (b - 1) >> 6);
         let lo = !0u64 << (a & 63);
         let hi = !0u64 >> (63 - ((b - 1) & 63));
-        if wa == wb {
-            return self.pct[wa] & lo & hi != 0;
-        }
-        self.pct[wa] & lo != 0 || self.pct[wb] & hi != 0 || self.before[wb] != self.before[wa + 1]
+        // No branch on the data: a half is as likely to end in its first
+        // block as in a later one.
+        let one = wa == wb;
+        let first = self.pct[wa] & lo & if one { hi } else { !0 };
+        let last = self.pct[wb] & hi & if one { 0 } else { !0 };
+        let between = self.before[wb] ^ self.before[(wa + 1).min(wb)];
+        (first | last | between as u64) != 0
     }
 }
 
@@ -149,13 +152,14 @@ fn classify(block: &[u8; 64], bi: usize, masks: &mut Masks, idx: &mut [u32], k: 
     masks.pct.push(pct);
     masks.before.push(masks.total);
     masks.total += (pct != 0) as u32;
-    // Positions out without a branch per bit: eight writes always (unused
-    // ones are overwritten next), a loop only for more.
+    // Positions out without a branch per bit: four writes always (unused
+    // ones are overwritten next; a block holds about two pairs' `&` and `=`
+    // or fewer), a loop only for more.
     let at = (bi * 64) as u32;
     let slots = &mut idx[k..k + 64];
     let mut m = structural;
     let mut n = 0;
-    for slot in &mut slots[..8] {
+    for slot in &mut slots[..4] {
         *slot = at + m.trailing_zeros();
         n += (m != 0) as usize;
         m &= m.wrapping_sub(1);
@@ -298,11 +302,15 @@ impl Scratch {
 /// have room past their ends.
 #[inline(never)]
 fn percent_decode(raw: &[u8], pct: &[u64], a: usize, b: usize, dec: &mut [u8], mut w: usize) -> usize {
+    // Eight bytes always (most runs are shorter), more in a loop.
     let copy = |dec: &mut [u8], w: usize, r: usize, n: usize| {
         let mut t = 0;
-        while t < n {
+        loop {
             dec[w + t..w + t + 8].copy_from_slice(&raw[r + t..r + t + 8]);
             t += 8;
+            if t >= n {
+                break;
+            }
         }
     };
     let mut r = a;
