@@ -356,3 +356,155 @@ fn handles_from_another_graph_read_as_empty() {
     assert_eq!(small.element(&a, 3), None);
     assert!(small.object(ObjId(40)).is_none());
 }
+
+/// Both decoders agree on `bytes`: the same value, or the same error code and offset.
+fn agree(bytes: &[u8], opts: &DecodeOptions) {
+    match (
+        formwire_v8::decode_with(bytes, opts),
+        decode_borrowed_with(bytes, opts),
+    ) {
+        (Ok(g), Ok(b)) => assert!(
+            b.to_graph().same_as(&g),
+            "values differ for {bytes:02x?}"
+        ),
+        (Err(e), Err(b)) => assert_eq!(
+            (e.code, e.offset),
+            (b.code, b.offset),
+            "errors differ for {bytes:02x?}"
+        ),
+        (o, b) => panic!(
+            "decode {:?} but decode_borrowed {:?} for {bytes:02x?}",
+            o.err(),
+            b.err()
+        ),
+    }
+}
+
+/// Every single-byte change (each byte replaced by interesting values) and every truncation of
+/// `bytes`, under a few option sets.
+fn agree_on_mutations(bytes: &[u8]) {
+    const INTERESTING: &[u8] = b"\x00\x01\x02\x03\x05\x07\x7f\x80\xff?-_0TFIUNZS\"c^o{aA$@ByxDR;:',V\\r.";
+    let opts = [
+        DecodeOptions::default(),
+        DecodeOptions {
+            max_depth: 2,
+            ..DecodeOptions::default()
+        },
+        DecodeOptions {
+            node_ipc: true,
+            ..DecodeOptions::default()
+        },
+    ];
+    for o in &opts {
+        agree(bytes, o);
+        for n in 0..bytes.len() {
+            agree(&bytes[..n], o);
+        }
+    }
+    let mut m = bytes.to_vec();
+    for i in 0..bytes.len() {
+        for &b in INTERESTING {
+            m[i] = b;
+            agree(&m, &opts[0]);
+        }
+        m[i] = bytes[i];
+    }
+}
+
+fn records(n: u32) -> Vec<u8> {
+    let mut heap = Heap::new();
+    let items: Vec<Value> = (0..n)
+        .map(|i| {
+            heap.object([
+                ("name", Value::str(&format!("user-{i:04}"))),
+                ("age", Value::Number(f64::from(18 + (i * 37) % 60))),
+                ("active", Value::Bool(i % 3 == 0)),
+            ])
+        })
+        .collect();
+    let root = heap.array(items);
+    encode(&Graph::new(heap, root)).unwrap()
+}
+
+#[test]
+fn record_runs_agree_with_decode_under_mutation() {
+    // Runs of same-shape objects take the frame-less paths: every corruption of them must be
+    // reported exactly as the owned decoder reports it.
+    agree_on_mutations(&records(6));
+}
+
+#[test]
+fn nested_configuration_agrees_with_decode_under_mutation() {
+    // A W6d-like value: unique objects nested in objects and arrays (keys learned one by one).
+    let mut heap = Heap::new();
+    let tls = heap.object([
+        ("enabled", Value::Bool(true)),
+        ("cert", Value::str("/etc/tls/server.pem")),
+    ]);
+    let protocols = heap.array([Value::str("TLSv1.2"), Value::str("TLSv1.3")]);
+    let http = heap.object([
+        ("host", Value::str("0.0.0.0")),
+        ("port", Value::Number(8443.0)),
+        ("tls", tls),
+        ("protocols", protocols),
+        ("ratio", Value::Number(0.25)),
+        ("none", Value::Null),
+        ("undef", Value::Undefined),
+    ]);
+    let up1 = heap.object([("name", Value::str("a")), ("w", Value::Number(3.0))]);
+    let up2 = heap.object([("name", Value::str("b")), ("w", Value::Number(1.0))]);
+    let ups = heap.array([up1, up2]);
+    let root = heap.object([("http", http), ("upstreams", ups), ("v", Value::str("1.4.2"))]);
+    agree_on_mutations(&encode(&Graph::new(heap, root)).unwrap());
+}
+
+#[test]
+fn duplicate_keys_across_encodings_agree() {
+    // Each pair names the same property in two wire encodings: SC_KEY at the second key's tag,
+    // whether the first was read by the fast path or not.
+    let latin1_a = "2201 61";
+    let utf16_a = "6302 6100";
+    let utf8_a = "5301 61";
+    let int_1 = "4902";
+    let latin1_1 = "2201 31";
+    let latin1_e = "2201 e9";
+    let utf8_e = "5302 c3a9";
+    for (first, second) in [
+        (latin1_a, utf16_a),
+        (utf16_a, latin1_a),
+        (latin1_a, utf8_a),
+        (int_1, latin1_1),
+        (latin1_1, int_1),
+        (latin1_e, utf8_e),
+        (utf8_e, latin1_e),
+    ] {
+        for version in ["0d", "0f"] {
+            // {k: 1, other: 2, k': 3}, and the same after a first object of another shape.
+            let obj = format!("6f {first} 4902 2205 6f74686572 4904 {second} 4906 7b03");
+            for h in [
+                format!("ff{version} {obj}"),
+                format!("ff{version} 4102 6f 2201 7a 4900 7b01 {obj} 2400 02"),
+                format!("ff{version} 4102 {obj} {obj} 2400 02"),
+            ] {
+                let b = unhex(&h);
+                agree(&b, &DecodeOptions::default());
+                let e = decode(&b).unwrap_err();
+                assert_eq!(e.code, ErrorCode::Key, "{h}");
+            }
+        }
+    }
+}
+
+#[test]
+fn many_keys_and_index_keys_agree() {
+    // More than 16 distinct keys (the duplicate check moves to the frame's index), a repeat at
+    // the end, and index keys that sort first.
+    let mut body = String::new();
+    for i in 0..20u8 {
+        body.push_str(&format!("2202 6b{:02x} 49{:02x}", b'a' + i, 2 * i));
+    }
+    for (tail, n) in [("", 20), ("2202 6b61 4900", 21), ("4904 4902", 21), ("2201 37 4900", 21)] {
+        let h = format!("ff0f 4102 6f {body} {tail} 7b{n:02x} 6f {body} {tail} 7b{n:02x} 2400 02");
+        agree_on_mutations(&unhex(&h)[..]);
+    }
+}

@@ -1,0 +1,23 @@
+//! cargo-fuzz target: the borrowing V8 clone decoder never panics and agrees with the owned one:
+//! both accept (and `to_graph` of the borrowed graph is the same value) or both reject with the same
+//! error code and offset.
+//!
+//! The first byte picks the options (bit 0: `node_ipc`, bits 1-3: a small `max_depth`), the rest is the input.
+#![no_main]
+
+use formwire_v8::{decode_borrowed_with, decode_with, DecodeOptions};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&mode, input)) = data.split_first() else { return };
+    let mut opts = DecodeOptions { node_ipc: mode & 1 == 1, ..DecodeOptions::default() };
+    let depth = u32::from((mode >> 1) & 7);
+    if depth != 0 {
+        opts.max_depth = depth;
+    }
+    match (decode_with(input, &opts), decode_borrowed_with(input, &opts)) {
+        (Ok(g), Ok(b)) => assert!(b.to_graph().same_as(&g), "decode_borrowed gives another value"),
+        (Err(e), Err(b)) => assert_eq!((e.code, e.offset), (b.code, b.offset)),
+        (o, b) => panic!("decode {:?}, decode_borrowed {:?}", o.err(), b.err()),
+    }
+});
