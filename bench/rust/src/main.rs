@@ -152,8 +152,12 @@ fn formwire_parse(body: &[u8], work: &Value, chunk: usize, keep_strings: bool) -
             } else {
                 c.fields += 1;
                 if keep_strings {
-                    // An owned String per field, as multer's `field.text()` gives.
-                    let v = String::from_utf8_lossy(cur).into_owned();
+                    // An owned String per field, as multer's `field.text()` gives (U+FFFD for invalid bytes; the
+                    // usual valid text is checked and copied once, without from_utf8_lossy's chunk iterator).
+                    let v = match core::str::from_utf8(cur) {
+                        Ok(s) => s.to_owned(),
+                        Err(_) => String::from_utf8_lossy(cur).into_owned(),
+                    };
                     c.field_bytes += v.len() as u64;
                 } else {
                     c.field_bytes += cur.len() as u64;
