@@ -31,6 +31,9 @@ const CHUNK: usize = 16 * 1024;
 /// Blocks (of 64 bytes) whose `&`/`=` positions are gathered before they are
 /// walked: bounds the position buffer whatever the chunk size.
 const WINDOW_BLOCKS: usize = 64;
+/// A chunk longer than this (and than four chunks) is one long pair, read by
+/// the general path.
+const BIG: usize = 64 * 1024;
 /// Zero bytes after a chunk's copy: whole 64-byte blocks, 8-byte copies and
 /// the two hex digits after a `%` may read past the chunk's end.
 const PAD: usize = 64 + 16;
@@ -53,7 +56,7 @@ fn parse_chunked(input: &[u8], options: &Options, chunk: usize) -> Result<Vec<(S
     // At most one pair per `&` plus one: no reallocation.
     let most = memchr::memchr_iter(b'&', head).count() as u64 + 1;
     let mut out = Vec::with_capacity(most.min(options.max_pairs.saturating_add(1)) as usize);
-    let mut s = Scratch::default();
+    let mut s = Scratch { chunk, ..Scratch::default() };
     let mut c0 = 0;
     while c0 < head.len() {
         let c1 = chunk_end(head, c0, chunk);
@@ -92,6 +95,8 @@ struct Deferred {
 /// Buffers reused from chunk to chunk.
 #[derive(Default)]
 struct Scratch {
+    /// The chunk size aimed at.
+    chunk: usize,
     /// The chunk with `+` as spaces, then `PAD` zero bytes.
     raw: Vec<u8>,
     masks: Masks,
@@ -212,6 +217,11 @@ impl Scratch {
     /// input) to `out`.
     fn chunk(&mut self, chunk: &[u8], base: usize, max_pairs: u64, out: &mut Vec<(String, String)>) -> Result<(), Error> {
         let len = chunk.len();
+        // One pair much longer than a chunk: its copy costs more than the
+        // scan, and the buffers here stay small (positions fit in u32).
+        if len > (4 * self.chunk).max(BIG) {
+            return general(chunk, base, max_pairs, out);
+        }
         let blocks = len.div_ceil(64);
         // UE-P-06: `+` is a space before anything else is decoded.
         self.raw.clear();
@@ -477,10 +487,16 @@ mod tests {
             }
             input.push(b'&');
         }
-        input.extend(std::iter::repeat_n(b'v', 70_000));
+        // Longer than `BIG`: the general path.
+        input.extend_from_slice(b"big=");
+        for _ in 0..10_000 {
+            input.extend_from_slice(b"%C3%A9+x");
+        }
+        input.extend_from_slice(b"&last");
         same(&input, &Options { max_pairs: UNLIMITED, max_bytes: UNLIMITED });
         let got = super::super::parse_owned_with(&input, &Options { max_pairs: UNLIMITED, max_bytes: UNLIMITED }).unwrap();
-        assert_eq!(got.len(), 301);
-        assert_eq!(got[300].0.len(), 70_000);
+        assert_eq!(got.len(), 302);
+        assert_eq!(got[300], s("big", &"\u{e9} x".repeat(10_000)));
+        assert_eq!(got[301], s("last", ""));
     }
 }
