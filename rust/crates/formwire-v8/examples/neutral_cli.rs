@@ -1,9 +1,10 @@
 //! A line tool for differential testing against other codecs (e.g. Node's V8 or a JS reference).
 //!
 //! Reads JSON lines from stdin and answers each with one JSON line:
-//! `{"op": "decode", "hex": "ff0f...", "options": {...}}` -> `{"value": <neutral>}` or `{"error": {"code", "offset"}}`;
+//! `{"op": "decode", "hex": "ff0f...", "options": {...}}` -> `{"value": <neutral>}` or `{"error": {"code", "offset"}}`
+//! (`decode` and `decode_borrowed` both run; where they disagree the answer is the error `BORROWED_MISMATCH`);
 //! `{"op": "encode", "value": <neutral>}` -> `{"hex": "..."}` or `{"error": {"code"}}`.
-use formwire_v8::{DecodeOptions, decode_with, encode, neutral};
+use formwire_v8::{DecodeOptions, decode_borrowed_with, decode_with, encode, neutral};
 use serde_json::{Value as Json, json};
 use std::io::{BufRead, Write};
 
@@ -53,7 +54,18 @@ fn main() {
                     }
                     opts.node_ipc = o.get("node_ipc").and_then(Json::as_bool).unwrap_or(false);
                 }
-                match decode_with(&bytes, &opts) {
+                // Both decoders: the borrowing one must give the same value or the same error
+                // (an answer with code `BORROWED_MISMATCH` fails any comparison).
+                let owned = decode_with(&bytes, &opts);
+                let borrowed = decode_borrowed_with(&bytes, &opts);
+                let agree = match (&owned, &borrowed) {
+                    (Ok(g), Ok(b)) => b.to_graph().same_as(g),
+                    (Err(e), Err(b)) => (e.code, e.offset) == (b.code, b.offset),
+                    _ => false,
+                };
+                match owned {
+                    _ if !agree => json!({"error": {"code": "BORROWED_MISMATCH", "offset": 0,
+                        "message": format!("decode_borrowed: {:?}", borrowed.err())}}),
                     Ok(g) => json!({"value": neutral::to_json(&g)}),
                     Err(e) => {
                         json!({"error": {"code": e.code.as_str(), "offset": e.offset, "message": e.message()}})

@@ -50,7 +50,7 @@ function randValue(depth, pool) {
   if (depth > 4 || rnd() < 0.3) return randPrim();
   if (pool.length && rnd() < 0.15) return pool[ri(pool.length)];
   let v;
-  switch (ri(16)) {
+  switch (ri(17)) {
     case 0: { v = {}; pool.push(v); const n = ri(4); for (let i = 0; i < n; i++) v[rnd() < 0.3 ? String(ri(20)) : randString()] = randValue(depth + 1, pool); break; }
     case 1: { v = []; pool.push(v); const n = ri(4); for (let i = 0; i < n; i++) v.push(randValue(depth + 1, pool)); if (rnd() < 0.2) v.extra = 1; break; }
     case 2: { v = []; pool.push(v); v[ri(10)] = randValue(depth + 1, pool); v.length = ri(3) + v.length; break; }
@@ -66,6 +66,20 @@ function randValue(depth, pool) {
     case 12: { const b = Buffer.from(randString()); v = b; break; }
     case 13: { const o = { a: 1 }; v = [o, o]; break; }
     case 14: { v = {}; v.self = v; break; }
+    case 15: {
+      // Records: same-shape objects with ASCII keys (the decoders' shape-cache and frame-less paths),
+      // sometimes one with a key fewer, one more, or the keys in another order.
+      const keys = ['id', 'name', 'age', 'active', 'score', 'tag'].slice(0, 1 + ri(5));
+      v = [];
+      for (let i = 0, n = 1 + ri(6); i < n; i++) {
+        const o = {};
+        const ks = rnd() < 0.15 ? [...keys].reverse() : rnd() < 0.1 ? keys.slice(1) : keys;
+        for (const k of ks) o[k] = rnd() < 0.2 ? randValue(depth + 1, pool) : [ri(200) - 100, 'v' + ri(1000), rnd() < 0.5, null, 1.5][ri(5)];
+        if (rnd() < 0.1) o.extra = ri(10);
+        v.push(o);
+      }
+      break;
+    }
     default: v = randPrim();
   }
   return v;
