@@ -218,8 +218,8 @@ const isWellFormed: (s: string) => boolean =
 
 /** Window length in UTF-16 code units; a window ends at an `&` (it holds whole sequences). */
 const WINDOW = 16384;
-/** A longer window (one sequence longer than this) is not copied to bytes: it takes the per-component path. */
-const MAX_WINDOW = 65536;
+/** Scratch buffers grown past this (for a sequence longer than a window) are dropped after the parse. */
+const MAX_SCRATCH = 65536;
 
 let win = new Uint8Array(WINDOW + 256);
 let tmp = new Uint8Array(256);
@@ -372,12 +372,10 @@ export function parseUrlencodedString(input: string, options: UrlencodedOptions 
       let b = len - a > WINDOW ? s.indexOf('&', a + WINDOW) : len;
       if (b < 0) b = len;
       const n = b - a;
-      let bytes: Uint8Array | null = null;
-      if (n <= MAX_WINDOW) {
-        if (win.length < n) win = new Uint8Array(n);
-        const r = encoder.encodeInto(n === len ? s : s.slice(a, b), win);
-        if (r.read === n && r.written === n) bytes = win; // all ASCII
-      }
+      // A window is longer than WINDOW only when one sequence is: the scratch grows for it and is dropped after.
+      if (win.length < n) win = new Uint8Array(n);
+      const r = encoder.encodeInto(n === len ? s : s.slice(a, b), win);
+      const bytes: Uint8Array | null = r.read === n && r.written === n ? win : null; // all ASCII, or not
       w1 = 0;
       w2 = 0;
       nf = 0;
@@ -449,10 +447,10 @@ export function parseUrlencodedString(input: string, options: UrlencodedOptions 
     }
   } finally {
     // Scratch buffers grown for a long name or value are not kept.
-    if (win.length > MAX_WINDOW) win = new Uint8Array(WINDOW + 256);
-    if (tmp.length > MAX_WINDOW) tmp = new Uint8Array(256);
-    if (units.length > MAX_WINDOW) units = new Uint16Array(4096);
-    if (fixes.length > MAX_WINDOW) fixes = new Int32Array(3 * 512);
+    if (win.length > MAX_SCRATCH) win = new Uint8Array(WINDOW + 256);
+    if (tmp.length > MAX_SCRATCH) tmp = new Uint8Array(256);
+    if (units.length > MAX_SCRATCH) units = new Uint16Array(4096);
+    if (fixes.length > MAX_SCRATCH) fixes = new Int32Array(3 * 512);
   }
   if (out.length !== np) out.length = np;
   return out;
