@@ -148,11 +148,19 @@ fn classify(block: &[u8; 64], bi: usize, masks: &mut Masks, idx: &mut [u32], k: 
         *c = ((b == b'&') | (b == b'=')) as u8 | (((b == b'%') as u8) << 1);
     }
     let mut structural = 0u64;
-    let mut pct = 0u64;
+    let mut any = 0u64;
     for (j, w) in class.chunks_exact(8).enumerate() {
         let w = u64::from_le_bytes(w.try_into().unwrap_or_default());
         structural |= ((w & ONES).wrapping_mul(GATHER) >> 56) << (8 * j);
-        pct |= (((w >> 1) & ONES).wrapping_mul(GATHER) >> 56) << (8 * j);
+        any |= w;
+    }
+    // Most blocks hold no `%`.
+    let mut pct = 0u64;
+    if any & (ONES << 1) != 0 {
+        for (j, w) in class.chunks_exact(8).enumerate() {
+            let w = u64::from_le_bytes(w.try_into().unwrap_or_default());
+            pct |= (((w >> 1) & ONES).wrapping_mul(GATHER) >> 56) << (8 * j);
+        }
     }
     masks.pct.push(pct);
     masks.before.push(masks.total);
