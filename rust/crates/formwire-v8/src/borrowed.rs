@@ -527,6 +527,15 @@ static NO_ARENAS: Arenas = Arenas {
     errors: Vec::new(),
 };
 
+impl Drop for BorrowedGraph<'_> {
+    /// The arenas go to this thread's cache for the next decode (see `decode_borrowed`).
+    fn drop(&mut self) {
+        if let Some(a) = self.arenas.take() {
+            crate::borrowed_decode::recycle_arenas(a);
+        }
+    }
+}
+
 impl fmt::Debug for BorrowedGraph<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("BorrowedGraph")

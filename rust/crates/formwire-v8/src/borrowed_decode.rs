@@ -235,11 +235,36 @@ impl Scratch {
 
 thread_local! {
     static SCRATCH: std::cell::Cell<Option<Box<Scratch>>> = const { std::cell::Cell::new(None) };
+    /// The arenas of the last graph dropped on this thread (see `recycle_arenas`).
+    static ARENAS: std::cell::Cell<Option<Box<Arenas>>> = const { std::cell::Cell::new(None) };
+}
+
+/// A dropped graph's arenas are kept (cleared) for the next decode on this thread, unless they
+/// grew past `SCRATCH_KEEP` bytes: a loop that decodes and drops one message at a time then
+/// allocates nothing in steady state, as with a reused buffer, without an API for it.
+pub(crate) fn recycle_arenas(mut a: Box<Arenas>) {
+    use std::mem::size_of;
+    let bytes = a.objects.capacity() * size_of::<ObjSlot>()
+        + (a.keys.capacity() + a.values.capacity() + a.elems.capacity()) * size_of::<Slot>()
+        + a.indexes.capacity() * 4
+        + a.errors.capacity() * size_of::<ErrSlot>();
+    if bytes <= SCRATCH_KEEP {
+        a.objects.clear();
+        a.keys.clear();
+        a.values.clear();
+        a.elems.clear();
+        a.indexes.clear();
+        a.errors.clear();
+        // During thread teardown the cache may be gone: the arenas are then simply freed.
+        let _ = ARENAS.try_with(|c| c.set(Some(a)));
+    }
 }
 
 struct Dec<'a> {
     /// Where the working memory goes back when the decoder is done.
     home: Box<Scratch>,
+    /// The box the arenas go into (a dropped graph's, when there was one).
+    arenas_box: Option<Box<Arenas>>,
     buf: &'a [u8],
     pos: usize,
     version: u32,
@@ -286,7 +311,11 @@ impl<'a> Dec<'a> {
         // The arenas are sized once from the input (typical objects take 8-40 bytes, properties
         // and elements 3-12), capped: they grow as needed anyway.
         let n = if container { buf.len().min(1 << 20) } else { 0 };
-        let mut home = SCRATCH.with(|c| c.take()).unwrap_or_default();
+        let mut home = SCRATCH
+            .try_with(|c| c.take())
+            .ok()
+            .flatten()
+            .unwrap_or_default();
         // Everything from an earlier decode is cleared (the shape caches point into its input).
         home.ids.clear();
         home.stack.clear();
@@ -305,6 +334,18 @@ impl<'a> Dec<'a> {
         let scratch_at = std::mem::take(&mut home.scratch_at);
         let key_stack = std::mem::take(&mut home.key_stack);
         let shapes = std::mem::take(&mut home.shapes);
+        // The arenas: a dropped graph's (cleared), or new ones.
+        let mut boxed = if container {
+            ARENAS.try_with(|c| c.take()).ok().flatten()
+        } else {
+            None
+        };
+        let arenas = boxed.as_deref_mut().map(std::mem::take).unwrap_or_default();
+        /// `v` with room for `n` entries.
+        fn reuse<T>(mut v: Vec<T>, n: usize) -> Vec<T> {
+            v.reserve(n);
+            v
+        }
         Dec {
             home,
             buf,
@@ -313,12 +354,13 @@ impl<'a> Dec<'a> {
             broken_v13,
             node_ipc: options.node_ipc,
             max_depth: options.max_depth as usize,
-            objects: Vec::with_capacity(if container { n / 16 + 1 } else { 0 }),
-            keys: Vec::with_capacity(n / 16),
-            values: Vec::with_capacity(n / 6),
-            elems: Vec::with_capacity(n / 8),
-            indexes: Vec::new(),
-            errors: Vec::new(),
+            objects: reuse(arenas.objects, if container { n / 16 + 1 } else { 0 }),
+            keys: reuse(arenas.keys, n / 16),
+            values: reuse(arenas.values, n / 6),
+            elems: reuse(arenas.elems, n / 8),
+            indexes: arenas.indexes,
+            errors: arenas.errors,
+            arenas_box: boxed,
             ids_direct: true,
             ids,
             stack,
@@ -345,7 +387,7 @@ impl<'a> Dec<'a> {
         home.key_stack = self.key_stack;
         home.shapes = self.shapes;
         if home.bytes() <= SCRATCH_KEEP {
-            SCRATCH.with(|c| c.set(Some(home)));
+            let _ = SCRATCH.try_with(|c| c.set(Some(home)));
         }
     }
 
@@ -849,14 +891,16 @@ impl<'a> Dec<'a> {
             return Err(self.err(ErrorCode::Tag, self.pos, "bytes after the top-level value"));
         }
         let arenas = (!self.objects.is_empty()).then(|| {
-            Box::new(Arenas {
+            let mut b = self.arenas_box.take().unwrap_or_default();
+            *b = Arenas {
                 objects: std::mem::take(&mut self.objects),
                 keys: std::mem::take(&mut self.keys),
                 values: std::mem::take(&mut self.values),
                 elems: std::mem::take(&mut self.elems),
                 indexes: std::mem::take(&mut self.indexes),
                 errors: std::mem::take(&mut self.errors),
-            })
+            };
+            b
         });
         Ok(BorrowedGraph {
             input: self.buf,
