@@ -7,8 +7,10 @@
 //! `spec/limits.md` (`max_pairs`, `max_bytes`) are errors.
 //!
 //! Names and values borrow the input when it needs no decoding (no `+`, no
-//! `%`, valid UTF-8). [`Parser`] is the streaming form: the same pairs for
-//! any chunking, with `%`, `%X` and UTF-8 sequences split across chunks.
+//! `%`, valid UTF-8). [`parse_owned_with`] gives the same pairs as owned
+//! `String`s in one pass (faster than `parse_with` then `into_owned`).
+//! [`Parser`] is the streaming form: the same pairs for any chunking, with
+//! `%`, `%X` and UTF-8 sequences split across chunks.
 //!
 //! # Example
 //!
