@@ -35,6 +35,10 @@ function hexVal(c: number): number {
   return -1;
 }
 
+/** Hex digit values by byte, -1 for a byte that is not an ASCII hex digit (generated from hexVal). */
+const HEX = new Int8Array(256);
+for (let c = 0; c < 256; c++) HEX[c] = hexVal(c);
+
 let scratch = new Uint8Array(256);
 
 /** UE-P-06 `+` → SP, then UE-P-07 percent-decode (invalid `%` kept literally), then UE-P-08 UTF-8 decode. */
@@ -253,18 +257,25 @@ function decodeInto(b: Uint8Array, i: number, j: number): void {
   let cp = 0;
   let lo = 0x80; // bounds of the next continuation byte
   let hi = 0xbf;
-  for (; i < j; i++) {
-    let c = b[i]!;
+  while (i < j) {
+    let c = b[i++]!;
     if (c === PCT) {
-      if (i + 2 < j) {
-        const h = hexVal(b[i + 1]!);
-        const l = h < 0 ? -1 : hexVal(b[i + 2]!);
-        if (l >= 0) {
+      // UE-P-07: two hex digits make a byte; any other '%' is the byte '%'
+      if (i + 1 < j) {
+        const h = HEX[b[i]!]!;
+        const l = HEX[b[i + 1]!]!;
+        if ((h | l) >= 0) {
           c = (h << 4) | l;
           i += 2;
         }
       }
-    } else if (c === PLUS) c = 0x20;
+    } else if (c < 0x80) {
+      if (c === PLUS) c = 0x20; // UE-P-06
+      if (need === 0) {
+        out[w++] = c; // the common case: an ASCII byte outside a sequence
+        continue;
+      }
+    }
     if (need !== 0) {
       if (c >= lo && c <= hi) {
         lo = 0x80;
