@@ -84,8 +84,12 @@ fn measure(job: &Job, mut f: impl FnMut() -> Result<(f64, Value), String>) -> Re
     let mut last = Value::Null;
     while times.len() < job.reps || (total < job.min_time && times.len() < job.max_reps) {
         let c0 = cpu_now();
+        TIMED_CPU.with(|c| c.set(None));
         let (t, r) = f()?;
-        CPU.lock().unwrap().push(cpu_now() - c0);
+        // The CPU time of the region the wall time covers when the row used `timed` (so neither includes building
+        // the summary or dropping the result), else of the whole call.
+        let cpu = TIMED_CPU.with(|c| c.get()).unwrap_or_else(|| cpu_now() - c0);
+        CPU.lock().unwrap().push(cpu);
         times.push(t);
         total += t;
         last = r;
@@ -97,10 +101,18 @@ fn measure(job: &Job, mut f: impl FnMut() -> Result<(f64, Value), String>) -> Re
     Ok((times, last))
 }
 
+thread_local! {
+    /// CPU seconds of the last `timed` region.
+    static TIMED_CPU: std::cell::Cell<Option<f64>> = const { std::cell::Cell::new(None) };
+}
+
 fn timed<T>(f: impl FnOnce() -> Result<T, String>) -> Result<(f64, T), String> {
+    let c0 = cpu_now();
     let t0 = Instant::now();
     let r = f()?;
-    Ok((t0.elapsed().as_secs_f64(), r))
+    let t = t0.elapsed().as_secs_f64();
+    TIMED_CPU.with(|c| c.set(Some(cpu_now() - c0)));
+    Ok((t, r))
 }
 
 // -------------------------------------------------------------------------------------------------------------
