@@ -262,7 +262,7 @@ pub(crate) fn recycle_arenas(mut a: Box<Arenas>) {
 
 struct Dec<'a> {
     /// Where the working memory goes back when the decoder is done.
-    home: Box<Scratch>,
+    home: Option<Box<Scratch>>,
     /// The box the arenas go into (a dropped graph's, when there was one).
     arenas_box: Option<Box<Arenas>>,
     buf: &'a [u8],
@@ -347,7 +347,7 @@ impl<'a> Dec<'a> {
             v
         }
         Dec {
-            home,
+            home: Some(home),
             buf,
             pos: 0,
             version: 0,
@@ -377,15 +377,17 @@ impl<'a> Dec<'a> {
     }
 
     /// The working memory goes back to this thread's cache (unless it grew large).
-    fn recycle(self) {
-        let mut home = self.home;
-        home.ids = self.ids;
-        home.stack = self.stack;
-        home.scratch_values = self.scratch_values;
-        home.scratch_elems = self.scratch_elems;
-        home.scratch_at = self.scratch_at;
-        home.key_stack = self.key_stack;
-        home.shapes = self.shapes;
+    fn recycle(&mut self) {
+        let Some(mut home) = self.home.take() else {
+            return;
+        };
+        home.ids = std::mem::take(&mut self.ids);
+        home.stack = std::mem::take(&mut self.stack);
+        home.scratch_values = std::mem::take(&mut self.scratch_values);
+        home.scratch_elems = std::mem::take(&mut self.scratch_elems);
+        home.scratch_at = std::mem::take(&mut self.scratch_at);
+        home.key_stack = std::mem::take(&mut self.key_stack);
+        home.shapes = std::mem::take(&mut self.shapes);
         if home.bytes() <= SCRATCH_KEEP {
             let _ = SCRATCH.try_with(|c| c.set(Some(home)));
         }
@@ -1267,7 +1269,9 @@ impl<'a> Dec<'a> {
                     let a = st.prefix_at as usize;
                     let prefix = keys.get(a..a + st.matched as usize).unwrap_or(&[]);
                     let rest = key_stack.get(st.keys_from as usize..).unwrap_or(&[]);
-                    if any_names(buf, prefix, s, n) || any_names(buf, rest, s, n) {
+                    if (!prefix.is_empty() && any_names(buf, prefix, s, n))
+                        || (!rest.is_empty() && any_names(buf, rest, s, n))
+                    {
                         break; // a repeat: the general path reports it
                     }
                     (
@@ -2166,7 +2170,7 @@ fn flat_object(
                     if more & (b1 >> 7) != 0 {
                         break;
                     }
-                    let z = (b0 & 0x7F) | ((b1 * more) << 7);
+                    let z = (b0 & 0x7F) | ((b1 & more.wrapping_neg()) << 7);
                     values.push(Slot::Number(f64::from(zigzag(z))));
                     pos += v + 2 + more as usize;
                 } else if is_bool_tag(t) {
@@ -2222,30 +2226,17 @@ fn prepare(ek: &mut EncKey, buf: &[u8]) {
 }
 
 /// One of `keys` names the one-byte string `buf[at..at + n]`.
-#[inline(always)]
+#[inline(never)]
 fn any_names(buf: &[u8], keys: &[Slot], at: usize, n: usize) -> bool {
-    // Most keys differ in length; equal lengths of up to 16 bytes compare as two masked words
-    // (no call to a byte compare).
-    let m = [mask(n), mask(n.saturating_sub(8))];
-    let w = [word_at(buf, at) & m[0], word_at(buf, at + 8) & m[1]];
+    let name = &buf[at..at + n];
     for &q in keys {
-        match q {
-            Slot::Latin1 { len, at: qa } => {
-                if len as usize == n
-                    && if n <= 16 && qa + 16 <= buf.len() && at + 16 <= buf.len() {
-                        (word_at(buf, qa) & m[0]) == w[0] && (word_at(buf, qa + 8) & m[1]) == w[1]
-                    } else {
-                        buf[qa..qa + n] == buf[at..at + n]
-                    }
-                {
-                    return true;
-                }
-            }
-            q => {
-                if slot_str(buf, q) == crate::borrowed::Str::Latin1(&buf[at..at + n]) {
-                    return true;
-                }
-            }
+        let same = match q {
+            // Most keys differ in length.
+            Slot::Latin1 { len, at: qa } => len as usize == n && buf[qa..qa + n] == *name,
+            q => slot_str(buf, q) == crate::borrowed::Str::Latin1(name),
+        };
+        if same {
+            return true;
         }
     }
     false
