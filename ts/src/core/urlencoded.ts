@@ -226,6 +226,7 @@ const WINDOW = 16384;
 const MAX_SCRATCH = 65536;
 
 let win = new Uint8Array(WINDOW + 256);
+let winView = new DataView(win.buffer);
 let tmp = new Uint8Array(256);
 let units = new Uint16Array(4096);
 /**
@@ -344,21 +345,29 @@ function decodePart(s: string, bytes: Uint8Array | null, a: number, i: number, j
 }
 
 /**
- * UE-P-06 alone on the name or value s[i..j) of an ASCII window (`+` but no `%`: ASCII in, ASCII out), whose first
- * `+` is at p: its bytes are moved to the end of the one-byte batch at the window's start (never past the bytes still
- * to read), each `+` made SP there. Returns the first `+` after j (or s.length).
+ * UE-P-06 alone on the name or value [i..j) of an ASCII window's bytes (`+` but no `%`: ASCII in, ASCII out): moved to
+ * the end of the one-byte batch at the start of `win` (never past the bytes still to read), `+` made SP on the way,
+ * four bytes at a time: in a word x, the bytes equal to 0x2B are those where y = x ^ 0x2B2B2B2B is 0; every byte of
+ * y is below 0x80 (ASCII), so y + 0x7F7F7F7F carries into no other byte and sets bit 7 of exactly the non-zero ones;
+ * and 0x2B ^ 0x0B = 0x20.
  */
-function plusPart(s: string, bytes: Uint8Array, a: number, i: number, j: number, p: number, slot: number): number {
-  const w = w1;
-  const d = w - (i - a);
-  bytes.copyWithin(w, i - a, j - a);
-  do {
-    bytes[p - a + d] = 0x20;
-    p = s.indexOf('+', p + 1);
-  } while (p >= 0 && p < j);
-  w1 = w + (j - i);
-  addFix(slot * 2, w, w1);
-  return p < 0 ? s.length : p;
+function plusPart(i: number, j: number, slot: number): void {
+  const b = win;
+  const v = winView;
+  const w0 = w1;
+  let w = w0;
+  for (; i + 4 <= j; i += 4, w += 4) {
+    const x = v.getUint32(i, true);
+    const y = x ^ 0x2b2b2b2b;
+    const m = ~(y + 0x7f7f7f7f) & 0x80808080;
+    v.setUint32(w, x ^ ((m >>> 7) * 0x0b), true); // read before written: w <= i
+  }
+  for (; i < j; i++) {
+    const c = b[i]!;
+    b[w++] = c === PLUS ? 0x20 : c;
+  }
+  w1 = w;
+  addFix(slot * 2, w0, w);
 }
 
 /** Parse a urlencoded string: UE-P-01, the same pairs as the bytes of its UTF-8 encoding. */
@@ -384,7 +393,10 @@ export function parseUrlencodedString(input: string, options: UrlencodedOptions 
       if (b < 0) b = len;
       const n = b - a;
       // A window is longer than WINDOW only when one sequence is: the scratch grows for it and is dropped after.
-      if (win.length < n) win = new Uint8Array(n);
+      if (win.length < n) {
+        win = new Uint8Array(n);
+        winView = new DataView(win.buffer);
+      }
       const r = encoder.encodeInto(n === len ? s : s.slice(a, b), win);
       const bytes: Uint8Array | null = r.read === n && r.written === n ? win : null; // all ASCII, or not
       w1 = 0;
@@ -415,7 +427,7 @@ export function parseUrlencodedString(input: string, options: UrlencodedOptions 
           let value = '';
           if (nextPct < eq) decodePart(s, bytes, a, start, eq, np * 2);
           else if (nextPlus >= eq) name = s.slice(start, eq);
-          else if (bytes !== null) nextPlus = plusPart(s, bytes, a, start, eq, nextPlus, np * 2);
+          else if (bytes !== null) plusPart(start - a, eq - a, np * 2);
           else decodePart(s, bytes, a, start, eq, np * 2);
           if (eq < amp) {
             const v = eq + 1;
@@ -429,7 +441,7 @@ export function parseUrlencodedString(input: string, options: UrlencodedOptions 
             }
             if (nextPct < amp) decodePart(s, bytes, a, v, amp, np * 2 + 1);
             else if (nextPlus >= amp) value = s.slice(v, amp);
-            else if (bytes !== null) nextPlus = plusPart(s, bytes, a, v, amp, nextPlus, np * 2 + 1);
+            else if (bytes !== null) plusPart(v - a, amp - a, np * 2 + 1);
             else decodePart(s, bytes, a, v, amp, np * 2 + 1);
           }
           out[np++] = [name, value];
@@ -458,7 +470,10 @@ export function parseUrlencodedString(input: string, options: UrlencodedOptions 
     }
   } finally {
     // Scratch buffers grown for a long name or value are not kept.
-    if (win.length > MAX_SCRATCH) win = new Uint8Array(WINDOW + 256);
+    if (win.length > MAX_SCRATCH) {
+      win = new Uint8Array(WINDOW + 256);
+      winView = new DataView(win.buffer);
+    }
     if (tmp.length > MAX_SCRATCH) tmp = new Uint8Array(256);
     if (units.length > MAX_SCRATCH) units = new Uint16Array(4096);
     if (fixes.length > MAX_SCRATCH) fixes = new Int32Array(3 * 512);
