@@ -2103,30 +2103,27 @@ fn object_run(
     elems: &mut Vec<Slot>,
     st: &mut ArrState,
 ) -> usize {
-    let mut read = 0;
+    let (first, length) = (st.next, st.length);
+    let mut next = first;
     let mut at = *pos;
-    while st.next < st.length && buf.get(at) == Some(&TAG_BEGIN_JS_OBJECT) {
-        let start = values.len();
+    while next < length && buf.get(at) == Some(&TAG_BEGIN_JS_OBJECT) {
+        let start = values.len() as u32;
         let Some((end, k)) = flat_object(buf, at + 1, enc, values) else {
             break;
         };
-        let props = if k == 0 {
-            Props::EMPTY
-        } else {
-            Props {
-                keys: keys_at,
-                values: start as u32,
-                len: k as u32,
-            }
+        let props = Props {
+            keys: if k == 0 { 0 } else { keys_at },
+            values: if k == 0 { 0 } else { start },
+            len: k as u32,
         };
         elems.push(Slot::Object(objects.len() as u32));
         objects.push(ObjSlot::Plain(props));
         at = end;
-        st.next += 1;
-        read += 1;
+        next += 1;
     }
     *pos = at;
-    read
+    st.next = next;
+    (next - first) as usize
 }
 
 /// SC-D-12/13 and SC-D-07 for the common object: the object at `pos` (after its `o` tag) has the
