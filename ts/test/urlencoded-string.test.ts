@@ -155,7 +155,7 @@ test('string path at window edges: every pair intact, pairs limit offsets as the
   assert.deepEqual(viaString(many)[4999], ['k4999', 'v 4999!']);
 });
 
-test('the presized result (from the first window) is exact when the rest is denser or sparser than that window', () => {
+test('windows of very different densities: every pair, no holes, maxPairs exact', () => {
   const dense = Array.from({ length: 9000 }, (_, i) => `a${i % 10}=${i % 7}`).join('&');
   const sparse = Array.from({ length: 300 }, (_, i) => `long${i}=${'v+'.repeat(60)}%41`).join('&');
   for (const s of [`${dense}&${sparse}`, `${sparse}&${dense}`, `${dense}&&&${'x'.repeat(100000)}`, `${sparse}&${sparse}&&`]) {
@@ -164,7 +164,7 @@ test('the presized result (from the first window) is exact when the rest is dens
     assert.equal(Object.keys(got).length, got.length, 'no holes');
     assert.ok(got.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && typeof p[1] === 'string'));
   }
-  // maxPairs bounds the presizing: exactly maxPairs pairs pass, one more fails
+  // exactly maxPairs pairs pass, one more fails
   const s = `${dense}&${dense}`;
   assert.equal(parseUrlencoded(s, { maxPairs: 18000 }).length, 18000);
   assert.throws(() => parseUrlencoded(s, { maxPairs: 17999 }), (e: unknown) => e instanceof FormwireError && e.code === 'UE_LIMIT_PAIRS');

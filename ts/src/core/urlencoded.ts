@@ -380,8 +380,7 @@ export function parseUrlencodedString(input: string, options: UrlencodedOptions 
   }
   // Lone surrogates become U+FFFD when the string is UTF-8 encoded; '&' and '=' are unaffected.
   const s = isWellFormed(input) ? input : toWellFormed(input);
-  let out: [string, string][] = [];
-  let np = 0; // pairs in `out` (which is longer than np once presized)
+  const out: [string, string][] = [];
   const len = s.length;
   // Next occurrences of '=', '+', '%' at or after the current sequence: each searched for once per occurrence (linear).
   let nextEq = -1;
@@ -407,7 +406,7 @@ export function parseUrlencodedString(input: string, options: UrlencodedOptions 
         if (amp < 0) amp = len;
         if (amp > start) {
           // UE-P-03: empty sequences are skipped
-          if (np >= maxPairs) {
+          if (out.length >= maxPairs) {
             throw new FormwireError('UE_LIMIT_PAIRS', utf8Length(s.slice(0, start)), 'too many pairs'); // UE-L-02
           }
           if (nextEq < start) {
@@ -425,10 +424,10 @@ export function parseUrlencodedString(input: string, options: UrlencodedOptions 
           const eq = nextEq < amp ? nextEq : amp; // UE-P-04
           let name = '';
           let value = '';
-          if (nextPct < eq) decodePart(s, bytes, a, start, eq, np * 2);
+          if (nextPct < eq) decodePart(s, bytes, a, start, eq, out.length * 2);
           else if (nextPlus >= eq) name = s.slice(start, eq);
-          else if (bytes !== null) plusPart(start - a, eq - a, np * 2);
-          else decodePart(s, bytes, a, start, eq, np * 2);
+          else if (bytes !== null) plusPart(start - a, eq - a, out.length * 2);
+          else decodePart(s, bytes, a, start, eq, out.length * 2);
           if (eq < amp) {
             const v = eq + 1;
             if (nextPlus < v) {
@@ -439,12 +438,12 @@ export function parseUrlencodedString(input: string, options: UrlencodedOptions 
               nextPct = s.indexOf('%', v);
               if (nextPct < 0) nextPct = len;
             }
-            if (nextPct < amp) decodePart(s, bytes, a, v, amp, np * 2 + 1);
+            if (nextPct < amp) decodePart(s, bytes, a, v, amp, out.length * 2 + 1);
             else if (nextPlus >= amp) value = s.slice(v, amp);
-            else if (bytes !== null) plusPart(v - a, amp - a, np * 2 + 1);
-            else decodePart(s, bytes, a, v, amp, np * 2 + 1);
+            else if (bytes !== null) plusPart(v - a, amp - a, out.length * 2 + 1);
+            else decodePart(s, bytes, a, v, amp, out.length * 2 + 1);
           }
-          out[np++] = [name, value];
+          out.push([name, value]);
         }
         start = amp + 1;
       }
@@ -454,16 +453,6 @@ export function parseUrlencodedString(input: string, options: UrlencodedOptions 
         for (let k = 0; k < nf; k += 3) {
           const slot = fixes[k]!;
           out[slot >> 2]![(slot >> 1) & 1] = (slot & 1 ? two : one).slice(fixes[k + 1], fixes[k + 2]);
-        }
-      }
-      if (a === 0 && b < len) {
-        // After the first window: presize the result for the pairs its density predicts (+10 %), so that it is not
-        // grown (copied) a dozen times. Never more than the rest of the input can hold, nor than maxPairs.
-        const guess = Math.min(Math.ceil((np * len * 1.1) / n) + 16, np + Math.floor((len - b) / 2) + 1, maxPairs);
-        if (guess > np) {
-          const o: [string, string][] = new Array(guess);
-          for (let k = 0; k < np; k++) o[k] = out[k]!;
-          out = o;
         }
       }
       a = b + 1;
@@ -478,7 +467,6 @@ export function parseUrlencodedString(input: string, options: UrlencodedOptions 
     if (units.length > MAX_SCRATCH) units = new Uint16Array(4096);
     if (fixes.length > MAX_SCRATCH) fixes = new Int32Array(3 * 512);
   }
-  if (out.length !== np) out.length = np;
   return out;
 }
 
