@@ -92,7 +92,7 @@ pub fn encode_value_into(
     let (_, props, items) = heap.arena_lens();
     // A guess that covers typical small values in one allocation (long strings and buffers grow it
     // once, to their size).
-    out.reserve(64 + (heap.len() * 4 + props * 20 + items * 4).min(1 << 24));
+    out.reserve(64 + (heap.len() * 4 + props * 16 + items * 4).min(1 << 24));
     let mut e = Encoder {
         heap,
         out: std::mem::take(out),
@@ -101,8 +101,9 @@ pub fn encode_value_into(
         next_id: 0,
         depth: 0,
         max_depth: options.max_depth as usize,
-        frames: Vec::new(),
-        shapes: Vec::new(),
+        // Room for typical nesting, so that they do not grow step by step.
+        frames: Vec::with_capacity(16),
+        shapes: Vec::with_capacity(8),
     };
     e.out.extend_from_slice(&[TAG_VERSION, 15]);
     let r = e.run(root);
@@ -183,6 +184,8 @@ struct KeyShape {
     len: u32,
     /// `enc` is filled (for `len` keys).
     encoded: bool,
+    /// No key is an array index: a key without a cached encoding is written as a string.
+    no_index: bool,
     /// Each key's encoding (tag, length and bytes; index keys as numbers) when it is short and has
     /// no alignment padding (UTF-16 keys depend on the output offset and are written each time).
     enc: Vec<Option<([u8; KEY_BYTES], u8)>>,
@@ -680,16 +683,10 @@ impl<'g> Encoder<'g> {
     #[inline]
     fn checked_shape(&mut self, props: Props, keys: &[JsString]) -> Result<Option<u32>, Error> {
         let d = self.depth;
-        if let Some(sh) = self.shapes.get_mut(d) {
+        if let Some(sh) = self.shapes.get(d) {
             if sh.keys == props.keys && props.len <= sh.len {
                 if !sh.encoded {
-                    // The list's second object at this depth: its keys are worth encoding once.
-                    sh.encoded = true;
-                    let all = self.heap.get_keys(Props {
-                        len: sh.len,
-                        ..props
-                    });
-                    sh.enc.extend(all.unwrap_or(keys).iter().map(encode_key));
+                    self.encode_shape(d, props);
                 }
                 return Ok(Some(d as u32));
             }
@@ -697,11 +694,26 @@ impl<'g> Encoder<'g> {
         self.check_shape(props, keys)
     }
 
+    /// The key list cached at depth `d` is used a second time: its keys are worth encoding once.
+    #[inline(never)]
+    fn encode_shape(&mut self, d: usize, props: Props) {
+        let heap = self.heap;
+        if let Some(sh) = self.shapes.get_mut(d) {
+            sh.encoded = true;
+            let all = heap.get_keys(Props {
+                len: sh.len,
+                ..props
+            });
+            sh.enc.extend(all.unwrap_or(&[]).iter().map(encode_key));
+        }
+    }
+
     /// [`Encoder::checked_shape`] for a key list not cached at this depth.
     #[inline(never)]
     fn check_shape(&mut self, props: Props, keys: &[JsString]) -> Result<Option<u32>, Error> {
         let d = self.depth;
-        let ordered = check_keys(keys, false).map_err(|m| self.fail(ErrorCode::DataClone, m))?;
+        let (ordered, has_index) =
+            check_keys(keys, false).map_err(|m| self.fail(ErrorCode::DataClone, m))?;
         if !ordered {
             return Ok(None);
         }
@@ -713,6 +725,7 @@ impl<'g> Encoder<'g> {
                 keys: u32::MAX,
                 len: 0,
                 encoded: false,
+                no_index: false,
                 enc: Vec::new(),
             });
         }
@@ -723,6 +736,7 @@ impl<'g> Encoder<'g> {
         shape.keys = props.keys;
         shape.len = props.len;
         shape.encoded = false;
+        shape.no_index = !has_index;
         shape.enc.clear();
         Ok(Some(d as u32))
     }
@@ -787,8 +801,9 @@ impl<'g> Encoder<'g> {
             ..
         } = &mut *self;
         let base = *base;
-        let enc: &[Option<([u8; KEY_BYTES], u8)>] =
-            shapes.get(shape as usize).map_or(&[], |sh| &sh.enc[..]);
+        let (enc, no_index): (&[Option<([u8; KEY_BYTES], u8)>], bool) = shapes
+            .get(shape as usize)
+            .map_or((&[], false), |sh| (&sh.enc[..], sh.no_index));
         for (i, v) in values.iter().enumerate() {
             match enc.get(i) {
                 Some(Some((bytes, len))) => {
@@ -797,6 +812,7 @@ impl<'g> Encoder<'g> {
                     out.extend_from_slice(bytes);
                     out.truncate(at + *len as usize);
                 }
+                _ if no_index => string_to(out, base, &keys[i]),
                 _ => key_to(out, base, &keys[i]),
             }
             match v {
@@ -1017,7 +1033,7 @@ fn encode_key(k: &JsString) -> Option<([u8; KEY_BYTES], u8)> {
 
 /// Checks property keys: no repeats (and for an array no index key and no `length`). `Ok(true)` when
 /// they are already in enumeration order (index keys ascending, before the others).
-fn check_keys(keys: &[JsString], array: bool) -> Result<bool, &'static str> {
+fn check_keys(keys: &[JsString], array: bool) -> Result<(bool, bool), &'static str> {
     let mut last_index: Option<u32> = None;
     let mut seen_name = false;
     let mut ordered = true;
@@ -1054,7 +1070,7 @@ fn check_keys(keys: &[JsString], array: bool) -> Result<bool, &'static str> {
             }
         }
     }
-    Ok(ordered)
+    Ok((ordered, last_index.is_some()))
 }
 
 fn varint_len(mut v: u32) -> usize {
