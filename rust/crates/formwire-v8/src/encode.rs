@@ -191,6 +191,9 @@ struct KeyShape {
     enc: Vec<Option<([u8; KEY_BYTES], u8)>>,
 }
 
+/// A key's cached encoding: its bytes (zero-padded) and length.
+type KeyEnc = Option<([u8; KEY_BYTES], u8)>;
+
 /// Longest cached key encoding (a 22-unit inline key: tag, length, bytes).
 const KEY_BYTES: usize = 24;
 const NO_SHAPE: u32 = u32::MAX;
@@ -801,7 +804,7 @@ impl<'g> Encoder<'g> {
             ..
         } = &mut *self;
         let base = *base;
-        let (enc, no_index): (&[Option<([u8; KEY_BYTES], u8)>], bool) = shapes
+        let (enc, no_index): (&[KeyEnc], bool) = shapes
             .get(shape as usize)
             .map_or((&[], false), |sh| (&sh.enc[..], sh.no_index));
         for (i, v) in values.iter().enumerate() {
