@@ -56,25 +56,29 @@ fn decode_general<'a>(
     input: &'a [u8],
     options: &DecodeOptions,
 ) -> Result<BorrowedGraph<'a>, Error> {
-    let mut d = Dec::new(input, options, false);
-    let first = d.run();
-    let version = d.version;
-    d.recycle();
-    match first {
+    let mut scratch = Scratch::take();
+    let (first, version) = {
+        let mut d = Dec::new(input, options, false, &mut scratch);
+        (d.run(), d.version)
+    };
+    let result = match first {
         Ok(g) => Ok(g),
         Err(e) => {
             // SC-D-23: the retry of data labelled 13 that was written with view flags.
-            if version == 13 && e.code != ErrorCode::LimitDepth && e.code != ErrorCode::LimitBytes {
-                let mut retry = Dec::new(input, options, true);
-                let again = retry.run();
-                retry.recycle();
-                if let Ok(g) = again {
-                    return Ok(g);
-                }
-            }
-            Err(e)
+            let retry = if version == 13
+                && e.code != ErrorCode::LimitDepth
+                && e.code != ErrorCode::LimitBytes
+            {
+                scratch.clear();
+                Dec::new(input, options, true, &mut scratch).run().ok()
+            } else {
+                None
+            };
+            retry.ok_or(e)
         }
-    }
+    };
+    scratch.give_back();
+    result
 }
 
 fn graph(input: &[u8], root: Slot) -> BorrowedGraph<'_> {
@@ -216,6 +220,38 @@ struct Scratch {
 const SCRATCH_KEEP: usize = 1 << 20;
 
 impl Scratch {
+    /// This thread's working memory (cleared), or a new one.
+    #[inline]
+    fn take() -> Box<Scratch> {
+        SCRATCH
+            .try_with(|c| c.take())
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+    }
+
+    /// Forgets an earlier decode (the shape caches point into its input).
+    fn clear(&mut self) {
+        self.ids.clear();
+        self.stack.clear();
+        self.scratch_values.clear();
+        self.scratch_elems.clear();
+        self.scratch_at.clear();
+        self.key_stack.clear();
+        for s in &mut self.shapes {
+            s.enc.clear();
+            s.keys_at = 0;
+        }
+    }
+
+    /// Back to this thread's cache, cleared (unless it grew large).
+    fn give_back(mut self: Box<Scratch>) {
+        if self.bytes() <= SCRATCH_KEEP {
+            self.clear();
+            let _ = SCRATCH.try_with(|c| c.set(Some(self)));
+        }
+    }
+
     fn bytes(&self) -> usize {
         use std::mem::size_of;
         self.ids.capacity() * size_of::<Option<u32>>()
@@ -260,9 +296,9 @@ pub(crate) fn recycle_arenas(mut a: Box<Arenas>) {
     }
 }
 
-struct Dec<'a> {
-    /// Where the working memory goes back when the decoder is done.
-    home: Option<Box<Scratch>>,
+struct Dec<'a, 's> {
+    /// The working memory (this thread's, kept between calls).
+    s: &'s mut Scratch,
     /// The box the arenas go into (a dropped graph's, when there was one).
     arenas_box: Option<Box<Arenas>>,
     buf: &'a [u8],
@@ -278,24 +314,21 @@ struct Dec<'a> {
     indexes: Vec<u32>,
     errors: Vec<ErrSlot>,
     ids_direct: bool,
-    ids: Vec<Option<u32>>,
-    stack: Vec<Frame>,
     /// The value arena's owner (a level, or `NONE`): its values are `values[values_from..]`.
     values_owner: usize,
     values_from: usize,
     /// The same for the element arena (hole-free dense arrays only).
     elems_owner: usize,
     elems_from: usize,
-    scratch_values: Vec<Slot>,
-    scratch_elems: Vec<Slot>,
-    /// Per level: where its scratch parts start (values, elements), `NONE32` while it has none.
-    scratch_at: Vec<[u32; 2]>,
-    key_stack: Vec<Slot>,
-    shapes: Vec<Shape>,
 }
 
-impl<'a> Dec<'a> {
-    fn new(buf: &'a [u8], options: &DecodeOptions, broken_v13: bool) -> Dec<'a> {
+impl<'a, 's> Dec<'a, 's> {
+    fn new(
+        buf: &'a [u8],
+        options: &DecodeOptions,
+        broken_v13: bool,
+        s: &'s mut Scratch,
+    ) -> Dec<'a, 's> {
         let container = matches!(
             buf.get(2),
             Some(
@@ -311,29 +344,6 @@ impl<'a> Dec<'a> {
         // The arenas are sized once from the input (typical objects take 8-40 bytes, properties
         // and elements 3-12), capped: they grow as needed anyway.
         let n = if container { buf.len().min(1 << 20) } else { 0 };
-        let mut home = SCRATCH
-            .try_with(|c| c.take())
-            .ok()
-            .flatten()
-            .unwrap_or_default();
-        // Everything from an earlier decode is cleared (the shape caches point into its input).
-        home.ids.clear();
-        home.stack.clear();
-        home.scratch_values.clear();
-        home.scratch_elems.clear();
-        home.scratch_at.clear();
-        home.key_stack.clear();
-        for s in &mut home.shapes {
-            s.enc.clear();
-            s.keys_at = 0;
-        }
-        let ids = std::mem::take(&mut home.ids);
-        let stack = std::mem::take(&mut home.stack);
-        let scratch_values = std::mem::take(&mut home.scratch_values);
-        let scratch_elems = std::mem::take(&mut home.scratch_elems);
-        let scratch_at = std::mem::take(&mut home.scratch_at);
-        let key_stack = std::mem::take(&mut home.key_stack);
-        let shapes = std::mem::take(&mut home.shapes);
         // The arenas: a dropped graph's (cleared), or new ones.
         let mut boxed = if container {
             ARENAS.try_with(|c| c.take()).ok().flatten()
@@ -347,7 +357,7 @@ impl<'a> Dec<'a> {
             v
         }
         Dec {
-            home: Some(home),
+            s,
             buf,
             pos: 0,
             version: 0,
@@ -362,34 +372,10 @@ impl<'a> Dec<'a> {
             errors: arenas.errors,
             arenas_box: boxed,
             ids_direct: true,
-            ids,
-            stack,
             values_owner: NONE,
             values_from: 0,
             elems_owner: NONE,
             elems_from: 0,
-            scratch_values,
-            scratch_elems,
-            scratch_at,
-            key_stack,
-            shapes,
-        }
-    }
-
-    /// The working memory goes back to this thread's cache (unless it grew large).
-    fn recycle(&mut self) {
-        let Some(mut home) = self.home.take() else {
-            return;
-        };
-        home.ids = std::mem::take(&mut self.ids);
-        home.stack = std::mem::take(&mut self.stack);
-        home.scratch_values = std::mem::take(&mut self.scratch_values);
-        home.scratch_elems = std::mem::take(&mut self.scratch_elems);
-        home.scratch_at = std::mem::take(&mut self.scratch_at);
-        home.key_stack = std::mem::take(&mut self.key_stack);
-        home.shapes = std::mem::take(&mut self.shapes);
-        if home.bytes() <= SCRATCH_KEEP {
-            let _ = SCRATCH.try_with(|c| c.set(Some(home)));
         }
     }
 
@@ -665,7 +651,7 @@ impl<'a> Dec<'a> {
     fn new_object(&mut self, o: ObjSlot) -> u32 {
         let obj = self.alloc(o);
         if !self.ids_direct {
-            self.ids.push(Some(obj));
+            self.s.ids.push(Some(obj));
         }
         obj
     }
@@ -675,21 +661,21 @@ impl<'a> Dec<'a> {
         if self.ids_direct {
             ((id as usize) < self.objects.len()).then_some(id)
         } else {
-            self.ids.get(id as usize).copied().flatten()
+            self.s.ids.get(id as usize).copied().flatten()
         }
     }
 
     fn ids_explicit(&mut self) {
         if self.ids_direct {
             self.ids_direct = false;
-            self.ids = (0..self.objects.len() as u32).map(Some).collect();
+            self.s.ids = (0..self.objects.len() as u32).map(Some).collect();
         }
     }
 
     /// SC-D-29
     #[inline]
     fn check_depth(&self, tag_pos: usize) -> R<()> {
-        if self.stack.len() >= self.max_depth {
+        if self.s.stack.len() >= self.max_depth {
             return Err(self.err(
                 ErrorCode::LimitDepth,
                 tag_pos,
@@ -703,10 +689,10 @@ impl<'a> Dec<'a> {
 
     #[inline]
     fn open_level(&mut self, me: usize) {
-        if self.scratch_at.len() <= me {
-            self.scratch_at.resize(me + 1, [NONE32, NONE32]);
+        if self.s.scratch_at.len() <= me {
+            self.s.scratch_at.resize(me + 1, [NONE32, NONE32]);
         } else {
-            self.scratch_at[me] = [NONE32, NONE32];
+            self.s.scratch_at[me] = [NONE32, NONE32];
         }
     }
 
@@ -714,8 +700,8 @@ impl<'a> Dec<'a> {
     #[inline(always)]
     fn values_to(&mut self, me: usize) -> &mut Vec<Slot> {
         if self.values_owner != me {
-            if self.scratch_at[me][VALUES] != NONE32 {
-                return &mut self.scratch_values;
+            if self.s.scratch_at[me][VALUES] != NONE32 {
+                return &mut self.s.scratch_values;
             }
             self.claim_values(me);
         }
@@ -734,8 +720,9 @@ impl<'a> Dec<'a> {
 
     #[inline(never)]
     fn demote_values(&mut self, owner: usize) {
-        self.scratch_at[owner][VALUES] = self.scratch_values.len() as u32;
-        self.scratch_values
+        self.s.scratch_at[owner][VALUES] = self.s.scratch_values.len() as u32;
+        self.s
+            .scratch_values
             .extend_from_slice(&self.values[self.values_from..]);
         self.values.truncate(self.values_from);
     }
@@ -745,7 +732,7 @@ impl<'a> Dec<'a> {
         let last = if self.values_owner == me {
             self.values.last_mut()
         } else {
-            self.scratch_values.last_mut()
+            self.s.scratch_values.last_mut()
         };
         if let Some(slot) = last {
             *slot = v;
@@ -759,13 +746,13 @@ impl<'a> Dec<'a> {
             self.values_owner = NONE;
             return self.values_from as u32;
         }
-        match self.scratch_at[me][VALUES] {
+        match self.s.scratch_at[me][VALUES] {
             NONE32 => self.values.len() as u32,
             at => {
                 let start = self.values.len();
                 self.values
-                    .extend_from_slice(&self.scratch_values[at as usize..]);
-                self.scratch_values.truncate(at as usize);
+                    .extend_from_slice(&self.s.scratch_values[at as usize..]);
+                self.s.scratch_values.truncate(at as usize);
                 start as u32
             }
         }
@@ -777,8 +764,8 @@ impl<'a> Dec<'a> {
         let a = prefix_at as usize;
         self.keys.extend_from_within(a..a + prefix as usize);
         self.keys
-            .extend_from_slice(&self.key_stack[keys_from as usize..]);
-        self.key_stack.truncate(keys_from as usize);
+            .extend_from_slice(&self.s.key_stack[keys_from as usize..]);
+        self.s.key_stack.truncate(keys_from as usize);
         start as u32
     }
 
@@ -786,8 +773,8 @@ impl<'a> Dec<'a> {
     #[inline(always)]
     fn elems_to(&mut self, me: usize) -> &mut Vec<Slot> {
         if self.elems_owner != me {
-            if self.scratch_at[me][ELEMS] != NONE32 {
-                return &mut self.scratch_elems;
+            if self.s.scratch_at[me][ELEMS] != NONE32 {
+                return &mut self.s.scratch_elems;
             }
             self.claim_elems(me);
         }
@@ -798,8 +785,9 @@ impl<'a> Dec<'a> {
     fn claim_elems(&mut self, me: usize) {
         let owner = self.elems_owner;
         if owner != NONE && owner != me && self.elems_from < self.elems.len() {
-            self.scratch_at[owner][ELEMS] = self.scratch_elems.len() as u32;
-            self.scratch_elems
+            self.s.scratch_at[owner][ELEMS] = self.s.scratch_elems.len() as u32;
+            self.s
+                .scratch_elems
                 .extend_from_slice(&self.elems[self.elems_from..]);
             self.elems.truncate(self.elems_from);
         }
@@ -813,13 +801,13 @@ impl<'a> Dec<'a> {
             self.elems_owner = NONE;
             return span(self.elems_from, self.elems.len());
         }
-        match self.scratch_at[me][ELEMS] {
+        match self.s.scratch_at[me][ELEMS] {
             NONE32 => Span::EMPTY,
             at => {
                 let start = self.elems.len();
                 self.elems
-                    .extend_from_slice(&self.scratch_elems[at as usize..]);
-                self.scratch_elems.truncate(at as usize);
+                    .extend_from_slice(&self.s.scratch_elems[at as usize..]);
+                self.s.scratch_elems.truncate(at as usize);
                 span(start, self.elems.len())
             }
         }
@@ -832,11 +820,11 @@ impl<'a> Dec<'a> {
             self.elems_owner = NONE;
             self.elems.drain(self.elems_from..).collect()
         } else {
-            match self.scratch_at[me][ELEMS] {
+            match self.s.scratch_at[me][ELEMS] {
                 NONE32 => Vec::new(),
                 at => {
-                    self.scratch_at[me][ELEMS] = NONE32;
-                    self.scratch_elems.drain(at as usize..).collect()
+                    self.s.scratch_at[me][ELEMS] = NONE32;
+                    self.s.scratch_elems.drain(at as usize..).collect()
                 }
             }
         };
@@ -858,10 +846,16 @@ impl<'a> Dec<'a> {
     // ---- shape cache (as decode.rs) -------------------------------------------------------------
 
     fn shape_learn(&mut self, level: usize, k: u32, at: usize, index: bool) {
-        if self.shapes.len() <= level {
-            self.shapes.resize_with(level + 1, Shape::default);
+        if self.s.shapes.len() <= level {
+            self.s.shapes.resize_with(level + 1, Shape::default);
         }
-        learn_key(&mut self.shapes[level].enc, k as usize, at, self.pos, index);
+        learn_key(
+            &mut self.s.shapes[level].enc,
+            k as usize,
+            at,
+            self.pos,
+            index,
+        );
     }
 
     fn object_keys(&mut self, level: usize, st: &ObjState) -> u32 {
@@ -869,7 +863,7 @@ impl<'a> Dec<'a> {
             return if st.count == 0 { 0 } else { st.prefix_at };
         }
         let start = self.close_keys(st.prefix_at, st.matched, st.keys_from);
-        if let Some(shape) = self.shapes.get_mut(level) {
+        if let Some(shape) = self.s.shapes.get_mut(level) {
             if st.has_index {
                 shape.enc.truncate(st.matched as usize);
             } else {
@@ -884,7 +878,7 @@ impl<'a> Dec<'a> {
     fn run(&mut self) -> R<BorrowedGraph<'a>> {
         self.read_header()?;
         let root = self.read_value()?;
-        if !self.stack.is_empty() {
+        if !self.s.stack.is_empty() {
             self.drive()?;
         }
         // SC-D-28
@@ -913,8 +907,8 @@ impl<'a> Dec<'a> {
 
     fn drive(&mut self) -> R<()> {
         loop {
-            let me = self.stack.len() - 1;
-            let fill = match &self.stack[me] {
+            let me = self.s.stack.len() - 1;
+            let fill = match &self.s.stack[me] {
                 Frame::Object(..) => self.fill_object(me)?,
                 Frame::Array(..) => self.fill_array(me)?,
                 Frame::Map { .. } => self.fill_map(me)?,
@@ -922,8 +916,8 @@ impl<'a> Dec<'a> {
                 Frame::Error { .. } => self.fill_error(me)?,
             };
             if let Fill::Done = fill {
-                self.stack.pop();
-                if self.stack.is_empty() {
+                self.s.stack.pop();
+                if self.s.stack.is_empty() {
                     return Ok(());
                 }
             }
@@ -999,9 +993,9 @@ impl<'a> Dec<'a> {
                     return Err(self.truncated());
                 }
                 let obj = self.new_object(ObjSlot::Array(empty_array()));
-                let me = self.stack.len();
+                let me = self.s.stack.len();
                 self.open_level(me);
-                self.stack.push(Frame::Array(
+                self.s.stack.push(Frame::Array(
                     ArrState {
                         obj,
                         dense,
@@ -1011,7 +1005,7 @@ impl<'a> Dec<'a> {
                         indexed: !dense,
                         count: 0,
                         props: 0,
-                        keys_from: self.key_stack.len() as u32,
+                        keys_from: self.s.key_stack.len() as u32,
                     },
                     Index::default(),
                     Vec::new(),
@@ -1068,7 +1062,7 @@ impl<'a> Dec<'a> {
                 // SC-D-20
                 self.check_depth(at)?;
                 let obj = self.new_object(ObjSlot::Map(Span::EMPTY));
-                self.stack.push(Frame::Map {
+                self.s.stack.push(Frame::Map {
                     obj,
                     entries: Vec::new(),
                     index: Index::default(),
@@ -1080,7 +1074,7 @@ impl<'a> Dec<'a> {
             TAG_BEGIN_JS_SET => {
                 self.check_depth(at)?;
                 let obj = self.new_object(ObjSlot::Set(Span::EMPTY));
-                self.stack.push(Frame::Set {
+                self.s.stack.push(Frame::Set {
                     obj,
                     values: Vec::new(),
                     index: Index::default(),
@@ -1128,7 +1122,7 @@ impl<'a> Dec<'a> {
                     cause: None,
                 });
                 let obj = self.new_object(ObjSlot::Error(err));
-                self.stack.push(Frame::Error { err, seen: 0 });
+                self.s.stack.push(Frame::Error { err, seen: 0 });
                 Slot::Object(obj)
             }
             TAG_HOST_OBJECT => self.read_host_object(at)?,
@@ -1163,9 +1157,9 @@ impl<'a> Dec<'a> {
         let obj = self.objects.len() as u32;
         if let Some(st) = self.object_fast(obj)? {
             self.new_object(ObjSlot::Plain(Props::EMPTY));
-            let me = self.stack.len();
+            let me = self.s.stack.len();
             self.open_level(me);
-            self.stack.push(Frame::Object(st, Index::default()));
+            self.s.stack.push(Frame::Object(st, Index::default()));
         }
         Ok(obj)
     }
@@ -1175,17 +1169,17 @@ impl<'a> Dec<'a> {
     /// exactly there. `None`: the object is complete.
     #[inline]
     fn object_fast(&mut self, obj: u32) -> R<Option<ObjState>> {
-        let me = self.stack.len();
+        let me = self.s.stack.len();
         self.claim_values(me);
-        if self.shapes.len() <= me {
-            self.shapes.resize_with(me + 1, Shape::default);
+        if self.s.shapes.len() <= me {
+            self.s.shapes.resize_with(me + 1, Shape::default);
         }
         let mut st = ObjState {
             obj,
             count: 0,
             matched: 0,
-            prefix_at: self.shapes[me].keys_at,
-            keys_from: self.key_stack.len() as u32,
+            prefix_at: self.s.shapes[me].keys_at,
+            keys_from: self.s.key_stack.len() as u32,
             has_index: false,
             pending: false,
         };
@@ -1228,11 +1222,15 @@ impl<'a> Dec<'a> {
             pos,
             keys,
             values,
+            s,
+            ..
+        } = self;
+        let Scratch {
             scratch_values,
             key_stack,
             shapes,
             ..
-        } = self;
+        } = &mut **s;
         let buf: &[u8] = buf;
         let dest = if to_scratch { scratch_values } else { values };
         let enc = &mut shapes[me].enc;
@@ -1340,7 +1338,7 @@ impl<'a> Dec<'a> {
             return 0;
         }
         let buf = self.buf;
-        let Some(shape) = self.shapes.get_mut(level) else {
+        let Some(shape) = self.s.shapes.get_mut(level) else {
             return 0;
         };
         if shape.enc.is_empty() || shape.enc.iter().any(|e| e.len > 16) {
@@ -1350,13 +1348,13 @@ impl<'a> Dec<'a> {
             prepare(ek, buf);
         }
         if self.elems_owner != me {
-            if self.scratch_at[me][ELEMS] != NONE32 {
+            if self.s.scratch_at[me][ELEMS] != NONE32 {
                 return 0;
             }
             self.claim_elems(me);
         }
         self.claim_values(level);
-        let shape = &self.shapes[level];
+        let shape = &self.s.shapes[level];
         let read = object_run(
             self.buf,
             &mut self.pos,
@@ -1436,8 +1434,8 @@ impl<'a> Dec<'a> {
         if self.node_ipc {
             let sub = self.read_u32()?;
             if sub == 1 {
-                self.ids.push(None);
-                let host_id = self.ids.len() - 1;
+                self.s.ids.push(None);
+                let host_id = self.s.ids.len() - 1;
                 let (tag, tag_at) = self.value_tag()?;
                 if tag != TAG_BEGIN_JS_OBJECT {
                     return Err(self.err(
@@ -1447,15 +1445,15 @@ impl<'a> Dec<'a> {
                     ));
                 }
                 let obj = self.begin_object(tag_at)?;
-                self.ids[host_id] = Some(obj);
+                self.s.ids[host_id] = Some(obj);
                 return Ok(Slot::Object(obj));
             }
             if sub != 0 {
                 return Err(self.err(ErrorCode::Host, at, "unknown IPC host object sub-tag"));
             }
         }
-        self.ids.push(None);
-        let wire = self.ids.len() - 1;
+        self.s.ids.push(None);
+        let wire = self.s.ids.len() - 1;
         let index = self.read_u32()?;
         let byte_length = self.read_u32()?;
         let data = self.read_raw(byte_length as usize)?;
@@ -1482,7 +1480,7 @@ impl<'a> Dec<'a> {
             length_tracking: false,
         };
         let obj = self.alloc(ObjSlot::View(view));
-        self.ids[wire] = Some(obj);
+        self.s.ids[wire] = Some(obj);
         Ok(Slot::Object(obj))
     }
 
@@ -1490,7 +1488,7 @@ impl<'a> Dec<'a> {
 
     /// SC-D-12
     fn fill_object(&mut self, me: usize) -> R<Fill> {
-        let Frame::Object(st, _) = &self.stack[me] else {
+        let Frame::Object(st, _) = &self.s.stack[me] else {
             unreachable!("fill_object on another frame")
         };
         let mut st = *st;
@@ -1499,7 +1497,7 @@ impl<'a> Dec<'a> {
             // unusual keys and values, and errors are read one by one below).
             if !st.pending && !st.has_index && self.buf.get(self.pos) == Some(&TAG_ONE_BYTE_STRING)
             {
-                let to_scratch = self.values_owner != me && self.scratch_at[me][VALUES] != NONE32;
+                let to_scratch = self.values_owner != me && self.s.scratch_at[me][VALUES] != NONE32;
                 if !to_scratch && self.values_owner != me {
                     self.claim_values(me);
                 }
@@ -1516,8 +1514,8 @@ impl<'a> Dec<'a> {
                 st.count += 1;
                 let v = self.read_value()?;
                 self.set_last_value(me, v);
-                if self.stack.len() > me + 1 {
-                    if let Frame::Object(s, _) = &mut self.stack[me] {
+                if self.s.stack.len() > me + 1 {
+                    if let Frame::Object(s, _) = &mut self.s.stack[me] {
                         *s = st;
                     }
                     return Ok(Fill::Open);
@@ -1549,8 +1547,8 @@ impl<'a> Dec<'a> {
             st.count += 1;
             let v = self.read_value()?;
             self.set_last_value(me, v);
-            if self.stack.len() > me + 1 {
-                if let Frame::Object(s, _) = &mut self.stack[me] {
+            if self.s.stack.len() > me + 1 {
+                if let Frame::Object(s, _) = &mut self.s.stack[me] {
                     *s = st;
                 }
                 return Ok(Fill::Open);
@@ -1577,6 +1575,7 @@ impl<'a> Dec<'a> {
     fn shape_hit(&mut self, level: usize, k: u32, at: usize) -> bool {
         let buf = self.buf;
         let Some(ek) = self
+            .s
             .shapes
             .get_mut(level)
             .and_then(|s| s.enc.get_mut(k as usize))
@@ -1601,19 +1600,19 @@ impl<'a> Dec<'a> {
         }
         st.has_index |= index.is_some();
         self.shape_learn(me, k, at, index.is_some());
-        self.key_stack.push(key);
+        self.s.key_stack.push(key);
         Ok(())
     }
 
     /// SC-D-12/14: `key` is already a key of the container at level `me`.
     fn is_duplicate(&mut self, me: usize, prefix: (u32, u32), keys_from: u32, key: Slot) -> bool {
-        let mut idx = match &mut self.stack[me] {
+        let mut idx = match &mut self.s.stack[me] {
             Frame::Object(_, idx) | Frame::Array(_, idx, _) => std::mem::take(idx),
             _ => unreachable!("only objects and arrays have properties"),
         };
         let a = prefix.0 as usize;
         let first = &self.keys[a..a + prefix.1 as usize];
-        let rest = &self.key_stack[keys_from as usize..];
+        let rest = &self.s.key_stack[keys_from as usize..];
         let at = |i: usize| {
             if i < first.len() {
                 first[i]
@@ -1628,7 +1627,7 @@ impl<'a> Dec<'a> {
         if !found {
             idx.insert(n, || self.hash_key(key), |i| self.hash_key(at(i)));
         }
-        if let Frame::Object(_, slot) | Frame::Array(_, slot, _) = &mut self.stack[me] {
+        if let Frame::Object(_, slot) | Frame::Array(_, slot, _) = &mut self.s.stack[me] {
             *slot = idx;
         }
         found
@@ -1651,14 +1650,14 @@ impl<'a> Dec<'a> {
 
     /// SC-D-14/15: elements, then other properties, into the array on top of the stack.
     fn fill_array(&mut self, me: usize) -> R<Fill> {
-        let Frame::Array(st, _, indexed) = &mut self.stack[me] else {
+        let Frame::Array(st, _, indexed) = &mut self.s.stack[me] else {
             unreachable!("fill_array on another frame")
         };
         let mut st = *st;
         let mut indexed = std::mem::take(indexed);
         let r = self.fill_array_in(me, &mut st, &mut indexed);
         if let Ok(Fill::Open) = r {
-            if let Frame::Array(s, _, ix) = &mut self.stack[me] {
+            if let Frame::Array(s, _, ix) = &mut self.s.stack[me] {
                 *s = st;
                 *ix = indexed;
             }
@@ -1692,7 +1691,7 @@ impl<'a> Dec<'a> {
                 continue;
             }
             if tag == TAG_BEGIN_JS_OBJECT && !st.indexed && self.object_run(me, st) > 0 {
-                if self.stack.len() > me + 1 {
+                if self.s.stack.len() > me + 1 {
                     return Ok(Fill::Open);
                 }
                 continue;
@@ -1740,7 +1739,7 @@ impl<'a> Dec<'a> {
             } else {
                 self.elems_to(me).push(v);
             }
-            if self.stack.len() > me + 1 {
+            if self.s.stack.len() > me + 1 {
                 return Ok(Fill::Open);
             }
         }
@@ -1812,14 +1811,14 @@ impl<'a> Dec<'a> {
                     if duplicate {
                         return Err(self.err(ErrorCode::Key, kat, "duplicate property key"));
                     }
-                    self.key_stack.push(key);
+                    self.s.key_stack.push(key);
                     self.values_to(me).push(Slot::Undefined);
                     st.props += 1;
                     let v = self.read_value()?;
                     self.set_last_value(me, v);
                 }
             }
-            if self.stack.len() > me + 1 {
+            if self.s.stack.len() > me + 1 {
                 return Ok(Fill::Open);
             }
         }
@@ -1833,7 +1832,7 @@ impl<'a> Dec<'a> {
             index,
             read,
             key,
-        } = &mut self.stack[me]
+        } = &mut self.s.stack[me]
         else {
             unreachable!("fill_map on another frame")
         };
@@ -1860,14 +1859,14 @@ impl<'a> Dec<'a> {
                     break Fill::Done;
                 }
                 key = Some(self.read_value()?);
-                if self.stack.len() > me + 1 {
+                if self.s.stack.len() > me + 1 {
                     break Fill::Open;
                 }
             }
             let v = self.read_value()?;
             let k = key.take().unwrap_or(Slot::Undefined);
             self.map_set(&mut entries, &mut index, &mut read, k, v);
-            if self.stack.len() > me + 1 {
+            if self.s.stack.len() > me + 1 {
                 break Fill::Open;
             }
         };
@@ -1878,7 +1877,7 @@ impl<'a> Dec<'a> {
                 read: r,
                 key: k,
                 ..
-            } = &mut self.stack[me]
+            } = &mut self.s.stack[me]
             {
                 *e = entries;
                 *i = index;
@@ -1896,7 +1895,7 @@ impl<'a> Dec<'a> {
             values,
             index,
             read,
-        } = &mut self.stack[me]
+        } = &mut self.s.stack[me]
         else {
             unreachable!("fill_set on another frame")
         };
@@ -1918,7 +1917,7 @@ impl<'a> Dec<'a> {
             }
             let v = self.read_value()?;
             self.set_add(&mut values, &mut index, &mut read, v);
-            if self.stack.len() > me + 1 {
+            if self.s.stack.len() > me + 1 {
                 break Fill::Open;
             }
         };
@@ -1928,7 +1927,7 @@ impl<'a> Dec<'a> {
                 index: i,
                 read: r,
                 ..
-            } = &mut self.stack[me]
+            } = &mut self.s.stack[me]
             {
                 *v = values;
                 *i = index;
@@ -1940,7 +1939,7 @@ impl<'a> Dec<'a> {
 
     /// SC-D-24: Error subtags until `.`.
     fn fill_error(&mut self, me: usize) -> R<Fill> {
-        let Frame::Error { err, seen } = &mut self.stack[me] else {
+        let Frame::Error { err, seen } = &mut self.s.stack[me] else {
             unreachable!("fill_error on another frame")
         };
         let e = *err as usize;
@@ -1968,8 +1967,8 @@ impl<'a> Dec<'a> {
                 ERROR_STACK => self.errors[e].stack = Some(self.read_string_value()?),
                 ERROR_CAUSE => {
                     self.errors[e].cause = Some(self.read_value()?);
-                    if self.stack.len() > me + 1 {
-                        if let Frame::Error { seen: s, .. } = &mut self.stack[me] {
+                    if self.s.stack.len() > me + 1 {
+                        if let Frame::Error { seen: s, .. } = &mut self.s.stack[me] {
                             *s = seen;
                         }
                         return Ok(Fill::Open);
