@@ -347,14 +347,18 @@ pub struct ArrayRef {
     pub length: u32,
     /// Other own enumerable properties (non-index keys), in insertion order.
     pub props: Props,
-    /// The present elements' values in the element arena.
+    /// The present elements' values in the element arena (`OBJECT_RUN`: the ids of the objects
+    /// they are).
     pub(crate) elems: Span,
-    /// `NO_INDEXES` when the array is hole-free (element `i` is `elems.start + i`), else where the
-    /// elements' indexes start in the index arena (ascending, one per element).
+    /// `NO_INDEXES` when the array is hole-free (element `i` is `elems.start + i`); `OBJECT_RUN`
+    /// when, moreover, its elements are the objects with the ids `elems.start..` in order (an array
+    /// of records decodes to this, with no element slots at all); else where the elements' indexes
+    /// start in the index arena (ascending, one per element).
     pub(crate) indexes: u32,
 }
 
 pub(crate) const NO_INDEXES: u32 = u32::MAX;
+pub(crate) const OBJECT_RUN: u32 = u32::MAX - 1;
 
 impl ArrayRef {
     /// Number of present elements.
@@ -367,6 +371,45 @@ impl ArrayRef {
         u64::from(self.elems.len) == u64::from(self.length)
     }
 }
+
+/// The iterator of [`BorrowedGraph::elements`].
+struct Elements<'g, 'a> {
+    g: &'g BorrowedGraph<'a>,
+    /// Element slots (with `indexes`, or at positions 0..).
+    slots: &'g [Slot],
+    indexes: Option<&'g [u32]>,
+    /// An object run: `objects` elements, the ids from `first` on.
+    first: u32,
+    objects: u32,
+    i: usize,
+}
+
+impl<'a> Iterator for Elements<'_, 'a> {
+    type Item = (u32, ValueRef<'a>);
+
+    #[inline]
+    fn next(&mut self) -> Option<(u32, ValueRef<'a>)> {
+        let i = self.i;
+        if (i as u32) < self.objects {
+            self.i += 1;
+            return Some((i as u32, ValueRef::Object(ObjId(self.first + i as u32))));
+        }
+        let &s = self.slots.get(i)?;
+        self.i += 1;
+        let index = match self.indexes {
+            Some(ix) => ix[i],
+            None => i as u32,
+        };
+        Some((index, self.g.value_ref(s)))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = (self.objects as usize + self.slots.len()).saturating_sub(self.i);
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Elements<'_, '_> {}
 
 /// An Error object of a [`BorrowedGraph`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -655,29 +698,43 @@ impl<'a> BorrowedGraph<'a> {
         &self,
         array: &ArrayRef,
     ) -> impl ExactSizeIterator<Item = (u32, ValueRef<'a>)> + '_ {
-        let elems = self.a().elems.get(array.elems.range()).unwrap_or(&[]);
-        let indexes: Option<&[u32]> = if array.indexes == NO_INDEXES {
-            None
-        } else {
-            let at = array.indexes as usize;
-            self.a().indexes.get(at..at + elems.len())
+        let (slots, indexes, objects): (&[Slot], Option<&[u32]>, u32) = match array.indexes {
+            OBJECT_RUN => {
+                // Ids in the object arena (elements from another graph read as none).
+                let ok = self.a().objects.get(array.elems.range()).is_some();
+                (&[], None, if ok { array.elems.len } else { 0 })
+            }
+            NO_INDEXES => (
+                self.a().elems.get(array.elems.range()).unwrap_or(&[]),
+                None,
+                0,
+            ),
+            at => {
+                let slots = self.a().elems.get(array.elems.range()).unwrap_or(&[]);
+                let at = at as usize;
+                match self.a().indexes.get(at..at + slots.len()) {
+                    Some(ix) => (slots, Some(ix), 0),
+                    None => (&[], None, 0),
+                }
+            }
         };
-        let elems = if array.indexes != NO_INDEXES && indexes.is_none() {
-            &[]
-        } else {
-            elems
-        };
-        elems.iter().enumerate().map(move |(i, &s)| {
-            let index = match indexes {
-                Some(ix) => ix[i],
-                None => i as u32,
-            };
-            (index, self.value_ref(s))
-        })
+        Elements {
+            g: self,
+            slots,
+            indexes,
+            first: array.elems.start,
+            objects,
+            i: 0,
+        }
     }
 
     /// The element at `index` of an array, if present.
     pub fn element(&self, array: &ArrayRef, index: u32) -> Option<ValueRef<'a>> {
+        if array.indexes == OBJECT_RUN {
+            self.a().objects.get(array.elems.range())?;
+            return (index < array.elems.len)
+                .then(|| ValueRef::Object(ObjId(array.elems.start + index)));
+        }
         let elems = self.a().elems.get(array.elems.range())?;
         if array.indexes == NO_INDEXES {
             return elems.get(index as usize).map(|&s| self.value_ref(s));
@@ -793,12 +850,7 @@ impl<'a> BorrowedGraph<'a> {
                 ObjSlot::Plain(p) => Object::Plain(props_of(&mut heap, p)),
                 ObjSlot::Array(a) => {
                     let start = heap.arena_lens().2;
-                    let items: Vec<Item> = self
-                        .elements(&a)
-                        .map(|(i, _)| i)
-                        .zip(self.a().elems.get(a.elems.range()).unwrap_or(&[]))
-                        .map(|(i, &s)| (i, self.owned_value(s)))
-                        .collect();
+                    let items: Vec<Item> = self.elements(&a).map(|(i, v)| (i, owned(v))).collect();
                     heap.items_vec().extend(items);
                     let items = crate::value::span_of(start, heap.arena_lens().2);
                     let props = props_of(&mut heap, a.props);
@@ -869,14 +921,19 @@ impl<'a> BorrowedGraph<'a> {
     }
 
     fn owned_value(&self, s: Slot) -> Value {
-        match self.value_ref(s) {
-            ValueRef::Undefined => Value::Undefined,
-            ValueRef::Null => Value::Null,
-            ValueRef::Bool(b) => Value::Bool(b),
-            ValueRef::Number(n) => Value::Number(n),
-            ValueRef::BigInt(b) => Value::BigInt(b.to_bigint()),
-            ValueRef::String(s) => Value::String(s.to_js_string()),
-            ValueRef::Object(id) => Value::Object(id),
-        }
+        owned(self.value_ref(s))
+    }
+}
+
+/// The owned value of a borrowed one.
+fn owned(v: ValueRef<'_>) -> Value {
+    match v {
+        ValueRef::Undefined => Value::Undefined,
+        ValueRef::Null => Value::Null,
+        ValueRef::Bool(b) => Value::Bool(b),
+        ValueRef::Number(n) => Value::Number(n),
+        ValueRef::BigInt(b) => Value::BigInt(b.to_bigint()),
+        ValueRef::String(s) => Value::String(s.to_js_string()),
+        ValueRef::Object(id) => Value::Object(id),
     }
 }

@@ -10,7 +10,9 @@
 //!   hole-free dense arrays (and the properties of objects and arrays) write at an arena's tail;
 //! - a top-level primitive (a string, a number, an oddball) is read without a decoder at all.
 
-use crate::borrowed::{Arenas, ArrayRef, BorrowedGraph, ErrSlot, NO_INDEXES, ObjSlot, Slot};
+use crate::borrowed::{
+    Arenas, ArrayRef, BorrowedGraph, ErrSlot, NO_INDEXES, OBJECT_RUN, ObjSlot, Slot,
+};
 use crate::decode::{
     DecodeOptions, EncKey, Index, SHAPE_MAX, Shape, error_prototype, key_matches, mask, time_clip,
     varint_at, word_at, zigzag,
@@ -163,6 +165,11 @@ struct ArrState {
     count: u32,
     props: u32,
     keys_from: u32,
+    /// The elements so far are the objects `run_start..run_start + run_len` (not written to the
+    /// element arena): an array of records is stored as a range of object ids.
+    in_run: bool,
+    run_start: u32,
+    run_len: u32,
 }
 
 enum Frame {
@@ -813,6 +820,39 @@ impl<'a, 's> Dec<'a, 's> {
         }
     }
 
+    /// Appends an element of the hole-free dense array at level `me`: an object that continues
+    /// its run of consecutive object ids is only counted.
+    #[inline]
+    fn push_elem(&mut self, me: usize, st: &mut ArrState, v: Slot) {
+        if st.in_run {
+            if let Slot::Object(id) = v {
+                if st.run_len == 0 {
+                    st.run_start = id;
+                    st.run_len = 1;
+                    return;
+                }
+                if id == st.run_start.wrapping_add(st.run_len) {
+                    st.run_len += 1;
+                    return;
+                }
+            }
+            self.end_run(me, st);
+        }
+        self.elems_to(me).push(v);
+    }
+
+    /// The array at level `me` stops being a run of objects: the run's elements are written.
+    fn end_run(&mut self, me: usize, st: &mut ArrState) {
+        if !st.in_run {
+            return;
+        }
+        st.in_run = false;
+        let (a, n) = (st.run_start, st.run_len);
+        if n > 0 {
+            self.elems_to(me).extend((a..a + n).map(Slot::Object));
+        }
+    }
+
     /// The dense array at level `me` stops writing at the arena tail: its elements so far, as
     /// `(index, value)` pairs.
     fn take_elems(&mut self, me: usize) -> Vec<(u32, Slot)> {
@@ -1006,6 +1046,9 @@ impl<'a, 's> Dec<'a, 's> {
                         count: 0,
                         props: 0,
                         keys_from: self.s.key_stack.len() as u32,
+                        in_run: dense,
+                        run_start: 0,
+                        run_len: 0,
                     },
                     Index::default(),
                     Vec::new(),
@@ -1347,11 +1390,17 @@ impl<'a, 's> Dec<'a, 's> {
         for ek in &mut shape.enc {
             prepare(ek, buf);
         }
-        if self.elems_owner != me {
-            if self.s.scratch_at[me][ELEMS] != NONE32 {
-                return 0;
+        // In a run of objects the elements are only counted (their ids follow on).
+        let first = self.objects.len() as u32;
+        let ranged = st.in_run && (st.run_len == 0 || first == st.run_start + st.run_len);
+        if !ranged {
+            self.end_run(me, st);
+            if self.elems_owner != me {
+                if self.s.scratch_at[me][ELEMS] != NONE32 {
+                    return 0;
+                }
+                self.claim_elems(me);
             }
-            self.claim_elems(me);
         }
         self.claim_values(level);
         let shape = &self.s.shapes[level];
@@ -1361,10 +1410,16 @@ impl<'a, 's> Dec<'a, 's> {
             (&shape.enc, shape.keys_at),
             &mut self.objects,
             &mut self.values,
-            &mut self.elems,
+            (!ranged).then_some(&mut self.elems),
             st,
         );
         self.values_owner = NONE;
+        if ranged && read > 0 {
+            if st.run_len == 0 {
+                st.run_start = first;
+            }
+            st.run_len += read as u32;
+        }
         read
     }
 
@@ -1685,6 +1740,7 @@ impl<'a, 's> Dec<'a, 's> {
                 self.pos = at + 1;
                 st.next += 1;
                 if !st.indexed {
+                    self.end_run(me, st);
                     st.indexed = true;
                     *indexed = self.take_elems(me);
                 }
@@ -1737,7 +1793,7 @@ impl<'a, 's> Dec<'a, 's> {
             if st.indexed {
                 indexed.push((i, v));
             } else {
-                self.elems_to(me).push(v);
+                self.push_elem(me, st, v);
             }
             if self.s.stack.len() > me + 1 {
                 return Ok(Fill::Open);
@@ -1768,6 +1824,12 @@ impl<'a, 's> Dec<'a, 's> {
                     self.indexes.extend(items.iter().map(|(i, _)| *i));
                     let elems = self.store_elems(me, items.into_iter().map(|(_, v)| v));
                     (elems, at, length)
+                } else if st.in_run && st.run_len > 0 {
+                    let run = Span {
+                        start: st.run_start,
+                        len: st.run_len,
+                    };
+                    (run, OBJECT_RUN, st.length)
                 } else {
                     (self.close_elems(me), NO_INDEXES, st.length)
                 };
@@ -1795,6 +1857,7 @@ impl<'a, 's> Dec<'a, 's> {
             match index {
                 Some(i) => {
                     if !st.indexed {
+                        self.end_run(me, st);
                         st.indexed = true;
                         *indexed = self.take_elems(me);
                     }
@@ -2099,7 +2162,7 @@ fn object_run(
     (enc, keys_at): (&[EncKey], u32),
     objects: &mut Vec<ObjSlot>,
     values: &mut Vec<Slot>,
-    elems: &mut Vec<Slot>,
+    mut elems: Option<&mut Vec<Slot>>,
     st: &mut ArrState,
 ) -> usize {
     let (first, length) = (st.next, st.length);
@@ -2115,7 +2178,9 @@ fn object_run(
             values: if k == 0 { 0 } else { start },
             len: k as u32,
         };
-        elems.push(Slot::Object(objects.len() as u32));
+        if let Some(e) = elems.as_deref_mut() {
+            e.push(Slot::Object(objects.len() as u32));
+        }
         objects.push(ObjSlot::Plain(props));
         at = end;
         next += 1;

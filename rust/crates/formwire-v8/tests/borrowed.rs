@@ -363,10 +363,7 @@ fn agree(bytes: &[u8], opts: &DecodeOptions) {
         formwire_v8::decode_with(bytes, opts),
         decode_borrowed_with(bytes, opts),
     ) {
-        (Ok(g), Ok(b)) => assert!(
-            b.to_graph().same_as(&g),
-            "values differ for {bytes:02x?}"
-        ),
+        (Ok(g), Ok(b)) => assert!(b.to_graph().same_as(&g), "values differ for {bytes:02x?}"),
         (Err(e), Err(b)) => assert_eq!(
             (e.code, e.offset),
             (b.code, b.offset),
@@ -383,7 +380,8 @@ fn agree(bytes: &[u8], opts: &DecodeOptions) {
 /// Every single-byte change (each byte replaced by interesting values) and every truncation of
 /// `bytes`, under a few option sets.
 fn agree_on_mutations(bytes: &[u8]) {
-    const INTERESTING: &[u8] = b"\x00\x01\x02\x03\x05\x07\x7f\x80\xff?-_0TFIUNZS\"c^o{aA$@ByxDR;:',V\\r.";
+    const INTERESTING: &[u8] =
+        b"\x00\x01\x02\x03\x05\x07\x7f\x80\xff?-_0TFIUNZS\"c^o{aA$@ByxDR;:',V\\r.";
     let opts = [
         DecodeOptions::default(),
         DecodeOptions {
@@ -454,7 +452,11 @@ fn nested_configuration_agrees_with_decode_under_mutation() {
     let up1 = heap.object([("name", Value::str("a")), ("w", Value::Number(3.0))]);
     let up2 = heap.object([("name", Value::str("b")), ("w", Value::Number(1.0))]);
     let ups = heap.array([up1, up2]);
-    let root = heap.object([("http", http), ("upstreams", ups), ("v", Value::str("1.4.2"))]);
+    let root = heap.object([
+        ("http", http),
+        ("upstreams", ups),
+        ("v", Value::str("1.4.2")),
+    ]);
     agree_on_mutations(&encode(&Graph::new(heap, root)).unwrap());
 }
 
@@ -503,8 +505,70 @@ fn many_keys_and_index_keys_agree() {
     for i in 0..20u8 {
         body.push_str(&format!("2202 6b{:02x} 49{:02x}", b'a' + i, 2 * i));
     }
-    for (tail, n) in [("", 20), ("2202 6b61 4900", 21), ("4904 4902", 21), ("2201 37 4900", 21)] {
+    for (tail, n) in [
+        ("", 20),
+        ("2202 6b61 4900", 21),
+        ("4904 4902", 21),
+        ("2201 37 4900", 21),
+    ] {
         let h = format!("ff0f 4102 6f {body} {tail} 7b{n:02x} 6f {body} {tail} 7b{n:02x} 2400 02");
         agree_on_mutations(&unhex(&h)[..]);
+    }
+}
+
+#[test]
+fn arrays_of_objects_with_interruptions() {
+    // Runs of consecutive objects are stored as id ranges; anything else in the array (a string,
+    // a repeated object, an object holding another, a hole, an index property) ends the range
+    // and the elements are written out. Every layout reads back as the owned decoder reads it.
+    let mut heap = Heap::new();
+    let rec =
+        |heap: &mut Heap, i: i32| heap.object([("k", Value::from(i)), ("s", Value::str("v"))]);
+    let a = rec(&mut heap, 1);
+    let b = rec(&mut heap, 2);
+    let inner = rec(&mut heap, 9);
+    let nested = heap.object([("k", inner.clone())]);
+    let c = rec(&mut heap, 3);
+    let d = rec(&mut heap, 4);
+    let shapes: Vec<Vec<Value>> = vec![
+        vec![a.clone(), b.clone(), c.clone(), d.clone()],
+        vec![a.clone(), b.clone(), Value::str("x"), c.clone(), d.clone()],
+        vec![a.clone(), a.clone(), b.clone()],
+        vec![a.clone(), nested.clone(), c.clone(), d.clone()],
+        vec![nested.clone(), inner.clone(), a.clone()],
+        vec![Value::Null, a.clone(), b.clone()],
+        vec![],
+    ];
+    for items in shapes {
+        let mut h = heap.clone();
+        let root = h.array(items.clone());
+        let g = Graph::new(h, root);
+        let bytes = encode(&g).unwrap();
+        agree(&bytes, &DecodeOptions::default());
+        let b = decode_borrowed(&bytes).unwrap();
+        assert!(b.to_graph().same_as(&g));
+        let Some(ObjectRef::Array(arr)) = b.get(&b.root()) else {
+            panic!()
+        };
+        assert_eq!(b.elements(&arr).count(), items.len());
+        for (i, v) in b.elements(&arr) {
+            assert_eq!(b.element(&arr, i), Some(v));
+        }
+        assert_eq!(b.element(&arr, items.len() as u32), None);
+    }
+    // With a hole and with an index property after a run (V8: `A 03 o.. o.. - $ 00 03` and
+    // `A 02 o.. o.. I08 I00 $ 01 05`).
+    for h in [
+        "ff0f 4103 6f 2201 6b 4902 7b01 6f 2201 6b 4904 7b01 2d 2400 03",
+        "ff0f 4102 6f 2201 6b 4902 7b01 6f 2201 6b 4904 7b01 4908 4900 2401 02",
+    ] {
+        let bytes = unhex(h);
+        agree(&bytes, &DecodeOptions::default());
+        let b = decode_borrowed(&bytes).unwrap();
+        let Some(ObjectRef::Array(arr)) = b.get(&b.root()) else {
+            panic!()
+        };
+        let idx: Vec<u32> = b.elements(&arr).map(|(i, _)| i).collect();
+        assert!(idx == [0, 1] || idx == [0, 1, 4], "{idx:?}");
     }
 }
