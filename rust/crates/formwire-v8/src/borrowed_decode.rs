@@ -1404,15 +1404,15 @@ impl<'a, 's> Dec<'a, 's> {
         }
         self.claim_values(level);
         let shape = &self.s.shapes[level];
-        let read = object_run(
-            self.buf,
-            &mut self.pos,
-            (&shape.enc, shape.keys_at),
-            &mut self.objects,
-            &mut self.values,
-            (!ranged).then_some(&mut self.elems),
-            st,
-        );
+        let elems = (!ranged).then_some(&mut self.elems);
+        let (buf, pos, o, v) = (self.buf, &mut self.pos, &mut self.objects, &mut self.values);
+        let enc = (&shape.enc[..], shape.keys_at);
+        // Keys of up to 8 encoded bytes (the common short names) compare as one word.
+        let read = if shape.enc.iter().all(|e| e.len <= 8) {
+            object_run::<true>(buf, pos, enc, o, v, elems, st)
+        } else {
+            object_run::<false>(buf, pos, enc, o, v, elems, st)
+        };
         self.values_owner = NONE;
         if ranged && read > 0 {
             if st.run_len == 0 {
@@ -2156,7 +2156,7 @@ impl<'a, 's> Dec<'a, 's> {
 
 /// The loop of [`Dec::object_run`], on its own so that the arenas' lengths stay in registers.
 #[inline(never)]
-fn object_run(
+fn object_run<const NARROW: bool>(
     buf: &[u8],
     pos: &mut usize,
     (enc, keys_at): (&[EncKey], u32),
@@ -2170,7 +2170,7 @@ fn object_run(
     let mut at = *pos;
     while next < length && buf.get(at) == Some(&TAG_BEGIN_JS_OBJECT) {
         let start = values.len() as u32;
-        let Some((end, k)) = flat_object(buf, at + 1, enc, values) else {
+        let Some((end, k)) = flat_object::<NARROW>(buf, at + 1, enc, values) else {
             break;
         };
         let props = Props {
@@ -2197,7 +2197,7 @@ fn object_run(
 /// `(position after the end tag, property count)` returned. Anything else, including an error,
 /// is `None` with `values` as it was (the general path then reads the object and reports).
 #[inline(always)]
-fn flat_object(
+fn flat_object<const NARROW: bool>(
     buf: &[u8],
     mut pos: usize,
     enc: &[EncKey],
@@ -2210,7 +2210,12 @@ fn flat_object(
         let w01 = u128::from_le_bytes(w[..16].try_into().unwrap_or([0; 16]));
         let (w0, w1) = (w01 as u64, (w01 >> 64) as u64);
         if let Some(ek) = enc.get(k) {
-            if ((w0 ^ ek.word[0]) & ek.mask[0]) | ((w1 ^ ek.word[1]) & ek.mask[1]) == 0 {
+            let differs = if NARROW {
+                (w0 ^ ek.word[0]) & ek.mask[0]
+            } else {
+                ((w0 ^ ek.word[0]) & ek.mask[0]) | ((w1 ^ ek.word[1]) & ek.mask[1])
+            };
+            if differs == 0 {
                 let v = (ek.len & 31) as usize; // <= 16 (checked by the caller)
                 let t = w[v];
                 if t == TAG_ONE_BYTE_STRING {
