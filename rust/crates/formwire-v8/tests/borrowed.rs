@@ -427,8 +427,21 @@ fn records(n: u32) -> Vec<u8> {
 #[test]
 fn record_runs_agree_with_decode_under_mutation() {
     // Runs of same-shape objects take the frame-less paths: every corruption of them must be
-    // reported exactly as the owned decoder reports it.
+    // reported exactly as the owned decoder reports it. Short keys (one compare word) and long
+    // ones (two words, and one past the 16 bytes the run path compares).
     agree_on_mutations(&records(6));
+    let mut heap = Heap::new();
+    let items: Vec<Value> = (0..4)
+        .map(|i| {
+            heap.object([
+                ("max_header_bytes", Value::from(i)),
+                ("a_key_of_twenty_chars", Value::str("v")),
+                ("flag", Value::Bool(i % 2 == 0)),
+            ])
+        })
+        .collect();
+    let root = heap.array(items);
+    agree_on_mutations(&encode(&Graph::new(heap, root)).unwrap());
 }
 
 #[test]
