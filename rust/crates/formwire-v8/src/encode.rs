@@ -1060,9 +1060,17 @@ fn check_keys(keys: &[JsString], array: bool) -> Result<(bool, bool), &'static s
         }
     }
     if keys.len() <= 16 {
+        // Pairs are compared by a word each (length and first bytes) and in full only when those
+        // agree.
+        let mut fp = [0u64; 16];
+        for (f, k) in fp.iter_mut().zip(keys) {
+            *f = fingerprint(k);
+        }
         for i in 1..keys.len() {
-            if keys[..i].iter().any(|k| *k == keys[i]) {
-                return Err("duplicate property key");
+            for j in 0..i {
+                if fp[i] == fp[j] && keys[i] == keys[j] {
+                    return Err("duplicate property key");
+                }
             }
         }
     } else {
@@ -1074,6 +1082,19 @@ fn check_keys(keys: &[JsString], array: bool) -> Result<(bool, bool), &'static s
         }
     }
     Ok((ordered, last_index.is_some()))
+}
+
+/// A word that equal strings share: the length and, for a short one-byte string, its first bytes.
+#[inline]
+fn fingerprint(k: &JsString) -> u64 {
+    match k.inline_parts() {
+        Some((len, buf)) => {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&buf[..8]);
+            u64::from_le_bytes(w) ^ ((len as u64) << 59)
+        }
+        None => k.len() as u64,
+    }
 }
 
 fn varint_len(mut v: u32) -> usize {

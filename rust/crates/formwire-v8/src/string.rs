@@ -252,9 +252,14 @@ impl JsString {
     #[inline]
     pub fn as_array_index(&self) -> Option<u32> {
         // Fast reject: most names do not start with a digit.
-        match self.unit(0) {
-            Some(c) if (u16::from(b'0')..=u16::from(b'9')).contains(&c) => {}
-            _ => return None,
+        let first = match &self.0 {
+            Repr::Inline { len: 0, .. } => return None,
+            Repr::Inline { buf, .. } => u16::from(buf[0]),
+            Repr::Latin1(b) => u16::from(*b.first()?),
+            Repr::Utf16(u) => *u.first()?,
+        };
+        if !(u16::from(b'0')..=u16::from(b'9')).contains(&first) {
+            return None;
         }
         match self.as_latin1() {
             Some(b) => array_index(b.iter().map(|&x| u16::from(x)), b.len()),
