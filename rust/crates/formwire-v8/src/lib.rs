@@ -11,7 +11,11 @@
 //! - [`decode`]: everything V8 reads for versions 13..=15, plus Node's `v8.serialize` host-object
 //!   views and the child_process `'advanced'` framing, with the stable `SC_` error codes and offsets
 //!   of `spec/errors.md`, bounded by [`DecodeOptions`] (`max_depth`, `max_bytes`), without recursion;
-//! - [`encode`]: one canonical byte sequence per value (`spec/structured-clone.md`);
+//! - [`decode_borrowed`]: the same decoder into a [`BorrowedGraph`] that borrows strings, BigInt
+//!   digits and buffer contents from the input (no allocation or copy per value; same errors, limits
+//!   and object ids as [`decode`]; [`BorrowedGraph::to_graph`] gives the owned [`Graph`]);
+//! - [`encode`]: one canonical byte sequence per value (`spec/structured-clone.md`), and
+//!   [`encode_into`] to append it to a caller's buffer;
 //! - feature `neutral`: the neutral JSON value description of `vectors/SCHEMA.md`;
 //! - feature `serde`: [`serde`](crate::serde) `Serializer`/`Deserializer` for plain data.
 //!
@@ -28,6 +32,19 @@
 //! assert_eq!(back.heap.prop(*props, "age"), Some(&Value::Number(30.0)));
 //! let keys: Vec<String> = back.heap.keys(*props).iter().map(|k| k.to_string()).collect();
 //! assert_eq!(keys, ["name", "age"]);
+//!
+//! // The same value read without copying: strings are slices of `bytes`.
+//! use formwire_v8::{decode_borrowed, ObjectRef, ValueRef};
+//! let g = decode_borrowed(&bytes).unwrap();
+//! let Some(ObjectRef::Plain(p)) = g.get(&g.root()) else { panic!() };
+//! let Some(ValueRef::String(name)) = g.prop(p, "name") else { panic!() };
+//! assert_eq!(name.as_latin1(), Some(&b"Alice"[..]));
+//! assert!(g.to_graph().same_as(&back));
+//!
+//! // Encoding into a reused buffer appends the same bytes.
+//! let mut out = Vec::new();
+//! formwire_v8::encode_into(&back, &mut out).unwrap();
+//! assert_eq!(out, bytes);
 //! ```
 
 #![deny(missing_docs)]
