@@ -163,3 +163,54 @@ test('MP-S-07: lone surrogates at the edges of adjacent names, values and filena
   assert.equal(Buffer.from(bytes).toString('utf8'), want);
   assert.deepEqual(await collect(enc), bytes);
 });
+
+/** A blob-like over `bytes` that says it has `size` bytes; its stream is a byte stream or a default one in 3-byte chunks. */
+function blobLike(bytes: Uint8Array<ArrayBuffer>, size: number, byteStream: boolean) {
+  return {
+    size,
+    type: 'application/x-test',
+    name: 'b.bin',
+    stream: () =>
+      byteStream
+        ? new Blob([bytes]).stream()
+        : new ReadableStream<Uint8Array>({
+            start(c) {
+              for (let i = 0; i < bytes.length; i += 3) c.enqueue(bytes.slice(i, i + 3));
+              c.close();
+            },
+          }),
+    arrayBuffer: async () => bytes.slice().buffer,
+  };
+}
+
+test('bytes(): bodies from byte streams and from other streams in small chunks give the streamed bytes', async () => {
+  const big = new Uint8Array(70000).map((_, i) => (i * 7) & 0xff);
+  const small = new Uint8Array([1, 2, 3, 4, 5, 6, 7]);
+  for (const byteStream of [true, false]) {
+    const form: [string, unknown][] = [
+      ['a', 'x'],
+      ['f1', byteStream ? new File([big], 'big.bin') : blobLike(big, big.length, false)],
+      ['b', 'y'],
+      ['f2', blobLike(small, small.length, byteStream)],
+      ['c', 'z'],
+    ];
+    const enc = encodeFormData(form as never, { boundary: 'B' });
+    const bytes = await enc.bytes();
+    assert.equal(bytes.length, enc.contentLength);
+    assert.equal(bytes.buffer.byteLength, enc.contentLength);
+    assert.deepEqual(bytes, await collect(enc));
+    const s = latin1(bytes);
+    assert.ok(s.endsWith('\r\n--B--\r\n') && s.includes(latin1(big)) && s.includes('\x01\x02\x03\x04\x05\x06\x07\r\n--B\r\n'));
+  }
+});
+
+test('bytes(): a body longer or shorter than its size is an error, from a byte stream or another stream', async () => {
+  const body = new Uint8Array(50).fill(0x61);
+  for (const byteStream of [true, false]) {
+    for (const size of [49, 51, 10]) {
+      const enc = encodeFormData([['f', blobLike(body, size, byteStream)]] as never, { boundary: 'B' });
+      await assert.rejects(enc.bytes(), /changed size/, `size ${size}, byte stream ${byteStream}`);
+    }
+    assert.equal((await encodeFormData([['f', blobLike(body, 50, byteStream)]] as never, { boundary: 'B' }).bytes()).length > 50, true);
+  }
+});
