@@ -209,9 +209,10 @@ const isWellFormed: (s: string) => boolean =
 // window to bytes and tells, for free, whether it is all ASCII. A name or value without `+` or `%` is a substring of
 // the input (a SlicedString from 13 characters on in V8: no copy, but it keeps the input alive, as any substring of
 // it would). The others are decoded into one of two batches per window, and cut out of the batch's string once the
-// window is done: in an ASCII window, one with `+` but no `%` is ASCII after UE-P-06 and is moved (copyWithin) to the
-// one-byte batch at the start of the window's bytes, its `+` made SP there; one with `%` (or, in a window that is not
-// ASCII, with `+` too) is decoded by decodeInto, this module's WHATWG percent and UTF-8 decoder, into the UTF-16 batch.
+// window is done: in an ASCII window, one with `+` but no `%` is ASCII after UE-P-06 and is moved by plusPart to the
+// one-byte batch at the start of the window's bytes, its `+` made SP on the way; one with `%` (or, in a window that is
+// not ASCII, with `+` too) is decoded by decodeInto, this module's WHATWG percent and UTF-8 decoder, into the UTF-16
+// batch.
 // So a parse makes at most two strings per window besides its results, instead of one per decoded name or value (each
 // string built from computed characters costs a runtime call, or a rope of pieces that the garbage collector traces
 // and that is flattened later), and allocates little besides its result: what the garbage collector has to copy
