@@ -134,8 +134,9 @@ fn rows(id: &str, bytes: &[u8], graph: &Graph) {
             black_box(decode_borrowed(black_box(bytes)).unwrap());
         }),
     );
-    if n >= 1 << 20 {
-        // The least work a contiguous encoding of this value does: copy its bytes once.
+    {
+        // The least work a contiguous encoding of this value does: write its bytes once (into a
+        // buffer that has the room; or into a new one, as `encode` returns).
         let mut out = Vec::with_capacity(n);
         report(
             &format!("{id} floor: memcpy into a reused Vec"),

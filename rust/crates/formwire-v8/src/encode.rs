@@ -27,17 +27,30 @@ impl Default for EncodeOptions {
 }
 
 /// Encodes a value graph with the default options.
+#[inline]
 pub fn encode(graph: &Graph) -> Result<Vec<u8>, Error> {
     encode_value(&graph.heap, &graph.root, &EncodeOptions::default())
 }
 
 /// Encodes a value graph with the given options.
+#[inline]
 pub fn encode_with(graph: &Graph, options: &EncodeOptions) -> Result<Vec<u8>, Error> {
     encode_value(&graph.heap, &graph.root, options)
 }
 
 /// Encodes `root`, whose objects live in `heap`.
 pub fn encode_value(heap: &Heap, root: &Value, options: &EncodeOptions) -> Result<Vec<u8>, Error> {
+    if let Value::String(s) = root {
+        if let Some((len, buf)) = s.inline_parts() {
+            // SC-E-05, a short one-byte string (the common small message): header, tag, length
+            // and the whole inline buffer in fixed-size copies, then cut back.
+            let mut out = Vec::with_capacity(4 + crate::string::INLINE);
+            out.extend_from_slice(&[TAG_VERSION, 15, TAG_ONE_BYTE_STRING, len as u8]);
+            out.extend_from_slice(buf);
+            out.truncate(4 + len);
+            return Ok(out);
+        }
+    }
     let mut out = match root {
         Value::Object(_) | Value::BigInt(_) => Vec::new(),
         // A primitive: one allocation of the size `encode_value_into` reserves.
