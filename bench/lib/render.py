@@ -172,7 +172,7 @@ def main() -> None:
                 if t.get("ceiling"):
                     over = " (the target is above it)" if t["ceiling"] < t["min_ratio"] else ""
                     ccpu = f", CPU time {t['cpu_ceiling']:.2f}x" if t.get("cpu_ceiling") else ""
-                    ceil = f"; ceiling {t['ceiling']:.2f}x{ccpu}{over}, floor: {t['floor_label']}"
+                    ceil = f"; ceiling {t['ceiling']:.2f}x{ccpu}{over}, set by the {t['floor_label']}"
                 w(f"- {t['text']}: {t['value']:.2f}{unit} {mark}{cpu}{ceil}")
         w("")
 
