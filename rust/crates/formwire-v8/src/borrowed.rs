@@ -15,7 +15,7 @@
 //! object. A [`Props`] or [`Span`] from another graph reads as empty, never as a panic.
 
 use crate::bigint::BigInt;
-use crate::string::JsString;
+use crate::string::{array_index, digits, JsString};
 use crate::value::{
     ArrayBuffer, ErrorName, ErrorObject, Graph, Heap, Item, ObjId, Object, Props, RegExpFlags,
     Span, Value, View,
@@ -138,47 +138,6 @@ impl<'a> Str<'a> {
             }
         }
     }
-}
-
-/// The decimal digits of `n`, right-aligned in 20 bytes, and their count.
-fn digits(n: i64) -> ([u8; 20], usize) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    let mut m = n.unsigned_abs();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (m % 10) as u8;
-        m /= 10;
-        if m == 0 {
-            break;
-        }
-    }
-    if n < 0 {
-        i -= 1;
-        buf[i] = b'-';
-    }
-    (buf, 20 - i)
-}
-
-fn array_index(mut units: impl Iterator<Item = u16>, n: usize) -> Option<u32> {
-    if n == 0 || n > 10 {
-        return None;
-    }
-    let first = units.next()?;
-    if !(u16::from(b'0')..=u16::from(b'9')).contains(&first) {
-        return None;
-    }
-    if first == u16::from(b'0') {
-        return if n == 1 { Some(0) } else { None };
-    }
-    let mut v = u64::from(first - u16::from(b'0'));
-    for c in units {
-        if !(u16::from(b'0')..=u16::from(b'9')).contains(&c) {
-            return None;
-        }
-        v = v * 10 + u64::from(c - u16::from(b'0'));
-    }
-    (v <= 0xFFFF_FFFE).then_some(v as u32)
 }
 
 /// Iterator over the code units of a [`Str`].

@@ -570,8 +570,8 @@ impl<'a> Decoder<'a> {
                 ));
             }
         };
-        let mut digits = [0u8; 24];
-        let key = JsString::from_latin1_slice(format_int(n, &mut digits));
+        let (digits, len) = crate::string::digits(n);
+        let key = JsString::from_latin1_slice(&digits[20 - len..]);
         let index = if (0..=0xFFFF_FFFE).contains(&n) {
             Some(n as u32)
         } else {
@@ -2030,26 +2030,6 @@ fn set_add(values: &mut Vec<Value>, index: &mut Index, read: &mut u32, v: Value)
 
 pub(crate) fn zigzag(u: u32) -> i32 {
     ((u >> 1) as i32) ^ -((u & 1) as i32)
-}
-
-/// The decimal form of `n` in `buf`.
-fn format_int(n: i64, buf: &mut [u8; 24]) -> &[u8] {
-    let mut i = buf.len();
-    let neg = n < 0;
-    let mut m = n.unsigned_abs();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (m % 10) as u8;
-        m /= 10;
-        if m == 0 {
-            break;
-        }
-    }
-    if neg {
-        i -= 1;
-        buf[i] = b'-';
-    }
-    &buf[i..]
 }
 
 /// SC-D-17: ECMA-262 TimeClip.

@@ -278,8 +278,27 @@ fn latin1_to_string(b: &[u8]) -> String {
     }
 }
 
-#[inline]
-fn array_index(mut units: impl Iterator<Item = u16>, n: usize) -> Option<u32> {
+/// The decimal digits of `n`, right-aligned in 20 bytes, and their count.
+pub(crate) fn digits(n: i64) -> ([u8; 20], usize) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    let mut m = n.unsigned_abs();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    if n < 0 {
+        i -= 1;
+        buf[i] = b'-';
+    }
+    (buf, 20 - i)
+}
+
+pub(crate) fn array_index(mut units: impl Iterator<Item = u16>, n: usize) -> Option<u32> {
     if n == 0 || n > 10 {
         return None;
     }
