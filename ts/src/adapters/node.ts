@@ -8,7 +8,9 @@ import type { Utf8Decode } from '../core/utf8.js';
 type BufferIndexOf = (this: Uint8Array, n: Uint8Array, from: number) => number;
 
 type BufferSlice = (this: Uint8Array, start: number, end: number) => string;
-const g = globalThis as { Buffer?: { prototype: { indexOf: BufferIndexOf; utf8Slice?: BufferSlice } } };
+const g = globalThis as {
+  Buffer?: { prototype: { indexOf: BufferIndexOf; utf8Slice?: BufferSlice; latin1Slice?: BufferSlice } };
+};
 const native: BufferIndexOf | null = g.Buffer && typeof g.Buffer.prototype.indexOf === 'function' ? g.Buffer.prototype.indexOf : null;
 
 /**
@@ -46,3 +48,13 @@ const slice: BufferSlice | null = g.Buffer && typeof g.Buffer.prototype.utf8Slic
  */
 export const nativeUtf8Decode: Utf8Decode | null =
   slice === null ? null : (b: Uint8Array, s: number, e: number): string => slice.call(b, s, e);
+
+const latin1: BufferSlice | null =
+  g.Buffer && typeof g.Buffer.prototype.latin1Slice === 'function' ? g.Buffer.prototype.latin1Slice : null;
+
+/**
+ * Buffer's native Latin-1 slice (a plain copy, one unit per byte), or null where there is no Buffer: the urlencoded
+ * string parser makes its ASCII windows into strings with it instead of a UTF-8 decode.
+ */
+export const nativeLatin1Decode: Utf8Decode | null =
+  latin1 === null ? null : (b: Uint8Array, s: number, e: number): string => latin1.call(b, s, e);
