@@ -444,6 +444,48 @@ async function serializeCase(imp) {
     });
     return { version: `node ${process.version}`, times: r.times, cpu: r.cpu, last: { floor: true }, slow: r.slow };
   }
+  if (imp === 'floor-body') {
+    // Floor: the least work that turns this FormData into one complete contiguous body, which every W5 row must do:
+    // build the form (as every row does), read its entries back, get the File's bytes out of Node's blob store the
+    // cheapest way Node offers, and write the field text and those bytes into one output of the body's length.
+    // - File.stream() with a default reader: Node copies the blob into one fresh ArrayBuffer (a single 10 MiB chunk)
+    //   and hands it over. Node 20's arrayBuffer()/bytes() copy once more (the chunks are concatenated into a second
+    //   ArrayBuffer, even when there is one); a BYOB reader cannot read into the caller's buffer either (the chunk
+    //   is still made by Node, then copied into the view); reading slices costs a stream per slice; a Blob has no
+    //   synchronous or zero-copy accessor (node:buffer resolveObjectURL gives back a Blob of the same store).
+    // - The field text: every name and value concatenated and UTF-8 encoded once into the output (the cheapest way
+    //   measured: one encodeInto of the rope beats a write per string); the framing (boundaries, headers), escaping
+    //   and length computation are left out, so this row only undercounts (the body length is taken as known).
+    const total = W.expect.bytes;
+    const at = total - Buffer.byteLength(`\r\n--${B}--\r\n`) - blob.length; // where the File's bytes go
+    const te = new TextEncoder();
+    const r = await measure(async () => {
+      const fd = new FormData();
+      for (const [k, v] of fields) fd.append(k, v);
+      fd.append('file', new File([blob], W.blob_name, { type: W.blob_type }));
+      const out = Buffer.allocUnsafe(total);
+      let text = '';
+      let file;
+      for (const [k, v] of fd) {
+        text += k;
+        if (typeof v === 'string') text += v;
+        else file = v;
+      }
+      te.encodeInto(text, out);
+      let o = at;
+      const reader = file.stream().getReader();
+      for (;;) {
+        const c = await reader.read();
+        if (c.done) break;
+        out.set(c.value, o);
+        o += c.value.length;
+      }
+      return out;
+    });
+    const out = r.last;
+    const last = { floor: true, bytes: out.length, blob_bytes: blob.length, blob_equal: blob.equals(out.subarray(at, at + blob.length)) };
+    return { version: `node ${process.version}`, times: r.times, cpu: r.cpu, last, slow: r.slow };
+  }
   if (imp === 'formwire' || imp === 'formwire-pairs') {
     const fw = await import(fwUrl('index.js'));
     version = formwireVersion;
