@@ -2,15 +2,26 @@
 // costs, measured the way bench/run measures its W5 rows (the form is built inside the timer, the result kept alive).
 //
 //   npm --prefix ts run build && bench/run --workload W5 --lang ts   # once: generates bench/.work/full/w5.*
-//   node ts/bench/serialize.mjs [rounds=N]
+//   node ts/bench/serialize.mjs [rounds=N]                # the breakdown
+//   node ts/bench/serialize.mjs mode=readback [rounds=N]  # the ways Node offers to get a File's bytes out, compared
 //
-// Rows, each in its own process, each adding one step to the one above:
+// Rows, each in its own process (median wall and CPU time of its runs; the median of those over the rounds):
 //   build                 1,000 FormData.append + new File([blob]) + append: what every W5 row does (floor-build)
 //   +encodeFormData       formwire's headers and text encoded (no body read yet)
 //   +read File            the File's bytes read back once (File.stream(): Node copies them into a fresh ArrayBuffer)
-//   +copy to output       that chunk copied into one output of the body's length (the least any contiguous body needs)
+//   +copy to output       that chunk copied into one output of the body's length
+//   floor-body            bench/run's W5 floor: build, entries read back, names and values UTF-8 encoded into one
+//                         output of the body's length, the File read back with File.stream() and copied in after them
 //   formwire bytes()      build + encodeFormData(fd).bytes(), the W5 formwire row
 //   Response arrayBuffer  build + new Response(fd).arrayBuffer(), the W5 incumbent
+// mode=readback: build + the File's bytes into one output of the body's length, by each way of reading a Blob:
+//   stream                File.stream(), default reader, each chunk copied into the output (Node 20: one chunk)
+//   arrayBuffer           File.arrayBuffer() copied into the output (Node 20 concatenates its chunks into a second
+//                         ArrayBuffer, even a single one: two copies before the output's)
+//   bytes                 File.bytes() (arrayBuffer() wrapped) copied into the output
+//   byob                  File.stream() with a BYOB reader reading straight into the output's ArrayBuffer (Node still
+//                         makes its chunk and the stream copies it into the view)
+//   slices 256 KiB        File.slice(...).stream() per 256 KiB copied into the output (a stream per slice)
 import { readFileSync, existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +34,13 @@ const opt = (k, d) => {
   const a = args.find((x) => x.startsWith(k + '='));
   return a === undefined ? d : a.slice(k.length + 1);
 };
-const ROWS = ['build', '+encodeFormData', '+read File', '+copy to output', 'formwire bytes()', 'Response arrayBuffer'];
+const MODES = {
+  breakdown: ['build', '+encodeFormData', '+read File', '+copy to output', 'floor-body', 'formwire bytes()', 'Response arrayBuffer'],
+  readback: ['build', 'stream', 'arrayBuffer', 'bytes', 'byob', 'slices 256 KiB'],
+};
+const MODE = opt('mode', 'breakdown');
+const ROWS = MODES[MODE];
+if (ROWS === undefined) throw new Error(`mode=${MODE}: one of ${Object.keys(MODES).join(', ')}`);
 
 async function child(row) {
   const man = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
@@ -38,6 +55,8 @@ async function child(row) {
     fd.append('file', file);
     return { fd, file };
   };
+  const te = new TextEncoder();
+  const at = W.bytes - Buffer.byteLength(`\r\n--${W.boundary}--\r\n`) - blob.length; // where the File's bytes go
   const read = async (file) => {
     const r = file.stream().getReader();
     const chunks = [];
@@ -66,51 +85,135 @@ async function child(row) {
       }
       return out;
     },
+    'floor-body': async () => {
+      const { fd } = build();
+      const out = Buffer.allocUnsafe(W.bytes);
+      let text = '';
+      let file;
+      for (const [k, v] of fd) {
+        text += k;
+        if (typeof v === 'string') text += v;
+        else file = v;
+      }
+      te.encodeInto(text, out);
+      let o = at;
+      for (const c of await read(file)) {
+        out.set(c, o);
+        o += c.length;
+      }
+      return out;
+    },
+    stream: async () => {
+      const { file } = build();
+      const out = Buffer.allocUnsafe(W.bytes);
+      let o = at;
+      const r = file.stream().getReader();
+      for (;;) {
+        const x = await r.read();
+        if (x.done) return out;
+        out.set(x.value, o);
+        o += x.value.length;
+      }
+    },
+    arrayBuffer: async () => {
+      const { file } = build();
+      const out = Buffer.allocUnsafe(W.bytes);
+      out.set(new Uint8Array(await file.arrayBuffer()), at);
+      return out;
+    },
+    bytes: async () => {
+      const { file } = build();
+      const out = Buffer.allocUnsafe(W.bytes);
+      out.set(await file.bytes(), at);
+      return out;
+    },
+    byob: async () => {
+      const { file } = build();
+      let buf = new ArrayBuffer(W.bytes);
+      let o = at;
+      const end = at + file.size;
+      const r = file.stream().getReader({ mode: 'byob' });
+      while (o < end) {
+        const x = await r.read(new Uint8Array(buf, o, end - o));
+        if (x.done) break;
+        buf = x.value.buffer; // the view's buffer was transferred: the same memory under a new ArrayBuffer
+        o += x.value.length;
+      }
+      r.releaseLock();
+      return buf;
+    },
+    'slices 256 KiB': async () => {
+      const { file } = build();
+      const out = Buffer.allocUnsafe(W.bytes);
+      let o = at;
+      for (let a = 0; a < file.size; a += 256 * 1024) {
+        for (const c of await read(file.slice(a, a + 256 * 1024))) {
+          out.set(c, o);
+          o += c.length;
+        }
+      }
+      return out;
+    },
     'formwire bytes()': async () => fw.encodeFormData(build().fd, { boundary: W.boundary }).bytes(),
     'Response arrayBuffer': async () => new Uint8Array(await new Response(build().fd).arrayBuffer()),
   };
   const fn = fns[row];
-  await fn();
+  const first = await fn();
+  if (MODE === 'readback' && row !== 'build') {
+    // every way must have put the File's bytes where they belong
+    const u = first instanceof ArrayBuffer ? new Uint8Array(first) : first;
+    if (u.length !== W.bytes || !blob.equals(u.subarray(at, at + blob.length))) throw new Error(`${row}: wrong output`);
+  }
   const now = () => Number(process.hrtime.bigint()) / 1e9;
   const times = [];
+  const cpus = [];
   let total = 0;
   let last;
   while (times.length < 5 || (total < 1 && times.length < 200)) {
+    const c0 = process.cpuUsage();
     const t0 = now();
     last = await fn();
     const t = now() - t0;
+    const c = process.cpuUsage(c0);
     times.push(t);
+    cpus.push((c.user + c.system) / 1e6);
     total += t;
   }
   void last;
-  times.sort((x, y) => x - y);
-  console.log(JSON.stringify({ wall: times[times.length >> 1] }));
+  console.log(JSON.stringify({ wall: med(times), cpu: med(cpus) }));
 }
+
+const med = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
 
 async function parent() {
   if (!existsSync(join(dir, 'manifest.json'))) throw new Error(`${dir} missing: run bench/run --workload W5 --lang ts once`);
   const rounds = Number(opt('rounds', 3));
-  const res = new Map(ROWS.map((r) => [r, []]));
+  const res = new Map(ROWS.map((r) => [r, { wall: [], cpu: [] }]));
   for (let k = 0; k < rounds; k++) {
     for (const r of ROWS) {
-      const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), `--row=${r}`], { encoding: 'utf8' });
-      res.get(r).push(JSON.parse(out.trim().split('\n').pop()).wall);
+      const argv = [fileURLToPath(import.meta.url), `--row=${r}`, `mode=${MODE}`];
+      const out = JSON.parse(execFileSync(process.execPath, argv, { encoding: 'utf8' }).trim().split('\n').pop());
+      res.get(r).wall.push(out.wall);
+      res.get(r).cpu.push(out.cpu);
     }
   }
-  const med = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
-  console.log(`W5 (median wall time of ${rounds} processes)`);
+  const ms = (x) => (x * 1e3).toFixed(2).padStart(7);
+  console.log(`W5 ${MODE} (median over ${rounds} processes of each process's median wall and CPU time)`);
   let prev = null;
   for (const r of ROWS) {
-    const m = med(res.get(r));
-    const step = r.startsWith('+') && prev !== null ? `  (+${((m - prev) * 1e3).toFixed(2)})` : '';
-    console.log(`${r.padEnd(22)} ${(m * 1e3).toFixed(2).padStart(7)} ms${step}`);
+    const m = med(res.get(r).wall);
+    const step = (r.startsWith('+') || MODE === 'readback') && prev !== null ? `  (+${((m - prev) * 1e3).toFixed(2)} wall)` : '';
+    console.log(`${r.padEnd(22)} ${ms(m)} ms wall ${ms(med(res.get(r).cpu))} ms CPU${step}`);
     if (r === 'build' || r.startsWith('+')) prev = m;
   }
-  const f = med(res.get('formwire bytes()'));
-  const i = med(res.get('Response arrayBuffer'));
-  console.log(`formwire vs Response: ${(i / f).toFixed(2)}x; at the "+copy to output" floor: ${(i / med(res.get('+copy to output'))).toFixed(2)}x`);
+  if (MODE !== 'breakdown') return;
+  const ratio = (t, a, b) => (med(res.get(a)[t]) / med(res.get(b)[t])).toFixed(2);
+  for (const t of ['wall', 'cpu']) {
+    console.log(`${t}: formwire vs Response ${ratio(t, 'Response arrayBuffer', 'formwire bytes()')}x; ` +
+      `ceiling (Response / floor-body) ${ratio(t, 'Response arrayBuffer', 'floor-body')}x; ` +
+      `formwire / floor-body ${ratio(t, 'formwire bytes()', 'floor-body')}`);
+  }
 }
-
 const rowArg = args.find((a) => a.startsWith('--row='));
 if (rowArg) await child(rowArg.slice(6));
 else await parent();
