@@ -214,3 +214,35 @@ test('bytes(): a body longer or shorter than its size is an error, from a byte s
     assert.equal((await encodeFormData([['f', blobLike(body, 50, byteStream)]] as never, { boundary: 'B' }).bytes()).length > 50, true);
   }
 });
+
+test('bytes(): a Blob is read once through stream(), never arrayBuffer()/bytes() (Node 20 copies those twice)', async () => {
+  // Node's File.stream() hands over the blob store's bytes in one copy; arrayBuffer() and bytes() concatenate the
+  // chunks into a second ArrayBuffer. bench/run's W5 floor-body assumes the one-copy read, so the encoder must use it.
+  const payload = new Uint8Array(300000).map((_, i) => (i * 31) & 0xff);
+  let streams = 0;
+  class OneCopyFile extends File {
+    override stream(): ReturnType<File['stream']> {
+      streams++;
+      return super.stream();
+    }
+    override arrayBuffer(): Promise<ArrayBuffer> {
+      throw new Error('arrayBuffer() read');
+    }
+    override bytes(): never {
+      throw new Error('bytes() read');
+    }
+  }
+  const fd = new FormData();
+  fd.append('a', 'x');
+  fd.append('f', new OneCopyFile([payload], 'p.bin', { type: 'application/octet-stream' }));
+  const enc = encodeFormData(fd, { boundary: 'B' });
+  const body = await enc.bytes();
+  assert.equal(streams, 1);
+  const head = '--B\r\nContent-Disposition: form-data; name="a"\r\n\r\nx\r\n' +
+    '--B\r\nContent-Disposition: form-data; name="f"; filename="p.bin"\r\nContent-Type: application/octet-stream\r\n\r\n';
+  const tail = '\r\n--B--\r\n';
+  assert.equal(body.length, head.length + payload.length + tail.length);
+  assert.equal(latin1(body.subarray(0, head.length)), head);
+  assert.deepEqual(body.subarray(head.length, head.length + payload.length), payload);
+  assert.equal(latin1(body.subarray(head.length + payload.length)), tail);
+});
