@@ -1,6 +1,7 @@
-//! cargo-fuzz target: the borrowing V8 clone decoder never panics and agrees with the owned one:
-//! both accept (and `to_graph` of the borrowed graph is the same value) or both reject with the same
-//! error code and offset.
+//! cargo-fuzz target: the borrowing V8 clone decoder never panics and gives the same answer twice on
+//! one thread: the owned `decode_with` (the same reader, run again with the working memory and arenas
+//! the first run left in the thread's cache, then `to_graph`) accepts with the same value or rejects
+//! with the same error code and offset.
 //!
 //! The first byte picks the options (bit 0: `node_ipc`, bits 1-3: a small `max_depth`), the rest is the input.
 #![no_main]

@@ -23,7 +23,6 @@ use crate::value::{
 use core::fmt;
 use core::hash::{Hash, Hasher};
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 // ---- public values -------------------------------------------------------------------------------
 
@@ -770,53 +769,64 @@ impl<'a> BorrowedGraph<'a> {
 
     /// The same value as an owned [`Graph`] (what [`decode`](crate::decode) returns for the input),
     /// with the same object ids.
+    ///
+    /// The owned heap's arenas are the borrowed ones slot for slot (key `i` of the graph is key `i`
+    /// of the heap, value `i` value `i`), so every `Props` carries over as it is and objects of one
+    /// shape keep sharing their key list; only array elements are rebuilt, as `(index, value)`.
     pub fn to_graph(&self) -> Graph {
-        let mut heap = Heap::with_capacities(
-            self.a().objects.len(),
-            self.a().values.len(),
-            self.a().elems.len(),
-        );
-        // Key lists stay shared: borrowed (list start, length) -> owned list start.
-        let mut lists: HashMap<(u32, u32), u32> = HashMap::new();
-        let mut props_of = |heap: &mut Heap, p: Props| -> Props {
-            if p.len == 0 {
-                return Props::EMPTY;
-            }
-            let keys = match lists.get(&(p.keys, p.len)) {
-                Some(&k) => k,
-                None => {
-                    let start = heap.arena_lens().0 as u32;
-                    for &k in self.a().keys.get(p.key_range()).unwrap_or(&[]) {
-                        heap.keys_vec().push(self.str_ref(k).to_js_string());
-                    }
-                    lists.insert((p.keys, p.len), start);
-                    start
-                }
-            };
-            let values = heap.arena_lens().1 as u32;
-            for &v in self.a().values.get(p.value_range()).unwrap_or(&[]) {
-                let v = self.owned_value(v);
-                heap.values_vec().push(v);
-            }
-            Props {
-                keys,
-                values,
-                len: p.len,
-            }
+        let input = self.input;
+        let Some(a) = self.arenas.as_deref() else {
+            return primitive_graph(input, self.root);
         };
-        for o in &self.a().objects {
-            let object = match *o {
-                ObjSlot::Plain(p) => Object::Plain(props_of(&mut heap, p)),
-                ObjSlot::Array(a) => {
-                    let start = heap.arena_lens().2;
-                    let items: Vec<Item> = self.elements(&a).map(|(i, v)| (i, owned(v))).collect();
-                    heap.items_vec().extend(items);
-                    let items = crate::value::span_of(start, heap.arena_lens().2);
-                    let props = props_of(&mut heap, a.props);
+        // Every slot is written where it stays (a value built aside and then moved stalls on store
+        // forwarding; the compiler builds one aside when several kinds are pushed).
+        let mut keys: Vec<JsString> = Vec::with_capacity(a.keys.len());
+        keys.resize_with(a.keys.len(), JsString::new);
+        for (dst, &k) in keys.iter_mut().zip(&a.keys) {
+            set_key(dst, input, k);
+        }
+        let mut values: Vec<Value> = Vec::with_capacity(a.values.len());
+        values.resize_with(a.values.len(), || Value::Undefined);
+        for (dst, &v) in values.iter_mut().zip(&a.values) {
+            set_value(dst, input, v);
+        }
+        let mut items: Vec<Item> = Vec::new();
+        let mut objects: Vec<Object> = Vec::with_capacity(a.objects.len());
+        objects.resize_with(a.objects.len(), || Object::Date(0.0));
+        for (dst, o) in objects.iter_mut().zip(&a.objects) {
+            *dst = match *o {
+                ObjSlot::Plain(p) => Object::Plain(p),
+                ObjSlot::Array(arr) => {
+                    let start = items.len();
+                    match arr.indexes {
+                        OBJECT_RUN => {
+                            let first = arr.elems.start;
+                            items.extend((0..arr.elems.len).map(|i| (i, Value::Object(ObjId(first + i)))));
+                        }
+                        NO_INDEXES => {
+                            let slots = a.elems.get(arr.elems.range()).unwrap_or(&[]);
+                            items.extend(
+                                slots
+                                    .iter()
+                                    .enumerate()
+                                    .map(|(i, &v)| (i as u32, owned_slot(input, v))),
+                            );
+                        }
+                        at => {
+                            let slots = a.elems.get(arr.elems.range()).unwrap_or(&[]);
+                            let at = at as usize;
+                            let ix = a.indexes.get(at..at + slots.len()).unwrap_or(&[]);
+                            items.extend(
+                                ix.iter()
+                                    .zip(slots)
+                                    .map(|(&i, &v)| (i, owned_slot(input, v))),
+                            );
+                        }
+                    }
                     Object::Array(crate::value::Array {
-                        length: a.length,
-                        items,
-                        props,
+                        length: arr.length,
+                        items: crate::value::span_of(start, items.len()),
+                        props: arr.props,
                     })
                 }
                 ObjSlot::Date(t) => Object::Date(t),
@@ -826,30 +836,25 @@ impl<'a> BorrowedGraph<'a> {
                 },
                 ObjSlot::Map(s) => {
                     let start = s.start as usize;
-                    let slots = self
-                        .a()
-                        .elems
-                        .get(start..start + 2 * s.len())
-                        .unwrap_or(&[]);
+                    let slots = a.elems.get(start..start + 2 * s.len()).unwrap_or(&[]);
                     Object::Map(
                         slots
                             .chunks_exact(2)
-                            .map(|kv| (self.owned_value(kv[0]), self.owned_value(kv[1])))
+                            .map(|kv| (owned_slot(input, kv[0]), owned_slot(input, kv[1])))
                             .collect(),
                     )
                 }
                 ObjSlot::Set(s) => Object::Set(
-                    self.a()
-                        .elems
+                    a.elems
                         .get(s.range())
                         .unwrap_or(&[])
                         .iter()
-                        .map(|&v| self.owned_value(v))
+                        .map(|&v| owned_slot(input, v))
                         .collect(),
                 ),
                 ObjSlot::BooleanObject(b) => Object::BooleanObject(b),
                 ObjSlot::NumberObject(n) => Object::NumberObject(n),
-                ObjSlot::BigIntObject(b) => match self.owned_value(b) {
+                ObjSlot::BigIntObject(b) => match owned_slot(input, b) {
                     Value::BigInt(b) => Object::BigIntObject(b),
                     _ => Object::BigIntObject(BigInt::zero()),
                 },
@@ -860,7 +865,7 @@ impl<'a> BorrowedGraph<'a> {
                 }),
                 ObjSlot::View(v) => Object::View(v),
                 ObjSlot::Error(i) => {
-                    let e = self.a().errors.get(i as usize).copied().unwrap_or(ErrSlot {
+                    let e = a.errors.get(i as usize).copied().unwrap_or(ErrSlot {
                         name: ErrorName::Error,
                         message: None,
                         stack: None,
@@ -870,29 +875,98 @@ impl<'a> BorrowedGraph<'a> {
                         name: e.name,
                         message: e.message.map(|s| self.str_ref(s).to_js_string()),
                         stack: e.stack.map(|s| self.str_ref(s).to_js_string()),
-                        cause: e.cause.map(|s| self.owned_value(s)),
+                        cause: e.cause.map(|s| owned_slot(input, s)),
                     }))
                 }
             };
-            heap.alloc(object);
         }
-        Graph::new(heap, self.owned_value(self.root))
-    }
-
-    fn owned_value(&self, s: Slot) -> Value {
-        owned(self.value_ref(s))
+        Graph::new(
+            Heap::from_parts(objects, keys, values, items),
+            owned_slot(input, self.root),
+        )
     }
 }
 
-/// The owned value of a borrowed one.
-fn owned(v: ValueRef<'_>) -> Value {
-    match v {
-        ValueRef::Undefined => Value::Undefined,
-        ValueRef::Null => Value::Null,
-        ValueRef::Bool(b) => Value::Bool(b),
-        ValueRef::Number(n) => Value::Number(n),
-        ValueRef::BigInt(b) => Value::BigInt(b.to_bigint()),
-        ValueRef::String(s) => Value::String(s.to_js_string()),
-        ValueRef::Object(id) => Value::Object(id),
+/// The graph of a primitive (a string written in place: see `JsString::set_latin1_slice`).
+#[inline(never)]
+fn primitive_graph(input: &[u8], root: Slot) -> Graph {
+    match root {
+        Slot::Latin1 { len, at } => {
+            let mut g = Graph::primitive(Value::String(JsString::new()));
+            if let Value::String(s) = &mut g.root {
+                s.set_latin1_slice(input.get(at..at + len as usize).unwrap_or(&[]));
+            }
+            g
+        }
+        s => Graph::primitive(owned_slot(input, s)),
+    }
+}
+
+/// Makes `dst` the owned value of a slot of a graph of `input`, in place: a short Latin-1 string
+/// is written as masked words (see `JsString::set_latin1_at`).
+#[inline(always)]
+fn set_value(dst: &mut Value, input: &[u8], s: Slot) {
+    match s {
+        Slot::Latin1 { len, at }
+            if len as usize <= crate::string::INLINE
+                && at.checked_add(24).is_some_and(|e| e <= input.len()) =>
+        {
+            *dst = Value::String(JsString::new());
+            if let Value::String(js) = dst {
+                js.set_latin1_at(input, at, len as usize);
+            }
+        }
+        Slot::Number(n) => *dst = Value::Number(n),
+        Slot::Bool(b) => *dst = Value::Bool(b),
+        Slot::Object(id) => *dst = Value::Object(ObjId(id)),
+        Slot::Null => *dst = Value::Null,
+        Slot::Undefined => {}
+        s => *dst = owned_slot(input, s),
+    }
+}
+
+/// [`set_value`] for keys.
+#[inline(always)]
+fn set_key(dst: &mut JsString, input: &[u8], s: Slot) {
+    match s {
+        Slot::Latin1 { len, at } if len as usize <= crate::string::INLINE => {
+            dst.set_latin1_at(input, at, len as usize)
+        }
+        s => *dst = owned_key(input, s),
+    }
+}
+
+/// The owned value of a slot of a graph of `input`.
+#[inline(always)]
+fn owned_slot(input: &[u8], s: Slot) -> Value {
+    match s {
+        Slot::Undefined => Value::Undefined,
+        Slot::Null => Value::Null,
+        Slot::Bool(b) => Value::Bool(b),
+        Slot::Number(n) => Value::Number(n),
+        Slot::Object(id) => Value::Object(ObjId(id)),
+        // The common string: short Latin-1, copied as masked words (`JsString::latin1_at`).
+        Slot::Latin1 { len, at } if at.checked_add(len as usize).is_some_and(|e| e <= input.len()) => {
+            Value::String(JsString::latin1_at(input, at, len as usize))
+        }
+        Slot::BigInt { negative, len, at } => Value::BigInt(
+            BigIntRef {
+                negative,
+                magnitude_le: input.get(at..at + len as usize).unwrap_or(&[]),
+            }
+            .to_bigint(),
+        ),
+        s => Value::String(owned_key(input, s)),
+    }
+}
+
+/// The owned string of a key or string slot of a graph of `input`.
+#[inline(always)]
+fn owned_key(input: &[u8], s: Slot) -> JsString {
+    match s {
+        Slot::Latin1 { len, at } if at.checked_add(len as usize).is_some_and(|e| e <= input.len()) => {
+            JsString::latin1_at(input, at, len as usize)
+        }
+        s => crate::borrowed_decode::slot_str(input, s).to_js_string(),
     }
 }

@@ -2309,7 +2309,7 @@ fn any_names(buf: &[u8], keys: &[Slot], at: usize, n: usize) -> bool {
 }
 
 /// A key or string slot as the string it names.
-fn slot_str(buf: &[u8], s: Slot) -> crate::borrowed::Str<'_> {
+pub(crate) fn slot_str(buf: &[u8], s: Slot) -> crate::borrowed::Str<'_> {
     use crate::borrowed::Str;
     let bytes = |at: usize, len: u32| buf.get(at..at + len as usize).unwrap_or(&[]);
     match s {

@@ -77,22 +77,8 @@ impl JsString {
         }
     }
 
-    /// A short one-byte string of `len <= 22` units from three little-endian words already masked
-    /// to `len` bytes (the inline buffer is zero-padded).
-    #[inline(always)]
-    pub(crate) fn inline_words(len: usize, w0: u64, w1: u64, w2: u64) -> JsString {
-        let mut buf = [0u8; INLINE];
-        buf[..8].copy_from_slice(&w0.to_le_bytes());
-        buf[8..16].copy_from_slice(&w1.to_le_bytes());
-        buf[16..].copy_from_slice(&w2.to_le_bytes()[..INLINE - 16]);
-        JsString(Repr::Inline {
-            len: len as u8,
-            buf,
-        })
-    }
-
     /// The Latin-1 string `input[start..start + len]` (the caller checked the range).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn latin1_at(input: &[u8], start: usize, len: usize) -> JsString {
         let mut s = JsString::new();
         s.set_latin1_at(input, start, len);
@@ -103,7 +89,7 @@ impl JsString {
     /// range), in place. A short one is copied as three 8-byte words masked to its length: no
     /// variable-length copy, and no temporary that would be moved afterwards (a value built on the
     /// stack and then moved into an arena slot stalls on store forwarding).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn set_latin1_at(&mut self, input: &[u8], start: usize, len: usize) {
         if len <= INLINE {
             if let (Some(w), Repr::Inline { len: l, buf }) =
@@ -127,7 +113,22 @@ impl JsString {
                 return;
             }
         }
-        *self = JsString::from_latin1_slice(&input[start..start + len]);
+        self.set_latin1_slice(&input[start..start + len]);
+    }
+
+    /// Makes this string the Latin-1 string `bytes`, in place (a short one is copied into the
+    /// inline buffer this string already has, without a temporary).
+    #[inline]
+    pub(crate) fn set_latin1_slice(&mut self, bytes: &[u8]) {
+        if let Repr::Inline { len, buf } = &mut self.0 {
+            if let Some(head) = buf.get_mut(..bytes.len()) {
+                head.copy_from_slice(bytes);
+                buf[bytes.len()..].fill(0);
+                *len = bytes.len() as u8;
+                return;
+            }
+        }
+        *self = JsString::from_latin1_slice(bytes);
     }
 
     /// The units as bytes when the string is stored one byte per unit (Latin-1).

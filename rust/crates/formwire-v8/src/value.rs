@@ -587,6 +587,22 @@ impl Heap {
         }
     }
 
+    /// A heap of these arenas (the decoder's: `Props` and `Span`s of `objects` index into them).
+    pub(crate) fn from_parts(
+        objects: Vec<Object>,
+        keys: Vec<JsString>,
+        values: Vec<Value>,
+        items: Vec<Item>,
+    ) -> Heap {
+        Heap {
+            objects,
+            keys,
+            values,
+            items,
+            last_keys: (0, 0),
+        }
+    }
+
     /// Replaces the object with this id (no-op for an id not in the heap).
     #[inline]
     pub fn replace(&mut self, id: ObjId, object: Object) {
@@ -829,19 +845,7 @@ impl Heap {
         self.add(Object::Array(a))
     }
 
-    // ---- crate internals (the decoder fills the arenas in place) ----------------------------------
-
-    pub(crate) fn keys_vec(&mut self) -> &mut Vec<JsString> {
-        &mut self.keys
-    }
-
-    pub(crate) fn values_vec(&mut self) -> &mut Vec<Value> {
-        &mut self.values
-    }
-
-    pub(crate) fn items_vec(&mut self) -> &mut Vec<Item> {
-        &mut self.items
-    }
+    // ---- crate internals -----------------------------------------------------------------------------
 
     /// Lengths of the key, value and element arenas.
     pub(crate) fn arena_lens(&self) -> (usize, usize, usize) {
