@@ -38,7 +38,6 @@ const BIG: usize = 64 * 1024;
 /// the two hex digits after a `%` may read past the chunk's end.
 const PAD: usize = 64 + 16;
 
-const ONES: u64 = 0x0101_0101_0101_0101;
 /// Multiplying bytes that are 0 or 1 by this gathers them, byte `k` to bit
 /// `56 + k` (no carries: every partial product lands on its own bit).
 const GATHER: u64 = 0x0102_0408_1020_4080;
@@ -92,6 +91,25 @@ struct Deferred {
     b: usize,
 }
 
+/// One pair of the current window: `raw[start..end]`, its first `=` at `eq`
+/// (`end` when it has none), and which halves hold a `%`.
+#[derive(Clone, Copy)]
+struct Bounds {
+    start: u32,
+    eq: u32,
+    end: u32,
+    /// `NAME_PCT`, `VALUE_PCT`.
+    pct: u32,
+    /// Index in the window's positions of the pair's first `&`/`=`/`%`
+    /// after `start`, or `NO_POS` when the pair began in an earlier window.
+    i0: u32,
+}
+
+const NO_POS: u32 = u32::MAX;
+
+const NAME_PCT: u32 = 1;
+const VALUE_PCT: u32 = 2;
+
 /// Buffers reused from chunk to chunk.
 #[derive(Default)]
 struct Scratch {
@@ -99,78 +117,35 @@ struct Scratch {
     chunk: usize,
     /// The chunk with `+` as spaces, then `PAD` zero bytes.
     raw: Vec<u8>,
-    masks: Masks,
-    /// `&`/`=` positions of the current window.
+    /// `&`/`=`/`%` positions of the current window.
     idx: Vec<u32>,
-    /// Percent-decoded halves of the chunk.
+    /// The pairs of the current window.
+    bounds: Vec<Bounds>,
+    /// Percent-decoded halves of the chunk, then `PAD` bytes of room.
     dec: Vec<u8>,
     deferred: Vec<Deferred>,
 }
 
-/// Where the `%` bytes of a chunk are.
-#[derive(Default)]
-struct Masks {
-    /// Per 64-byte block, its `%` bytes as bits.
-    pct: Vec<u64>,
-    /// Per block, how many blocks before it hold a `%`.
-    before: Vec<u32>,
-    /// How many classified blocks hold a `%`.
-    total: u32,
-}
-
-impl Masks {
-    /// Whether `[a, b)` holds a `%` (its blocks are classified).
-    #[inline(always)]
-    fn any(&self, a: usize, b: usize) -> bool {
-        if a >= b {
-            return false;
-        }
-        let (wa, wb) = (a >> 6, (b - 1) >> 6);
-        let lo = !0u64 << (a & 63);
-        let hi = !0u64 >> (63 - ((b - 1) & 63));
-        // No branch on the data: a half is as likely to end in its first
-        // block as in a later one.
-        let one = wa == wb;
-        let first = self.pct[wa] & lo & if one { hi } else { !0 };
-        let last = self.pct[wb] & hi & if one { 0 } else { !0 };
-        let between = self.before[wb] ^ self.before[(wa + 1).min(wb)];
-        (first | last | between as u64) != 0
-    }
-}
-
-/// Classifies the 64-byte `block` number `bi`: appends its `%` mask to
-/// `masks` and writes its `&`/`=` positions to `idx[k..]`; returns how many.
+/// Writes the positions of the `&`, `=` and `%` bytes of the 64-byte block
+/// number `bi` to `idx[k..]`; returns how many.
 #[inline(always)]
-fn classify(block: &[u8; 64], bi: usize, masks: &mut Masks, idx: &mut [u32], k: usize) -> usize {
-    // Bit 0: `&` or `=`; bit 1: `%`.
+fn classify(block: &[u8; 64], bi: usize, idx: &mut [u32], k: usize) -> usize {
+    // 1 for `&`, `=`, `%` (a loop the compiler vectorizes).
     let mut class = [0u8; 64];
     for (c, &b) in class.iter_mut().zip(block) {
-        *c = ((b == b'&') | (b == b'=')) as u8 | (((b == b'%') as u8) << 1);
+        *c = ((b == b'&') | (b == b'=') | (b == b'%')) as u8;
     }
-    let mut structural = 0u64;
-    let mut any = 0u64;
+    let mut bits = 0u64;
     for (j, w) in class.chunks_exact(8).enumerate() {
         let w = u64::from_le_bytes(w.try_into().unwrap_or_default());
-        structural |= ((w & ONES).wrapping_mul(GATHER) >> 56) << (8 * j);
-        any |= w;
+        bits |= (w.wrapping_mul(GATHER) >> 56) << (8 * j);
     }
-    // Most blocks hold no `%`.
-    let mut pct = 0u64;
-    if any & (ONES << 1) != 0 {
-        for (j, w) in class.chunks_exact(8).enumerate() {
-            let w = u64::from_le_bytes(w.try_into().unwrap_or_default());
-            pct |= (((w >> 1) & ONES).wrapping_mul(GATHER) >> 56) << (8 * j);
-        }
-    }
-    masks.pct.push(pct);
-    masks.before.push(masks.total);
-    masks.total += (pct != 0) as u32;
     // Positions out without a branch per bit: four writes always (unused
     // ones are overwritten next; a block holds about two pairs' `&` and `=`
     // or fewer), a loop only for more.
     let at = (bi * 64) as u32;
     let slots = &mut idx[k..k + 64];
-    let mut m = structural;
+    let mut m = bits;
     let mut n = 0;
     for slot in &mut slots[..4] {
         *slot = at + m.trailing_zeros();
@@ -185,11 +160,12 @@ fn classify(block: &[u8; 64], bi: usize, masks: &mut Masks, idx: &mut [u32], k: 
     n
 }
 
-/// The chunk's decoded text so far and where its halves with `%` go.
+/// The chunk's decoded text and where its halves with `%` go.
 struct Decoded<'s> {
     text: &'s str,
     raw: &'s [u8],
     dec: &'s mut [u8],
+    /// The end of the decoded bytes in `dec`.
     dw: usize,
     deferred: &'s mut Vec<Deferred>,
 }
@@ -197,26 +173,32 @@ struct Decoded<'s> {
 impl Decoded<'_> {
     /// One name or value, `raw[a..b]`: a copy of the text when it has no
     /// `%`, else decoded into `dec` and filled in later (empty for now).
+    /// `pos` are the window's `&`/`=`/`%` positions from the pair's first
+    /// (empty when they are not all in this window).
     #[inline(always)]
-    fn half(&mut self, masks: &Masks, a: usize, b: usize, pair: usize, value: bool) -> String {
-        if !masks.any(a, b) {
+    fn half(&mut self, a: usize, b: usize, pct: bool, pos: Option<&[u32]>, pair: usize, value: bool) -> String {
+        if !pct {
             return String::from(&self.text[a..b]);
         }
         let d0 = self.dw;
-        self.dw = percent_decode(self.raw, &masks.pct, a, b, self.dec, d0);
+        self.dw = percent_decode(self.raw, a, b, pos, self.dec, d0);
         self.deferred.push(Deferred { pair, value, a: d0, b: self.dw });
         String::new()
     }
 
-    /// Pushes the pair `raw[start..end]` whose first `=` is at `eq` (or
-    /// `usize::MAX`).
+    /// Appends the pairs of `bounds` to `out` (room is reserved), each name
+    /// and value a `String` of its own.
     #[inline(always)]
-    fn pair(&mut self, masks: &Masks, start: usize, eq: usize, end: usize, out: &mut Vec<(String, String)>) {
-        let (name_end, value_start) = if eq == usize::MAX { (end, end) } else { (eq, eq + 1) };
-        let i = out.len();
-        let name = self.half(masks, start, name_end, i, false);
-        let value = self.half(masks, value_start, end, i, true);
-        out.push((name, value));
+    fn pairs(&mut self, bounds: &[Bounds], idx: &[u32], out: &mut Vec<(String, String)>) {
+        let first = out.len();
+        out.extend(bounds.iter().enumerate().map(|(i, f)| {
+            let (start, eq, end) = (f.start as usize, f.eq as usize, f.end as usize);
+            let pos = if f.i0 == NO_POS { None } else { idx.get(f.i0 as usize..) };
+            let name = self.half(start, eq, f.pct & NAME_PCT != 0, pos, first + i, false);
+            // UE-P-04: no `=` is an empty value.
+            let value = self.half((eq + 1).min(end), end, f.pct & VALUE_PCT != 0, pos, first + i, true);
+            (name, value)
+        }));
     }
 }
 
@@ -238,9 +220,6 @@ impl Scratch {
         let Ok(text) = core::str::from_utf8(&self.raw[..len]) else {
             return general(chunk, base, max_pairs, out);
         };
-        self.masks.pct.clear();
-        self.masks.before.clear();
-        self.masks.total = 0;
         self.deferred.clear();
         if self.dec.len() < len + PAD {
             self.dec.resize(len + PAD, 0);
@@ -249,47 +228,63 @@ impl Scratch {
             self.idx.resize(WINDOW_BLOCKS * 64 + 64, 0);
         }
         let raw = &self.raw[..];
-        let masks = &mut self.masks;
         let idx = &mut self.idx[..];
+        let bounds = &mut self.bounds;
         let mut d = Decoded { text, raw, dec: &mut self.dec, dw: 0, deferred: &mut self.deferred };
-        // The pair being read: its first byte and its first `=`.
+        // The pair being read: its first byte, its first `=`, whether its
+        // name had a `%` and whether the half being read has one.
         let mut start = 0;
         let mut eq = usize::MAX;
+        let mut name_pct = false;
+        let mut pct = false;
         let mut w0 = 0;
         while w0 < blocks {
             let w1 = (w0 + WINDOW_BLOCKS).min(blocks);
+            // Where the current pair's positions begin in `idx`.
+            let mut i0 = if start >= w0 * 64 { 0 } else { NO_POS };
             let mut k = 0;
             for bi in w0..w1 {
                 let block: &[u8; 64] = raw[bi * 64..bi * 64 + 64].try_into().unwrap_or(&[0; 64]);
-                k += classify(block, bi, masks, idx, k);
+                k += classify(block, bi, idx, k);
             }
-            for &p in &idx[..k] {
+            bounds.clear();
+            for (j, &p) in idx[..k].iter().enumerate() {
                 let p = p as usize;
-                if raw[p] != b'&' {
+                match raw[p] {
+                    b'&' => {
+                        // UE-P-03: an empty sequence is no pair.
+                        if p > start {
+                            // UE-L-02
+                            if (out.len() + bounds.len()) as u64 >= max_pairs {
+                                return Err(Error::new(ErrorCode::UeLimitPairs, (base + start) as u64));
+                            }
+                            bounds.push(bounds_of(start, eq, p, name_pct, pct, i0));
+                        }
+                        i0 = j as u32 + 1;
+                        start = p + 1;
+                        eq = usize::MAX;
+                        pct = false;
+                    }
                     // UE-P-04: the first `=` splits the pair.
-                    if eq == usize::MAX {
+                    b'=' if eq == usize::MAX => {
                         eq = p;
+                        name_pct = pct;
+                        pct = false;
                     }
-                    continue;
+                    b'=' => {}
+                    _ => pct = true,
                 }
-                // UE-P-03: an empty sequence is no pair.
-                if p > start {
-                    // UE-L-02
-                    if out.len() as u64 >= max_pairs {
-                        return Err(Error::new(ErrorCode::UeLimitPairs, (base + start) as u64));
-                    }
-                    d.pair(masks, start, eq, p, out);
+            }
+            d.pairs(bounds, &idx[..k], out);
+            // The last pair, ended by the end of the chunk, with this
+            // window's positions.
+            if w1 == blocks && len > start {
+                if out.len() as u64 >= max_pairs {
+                    return Err(Error::new(ErrorCode::UeLimitPairs, (base + start) as u64));
                 }
-                start = p + 1;
-                eq = usize::MAX;
+                d.pairs(&[bounds_of(start, eq, len, name_pct, pct, i0)], &idx[..k], out);
             }
             w0 = w1;
-        }
-        if len > start {
-            if out.len() as u64 >= max_pairs {
-                return Err(Error::new(ErrorCode::UeLimitPairs, (base + start) as u64));
-            }
-            d.pair(masks, start, eq, len, out);
         }
         if d.deferred.is_empty() {
             return Ok(());
@@ -313,13 +308,33 @@ impl Scratch {
     }
 }
 
+/// The [`Bounds`] of the pair `start..end` whose first `=` is at `eq`
+/// (`usize::MAX` for none); `pct` is whether the half being read (the
+/// value, or the name when there is no `=`) holds a `%`.
+#[inline(always)]
+fn bounds_of(start: usize, eq: usize, end: usize, name_pct: bool, pct: bool, i0: u32) -> Bounds {
+    let (eq, flags) = if eq == usize::MAX {
+        (end, pct as u32 * NAME_PCT)
+    } else {
+        (eq, name_pct as u32 * NAME_PCT | pct as u32 * VALUE_PCT)
+    };
+    Bounds { start: start as u32, eq: eq as u32, end: end as u32, pct: flags, i0 }
+}
+
 /// UE-P-07: writes `raw[a..b]` (where `+` is already a space) to `dec[w..]`
 /// with every `%` and two hex digits as the byte they denote, any other `%`
-/// kept; the `%` positions come from the block masks. Returns the new end.
-/// Runs between escapes are copied eight bytes at a time: `raw` and `dec`
-/// have room past their ends.
+/// kept. Returns the new end. `pos` holds the `%` positions of the half in
+/// order (among `&` and `=` ones, and later ones), or is `None`: then the
+/// half is read byte by byte. Runs between escapes are copied eight bytes
+/// at a time: `raw` and `dec` have room past their ends.
 #[inline(never)]
-fn percent_decode(raw: &[u8], pct: &[u64], a: usize, b: usize, dec: &mut [u8], mut w: usize) -> usize {
+fn percent_decode(raw: &[u8], a: usize, b: usize, pos: Option<&[u32]>, dec: &mut [u8], mut w: usize) -> usize {
+    let Some(pos) = pos else {
+        let mut v = Vec::new();
+        super::unescape_into(&raw[a..b], &mut v);
+        dec[w..w + v.len()].copy_from_slice(&v);
+        return w + v.len();
+    };
     // Eight bytes always (most runs are shorter), more in a loop.
     let copy = |dec: &mut [u8], w: usize, r: usize, n: usize| {
         let mut t = 0;
@@ -332,30 +347,22 @@ fn percent_decode(raw: &[u8], pct: &[u64], a: usize, b: usize, dec: &mut [u8], m
         }
     };
     let mut r = a;
-    let (wa, wb) = (a >> 6, (b - 1) >> 6);
-    for (wi, &mask) in pct.iter().enumerate().take(wb + 1).skip(wa) {
-        let mut m = mask;
-        if wi == wa {
-            m &= !0u64 << (a & 63);
+    for &p in pos {
+        let p = p as usize;
+        if p >= b {
+            break;
         }
-        if wi == wb {
-            m &= !0u64 >> (63 - ((b - 1) & 63));
+        // `=` in a value is data; positions before the half are the name's.
+        if p < r || raw[p] != b'%' {
+            continue;
         }
-        while m != 0 {
-            let p = wi * 64 + m.trailing_zeros() as usize;
-            m &= m - 1;
-            // A `%` that was a hex digit of the escape before is data.
-            if p < r {
-                continue;
-            }
-            copy(dec, w, r, p - r);
-            w += p - r;
-            let (h, l) = (HEX_VALUE[raw[p + 1] as usize], HEX_VALUE[raw[p + 2] as usize]);
-            let ok = p + 2 < b && (h | l) < 16;
-            dec[w] = if ok { h << 4 | l } else { b'%' };
-            w += 1;
-            r = p + 1 + 2 * ok as usize;
-        }
+        copy(dec, w, r, p - r);
+        w += p - r;
+        let (h, l) = (HEX_VALUE[raw[p + 1] as usize], HEX_VALUE[raw[p + 2] as usize]);
+        let ok = p + 2 < b && (h | l) < 16;
+        dec[w] = if ok { h << 4 | l } else { b'%' };
+        w += 1;
+        r = p + 1 + 2 * ok as usize;
     }
     copy(dec, w, r, b - r);
     w + (b - r)
