@@ -138,6 +138,10 @@ struct ObjState {
     has_index: bool,
     /// The key of property `count` was read (by the fast path); its value comes next.
     pending: bool,
+    /// A one-bit-per-key summary ([`name_bit`]) of the keys this object added to the key stack
+    /// (all bits once the general path added one): a new name whose bit is clear repeats none of
+    /// them, so the fast path compares it with them only when the bit is set.
+    seen: u64,
 }
 
 /// What [`Dec::props_fast`] stopped at.
@@ -1225,6 +1229,7 @@ impl<'a, 's> Dec<'a, 's> {
             keys_from: self.s.key_stack.len() as u32,
             has_index: false,
             pending: false,
+            seen: 0,
         };
         let start = self.values.len();
         if let Fast::Done(next) = self.props_fast(me, &mut st, false) {
@@ -1309,12 +1314,18 @@ impl<'a, 's> Dec<'a, 's> {
                     }
                     let a = st.prefix_at as usize;
                     let prefix = keys.get(a..a + st.matched as usize).unwrap_or(&[]);
-                    let rest = key_stack.get(st.keys_from as usize..).unwrap_or(&[]);
+                    let bit = name_bit(buf, s, n);
+                    let rest = if st.seen & bit != 0 {
+                        key_stack.get(st.keys_from as usize..).unwrap_or(&[])
+                    } else {
+                        &[]
+                    };
                     if (!prefix.is_empty() && any_names(buf, prefix, s, n))
                         || (!rest.is_empty() && any_names(buf, rest, s, n))
                     {
                         break; // a repeat: the general path reports it
                     }
+                    st.seen |= bit;
                     (
                         s + n,
                         Some(Slot::Latin1 {
@@ -1654,6 +1665,7 @@ impl<'a, 's> Dec<'a, 's> {
             return Err(self.err(ErrorCode::Key, kat, "duplicate property key"));
         }
         st.has_index |= index.is_some();
+        st.seen = u64::MAX;
         self.shape_learn(me, k, at, index.is_some());
         self.s.key_stack.push(key);
         Ok(())
@@ -2289,6 +2301,17 @@ fn prepare(ek: &mut EncKey, buf: &[u8]) {
             word_at(buf, ek.at + 8) & ek.mask[1],
         ];
     }
+}
+
+/// The summary bit of the one-byte name `buf[at..at + n]` (its length, first and last byte): two
+/// names with different bits differ.
+#[inline(always)]
+fn name_bit(buf: &[u8], at: usize, n: usize) -> u64 {
+    let (first, last) = match n {
+        0 => (0, 0),
+        _ => (buf[at] as usize, buf[at + n - 1] as usize),
+    };
+    1u64 << ((first * 3 + last * 5 + n * 7) & 63)
 }
 
 /// One of `keys` names the one-byte string `buf[at..at + n]`.
