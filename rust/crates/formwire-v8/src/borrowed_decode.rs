@@ -772,8 +772,10 @@ impl<'a, 's> Dec<'a, 's> {
     /// Stores a key list: `prefix` keys at `prefix_at`, then the key stack from `keys_from`.
     fn close_keys(&mut self, prefix_at: u32, prefix: u32, keys_from: u32) -> u32 {
         let start = self.keys.len();
-        let a = prefix_at as usize;
-        self.keys.extend_from_within(a..a + prefix as usize);
+        if prefix > 0 {
+            let a = prefix_at as usize;
+            self.keys.extend_from_within(a..a + prefix as usize);
+        }
         self.keys
             .extend_from_slice(&self.s.key_stack[keys_from as usize..]);
         self.s.key_stack.truncate(keys_from as usize);
@@ -1312,8 +1314,13 @@ impl<'a, 's> Dec<'a, 's> {
                     if n >= 0x80 || n > buf.len() - s || (n > 0 && buf[s].is_ascii_digit()) {
                         break;
                     }
-                    let a = st.prefix_at as usize;
-                    let prefix = keys.get(a..a + st.matched as usize).unwrap_or(&[]);
+                    let prefix = match st.matched {
+                        0 => &[][..],
+                        m => {
+                            let a = st.prefix_at as usize;
+                            keys.get(a..a + m as usize).unwrap_or(&[])
+                        }
+                    };
                     let bit = name_bit(buf, s, n);
                     let rest = if st.seen & bit != 0 {
                         key_stack.get(st.keys_from as usize..).unwrap_or(&[])
@@ -2303,15 +2310,15 @@ fn prepare(ek: &mut EncKey, buf: &[u8]) {
     }
 }
 
-/// The summary bit of the one-byte name `buf[at..at + n]` (its length, first and last byte): two
-/// names with different bits differ.
+/// The summary bit of the one-byte name `buf[at..at + n]` (its length and first byte): two names
+/// with different bits differ.
 #[inline(always)]
 fn name_bit(buf: &[u8], at: usize, n: usize) -> u64 {
-    let (first, last) = match n {
-        0 => (0, 0),
-        _ => (buf[at] as usize, buf[at + n - 1] as usize),
+    let first = match buf.get(at) {
+        Some(&b) if n > 0 => b as usize,
+        _ => 0,
     };
-    1u64 << ((first * 3 + last * 5 + n * 7) & 63)
+    1u64 << ((first + n * 8) & 63)
 }
 
 /// One of `keys` names the one-byte string `buf[at..at + n]`.
