@@ -65,6 +65,46 @@ function isBlob(v: unknown): v is BlobLike {
   return typeof b.size === 'number' && typeof b.type === 'string' && typeof b.stream === 'function' && typeof b.arrayBuffer === 'function';
 }
 
+/**
+ * How much of a Blob the streamed body reads at a time. Node's `Blob.stream()` hands over an in-memory Blob as one
+ * chunk of its whole size (Node 20), so a streamed body would hold a copy of every Blob at once; reading it as
+ * `slice()`s (which share the Blob's bytes, so slicing copies nothing) keeps what the body holds to one such chunk
+ * whatever the Blob's size. (`slice().stream()` rather than `slice().arrayBuffer()`: Node copies twice for the latter.)
+ */
+export const STREAM_CHUNK_BYTES = 256 * 1024;
+
+/** A Blob's bytes as chunks of at most STREAM_CHUNK_BYTES (blob-likes without `slice()`: as their stream gives them). */
+async function* blobChunks(blob: BlobLike): AsyncGenerator<Uint8Array, void, undefined> {
+  const slice = (blob as { slice?: (start: number, end: number) => BlobLike }).slice;
+  if (typeof slice !== 'function' || blob.size <= STREAM_CHUNK_BYTES) {
+    yield* streamChunks(blob);
+    return;
+  }
+  let o = 0;
+  while (o < blob.size) {
+    const before = o;
+    for await (const c of streamChunks(slice.call(blob, o, o + STREAM_CHUNK_BYTES))) {
+      o += c.length;
+      yield c;
+    }
+    if (o === before) throw new Error('formwire: a Blob changed size while being encoded');
+  }
+}
+
+async function* streamChunks(blob: BlobLike): AsyncGenerator<Uint8Array, void, undefined> {
+  const reader = (blob.stream() as ReadableStream<Uint8Array>).getReader();
+  let done = false;
+  try {
+    for (;;) {
+      const r = await reader.read();
+      if (r.done) return void (done = true);
+      yield r.value;
+    }
+  } finally {
+    if (!done) await reader.cancel(); // the body was abandoned: let the Blob's stream go
+  }
+}
+
 const TOKEN_RE = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 function cryptoRandom(bytes: Uint8Array): void {
@@ -116,12 +156,7 @@ class Encoded implements EncodedFormData {
         continue;
       }
       if (blob.size === 0) continue;
-      const reader = (blob.stream() as ReadableStream<Uint8Array>).getReader();
-      for (;;) {
-        const r = await reader.read();
-        if (r.done) break;
-        yield r.value;
-      }
+      yield* blobChunks(blob);
     }
     yield this.texts[this.blobs.length]!; // never empty: it ends with the close delimiter
   }
