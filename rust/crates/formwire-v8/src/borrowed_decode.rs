@@ -1031,35 +1031,7 @@ impl<'a, 's> Dec<'a, 's> {
                 }
             }
             TAG_BEGIN_DENSE_JS_ARRAY | TAG_BEGIN_SPARSE_JS_ARRAY => {
-                // SC-D-14, SC-D-15
-                self.check_depth(at)?;
-                let dense = tag == TAG_BEGIN_DENSE_JS_ARRAY;
-                let length = self.read_u32()?;
-                if dense && length as usize > self.remaining() {
-                    return Err(self.truncated());
-                }
-                let obj = self.new_object(ObjSlot::Array(empty_array()));
-                let me = self.s.stack.len();
-                self.open_level(me);
-                self.s.stack.push(Frame::Array(
-                    ArrState {
-                        obj,
-                        dense,
-                        length,
-                        next: 0,
-                        in_props: !dense,
-                        indexed: !dense,
-                        count: 0,
-                        props: 0,
-                        keys_from: self.s.key_stack.len() as u32,
-                        in_run: dense,
-                        run_start: 0,
-                        run_len: 0,
-                    },
-                    Index::default(),
-                    Vec::new(),
-                ));
-                Slot::Object(obj)
+                Slot::Object(self.begin_array(tag == TAG_BEGIN_DENSE_JS_ARRAY, at)?)
             }
             TAG_DATE => {
                 // SC-D-17
@@ -1199,6 +1171,37 @@ impl<'a, 's> Dec<'a, 's> {
         })
     }
 
+    /// SC-D-14, SC-D-15: an array whose `A` (`dense`) or `a` tag was at `at` opens its frame; its id.
+    fn begin_array(&mut self, dense: bool, at: usize) -> R<u32> {
+        self.check_depth(at)?;
+        let length = self.read_u32()?;
+        if dense && length as usize > self.remaining() {
+            return Err(self.truncated());
+        }
+        let obj = self.new_object(ObjSlot::Array(empty_array()));
+        let me = self.s.stack.len();
+        self.open_level(me);
+        self.s.stack.push(Frame::Array(
+            ArrState {
+                obj,
+                dense,
+                length,
+                next: 0,
+                in_props: !dense,
+                indexed: !dense,
+                count: 0,
+                props: 0,
+                keys_from: self.s.key_stack.len() as u32,
+                in_run: dense,
+                run_start: 0,
+                run_len: 0,
+            },
+            Index::default(),
+            Vec::new(),
+        ));
+        Ok(obj)
+    }
+
     /// SC-D-12: an object whose `o` tag was at `at`: the frame-less fast path, then a frame.
     #[inline]
     fn begin_object(&mut self, at: usize) -> R<u32> {
@@ -1265,7 +1268,7 @@ impl<'a, 's> Dec<'a, 's> {
     /// appended to the scratch stack (`to_scratch`) or the value arena. Stops before the first
     /// property it does not read that way, with `st` and the position at that property; returns
     /// the position after the end tag when it reads the end tag with the right count.
-    #[inline]
+    #[inline(always)]
     fn props_fast(&mut self, me: usize, st: &mut ObjState, to_scratch: bool) -> Fast {
         let Dec {
             buf,
@@ -1583,10 +1586,26 @@ impl<'a, 's> Dec<'a, 's> {
             if st.pending {
                 // The key was read by the fast path: the value follows.
                 st.pending = false;
-                self.values_to(me).push(Slot::Undefined);
                 st.count += 1;
-                let v = self.read_value()?;
-                self.set_last_value(me, v);
+                let at = self.pos;
+                let tag = self.buf.get(at).copied();
+                if tag == Some(TAG_BEGIN_JS_OBJECT) || tag == Some(TAG_BEGIN_DENSE_JS_ARRAY) {
+                    // The common nested values: the id is the next one, so the slot is written
+                    // before the value is read (an object may take the value arena over).
+                    let obj = self.objects.len() as u32;
+                    self.values_to(me).push(Slot::Object(obj));
+                    self.pos = at + 1;
+                    let id = if tag == Some(TAG_BEGIN_JS_OBJECT) {
+                        self.begin_object(at)?
+                    } else {
+                        self.begin_array(true, at)?
+                    };
+                    debug_assert_eq!(id, obj);
+                } else {
+                    self.values_to(me).push(Slot::Undefined);
+                    let v = self.read_value()?;
+                    self.set_last_value(me, v);
+                }
                 if self.s.stack.len() > me + 1 {
                     if let Frame::Object(s, _) = &mut self.s.stack[me] {
                         *s = st;
