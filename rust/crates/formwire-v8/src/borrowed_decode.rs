@@ -1444,6 +1444,41 @@ impl<'a, 's> Dec<'a, 's> {
         read
     }
 
+    /// A run of elements of the hole-free dense array at level `me` that are one-byte strings with
+    /// a one-byte length (an array of names): appended by a loop of their own. Stops before the
+    /// first element it does not read that way, for the general path; returns how many it read.
+    fn string_run(&mut self, me: usize, st: &mut ArrState) -> usize {
+        if self.elems_owner != me && self.s.scratch_at[me][ELEMS] != NONE32 {
+            return 0;
+        }
+        self.end_run(me, st);
+        if self.elems_owner != me {
+            self.claim_elems(me);
+        }
+        let (buf, elems) = (self.buf, &mut self.elems);
+        let (first, length) = (st.next, st.length);
+        let mut at = self.pos;
+        let mut next = first;
+        while next < length {
+            let (Some(&TAG_ONE_BYTE_STRING), Some(&n)) = (buf.get(at), buf.get(at + 1)) else {
+                break;
+            };
+            let s = at + 2;
+            if n >= 0x80 || n as usize > buf.len() - s {
+                break;
+            }
+            elems.push(Slot::Latin1 {
+                len: u32::from(n),
+                at: s,
+            });
+            at = s + n as usize;
+            next += 1;
+        }
+        self.pos = at;
+        st.next = next;
+        (next - first) as usize
+    }
+
     /// SC-D-22: a buffer-valued item followed (after padding only) by `V` becomes a view over it.
     fn maybe_view(&mut self, obj: u32) -> R<Slot> {
         let (buffer_len, resizable) = match self.objects.get(obj as usize) {
@@ -1788,6 +1823,9 @@ impl<'a, 's> Dec<'a, 's> {
                 if self.s.stack.len() > me + 1 {
                     return Ok(Fill::Open);
                 }
+                continue;
+            }
+            if tag == TAG_ONE_BYTE_STRING && !st.indexed && self.string_run(me, st) > 0 {
                 continue;
             }
             let i = st.next;

@@ -585,3 +585,62 @@ fn arrays_of_objects_with_interruptions() {
         assert!(idx == [0, 1] || idx == [0, 1, 4], "{idx:?}");
     }
 }
+
+#[test]
+fn string_runs_between_other_elements() {
+    // Arrays of names are read by a loop of their own; whatever interrupts a run (numbers, objects,
+    // nested arrays, long or two-byte strings, records) continues the same array.
+    let mut heap = Heap::new();
+    let long = "x".repeat(200);
+    let rec1 = heap.object([("a", Value::Number(1.0))]);
+    let rec2 = heap.object([("a", Value::Number(2.0))]);
+    let inner = heap.array([Value::str("d"), Value::str("e")]);
+    let items = vec![
+        Value::str("a"),
+        Value::Number(1.0),
+        Value::str("b"),
+        rec1,
+        rec2,
+        Value::str("c"),
+        inner,
+        Value::str(&long),
+        Value::str("é"),
+        Value::str("\u{20ac}"),
+        Value::str(""),
+        Value::str("f"),
+    ];
+    let arr = heap.array(items);
+    let tail = heap.array([Value::str("g"), Value::str("h")]);
+    let root = heap.object([("list", arr), ("tail", tail), ("n", Value::Number(3.0))]);
+    let g = Graph::new(heap, root);
+    let bytes = encode(&g).unwrap();
+    let b = decode_borrowed(&bytes).unwrap();
+    assert!(b.to_graph().same_as(&g), "{:?}", b.to_graph());
+    // Every truncation is an error (and never a panic), every prefix of the runs included.
+    for n in 0..bytes.len() {
+        assert!(decode_borrowed(&bytes[..n]).is_err(), "prefix {n}");
+    }
+}
+
+#[test]
+fn repeated_names_with_the_same_summary_bit() {
+    // The fast path compares a new key with the object's earlier ones only when a one-bit summary
+    // (length and first byte) says it may repeat one: names that share the bit, and the empty name.
+    for (h, dup_at) in [
+        // {"": 1, "": 2}
+        ("ff0f 6f 2200 4902 2200 4904 7b02", Some(7)),
+        // {ab: 1, ac: 2, ab: 3}
+        ("ff0f 6f 2202 6162 4902 2202 6163 4904 2202 6162 4906 7b03", Some(15)),
+        // {ab: 1, ac: 2, ad: 3}: same bit, no repeat
+        ("ff0f 6f 2202 6162 4902 2202 6163 4904 2202 6164 4906 7b03", None),
+        // {a: {}, a: 1}: the repeat after a nested object
+        ("ff0f 6f 2201 61 6f 7b00 2201 61 4902 7b02", Some(9)),
+    ] {
+        let b = unhex(h);
+        match (decode_borrowed(&b), dup_at) {
+            (Err(e), Some(at)) => assert_eq!((e.code, e.offset), (ErrorCode::Key, at), "{h}"),
+            (Ok(_), None) => {}
+            (r, _) => panic!("{h}: {:?}", r.map(|g| g.to_graph())),
+        }
+    }
+}
