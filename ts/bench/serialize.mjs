@@ -4,6 +4,7 @@
 //   npm --prefix ts run build && bench/run --workload W5 --lang ts   # once: generates bench/.work/full/w5.*
 //   node ts/bench/serialize.mjs [rounds=N]                # the breakdown
 //   node ts/bench/serialize.mjs mode=readback [rounds=N]  # the ways Node offers to get a File's bytes out, compared
+//   node ts/bench/serialize.mjs mode=interleave [rounds=N] [runs=100]  # floor, formwire, Response taking turns
 //
 // Rows, each in its own process (median wall and CPU time of its runs; the median of those over the rounds):
 //   build                 1,000 FormData.append + new File([blob]) + append: what every W5 row does (floor-build)
@@ -22,6 +23,8 @@
 //   byob                  File.stream() with a BYOB reader reading straight into the output's ArrayBuffer (Node still
 //                         makes its chunk and the stream copies it into the view)
 //   slices 256 KiB        File.slice(...).stream() per 256 KiB copied into the output (a stream per slice)
+// mode=interleave: build, floor-body, formwire bytes() and Response arrayBuffer in one process per round, taking
+// turns run by run (runs=N each), so that load from other work on the machine falls on all of them alike.
 import { readFileSync, existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +40,7 @@ const opt = (k, d) => {
 const MODES = {
   breakdown: ['build', '+encodeFormData', '+read File', '+copy to output', 'floor-body', 'formwire bytes()', 'Response arrayBuffer'],
   readback: ['build', 'stream', 'arrayBuffer', 'bytes', 'byob', 'slices 256 KiB'],
+  interleave: ['build', 'floor-body', 'formwire bytes()', 'Response arrayBuffer'],
 };
 const MODE = opt('mode', 'breakdown');
 const ROWS = MODES[MODE];
@@ -157,30 +161,37 @@ async function child(row) {
     'formwire bytes()': async () => fw.encodeFormData(build().fd, { boundary: W.boundary }).bytes(),
     'Response arrayBuffer': async () => new Uint8Array(await new Response(build().fd).arrayBuffer()),
   };
-  const fn = fns[row];
-  const first = await fn();
-  if (MODE === 'readback' && row !== 'build') {
-    // every way must have put the File's bytes where they belong
-    const u = first instanceof ArrayBuffer ? new Uint8Array(first) : first;
-    if (u.length !== W.bytes || !blob.equals(u.subarray(at, at + blob.length))) throw new Error(`${row}: wrong output`);
+  const rows = row.split(',');
+  for (const r of rows) {
+    const first = await fns[r]();
+    if (MODE === 'readback' && r !== 'build') {
+      // every way must have put the File's bytes where they belong
+      const u = first instanceof ArrayBuffer ? new Uint8Array(first) : first;
+      if (u.length !== W.bytes || !blob.equals(u.subarray(at, at + blob.length))) throw new Error(`${r}: wrong output`);
+    }
   }
   const now = () => Number(process.hrtime.bigint()) / 1e9;
-  const times = [];
-  const cpus = [];
+  const times = rows.map(() => []);
+  const cpus = rows.map(() => []);
+  const last = [];
   let total = 0;
-  let last;
-  while (times.length < 5 || (total < 1 && times.length < 200)) {
-    const c0 = process.cpuUsage();
-    const t0 = now();
-    last = await fn();
-    const t = now() - t0;
-    const c = process.cpuUsage(c0);
-    times.push(t);
-    cpus.push((c.user + c.system) / 1e6);
-    total += t;
+  // mode=interleave: the rows take turns, one run each per round, so that a machine shared with other work slows
+  // them alike; otherwise one row per process
+  const n = Number(opt('runs', rows.length > 1 ? 100 : 0));
+  while (n > 0 ? times[0].length < n : times[0].length < 5 || (total < 1 && times[0].length < 200)) {
+    for (let j = 0; j < rows.length; j++) {
+      const c0 = process.cpuUsage();
+      const t0 = now();
+      last[j] = await fns[rows[j]]();
+      const t = now() - t0;
+      const c = process.cpuUsage(c0);
+      times[j].push(t);
+      cpus[j].push((c.user + c.system) / 1e6);
+      total += t;
+    }
   }
   void last;
-  console.log(JSON.stringify({ wall: med(times), cpu: med(cpus) }));
+  console.log(JSON.stringify(rows.map((_, j) => ({ wall: med(times[j]), cpu: med(cpus[j]) }))));
 }
 
 const med = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
@@ -189,16 +200,19 @@ async function parent() {
   if (!existsSync(join(dir, 'manifest.json'))) throw new Error(`${dir} missing: run bench/run --workload W5 --lang ts once`);
   const rounds = Number(opt('rounds', 3));
   const res = new Map(ROWS.map((r) => [r, { wall: [], cpu: [] }]));
+  const groups = MODE === 'interleave' ? [ROWS] : ROWS.map((r) => [r]);
   for (let k = 0; k < rounds; k++) {
-    for (const r of ROWS) {
-      const argv = [fileURLToPath(import.meta.url), `--row=${r}`, `mode=${MODE}`];
+    for (const g of groups) {
+      const argv = [fileURLToPath(import.meta.url), `--row=${g.join(',')}`, ...args.filter((a) => !a.startsWith('--row='))];
       const out = JSON.parse(execFileSync(process.execPath, argv, { encoding: 'utf8' }).trim().split('\n').pop());
-      res.get(r).wall.push(out.wall);
-      res.get(r).cpu.push(out.cpu);
+      g.forEach((r, j) => {
+        res.get(r).wall.push(out[j].wall);
+        res.get(r).cpu.push(out[j].cpu);
+      });
     }
   }
   const ms = (x) => (x * 1e3).toFixed(2).padStart(7);
-  console.log(`W5 ${MODE} (median over ${rounds} processes of each process's median wall and CPU time)`);
+  console.log(`W5 ${MODE} (median over ${rounds} rounds of each row's median wall and CPU time in its process)`);
   let prev = null;
   for (const r of ROWS) {
     const m = med(res.get(r).wall);
@@ -206,7 +220,7 @@ async function parent() {
     console.log(`${r.padEnd(22)} ${ms(m)} ms wall ${ms(med(res.get(r).cpu))} ms CPU${step}`);
     if (r === 'build' || r.startsWith('+')) prev = m;
   }
-  if (MODE !== 'breakdown') return;
+  if (MODE === 'readback') return;
   const ratio = (t, a, b) => (med(res.get(a)[t]) / med(res.get(b)[t])).toFixed(2);
   for (const t of ['wall', 'cpu']) {
     console.log(`${t}: formwire vs Response ${ratio(t, 'Response arrayBuffer', 'formwire bytes()')}x; ` +
