@@ -402,7 +402,9 @@ pub fn parse_owned(input: &[u8]) -> Result<Vec<(String, String)>, Error> {
 /// copied once with `+` as spaces and checked as UTF-8 as a whole, so a name
 /// or value without `%` costs one allocation and one copy; names and values
 /// with `%` are decoded into one buffer per chunk. Memory besides the result
-/// is a few buffers of about the chunk size (larger only for a larger pair).
+/// is a few buffers of about the chunk size and one `u32` position per chunk
+/// byte, about 100 KiB (up to four times that for a pair longer than a
+/// chunk; a pair longer than 64 KiB is decoded on its own instead).
 ///
 /// ```
 /// use formwire::urlencoded::{self, Options};

@@ -6,19 +6,22 @@
 //! chunks of whole pairs (each chunk ends right after an `&`, so on a
 //! character boundary):
 //!
-//! 1. The chunk is copied once with `+` turned into a space (UE-P-06), a
-//!    plain byte map the compiler vectorizes, and the copy is checked as
-//!    UTF-8 in one call. A name or value without `%` is then a slice of that
-//!    copy and becomes its `String` with one allocation and one copy.
-//! 2. Each 64-byte block gets two bit masks, the `&`/`=` bytes and the `%`
-//!    bytes (SWAR: byte compares, then a multiply gathers one bit per
-//!    byte); the `&`/`=` positions are written out without branching on
-//!    the data, and a short loop walks them to find the pairs (UE-P-02,
-//!    UE-P-03, UE-P-04).
-//! 3. A name or value with `%` is percent-decoded (UE-P-07) into a buffer
-//!    shared by the chunk, which is checked as UTF-8 once; each such half
-//!    is cut from it, or decoded with U+FFFD on its own when its bytes are
-//!    not valid UTF-8 by themselves (UE-P-08).
+//! 1. One pass over the chunk's 64-byte blocks copies it with `+` turned
+//!    into a space (UE-P-06) and gathers the positions of its `&`, `=` and
+//!    `%` bytes: byte compares the compiler vectorizes, a multiply per eight
+//!    bytes gathers one bit per byte (SWAR), and the positions are written
+//!    out without a branch per bit. The copy is then checked as UTF-8 in
+//!    one call.
+//! 2. A short loop walks the positions: `&` ends a pair (UE-P-02, UE-P-03),
+//!    the first `=` splits it (UE-P-04), a `%` marks the half it is in. The
+//!    chunk's pairs are then built by one `extend`: a name or value without
+//!    `%` is a slice of the checked copy and becomes its `String` with one
+//!    allocation of its length and one copy.
+//! 3. A name or value with `%` is percent-decoded (UE-P-07) from those same
+//!    positions (runs between escapes copied eight bytes at a time) into a
+//!    buffer shared by the chunk, which is checked as UTF-8 once; each such
+//!    half is cut from it, or decoded with U+FFFD on its own when its bytes
+//!    are not valid UTF-8 by themselves (UE-P-08).
 //!
 //! A chunk that is not valid UTF-8 as a whole (raw invalid bytes) takes the
 //! general path of [`parse_with`](super::parse_with) for its pairs.
@@ -28,9 +31,6 @@ use crate::error::{Error, ErrorCode};
 
 /// About how many input bytes one chunk holds (more when one pair is longer).
 const CHUNK: usize = 16 * 1024;
-/// Blocks (of 64 bytes) whose `&`/`=` positions are gathered before they are
-/// walked: bounds the position buffer whatever the chunk size.
-const WINDOW_BLOCKS: usize = 64;
 /// A chunk longer than this (and than four chunks) is one long pair, read by
 /// the general path.
 const BIG: usize = 64 * 1024;
@@ -91,7 +91,7 @@ struct Deferred {
     b: usize,
 }
 
-/// One pair of the current window: `raw[start..end]`, its first `=` at `eq`
+/// One pair of the chunk: `raw[start..end]`, its first `=` at `eq`
 /// (`end` when it has none), and which halves hold a `%`.
 #[derive(Clone, Copy)]
 struct Bounds {
@@ -100,12 +100,9 @@ struct Bounds {
     end: u32,
     /// `NAME_PCT`, `VALUE_PCT`.
     pct: u32,
-    /// Index in the window's positions of the pair's first `&`/`=`/`%`
-    /// after `start`, or `NO_POS` when the pair began in an earlier window.
+    /// Index in the chunk's positions of the pair's first `&`/`=`/`%`.
     i0: u32,
 }
-
-const NO_POS: u32 = u32::MAX;
 
 const NAME_PCT: u32 = 1;
 const VALUE_PCT: u32 = 2;
@@ -117,23 +114,25 @@ struct Scratch {
     chunk: usize,
     /// The chunk with `+` as spaces, then `PAD` zero bytes.
     raw: Vec<u8>,
-    /// `&`/`=`/`%` positions of the current window.
+    /// `&`/`=`/`%` positions of the chunk (room for one per byte).
     idx: Vec<u32>,
-    /// The pairs of the current window.
+    /// The pairs of the chunk.
     bounds: Vec<Bounds>,
     /// Percent-decoded halves of the chunk, then `PAD` bytes of room.
     dec: Vec<u8>,
     deferred: Vec<Deferred>,
 }
 
-/// Writes the positions of the `&`, `=` and `%` bytes of the 64-byte block
-/// number `bi` to `idx[k..]`; returns how many.
+/// Copies the 64-byte block number `bi` to `dst` with `+` as a space
+/// (UE-P-06) and writes the positions of its `&`, `=` and `%` bytes to
+/// `idx[k..]`; returns how many.
 #[inline(always)]
-fn classify(block: &[u8; 64], bi: usize, idx: &mut [u32], k: usize) -> usize {
+fn classify(block: &[u8; 64], dst: &mut [u8; 64], bi: usize, idx: &mut [u32], k: usize) -> usize {
     // 1 for `&`, `=`, `%` (a loop the compiler vectorizes).
     let mut class = [0u8; 64];
-    for (c, &b) in class.iter_mut().zip(block) {
+    for ((c, d), &b) in class.iter_mut().zip(dst.iter_mut()).zip(block) {
         *c = ((b == b'&') | (b == b'=') | (b == b'%')) as u8;
+        *d = if b == b'+' { b' ' } else { b };
     }
     let mut bits = 0u64;
     for (j, w) in class.chunks_exact(8).enumerate() {
@@ -141,8 +140,8 @@ fn classify(block: &[u8; 64], bi: usize, idx: &mut [u32], k: usize) -> usize {
         bits |= (w.wrapping_mul(GATHER) >> 56) << (8 * j);
     }
     // Positions out without a branch per bit: four writes always (unused
-    // ones are overwritten next; a block holds about two pairs' `&` and `=`
-    // or fewer), a loop only for more.
+    // ones are overwritten next; a block holds three or four positions on
+    // average), a loop only for more.
     let at = (bi * 64) as u32;
     let slots = &mut idx[k..k + 64];
     let mut m = bits;
@@ -173,10 +172,9 @@ struct Decoded<'s> {
 impl Decoded<'_> {
     /// One name or value, `raw[a..b]`: a copy of the text when it has no
     /// `%`, else decoded into `dec` and filled in later (empty for now).
-    /// `pos` are the window's `&`/`=`/`%` positions from the pair's first
-    /// (empty when they are not all in this window).
+    /// `pos` are the chunk's `&`/`=`/`%` positions from the pair's first.
     #[inline(always)]
-    fn half(&mut self, a: usize, b: usize, pct: bool, pos: Option<&[u32]>, pair: usize, value: bool) -> String {
+    fn half(&mut self, a: usize, b: usize, pct: bool, pos: &[u32], pair: usize, value: bool) -> String {
         if !pct {
             return String::from(&self.text[a..b]);
         }
@@ -193,7 +191,7 @@ impl Decoded<'_> {
         let first = out.len();
         out.extend(bounds.iter().enumerate().map(|(i, f)| {
             let (start, eq, end) = (f.start as usize, f.eq as usize, f.end as usize);
-            let pos = if f.i0 == NO_POS { None } else { idx.get(f.i0 as usize..) };
+            let pos = idx.get(f.i0 as usize..).unwrap_or_default();
             let name = self.half(start, eq, f.pct & NAME_PCT != 0, pos, first + i, false);
             // UE-P-04: no `=` is an empty value.
             let value = self.half((eq + 1).min(end), end, f.pct & VALUE_PCT != 0, pos, first + i, true);
@@ -213,79 +211,76 @@ impl Scratch {
             return general(chunk, base, max_pairs, out);
         }
         let blocks = len.div_ceil(64);
-        // UE-P-06: `+` is a space before anything else is decoded.
-        self.raw.clear();
-        self.raw.extend(chunk.iter().map(|&b| if b == b'+' { b' ' } else { b }));
-        self.raw.resize(blocks * 64 + PAD, 0);
+        // Room for every block, the padding, and one position per byte.
+        if self.raw.len() < blocks * 64 + PAD {
+            self.raw.resize(blocks * 64 + PAD, 0);
+            self.dec.resize(blocks * 64 + PAD, 0);
+            self.idx.resize(blocks * 64 + 64, 0);
+        }
+        // One pass: `+` becomes a space (UE-P-06) in the copy, and the
+        // positions of `&`, `=` and `%` are gathered.
+        let mut k = 0;
+        let whole = chunk.chunks_exact(64);
+        let mut last = [0u8; 64];
+        last[..whole.remainder().len()].copy_from_slice(whole.remainder());
+        let blocks_in = whole.chain((len % 64 != 0).then_some(&last[..]));
+        for (bi, (block, dst)) in blocks_in.zip(self.raw.chunks_exact_mut(64)).enumerate() {
+            if let (Ok(block), Ok(dst)) = (<&[u8; 64]>::try_from(block), <&mut [u8; 64]>::try_from(dst)) {
+                k += classify(block, dst, bi, &mut self.idx, k);
+            }
+        }
         let Ok(text) = core::str::from_utf8(&self.raw[..len]) else {
             return general(chunk, base, max_pairs, out);
         };
-        self.deferred.clear();
-        if self.dec.len() < len + PAD {
-            self.dec.resize(len + PAD, 0);
-        }
-        if self.idx.len() < WINDOW_BLOCKS * 64 + 64 {
-            self.idx.resize(WINDOW_BLOCKS * 64 + 64, 0);
-        }
         let raw = &self.raw[..];
-        let idx = &mut self.idx[..];
+        let idx = &self.idx[..k];
+        // The pairs: UE-P-02 (`&` ends a pair), UE-P-03 (an empty sequence is
+        // no pair), UE-P-04 (the first `=` splits it), and which halves hold
+        // a `%`. The pair being read: its first byte, its first position in
+        // `idx`, its first `=`, whether its name had a `%` and whether the
+        // half being read has one.
         let bounds = &mut self.bounds;
-        let mut d = Decoded { text, raw, dec: &mut self.dec, dw: 0, deferred: &mut self.deferred };
-        // The pair being read: its first byte, its first `=`, whether its
-        // name had a `%` and whether the half being read has one.
+        bounds.clear();
         let mut start = 0;
+        let mut i0 = 0;
         let mut eq = usize::MAX;
         let mut name_pct = false;
         let mut pct = false;
-        let mut w0 = 0;
-        while w0 < blocks {
-            let w1 = (w0 + WINDOW_BLOCKS).min(blocks);
-            // Where the current pair's positions begin in `idx`.
-            let mut i0 = if start >= w0 * 64 { 0 } else { NO_POS };
-            let mut k = 0;
-            for bi in w0..w1 {
-                let block: &[u8; 64] = raw[bi * 64..bi * 64 + 64].try_into().unwrap_or(&[0; 64]);
-                k += classify(block, bi, idx, k);
-            }
-            bounds.clear();
-            for (j, &p) in idx[..k].iter().enumerate() {
-                let p = p as usize;
-                match raw[p] {
-                    b'&' => {
-                        // UE-P-03: an empty sequence is no pair.
-                        if p > start {
-                            // UE-L-02
-                            if (out.len() + bounds.len()) as u64 >= max_pairs {
-                                return Err(Error::new(ErrorCode::UeLimitPairs, (base + start) as u64));
-                            }
-                            bounds.push(bounds_of(start, eq, p, name_pct, pct, i0));
+        for (j, &p) in idx.iter().enumerate() {
+            let p = p as usize;
+            match raw[p] {
+                b'&' => {
+                    if p > start {
+                        // UE-L-02
+                        if (out.len() + bounds.len()) as u64 >= max_pairs {
+                            return Err(Error::new(ErrorCode::UeLimitPairs, (base + start) as u64));
                         }
-                        i0 = j as u32 + 1;
-                        start = p + 1;
-                        eq = usize::MAX;
-                        pct = false;
+                        bounds.push(bounds_of(start, eq, p, name_pct, pct, i0));
                     }
-                    // UE-P-04: the first `=` splits the pair.
-                    b'=' if eq == usize::MAX => {
-                        eq = p;
-                        name_pct = pct;
-                        pct = false;
-                    }
-                    b'=' => {}
-                    _ => pct = true,
+                    start = p + 1;
+                    i0 = j as u32 + 1;
+                    eq = usize::MAX;
+                    pct = false;
                 }
-            }
-            d.pairs(bounds, &idx[..k], out);
-            // The last pair, ended by the end of the chunk, with this
-            // window's positions.
-            if w1 == blocks && len > start {
-                if out.len() as u64 >= max_pairs {
-                    return Err(Error::new(ErrorCode::UeLimitPairs, (base + start) as u64));
+                b'=' if eq == usize::MAX => {
+                    eq = p;
+                    name_pct = pct;
+                    pct = false;
                 }
-                d.pairs(&[bounds_of(start, eq, len, name_pct, pct, i0)], &idx[..k], out);
+                b'=' => {}
+                _ => pct = true,
             }
-            w0 = w1;
         }
+        // The last pair, ended by the end of the input.
+        if len > start {
+            if (out.len() + bounds.len()) as u64 >= max_pairs {
+                return Err(Error::new(ErrorCode::UeLimitPairs, (base + start) as u64));
+            }
+            bounds.push(bounds_of(start, eq, len, name_pct, pct, i0));
+        }
+        self.deferred.clear();
+        let mut d = Decoded { text, raw, dec: &mut self.dec, dw: 0, deferred: &mut self.deferred };
+        d.pairs(bounds, idx, out);
         if d.deferred.is_empty() {
             return Ok(());
         }
@@ -316,7 +311,7 @@ fn bounds_of(start: usize, eq: usize, end: usize, name_pct: bool, pct: bool, i0:
     let (eq, flags) = if eq == usize::MAX {
         (end, pct as u32 * NAME_PCT)
     } else {
-        (eq, name_pct as u32 * NAME_PCT | pct as u32 * VALUE_PCT)
+        (eq, (name_pct as u32 * NAME_PCT) | (pct as u32 * VALUE_PCT))
     };
     Bounds { start: start as u32, eq: eq as u32, end: end as u32, pct: flags, i0 }
 }
@@ -324,17 +319,11 @@ fn bounds_of(start: usize, eq: usize, end: usize, name_pct: bool, pct: bool, i0:
 /// UE-P-07: writes `raw[a..b]` (where `+` is already a space) to `dec[w..]`
 /// with every `%` and two hex digits as the byte they denote, any other `%`
 /// kept. Returns the new end. `pos` holds the `%` positions of the half in
-/// order (among `&` and `=` ones, and later ones), or is `None`: then the
-/// half is read byte by byte. Runs between escapes are copied eight bytes
-/// at a time: `raw` and `dec` have room past their ends.
+/// order (among `&` and `=` ones, earlier ones of the pair and later ones).
+/// Runs between escapes are copied eight bytes at a time: `raw` and `dec`
+/// have room past their ends.
 #[inline(never)]
-fn percent_decode(raw: &[u8], a: usize, b: usize, pos: Option<&[u32]>, dec: &mut [u8], mut w: usize) -> usize {
-    let Some(pos) = pos else {
-        let mut v = Vec::new();
-        super::unescape_into(&raw[a..b], &mut v);
-        dec[w..w + v.len()].copy_from_slice(&v);
-        return w + v.len();
-    };
+fn percent_decode(raw: &[u8], a: usize, b: usize, pos: &[u32], dec: &mut [u8], mut w: usize) -> usize {
     // Eight bytes always (most runs are shorter), more in a loop.
     let copy = |dec: &mut [u8], w: usize, r: usize, n: usize| {
         let mut t = 0;
@@ -453,7 +442,7 @@ mod tests {
     }
 
     /// Random inputs over an alphabet that hits every class, many chunk and
-    /// window sizes, long pairs and invalid UTF-8: the same as `parse_with`.
+    /// sizes, long pairs and invalid UTF-8: the same as `parse_with`.
     #[test]
     fn same_as_parse_with() {
         let alphabet: &[u8] = b"aZ09&&==++%%%fFgG\xc3\xa9\xe2\x82\xac\xff\x80 ;";
@@ -483,8 +472,8 @@ mod tests {
         }
     }
 
-    /// Pairs far longer than a chunk and than a window, `%` escapes and
-    /// multibyte text crossing block, window and chunk edges.
+    /// Pairs far longer than a chunk, `%` escapes and multibyte text
+    /// crossing block and chunk edges.
     #[test]
     fn long_pairs() {
         let mut input = Vec::new();
