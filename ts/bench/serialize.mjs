@@ -6,7 +6,8 @@
 //   node ts/bench/serialize.mjs mode=readback [rounds=N]  # the ways Node offers to get a File's bytes out, compared
 //   node ts/bench/serialize.mjs mode=interleave [rounds=N] [runs=100]  # floor, formwire, Response taking turns
 //
-// Rows, each in its own process (median wall and CPU time of its runs; the median of those over the rounds):
+// Rows, each in its own process (median wall and CPU time of its runs; the median of those over the rounds; and the
+// ArrayBuffer memory one run adds, which counts the 10 MiB copies it makes unless a collection ran during it):
 //   build                 1,000 FormData.append + new File([blob]) + append: what every W5 row does (floor-build)
 //   +encodeFormData       formwire's headers and text encoded (no body read yet)
 //   +read File            the File's bytes read back once (File.stream(): Node copies them into a fresh ArrayBuffer)
@@ -15,7 +16,8 @@
 //                         output of the body's length, the File read back with File.stream() and copied in after them
 //   formwire bytes()      build + encodeFormData(fd).bytes(), the W5 formwire row
 //   Response arrayBuffer  build + new Response(fd).arrayBuffer(), the W5 incumbent
-// mode=readback: build + the File's bytes into one output of the body's length, by each way of reading a Blob:
+// mode=readback (rows taking turns in one process, as mode=interleave): build + the File's bytes into one output of
+// the body's length, by each way of reading a Blob:
 //   stream                File.stream(), default reader, each chunk copied into the output (Node 20: one chunk)
 //   arrayBuffer           File.arrayBuffer() copied into the output (Node 20 concatenates its chunks into a second
 //                         ArrayBuffer, even a single one: two copies before the output's)
@@ -162,8 +164,22 @@ async function child(row) {
     'Response arrayBuffer': async () => new Uint8Array(await new Response(build().fd).arrayBuffer()),
   };
   const rows = row.split(',');
+  const allocated = [];
+  const gcs = [];
+  const obs = new PerformanceObserver((list) => gcs.push(...list.getEntries().map((e) => e.startTime)));
+  obs.observe({ entryTypes: ['gc'] });
   for (const r of rows) {
+    // The ArrayBuffer memory one run adds (collected before it): the 10 MiB copies it makes, unless a collection
+    // during the run freed some (then flagged)
+    globalThis.gc?.();
+    await new Promise((res) => setTimeout(res, 0));
+    const a0 = process.memoryUsage().arrayBuffers;
+    const p0 = performance.now();
     const first = await fns[r]();
+    const p1 = performance.now();
+    const a1 = process.memoryUsage().arrayBuffers;
+    await new Promise((res) => setTimeout(res, 0)); // gc entries are delivered asynchronously
+    allocated.push({ bytes: a1 - a0, gc: gcs.some((t) => t >= p0 && t <= p1) });
     if (MODE === 'readback' && r !== 'build') {
       // every way must have put the File's bytes where they belong
       const u = first instanceof ArrayBuffer ? new Uint8Array(first) : first;
@@ -175,7 +191,7 @@ async function child(row) {
   const cpus = rows.map(() => []);
   const last = [];
   let total = 0;
-  // mode=interleave: the rows take turns, one run each per round, so that a machine shared with other work slows
+  // mode=interleave and mode=readback: the rows take turns, one run each per round, so that a machine shared with other work slows
   // them alike; otherwise one row per process
   const n = Number(opt('runs', rows.length > 1 ? 100 : 0));
   while (n > 0 ? times[0].length < n : times[0].length < 5 || (total < 1 && times[0].length < 200)) {
@@ -191,7 +207,7 @@ async function child(row) {
     }
   }
   void last;
-  console.log(JSON.stringify(rows.map((_, j) => ({ wall: med(times[j]), cpu: med(cpus[j]) }))));
+  console.log(JSON.stringify(rows.map((_, j) => ({ wall: med(times[j]), cpu: med(cpus[j]), allocated: allocated[j] }))));
 }
 
 const med = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
@@ -200,14 +216,15 @@ async function parent() {
   if (!existsSync(join(dir, 'manifest.json'))) throw new Error(`${dir} missing: run bench/run --workload W5 --lang ts once`);
   const rounds = Number(opt('rounds', 3));
   const res = new Map(ROWS.map((r) => [r, { wall: [], cpu: [] }]));
-  const groups = MODE === 'interleave' ? [ROWS] : ROWS.map((r) => [r]);
+  const groups = MODE === 'breakdown' ? ROWS.map((r) => [r]) : [ROWS];
   for (let k = 0; k < rounds; k++) {
     for (const g of groups) {
-      const argv = [fileURLToPath(import.meta.url), `--row=${g.join(',')}`, ...args.filter((a) => !a.startsWith('--row='))];
+      const argv = ['--expose-gc', fileURLToPath(import.meta.url), `--row=${g.join(',')}`, ...args.filter((a) => !a.startsWith('--row='))];
       const out = JSON.parse(execFileSync(process.execPath, argv, { encoding: 'utf8' }).trim().split('\n').pop());
       g.forEach((r, j) => {
         res.get(r).wall.push(out[j].wall);
         res.get(r).cpu.push(out[j].cpu);
+        res.get(r).allocated = out[j].allocated;
       });
     }
   }
@@ -217,7 +234,9 @@ async function parent() {
   for (const r of ROWS) {
     const m = med(res.get(r).wall);
     const step = (r.startsWith('+') || MODE === 'readback') && prev !== null ? `  (+${((m - prev) * 1e3).toFixed(2)} wall)` : '';
-    console.log(`${r.padEnd(22)} ${ms(m)} ms wall ${ms(med(res.get(r).cpu))} ms CPU${step}`);
+    const a = res.get(r).allocated;
+    const mib = `${(a.bytes / 1048576).toFixed(1).padStart(6)} MiB added${a.gc ? ' (GC ran)' : '          '}`;
+    console.log(`${r.padEnd(22)} ${ms(m)} ms wall ${ms(med(res.get(r).cpu))} ms CPU ${mib}${step}`);
     if (r === 'build' || r.startsWith('+')) prev = m;
   }
   if (MODE === 'readback') return;
