@@ -59,10 +59,7 @@ fn decode_general<'a>(
     options: &DecodeOptions,
 ) -> Result<BorrowedGraph<'a>, Error> {
     let mut scratch = Scratch::take();
-    let (first, version) = {
-        let mut d = Dec::new(input, options, false, &mut scratch);
-        (d.run(), d.version)
-    };
+    let (first, version) = Dec::new(input, options, false, &mut scratch).run();
     let result = match first {
         Ok(g) => Ok(g),
         Err(e) => {
@@ -72,7 +69,7 @@ fn decode_general<'a>(
                 && e.code != ErrorCode::LimitBytes
             {
                 scratch.clear();
-                Dec::new(input, options, true, &mut scratch).run().ok()
+                Dec::new(input, options, true, &mut scratch).run().0.ok()
             } else {
                 None
             };
@@ -310,20 +307,14 @@ pub(crate) fn recycle_arenas(mut a: Box<Arenas>) {
 struct Dec<'a, 's> {
     /// The working memory (this thread's, kept between calls).
     s: &'s mut Scratch,
-    /// The box the arenas go into (a dropped graph's, when there was one).
-    arenas_box: Option<Box<Arenas>>,
     buf: &'a [u8],
     pos: usize,
     version: u32,
     broken_v13: bool,
     node_ipc: bool,
     max_depth: usize,
-    objects: Vec<ObjSlot>,
-    keys: Vec<Slot>,
-    values: Vec<Slot>,
-    elems: Vec<Slot>,
-    indexes: Vec<u32>,
-    errors: Vec<ErrSlot>,
+    /// The graph's arenas (a dropped graph's, cleared, when there was one), filled in place.
+    a: Box<Arenas>,
     ids_direct: bool,
     /// The value arena's owner (a level, or `NONE`): its values are `values[values_from..]`.
     values_owner: usize,
@@ -356,17 +347,16 @@ impl<'a, 's> Dec<'a, 's> {
         // and elements 3-12), capped: they grow as needed anyway.
         let n = if container { buf.len().min(1 << 20) } else { 0 };
         // The arenas: a dropped graph's (cleared), or new ones.
-        let mut boxed = if container {
+        let boxed = if container {
             ARENAS.try_with(|c| c.take()).ok().flatten()
         } else {
             None
         };
-        let arenas = boxed.as_deref_mut().map(std::mem::take).unwrap_or_default();
-        /// `v` with room for `n` entries.
-        fn reuse<T>(mut v: Vec<T>, n: usize) -> Vec<T> {
-            v.reserve(n);
-            v
-        }
+        let mut a = boxed.unwrap_or_default();
+        a.objects.reserve(if container { n / 16 + 1 } else { 0 });
+        a.keys.reserve(n / 16);
+        a.values.reserve(n / 6);
+        a.elems.reserve(n / 8);
         Dec {
             s,
             buf,
@@ -375,13 +365,7 @@ impl<'a, 's> Dec<'a, 's> {
             broken_v13,
             node_ipc: options.node_ipc,
             max_depth: options.max_depth as usize,
-            objects: reuse(arenas.objects, if container { n / 16 + 1 } else { 0 }),
-            keys: reuse(arenas.keys, n / 16),
-            values: reuse(arenas.values, n / 6),
-            elems: reuse(arenas.elems, n / 8),
-            indexes: arenas.indexes,
-            errors: arenas.errors,
-            arenas_box: boxed,
+            a,
             ids_direct: true,
             values_owner: NONE,
             values_from: 0,
@@ -653,8 +637,8 @@ impl<'a, 's> Dec<'a, 's> {
 
     #[inline]
     fn alloc(&mut self, o: ObjSlot) -> u32 {
-        self.objects.push(o);
-        (self.objects.len() - 1) as u32
+        self.a.objects.push(o);
+        (self.a.objects.len() - 1) as u32
     }
 
     /// Allocates an object and assigns it the next wire id.
@@ -670,7 +654,7 @@ impl<'a, 's> Dec<'a, 's> {
     #[inline]
     fn wire_object(&self, id: u32) -> Option<u32> {
         if self.ids_direct {
-            ((id as usize) < self.objects.len()).then_some(id)
+            ((id as usize) < self.a.objects.len()).then_some(id)
         } else {
             self.s.ids.get(id as usize).copied().flatten()
         }
@@ -679,7 +663,7 @@ impl<'a, 's> Dec<'a, 's> {
     fn ids_explicit(&mut self) {
         if self.ids_direct {
             self.ids_direct = false;
-            self.s.ids = (0..self.objects.len() as u32).map(Some).collect();
+            self.s.ids = (0..self.a.objects.len() as u32).map(Some).collect();
         }
     }
 
@@ -716,17 +700,17 @@ impl<'a, 's> Dec<'a, 's> {
             }
             self.claim_values(me);
         }
-        &mut self.values
+        &mut self.a.values
     }
 
     #[inline]
     fn claim_values(&mut self, me: usize) {
         let owner = self.values_owner;
-        if owner != NONE && owner != me && self.values_from < self.values.len() {
+        if owner != NONE && owner != me && self.values_from < self.a.values.len() {
             self.demote_values(owner);
         }
         self.values_owner = me;
-        self.values_from = self.values.len();
+        self.values_from = self.a.values.len();
     }
 
     #[inline(never)]
@@ -734,14 +718,14 @@ impl<'a, 's> Dec<'a, 's> {
         self.s.scratch_at[owner][VALUES] = self.s.scratch_values.len() as u32;
         self.s
             .scratch_values
-            .extend_from_slice(&self.values[self.values_from..]);
-        self.values.truncate(self.values_from);
+            .extend_from_slice(&self.a.values[self.values_from..]);
+        self.a.values.truncate(self.values_from);
     }
 
     #[inline]
     fn set_last_value(&mut self, me: usize, v: Slot) {
         let last = if self.values_owner == me {
-            self.values.last_mut()
+            self.a.values.last_mut()
         } else {
             self.s.scratch_values.last_mut()
         };
@@ -758,10 +742,10 @@ impl<'a, 's> Dec<'a, 's> {
             return self.values_from as u32;
         }
         match self.s.scratch_at[me][VALUES] {
-            NONE32 => self.values.len() as u32,
+            NONE32 => self.a.values.len() as u32,
             at => {
-                let start = self.values.len();
-                self.values
+                let start = self.a.values.len();
+                self.a.values
                     .extend_from_slice(&self.s.scratch_values[at as usize..]);
                 self.s.scratch_values.truncate(at as usize);
                 start as u32
@@ -771,12 +755,12 @@ impl<'a, 's> Dec<'a, 's> {
 
     /// Stores a key list: `prefix` keys at `prefix_at`, then the key stack from `keys_from`.
     fn close_keys(&mut self, prefix_at: u32, prefix: u32, keys_from: u32) -> u32 {
-        let start = self.keys.len();
+        let start = self.a.keys.len();
         if prefix > 0 {
             let a = prefix_at as usize;
-            self.keys.extend_from_within(a..a + prefix as usize);
+            self.a.keys.extend_from_within(a..a + prefix as usize);
         }
-        self.keys
+        self.a.keys
             .extend_from_slice(&self.s.key_stack[keys_from as usize..]);
         self.s.key_stack.truncate(keys_from as usize);
         start as u32
@@ -791,37 +775,37 @@ impl<'a, 's> Dec<'a, 's> {
             }
             self.claim_elems(me);
         }
-        &mut self.elems
+        &mut self.a.elems
     }
 
     #[inline]
     fn claim_elems(&mut self, me: usize) {
         let owner = self.elems_owner;
-        if owner != NONE && owner != me && self.elems_from < self.elems.len() {
+        if owner != NONE && owner != me && self.elems_from < self.a.elems.len() {
             self.s.scratch_at[owner][ELEMS] = self.s.scratch_elems.len() as u32;
             self.s
                 .scratch_elems
-                .extend_from_slice(&self.elems[self.elems_from..]);
-            self.elems.truncate(self.elems_from);
+                .extend_from_slice(&self.a.elems[self.elems_from..]);
+            self.a.elems.truncate(self.elems_from);
         }
         self.elems_owner = me;
-        self.elems_from = self.elems.len();
+        self.elems_from = self.a.elems.len();
     }
 
     /// The dense array at level `me` ends: its elements become one span of the arena.
     fn close_elems(&mut self, me: usize) -> Span {
         if self.elems_owner == me {
             self.elems_owner = NONE;
-            return span(self.elems_from, self.elems.len());
+            return span(self.elems_from, self.a.elems.len());
         }
         match self.s.scratch_at[me][ELEMS] {
             NONE32 => Span::EMPTY,
             at => {
-                let start = self.elems.len();
-                self.elems
+                let start = self.a.elems.len();
+                self.a.elems
                     .extend_from_slice(&self.s.scratch_elems[at as usize..]);
                 self.s.scratch_elems.truncate(at as usize);
-                span(start, self.elems.len())
+                span(start, self.a.elems.len())
             }
         }
     }
@@ -864,7 +848,7 @@ impl<'a, 's> Dec<'a, 's> {
     fn take_elems(&mut self, me: usize) -> Vec<(u32, Slot)> {
         let own: Vec<Slot> = if self.elems_owner == me {
             self.elems_owner = NONE;
-            self.elems.drain(self.elems_from..).collect()
+            self.a.elems.drain(self.elems_from..).collect()
         } else {
             match self.s.scratch_at[me][ELEMS] {
                 NONE32 => Vec::new(),
@@ -884,9 +868,9 @@ impl<'a, 's> Dec<'a, 's> {
     /// one) ends: they go to the element arena as one run.
     fn store_elems(&mut self, me: usize, slots: impl IntoIterator<Item = Slot>) -> Span {
         self.claim_elems(me);
-        self.elems.extend(slots);
+        self.a.elems.extend(slots);
         self.elems_owner = NONE;
-        span(self.elems_from, self.elems.len())
+        span(self.elems_from, self.a.elems.len())
     }
 
     // ---- shape cache (as decode.rs) -------------------------------------------------------------
@@ -921,7 +905,27 @@ impl<'a, 's> Dec<'a, 's> {
 
     // ---- driver -------------------------------------------------------------------------------
 
-    fn run(&mut self) -> R<BorrowedGraph<'a>> {
+    /// Reads the whole input; the graph (or the error) and the version the header named.
+    fn run(mut self) -> (R<BorrowedGraph<'a>>, u32) {
+        let root = self.read_all();
+        let version = self.version;
+        let graph = root.map(|root| {
+            let arenas = if self.a.objects.is_empty() {
+                recycle_arenas(self.a);
+                None
+            } else {
+                Some(self.a)
+            };
+            BorrowedGraph {
+                input: self.buf,
+                root,
+                arenas,
+            }
+        });
+        (graph, version)
+    }
+
+    fn read_all(&mut self) -> R<Slot> {
         self.read_header()?;
         let root = self.read_value()?;
         if !self.s.stack.is_empty() {
@@ -932,23 +936,7 @@ impl<'a, 's> Dec<'a, 's> {
         if self.pos < self.buf.len() {
             return Err(self.err(ErrorCode::Tag, self.pos, "bytes after the top-level value"));
         }
-        let arenas = (!self.objects.is_empty()).then(|| {
-            let mut b = self.arenas_box.take().unwrap_or_default();
-            *b = Arenas {
-                objects: std::mem::take(&mut self.objects),
-                keys: std::mem::take(&mut self.keys),
-                values: std::mem::take(&mut self.values),
-                elems: std::mem::take(&mut self.elems),
-                indexes: std::mem::take(&mut self.indexes),
-                errors: std::mem::take(&mut self.errors),
-            };
-            b
-        });
-        Ok(BorrowedGraph {
-            input: self.buf,
-            root,
-            arenas,
-        })
+        Ok(root)
     }
 
     fn drive(&mut self) -> R<()> {
@@ -1043,19 +1031,19 @@ impl<'a, 's> Dec<'a, 's> {
             TAG_NUMBER_OBJECT => {
                 let obj = self.new_object(ObjSlot::NumberObject(0.0));
                 let n = self.read_double()?;
-                self.objects[obj as usize] = ObjSlot::NumberObject(n);
+                self.a.objects[obj as usize] = ObjSlot::NumberObject(n);
                 Slot::Object(obj)
             }
             TAG_BIGINT_OBJECT => {
                 let obj = self.new_object(ObjSlot::BigIntObject(Slot::Undefined));
                 let b = self.read_bigint(at)?;
-                self.objects[obj as usize] = ObjSlot::BigIntObject(b);
+                self.a.objects[obj as usize] = ObjSlot::BigIntObject(b);
                 Slot::Object(obj)
             }
             TAG_STRING_OBJECT => {
                 let obj = self.new_object(ObjSlot::StringObject(Slot::Undefined));
                 let s = self.read_string_value()?;
-                self.objects[obj as usize] = ObjSlot::StringObject(s);
+                self.a.objects[obj as usize] = ObjSlot::StringObject(s);
                 Slot::Object(obj)
             }
             TAG_REGEXP => {
@@ -1076,7 +1064,7 @@ impl<'a, 's> Dec<'a, 's> {
                 if flags & 16 != 0 && flags & 256 != 0 {
                     return Err(self.err(ErrorCode::Tag, at, "RegExp flags u and v together"));
                 }
-                self.objects[obj as usize] = ObjSlot::RegExp { source, flags };
+                self.a.objects[obj as usize] = ObjSlot::RegExp { source, flags };
                 Slot::Object(obj)
             }
             TAG_BEGIN_JS_MAP => {
@@ -1125,7 +1113,7 @@ impl<'a, 's> Dec<'a, 's> {
                     None
                 };
                 let data = self.read_raw(byte_length as usize)?;
-                self.objects[obj as usize] = ObjSlot::ArrayBuffer {
+                self.a.objects[obj as usize] = ObjSlot::ArrayBuffer {
                     at: data,
                     len: byte_length,
                     max,
@@ -1135,8 +1123,8 @@ impl<'a, 's> Dec<'a, 's> {
             TAG_ERROR => {
                 // SC-D-24
                 self.check_depth(at)?;
-                let err = self.errors.len() as u32;
-                self.errors.push(ErrSlot {
+                let err = self.a.errors.len() as u32;
+                self.a.errors.push(ErrSlot {
                     name: ErrorName::Error,
                     message: None,
                     stack: None,
@@ -1206,7 +1194,7 @@ impl<'a, 's> Dec<'a, 's> {
     #[inline]
     fn begin_object(&mut self, at: usize) -> R<u32> {
         self.check_depth(at)?;
-        let obj = self.objects.len() as u32;
+        let obj = self.a.objects.len() as u32;
         if let Some(st) = self.object_fast(obj)? {
             self.new_object(ObjSlot::Plain(Props::EMPTY));
             let me = self.s.stack.len();
@@ -1236,7 +1224,7 @@ impl<'a, 's> Dec<'a, 's> {
             pending: false,
             seen: 0,
         };
-        let start = self.values.len();
+        let start = self.a.values.len();
         if let Fast::Done(next) = self.props_fast(me, &mut st, false) {
             self.pos = next;
             self.values_owner = NONE;
@@ -1270,14 +1258,8 @@ impl<'a, 's> Dec<'a, 's> {
     /// the position after the end tag when it reads the end tag with the right count.
     #[inline(always)]
     fn props_fast(&mut self, me: usize, st: &mut ObjState, to_scratch: bool) -> Fast {
-        let Dec {
-            buf,
-            pos,
-            keys,
-            values,
-            s,
-            ..
-        } = self;
+        let Dec { buf, pos, a, s, .. } = self;
+        let Arenas { keys, values, .. } = &mut **a;
         let Scratch {
             scratch_values,
             key_stack,
@@ -1412,7 +1394,7 @@ impl<'a, 's> Dec<'a, 's> {
             prepare(ek, buf);
         }
         // In a run of objects the elements are only counted (their ids follow on).
-        let first = self.objects.len() as u32;
+        let first = self.a.objects.len() as u32;
         let ranged = st.in_run && (st.run_len == 0 || first == st.run_start + st.run_len);
         if !ranged {
             self.end_run(me, st);
@@ -1425,8 +1407,8 @@ impl<'a, 's> Dec<'a, 's> {
         }
         self.claim_values(level);
         let shape = &self.s.shapes[level];
-        let elems = (!ranged).then_some(&mut self.elems);
-        let (buf, pos, o, v) = (self.buf, &mut self.pos, &mut self.objects, &mut self.values);
+        let elems = (!ranged).then_some(&mut self.a.elems);
+        let (buf, pos, o, v) = (self.buf, &mut self.pos, &mut self.a.objects, &mut self.a.values);
         let enc = (&shape.enc[..], shape.keys_at);
         // Keys of up to 8 encoded bytes (the common short names) compare as one word.
         let read = if shape.enc.iter().all(|e| e.len <= 8) {
@@ -1455,7 +1437,7 @@ impl<'a, 's> Dec<'a, 's> {
         if self.elems_owner != me {
             self.claim_elems(me);
         }
-        let (buf, elems) = (self.buf, &mut self.elems);
+        let (buf, elems) = (self.buf, &mut self.a.elems);
         let (first, length) = (st.next, st.length);
         let mut at = self.pos;
         let mut next = first;
@@ -1481,7 +1463,7 @@ impl<'a, 's> Dec<'a, 's> {
 
     /// SC-D-22: a buffer-valued item followed (after padding only) by `V` becomes a view over it.
     fn maybe_view(&mut self, obj: u32) -> R<Slot> {
-        let (buffer_len, resizable) = match self.objects.get(obj as usize) {
+        let (buffer_len, resizable) = match self.a.objects.get(obj as usize) {
             Some(ObjSlot::ArrayBuffer { len, max, .. }) => (u64::from(*len), max.is_some()),
             _ => return Ok(Slot::Object(obj)),
         };
@@ -1627,7 +1609,7 @@ impl<'a, 's> Dec<'a, 's> {
                 if tag == Some(TAG_BEGIN_JS_OBJECT) || tag == Some(TAG_BEGIN_DENSE_JS_ARRAY) {
                     // The common nested values: the id is the next one, so the slot is written
                     // before the value is read (an object may take the value arena over).
-                    let obj = self.objects.len() as u32;
+                    let obj = self.a.objects.len() as u32;
                     self.values_to(me).push(Slot::Object(obj));
                     self.pos = at + 1;
                     let id = if tag == Some(TAG_BEGIN_JS_OBJECT) {
@@ -1695,7 +1677,7 @@ impl<'a, 's> Dec<'a, 's> {
         if st.has_index {
             self.sort_index_keys(props);
         }
-        self.objects[st.obj as usize] = ObjSlot::Plain(props);
+        self.a.objects[st.obj as usize] = ObjSlot::Plain(props);
     }
 
     #[inline]
@@ -1739,7 +1721,7 @@ impl<'a, 's> Dec<'a, 's> {
             _ => unreachable!("only objects and arrays have properties"),
         };
         let a = prefix.0 as usize;
-        let first = &self.keys[a..a + prefix.1 as usize];
+        let first = &self.a.keys[a..a + prefix.1 as usize];
         let rest = &self.s.key_stack[keys_from as usize..];
         let at = |i: usize| {
             if i < first.len() {
@@ -1766,14 +1748,14 @@ impl<'a, 's> Dec<'a, 's> {
         let kr = props.key_range();
         let vr = props.value_range();
         let mut order: Vec<usize> = (0..props.len()).collect();
-        order.sort_by_key(|&i| match self.array_index(self.keys[kr.start + i]) {
+        order.sort_by_key(|&i| match self.array_index(self.a.keys[kr.start + i]) {
             Some(n) => (0u8, n, 0),
             None => (1u8, 0, i),
         });
-        let keys: Vec<Slot> = order.iter().map(|&i| self.keys[kr.start + i]).collect();
-        let values: Vec<Slot> = order.iter().map(|&i| self.values[vr.start + i]).collect();
-        self.keys[kr].copy_from_slice(&keys);
-        self.values[vr].copy_from_slice(&values);
+        let keys: Vec<Slot> = order.iter().map(|&i| self.a.keys[kr.start + i]).collect();
+        let values: Vec<Slot> = order.iter().map(|&i| self.a.values[vr.start + i]).collect();
+        self.a.keys[kr].copy_from_slice(&keys);
+        self.a.values[vr].copy_from_slice(&values);
     }
 
     /// SC-D-14/15: elements, then other properties, into the array on top of the stack.
@@ -1896,8 +1878,8 @@ impl<'a, 's> Dec<'a, 's> {
                         Some((i, _)) if *i >= st.length => i + 1,
                         _ => st.length,
                     };
-                    let at = self.indexes.len() as u32;
-                    self.indexes.extend(items.iter().map(|(i, _)| *i));
+                    let at = self.a.indexes.len() as u32;
+                    self.a.indexes.extend(items.iter().map(|(i, _)| *i));
                     let elems = self.store_elems(me, items.into_iter().map(|(_, v)| v));
                     (elems, at, length)
                 } else if st.in_run && st.run_len > 0 {
@@ -1919,7 +1901,7 @@ impl<'a, 's> Dec<'a, 's> {
                         len: st.props,
                     }
                 };
-                self.objects[st.obj as usize] = ObjSlot::Array(ArrayRef {
+                self.a.objects[st.obj as usize] = ObjSlot::Array(ArrayRef {
                     length,
                     props,
                     elems,
@@ -1991,7 +1973,7 @@ impl<'a, 's> Dec<'a, 's> {
                     }
                     let n = entries.len() / 2;
                     let s = self.store_elems(me, entries.drain(..));
-                    self.objects[obj as usize] = ObjSlot::Map(Span {
+                    self.a.objects[obj as usize] = ObjSlot::Map(Span {
                         start: s.start,
                         len: n as u32,
                     });
@@ -2051,7 +2033,7 @@ impl<'a, 's> Dec<'a, 's> {
                     return Err(self.err(ErrorCode::Count, at, "set size does not match"));
                 }
                 let s = self.store_elems(me, values.drain(..));
-                self.objects[obj as usize] = ObjSlot::Set(s);
+                self.a.objects[obj as usize] = ObjSlot::Set(s);
                 break Fill::Done;
             }
             let v = self.read_value()?;
@@ -2102,10 +2084,10 @@ impl<'a, 's> Dec<'a, 's> {
             }
             seen |= bit;
             match sub {
-                ERROR_MESSAGE => self.errors[e].message = Some(self.read_string_value()?),
-                ERROR_STACK => self.errors[e].stack = Some(self.read_string_value()?),
+                ERROR_MESSAGE => self.a.errors[e].message = Some(self.read_string_value()?),
+                ERROR_STACK => self.a.errors[e].stack = Some(self.read_string_value()?),
                 ERROR_CAUSE => {
-                    self.errors[e].cause = Some(self.read_value()?);
+                    self.a.errors[e].cause = Some(self.read_value()?);
                     if self.s.stack.len() > me + 1 {
                         if let Frame::Error { seen: s, .. } = &mut self.s.stack[me] {
                             *s = seen;
@@ -2115,7 +2097,7 @@ impl<'a, 's> Dec<'a, 's> {
                 }
                 _ => {
                     if let Some(name) = proto {
-                        self.errors[e].name = name;
+                        self.a.errors[e].name = name;
                     }
                 }
             }
