@@ -790,7 +790,16 @@ impl<'a> BorrowedGraph<'a> {
         for (dst, &v) in values.iter_mut().zip(&a.values) {
             set_value(dst, input, v);
         }
-        let mut items: Vec<Item> = Vec::new();
+        // Array elements as `(index, value)`, written in place too (the arena is sized first).
+        let n_items = a
+            .objects
+            .iter()
+            .map(|o| match o {
+                ObjSlot::Array(arr) => arr.elems.len(),
+                _ => 0,
+            })
+            .sum();
+        let mut items: Vec<Item> = Vec::with_capacity(n_items);
         let mut objects: Vec<Object> = Vec::with_capacity(a.objects.len());
         objects.resize_with(a.objects.len(), || Object::Date(0.0));
         for (dst, o) in objects.iter_mut().zip(&a.objects) {
@@ -801,26 +810,27 @@ impl<'a> BorrowedGraph<'a> {
                     match arr.indexes {
                         OBJECT_RUN => {
                             let first = arr.elems.start;
-                            items.extend((0..arr.elems.len).map(|i| (i, Value::Object(ObjId(first + i)))));
+                            items.extend(
+                                (0..arr.elems.len).map(|i| (i, Value::Object(ObjId(first + i)))),
+                            );
                         }
                         NO_INDEXES => {
                             let slots = a.elems.get(arr.elems.range()).unwrap_or(&[]);
-                            items.extend(
-                                slots
-                                    .iter()
-                                    .enumerate()
-                                    .map(|(i, &v)| (i as u32, owned_slot(input, v))),
-                            );
+                            items.resize_with(start + slots.len(), || (0, Value::Undefined));
+                            for (i, (item, &v)) in items[start..].iter_mut().zip(slots).enumerate() {
+                                item.0 = i as u32;
+                                set_value(&mut item.1, input, v);
+                            }
                         }
                         at => {
                             let slots = a.elems.get(arr.elems.range()).unwrap_or(&[]);
                             let at = at as usize;
                             let ix = a.indexes.get(at..at + slots.len()).unwrap_or(&[]);
-                            items.extend(
-                                ix.iter()
-                                    .zip(slots)
-                                    .map(|(&i, &v)| (i, owned_slot(input, v))),
-                            );
+                            items.resize_with(start + ix.len(), || (0, Value::Undefined));
+                            for (item, (&i, &v)) in items[start..].iter_mut().zip(ix.iter().zip(slots)) {
+                                item.0 = i;
+                                set_value(&mut item.1, input, v);
+                            }
                         }
                     }
                     Object::Array(crate::value::Array {
