@@ -15,7 +15,7 @@
 //! object. A [`Props`] or [`Span`] from another graph reads as empty, never as a panic.
 
 use crate::bigint::BigInt;
-use crate::string::{array_index, digits, JsString};
+use crate::string::{JsString, array_index, digits};
 use crate::value::{
     ArrayBuffer, ErrorName, ErrorObject, Graph, Heap, Item, ObjId, Object, Props, RegExpFlags,
     Span, Value, View,
@@ -817,7 +817,8 @@ impl<'a> BorrowedGraph<'a> {
                         NO_INDEXES => {
                             let slots = a.elems.get(arr.elems.range()).unwrap_or(&[]);
                             items.resize_with(start + slots.len(), || (0, Value::Undefined));
-                            for (i, (item, &v)) in items[start..].iter_mut().zip(slots).enumerate() {
+                            for (i, (item, &v)) in items[start..].iter_mut().zip(slots).enumerate()
+                            {
                                 item.0 = i as u32;
                                 set_value(&mut item.1, input, v);
                             }
@@ -827,7 +828,9 @@ impl<'a> BorrowedGraph<'a> {
                             let at = at as usize;
                             let ix = a.indexes.get(at..at + slots.len()).unwrap_or(&[]);
                             items.resize_with(start + ix.len(), || (0, Value::Undefined));
-                            for (item, (&i, &v)) in items[start..].iter_mut().zip(ix.iter().zip(slots)) {
+                            for (item, (&i, &v)) in
+                                items[start..].iter_mut().zip(ix.iter().zip(slots))
+                            {
                                 item.0 = i;
                                 set_value(&mut item.1, input, v);
                             }
@@ -956,7 +959,11 @@ fn owned_slot(input: &[u8], s: Slot) -> Value {
         Slot::Number(n) => Value::Number(n),
         Slot::Object(id) => Value::Object(ObjId(id)),
         // The common string: short Latin-1, copied as masked words (`JsString::latin1_at`).
-        Slot::Latin1 { len, at } if at.checked_add(len as usize).is_some_and(|e| e <= input.len()) => {
+        Slot::Latin1 { len, at }
+            if at
+                .checked_add(len as usize)
+                .is_some_and(|e| e <= input.len()) =>
+        {
             Value::String(JsString::latin1_at(input, at, len as usize))
         }
         Slot::BigInt { negative, len, at } => Value::BigInt(
@@ -974,7 +981,11 @@ fn owned_slot(input: &[u8], s: Slot) -> Value {
 #[inline(always)]
 fn owned_key(input: &[u8], s: Slot) -> JsString {
     match s {
-        Slot::Latin1 { len, at } if at.checked_add(len as usize).is_some_and(|e| e <= input.len()) => {
+        Slot::Latin1 { len, at }
+            if at
+                .checked_add(len as usize)
+                .is_some_and(|e| e <= input.len()) =>
+        {
             JsString::latin1_at(input, at, len as usize)
         }
         s => crate::borrowed_decode::slot_str(input, s).to_js_string(),

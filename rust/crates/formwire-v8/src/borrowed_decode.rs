@@ -19,7 +19,7 @@ use crate::decode::{
 };
 use crate::error::{Error, ErrorCode};
 use crate::tags::*;
-use crate::value::{ErrorName, Props, Span, View, ViewKind};
+use crate::value::{ErrorName, Props, Span, View, ViewKind, push_in};
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 
@@ -637,7 +637,7 @@ impl<'a, 's> Dec<'a, 's> {
 
     #[inline]
     fn alloc(&mut self, o: ObjSlot) -> u32 {
-        self.a.objects.push(o);
+        push_in(&mut self.a.objects, o);
         (self.a.objects.len() - 1) as u32
     }
 
@@ -745,7 +745,8 @@ impl<'a, 's> Dec<'a, 's> {
             NONE32 => self.a.values.len() as u32,
             at => {
                 let start = self.a.values.len();
-                self.a.values
+                self.a
+                    .values
                     .extend_from_slice(&self.s.scratch_values[at as usize..]);
                 self.s.scratch_values.truncate(at as usize);
                 start as u32
@@ -760,7 +761,8 @@ impl<'a, 's> Dec<'a, 's> {
             let a = prefix_at as usize;
             self.a.keys.extend_from_within(a..a + prefix as usize);
         }
-        self.a.keys
+        self.a
+            .keys
             .extend_from_slice(&self.s.key_stack[keys_from as usize..]);
         self.s.key_stack.truncate(keys_from as usize);
         start as u32
@@ -802,7 +804,8 @@ impl<'a, 's> Dec<'a, 's> {
             NONE32 => Span::EMPTY,
             at => {
                 let start = self.a.elems.len();
-                self.a.elems
+                self.a
+                    .elems
                     .extend_from_slice(&self.s.scratch_elems[at as usize..]);
                 self.s.scratch_elems.truncate(at as usize);
                 span(start, self.a.elems.len())
@@ -1180,24 +1183,27 @@ impl<'a, 's> Dec<'a, 's> {
         let obj = self.new_object(ObjSlot::Array(empty_array()));
         let me = self.s.stack.len();
         self.open_level(me);
-        self.s.stack.push(Frame::Array(
-            ArrState {
-                obj,
-                dense,
-                length,
-                next: 0,
-                in_props: !dense,
-                indexed: !dense,
-                count: 0,
-                props: 0,
-                keys_from: self.s.key_stack.len() as u32,
-                in_run: dense,
-                run_start: 0,
-                run_len: 0,
-            },
-            Index::default(),
-            Vec::new(),
-        ));
+        push_in(
+            &mut self.s.stack,
+            Frame::Array(
+                ArrState {
+                    obj,
+                    dense,
+                    length,
+                    next: 0,
+                    in_props: !dense,
+                    indexed: !dense,
+                    count: 0,
+                    props: 0,
+                    keys_from: self.s.key_stack.len() as u32,
+                    in_run: dense,
+                    run_start: 0,
+                    run_len: 0,
+                },
+                Index::default(),
+                Vec::new(),
+            ),
+        );
         Ok(obj)
     }
 
@@ -1206,20 +1212,9 @@ impl<'a, 's> Dec<'a, 's> {
     fn begin_object(&mut self, at: usize) -> R<u32> {
         self.check_depth(at)?;
         let obj = self.a.objects.len() as u32;
-        if let Some(st) = self.object_fast(obj)? {
-            self.new_object(ObjSlot::Plain(Props::EMPTY));
-            let me = self.s.stack.len();
-            self.open_level(me);
-            self.s.stack.push(Frame::Object(st, Index::default()));
-        }
-        Ok(obj)
-    }
-
-    /// The common case of SC-D-12 without a frame: properties [`Dec::props_fast`] reads, then the
-    /// end tag; stops at the first thing it does not handle, for `fill_object` to continue from
-    /// exactly there. `None`: the object is complete.
-    #[inline]
-    fn object_fast(&mut self, obj: u32) -> R<Option<ObjState>> {
+        // The common case without a frame: the properties `props_fast` reads, then the end tag.
+        // It stops at the first thing it does not handle, for `fill_object` to continue from
+        // exactly there (the frame is pushed then).
         let me = self.s.stack.len();
         self.claim_values(me);
         if self.s.shapes.len() <= me {
@@ -1250,13 +1245,16 @@ impl<'a, 's> Dec<'a, 's> {
                 }
             };
             self.new_object(ObjSlot::Plain(props));
-            return Ok(None);
+            return Ok(obj);
         }
         if st.count == 0 {
             // Nothing written: the arena is not this object's until it writes.
             self.values_owner = NONE;
         }
-        Ok(Some(st))
+        self.new_object(ObjSlot::Plain(Props::EMPTY));
+        self.open_level(me);
+        push_in(&mut self.s.stack, Frame::Object(st, Index::default()));
+        Ok(obj)
     }
 
     /// SC-D-12/13 and SC-D-07 for the common properties of the object at level `me` (whose shape
@@ -1419,7 +1417,12 @@ impl<'a, 's> Dec<'a, 's> {
         self.claim_values(level);
         let shape = &self.s.shapes[level];
         let elems = (!ranged).then_some(&mut self.a.elems);
-        let (buf, pos, o, v) = (self.buf, &mut self.pos, &mut self.a.objects, &mut self.a.values);
+        let (buf, pos, o, v) = (
+            self.buf,
+            &mut self.pos,
+            &mut self.a.objects,
+            &mut self.a.values,
+        );
         let enc = (&shape.enc[..], shape.keys_at);
         // Keys of up to 8 encoded bytes (the common short names) compare as one word.
         let read = if shape.enc.iter().all(|e| e.len <= 8) {
