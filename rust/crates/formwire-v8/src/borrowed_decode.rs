@@ -953,18 +953,8 @@ impl<'a, 's> Dec<'a, 's> {
                 Frame::Error { .. } => self.fill_error(me)?,
             };
             if let Fill::Done = fill {
-                if let Some(f) = self.s.stack.pop() {
-                    // Most frames own nothing at their end: no drop glue for them (forgetting a
-                    // value that owns nothing frees nothing and leaks nothing).
-                    let owns_nothing = match &f {
-                        Frame::Object(_, ix) => ix.is_empty(),
-                        Frame::Array(_, ix, v) => ix.is_empty() && v.capacity() == 0,
-                        _ => false,
-                    };
-                    if owns_nothing {
-                        std::mem::forget(f);
-                    }
-                }
+                // Dropped in place (not moved out first: most frames own nothing).
+                self.s.stack.truncate(me);
                 if self.s.stack.is_empty() {
                     return Ok(());
                 }

@@ -167,12 +167,6 @@ pub(crate) struct Index {
 const LINEAR_LIMIT: usize = 16;
 
 impl Index {
-    /// No table was built (the index owns no memory).
-    #[inline]
-    pub(crate) fn is_empty(&self) -> bool {
-        self.table.is_none()
-    }
-
     #[inline]
     pub(crate) fn find(
         &self,
