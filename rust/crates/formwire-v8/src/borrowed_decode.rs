@@ -201,6 +201,11 @@ enum Fill {
 }
 
 const NONE: usize = usize::MAX;
+/// The slot of an object or array whose frame is open (its end writes the real one). A constant the
+/// compiler stores directly: `Plain(Props::EMPTY)` was built aside and copied with overlapping
+/// loads, a store-forwarding stall per container. Nothing reads the slot of an open container as
+/// anything but a non-buffer.
+const OPEN: ObjSlot = ObjSlot::Date(0.0);
 /// The fast object loop's input window.
 const WINDOW: usize = 64;
 const NONE32: u32 = u32::MAX;
@@ -1170,7 +1175,7 @@ impl<'a, 's> Dec<'a, 's> {
         if dense && length as usize > self.remaining() {
             return Err(self.truncated());
         }
-        let obj = self.new_object(ObjSlot::Array(empty_array()));
+        let obj = self.new_object(OPEN);
         let me = self.s.stack.len();
         self.open_level(me);
         push_in(
@@ -1241,7 +1246,7 @@ impl<'a, 's> Dec<'a, 's> {
             // Nothing written: the arena is not this object's until it writes.
             self.values_owner = NONE;
         }
-        self.new_object(ObjSlot::Plain(Props::EMPTY));
+        self.new_object(OPEN);
         self.open_level(me);
         push_in(&mut self.s.stack, Frame::Object(st, Index::default()));
         Ok(obj)
@@ -2411,14 +2416,6 @@ fn normalize_zero(v: Slot) -> Slot {
     }
 }
 
-fn empty_array() -> ArrayRef {
-    ArrayRef {
-        length: 0,
-        props: Props::EMPTY,
-        elems: Span::EMPTY,
-        indexes: NO_INDEXES,
-    }
-}
 
 #[inline]
 fn span(start: usize, end: usize) -> Span {
