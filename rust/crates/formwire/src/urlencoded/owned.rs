@@ -55,7 +55,7 @@ fn parse_chunked(input: &[u8], options: &Options, chunk: usize) -> Result<Vec<(S
     // At most one pair per `&` plus one: no reallocation.
     let most = memchr::memchr_iter(b'&', head).count() as u64 + 1;
     let mut out = Vec::with_capacity(most.min(options.max_pairs.saturating_add(1)) as usize);
-    let mut s = Scratch { chunk, ..Scratch::default() };
+    let mut s = Scratch { chunk, blocks: chunk.min(head.len()).div_ceil(64), ..Scratch::default() };
     let mut c0 = 0;
     while c0 < head.len() {
         let c1 = chunk_end(head, c0, chunk);
@@ -112,6 +112,9 @@ const VALUE_PCT: u32 = 2;
 struct Scratch {
     /// The chunk size aimed at.
     chunk: usize,
+    /// Blocks of the largest usual chunk: the chunk size, or the input's
+    /// length when that is shorter.
+    blocks: usize,
     /// The chunk with `+` as spaces, then `PAD` zero bytes.
     raw: Vec<u8>,
     /// `&`/`=`/`%` positions of the chunk (room for one per byte).
@@ -211,11 +214,13 @@ impl Scratch {
             return general(chunk, base, max_pairs, out);
         }
         let blocks = len.div_ceil(64);
-        // Room for every block, the padding, and one position per byte.
-        if self.raw.len() < blocks * 64 + PAD {
-            self.raw.resize(blocks * 64 + PAD, 0);
-            self.dec.resize(blocks * 64 + PAD, 0);
-            self.idx.resize(blocks * 64 + 64, 0);
+        // Room for every block, the padding, and one position per byte; at
+        // once for the usual chunk, so that later chunks find it.
+        let room = blocks.max(self.blocks) * 64;
+        if self.raw.len() < room + PAD {
+            self.raw.resize(room + PAD, 0);
+            self.dec.resize(room + PAD, 0);
+            self.idx.resize(room + 64, 0);
         }
         // One pass: `+` becomes a space (UE-P-06) in the copy, and the
         // positions of `&`, `=` and `%` are gathered.
