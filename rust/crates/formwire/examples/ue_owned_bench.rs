@@ -5,10 +5,17 @@
 //! Not the project's benchmark (bench/run is); a tool for profiling:
 //!
 //! ```text
-//! cargo run --release -p formwire --example ue_owned_bench -- [body file] [rounds] [only]
+//! cd rust && cargo run --release -p formwire --example ue_owned_bench -- [body file] [rounds] [only]
 //! ```
 //!
-//! `only` (a substring of a row's name) runs just that row, for `perf record`.
+//! The body defaults to `../bench/.work/full/w4.txt` (written by
+//! `bench/run --workload W4`). `only` (a substring of a row's name) keeps
+//! the rows that contain it, e.g. for `perf record`; the rows then run in
+//! their own rhythm, as bench/run's separate processes do, while all rows
+//! together interleave (which shifts allocator and cache state between
+//! them: compare ratios of one run, not times across runs). Medians and
+//! minimums are printed; `UEB_NOCHECK=1` skips the up-front check that
+//! `parse_owned_with` equals `form_urlencoded` (for ablation builds).
 
 use std::hint::black_box;
 use std::time::Instant;
