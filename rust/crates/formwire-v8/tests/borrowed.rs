@@ -1,6 +1,7 @@
-//! The borrowing decoder: the same values as the owned decoder (ids, identity, holes, strings in
-//! every wire encoding), read through the borrowed accessors; its errors are checked against the
-//! owned decoder's in `fuzz.rs` and against the vectors in `vectors.rs`.
+//! The borrowing decoder (the one wire reader; `decode` is it plus `to_graph`): the encoded values
+//! (ids, identity, holes, strings in every wire encoding), read through the borrowed accessors; its
+//! errors are checked against the vectors in `vectors.rs`, and a second run on the same thread (with
+//! the caches the first left) must give the same answer (`agree`, `fuzz.rs`).
 
 mod common;
 

@@ -8,8 +8,8 @@ use formwire_v8::{DecodeOptions, ErrorCode, decode, decode_borrowed_with, decode
 
 fn check(bytes: &[u8], opts: &DecodeOptions) -> bool {
     let owned = decode_with(bytes, opts);
-    // The borrowing decoder accepts and rejects exactly the same inputs, with the same code and
-    // offset, and what it accepts is the same value.
+    // `decode` is `decode_borrowed` + `to_graph`: run again on this thread (with the working memory
+    // and arenas the first run left in its cache) it must give the same answer.
     match (&owned, decode_borrowed_with(bytes, opts)) {
         (Ok(g), Ok(b)) => assert!(
             b.to_graph().same_as(g),
