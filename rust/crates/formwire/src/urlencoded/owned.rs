@@ -14,9 +14,10 @@
 //!    one call.
 //! 2. A short loop walks the positions: `&` ends a pair (UE-P-02, UE-P-03),
 //!    the first `=` splits it (UE-P-04), a `%` marks the half it is in. The
-//!    chunk's pairs are then built by one `extend`: a name or value without
-//!    `%` is a slice of the checked copy and becomes its `String` with one
-//!    allocation of its length and one copy.
+//!    chunk's pairs are then built, names by one `extend` and values by a
+//!    second pass: a name or value without `%` is a slice of the checked
+//!    copy and becomes its `String` with one allocation of its length and
+//!    one copy.
 //! 3. A name or value with `%` is percent-decoded (UE-P-07) from those same
 //!    positions (runs between escapes copied eight bytes at a time) into a
 //!    buffer shared by the chunk, which is checked as UTF-8 once; each such
@@ -188,18 +189,23 @@ impl Decoded<'_> {
     }
 
     /// Appends the pairs of `bounds` to `out` (room is reserved), each name
-    /// and value a `String` of its own.
+    /// and value a `String` of its own: the names in one pass, then the
+    /// values (measured a few percent faster on W4 than pair by pair: the
+    /// allocations of one kind follow each other).
     #[inline(always)]
     fn pairs(&mut self, bounds: &[Bounds], idx: &[u32], out: &mut Vec<(String, String)>) {
         let first = out.len();
         out.extend(bounds.iter().enumerate().map(|(i, f)| {
-            let (start, eq, end) = (f.start as usize, f.eq as usize, f.end as usize);
+            let (start, eq) = (f.start as usize, f.eq as usize);
             let pos = idx.get(f.i0 as usize..).unwrap_or_default();
-            let name = self.half(start, eq, f.pct & NAME_PCT != 0, pos, first + i, false);
-            // UE-P-04: no `=` is an empty value.
-            let value = self.half((eq + 1).min(end), end, f.pct & VALUE_PCT != 0, pos, first + i, true);
-            (name, value)
+            (self.half(start, eq, f.pct & NAME_PCT != 0, pos, first + i, false), String::new())
         }));
+        for ((i, f), slot) in bounds.iter().enumerate().zip(&mut out[first..]) {
+            let (eq, end) = (f.eq as usize, f.end as usize);
+            let pos = idx.get(f.i0 as usize..).unwrap_or_default();
+            // UE-P-04: no `=` is an empty value.
+            slot.1 = self.half((eq + 1).min(end), end, f.pct & VALUE_PCT != 0, pos, first + i, true);
+        }
     }
 }
 
