@@ -1168,6 +1168,75 @@ impl<'a, 's> Dec<'a, 's> {
         })
     }
 
+    /// SC-D-14 without a frame: the dense array whose `A` tag is at `at`, when its elements are
+    /// one-byte strings with a one-byte length, one-byte int32s, booleans, null or undefined and it
+    /// has no other properties: its elements go to the element arena, its id is returned and the
+    /// position is after its end. `None` (nothing read, the arenas as they were) for anything else,
+    /// which [`Dec::begin_array`] reads (and reports) from `at`.
+    ///
+    /// `open`: the containers open around it, counted as the general path counts them at the
+    /// array's depth check (its parent's frame included, pushed or not).
+    fn array_fast(&mut self, at: usize, open: usize) -> Option<u32> {
+        let buf = self.buf;
+        let (length, mut p) = varint_at(buf, at + 1)?;
+        // SC-D-29; the element arena's tail must be free (no open array's elements there).
+        if open >= self.max_depth
+            || length as usize > buf.len() - p
+            || (self.elems_owner != NONE && self.elems_from < self.a.elems.len())
+        {
+            return None;
+        }
+        let elems = &mut self.a.elems;
+        let start = elems.len();
+        let mut i = 0;
+        while i < length {
+            let (Some(&t), Some(&b)) = (buf.get(p), buf.get(p + 1)) else {
+                break;
+            };
+            let (slot, next) = match t {
+                TAG_ONE_BYTE_STRING if b < 0x80 && b as usize <= buf.len() - (p + 2) => (
+                    Slot::Latin1 {
+                        len: u32::from(b),
+                        at: p + 2,
+                    },
+                    p + 2 + b as usize,
+                ),
+                TAG_INT32 if b < 0x80 => (Slot::Number(f64::from(zigzag(u32::from(b)))), p + 2),
+                TAG_TRUE => (Slot::Bool(true), p + 1),
+                TAG_FALSE => (Slot::Bool(false), p + 1),
+                TAG_NULL => (Slot::Null, p + 1),
+                TAG_UNDEFINED => (Slot::Undefined, p + 1),
+                _ => break,
+            };
+            elems.push(slot);
+            p = next;
+            i += 1;
+        }
+        // SC-D-14: `$`, no other properties, the same length.
+        let end = match (buf.get(p), buf.get(p + 1)) {
+            (Some(&TAG_END_DENSE_JS_ARRAY), Some(&0)) if i == length => match varint_at(buf, p + 2)
+            {
+                Some((n, end)) if n == length => Some(end),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(end) = end else {
+            elems.truncate(start);
+            return None;
+        };
+        let elems = span(start, elems.len());
+        // The arena's tail owner had nothing there: it claims the tail afresh when it writes.
+        self.elems_owner = NONE;
+        self.pos = end;
+        Some(self.new_object(ObjSlot::Array(ArrayRef {
+            length,
+            props: Props::EMPTY,
+            elems,
+            indexes: NO_INDEXES,
+        })))
+    }
+
     /// SC-D-14, SC-D-15: an array whose `A` (`dense`) or `a` tag was at `at` opens its frame; its id.
     fn begin_array(&mut self, dense: bool, at: usize) -> R<u32> {
         self.check_depth(at)?;
@@ -1226,27 +1295,58 @@ impl<'a, 's> Dec<'a, 's> {
             seen: 0,
         };
         let start = self.a.values.len();
-        if let Fast::Done(next) = self.props_fast(me, &mut st, false) {
-            self.pos = next;
-            self.values_owner = NONE;
-            let keys = self.object_keys(me, &st);
-            let props = if st.count == 0 {
-                Props::EMPTY
-            } else {
-                Props {
-                    keys,
-                    values: start as u32,
-                    len: st.count,
+        // Its slot, once a value (an array read without a frame) needs an id after it.
+        let mut placed = false;
+        loop {
+            match self.props_fast(me, &mut st, false) {
+                Fast::Done(next) => {
+                    self.pos = next;
+                    self.values_owner = NONE;
+                    let keys = self.object_keys(me, &st);
+                    let props = if st.count == 0 {
+                        Props::EMPTY
+                    } else {
+                        Props {
+                            keys,
+                            values: start as u32,
+                            len: st.count,
+                        }
+                    };
+                    if placed {
+                        self.a.objects[obj as usize] = ObjSlot::Plain(props);
+                    } else {
+                        self.new_object(ObjSlot::Plain(props));
+                    }
+                    return Ok(obj);
                 }
-            };
-            self.new_object(ObjSlot::Plain(props));
-            return Ok(obj);
+                // A value that is an array of primitives is read here too (it writes no
+                // property values, so this object keeps the value arena's tail).
+                Fast::Value if self.buf.get(self.pos) == Some(&TAG_BEGIN_DENSE_JS_ARRAY) => {
+                    if !placed {
+                        self.new_object(OPEN);
+                        placed = true;
+                    }
+                    // (This object's frame is not pushed: it counts as open.)
+                    let Some(id) = self.array_fast(self.pos, me + 1) else {
+                        break;
+                    };
+                    if self.values_owner != me {
+                        self.claim_values(me);
+                    }
+                    self.a.values.push(Slot::Object(id));
+                    st.pending = false;
+                    st.count += 1;
+                }
+                _ => break,
+            }
         }
         if st.count == 0 {
             // Nothing written: the arena is not this object's until it writes.
             self.values_owner = NONE;
         }
-        self.new_object(OPEN);
+        if !placed {
+            self.new_object(OPEN);
+        }
         self.open_level(me);
         push_in(&mut self.s.stack, Frame::Object(st, Index::default()));
         Ok(obj)
@@ -1623,6 +1723,8 @@ impl<'a, 's> Dec<'a, 's> {
                     self.pos = at + 1;
                     let id = if tag == Some(TAG_BEGIN_JS_OBJECT) {
                         self.begin_object(at)?
+                    } else if let Some(id) = self.array_fast(at, self.s.stack.len()) {
+                        id
                     } else {
                         self.begin_array(true, at)?
                     };
@@ -2415,7 +2517,6 @@ fn normalize_zero(v: Slot) -> Slot {
         v => v,
     }
 }
-
 
 #[inline]
 fn span(start: usize, end: usize) -> Span {

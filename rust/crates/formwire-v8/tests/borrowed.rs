@@ -651,3 +651,68 @@ fn repeated_names_with_the_same_summary_bit() {
         }
     }
 }
+
+#[test]
+fn arrays_of_primitives_without_a_frame() {
+    // Read by a loop of their own when they are a property's value; every depth, fallback and
+    // mixing case must give what the general path gives.
+    let mut heap = Heap::new();
+    let prims = heap.array([
+        Value::str("a"),
+        Value::Number(1.0),
+        Value::Bool(true),
+        Value::Bool(false),
+        Value::Null,
+        Value::Undefined,
+        Value::str(""),
+    ]);
+    let empty = heap.array([]);
+    let long = heap.array([Value::str(&"y".repeat(300)), Value::Number(100000.0)]);
+    let doubles = heap.array([Value::Number(0.5)]);
+    let sparse = heap.sparse(3, [(1, Value::str("h"))], []);
+    let holey = heap.alloc(Object::Array(sparse));
+    let rec = heap.object([("x", Value::Number(1.0))]);
+    let inner = heap.array([Value::str("i")]);
+    let outer = heap.array([rec, inner, Value::str("o")]);
+    let nested = heap.object([("p", prims.clone()), ("q", empty.clone())]);
+    let root = heap.object([
+        ("prims", prims.clone()),
+        ("empty", empty),
+        ("long", long),
+        ("doubles", doubles),
+        ("holey", Value::Object(holey)),
+        ("outer", outer),
+        ("nested", nested),
+        ("again", prims),
+    ]);
+    let g = Graph::new(heap, root);
+    let bytes = encode(&g).unwrap();
+    assert!(decode_borrowed(&bytes).unwrap().to_graph().same_as(&g));
+    for n in 0..bytes.len() {
+        assert!(decode_borrowed(&bytes[..n]).is_err(), "prefix {n}");
+    }
+    // SC-D-29 at the array's tag, whether its parent has a frame yet or not: {a: [1]},
+    // {a: {b: [1]}}; {a: {}, b: [1]} (the root has a frame by then; one level less stops at `{}`).
+    for (h, depth_ok, at) in [
+        ("ff0f 6f 2201 61 4101 4902 2400 01 7b01", 2, 6),
+        ("ff0f 6f 2201 61 6f 2201 62 4101 4902 2400 01 7b01 7b01", 3, 10),
+        ("ff0f 6f 2201 61 6f 7b00 2201 62 4101 4902 2400 01 7b02", 2, 6),
+    ] {
+        let b = unhex(h);
+        for d in 1..=depth_ok {
+            let opts = DecodeOptions {
+                max_depth: d,
+                ..DecodeOptions::default()
+            };
+            match decode_borrowed_with(&b, &opts) {
+                Ok(_) => assert_eq!(d, depth_ok, "{h} depth {d}"),
+                Err(e) => {
+                    assert!(d < depth_ok, "{h} depth {d}: {e}");
+                    if d == depth_ok - 1 {
+                        assert_eq!((e.code, e.offset), (ErrorCode::LimitDepth, at), "{h}");
+                    }
+                }
+            }
+        }
+    }
+}
