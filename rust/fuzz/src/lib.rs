@@ -408,7 +408,8 @@ pub fn urlencoded_input(flags: u8, limits: [u8; 2], splits: &[u16], body: &[u8])
 }
 
 /// Property: the streaming urlencoded parser gives the pairs of the whole
-/// parse at any split (UE-P-11), the same limit error (UE-L-03), and pairs
+/// parse at any split (UE-P-11), the same limit error (UE-L-03), the one-pass
+/// owned parser agrees with the borrowed one (pairs or error), and pairs
 /// before an error are a prefix of the unlimited reading; serializing the
 /// pairs and parsing again gives them back (UE-S-07) and serializing is a
 /// fixed point; arbitrary strings survive serialize then parse.
@@ -436,6 +437,9 @@ pub fn urlencoded(data: &[u8]) {
     assert_eq!(urlencoded::parse_with(body, &none).map(owned), Ok(unlimited.clone()), "parse_with(unlimited) vs pairs()");
 
     let whole = urlencoded::parse_with(body, &opts).map(owned);
+    // The one-pass owned parser: the same pairs, or the same error (code and offset), under the same limits.
+    assert_eq!(urlencoded::parse_owned_with(body, &opts), whole, "parse_owned_with vs parse_with");
+    assert_eq!(urlencoded::parse_owned_with(body, &none), Ok(unlimited.clone()), "parse_owned_with(unlimited)");
     let (streamed, err) = stream_urlencoded(&opts, body, &cuts);
     match &whole {
         Ok(pairs) => {
