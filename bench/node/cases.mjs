@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import v8 from 'node:v8';
 import querystring from 'node:querystring';
+import { writeFloorBody } from './floors.mjs';
 
 const job = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 const W = job.work;
@@ -458,29 +459,11 @@ async function serializeCase(imp) {
     //   and length computation are left out, so this row only undercounts (the body length is taken as known).
     const total = W.expect.bytes;
     const at = total - Buffer.byteLength(`\r\n--${B}--\r\n`) - blob.length; // where the File's bytes go
-    const te = new TextEncoder();
     const r = await measure(async () => {
       const fd = new FormData();
       for (const [k, v] of fields) fd.append(k, v);
       fd.append('file', new File([blob], W.blob_name, { type: W.blob_type }));
-      const out = Buffer.allocUnsafe(total);
-      let text = '';
-      let file;
-      for (const [k, v] of fd) {
-        text += k;
-        if (typeof v === 'string') text += v;
-        else file = v;
-      }
-      te.encodeInto(text, out);
-      let o = at;
-      const reader = file.stream().getReader();
-      for (;;) {
-        const c = await reader.read();
-        if (c.done) break;
-        out.set(c.value, o);
-        o += c.value.length;
-      }
-      return out;
+      return writeFloorBody(fd, Buffer.allocUnsafe(total), at);
     });
     const out = r.last;
     const last = { floor: true, bytes: out.length, blob_bytes: blob.length, blob_equal: blob.equals(out.subarray(at, at + blob.length)) };

@@ -31,6 +31,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { writeFloorBody } from '../../bench/node/floors.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dir = join(here, '..', '..', 'bench', '.work', 'full');
@@ -61,7 +62,6 @@ async function child(row) {
     fd.append('file', file);
     return { fd, file };
   };
-  const te = new TextEncoder();
   const at = W.bytes - Buffer.byteLength(`\r\n--${W.boundary}--\r\n`) - blob.length; // where the File's bytes go
   const read = async (file) => {
     const r = file.stream().getReader();
@@ -91,24 +91,7 @@ async function child(row) {
       }
       return out;
     },
-    'floor-body': async () => {
-      const { fd } = build();
-      const out = Buffer.allocUnsafe(W.bytes);
-      let text = '';
-      let file;
-      for (const [k, v] of fd) {
-        text += k;
-        if (typeof v === 'string') text += v;
-        else file = v;
-      }
-      te.encodeInto(text, out);
-      let o = at;
-      for (const c of await read(file)) {
-        out.set(c, o);
-        o += c.length;
-      }
-      return out;
-    },
+    'floor-body': async () => writeFloorBody(build().fd, Buffer.allocUnsafe(W.bytes), at), // bench/run's floor-body row
     stream: async () => {
       const { file } = build();
       const out = Buffer.allocUnsafe(W.bytes);
