@@ -68,27 +68,33 @@ function isBlob(v: unknown): v is BlobLike {
 /**
  * How much of a Blob the streamed body reads at a time. Node's `Blob.stream()` hands over an in-memory Blob as one
  * chunk of its whole size (Node 20), so a streamed body would hold a copy of every Blob at once; reading it as
- * `slice()`s (which share the Blob's bytes, so slicing copies nothing) keeps what the body holds to one such chunk
+ * `slice()`s (which share the Blob's bytes, so slicing copies nothing) bounds what the body holds by a few such chunks
  * whatever the Blob's size. (`slice().stream()` rather than `slice().arrayBuffer()`: Node copies twice for the latter.)
  */
 export const STREAM_CHUNK_BYTES = 256 * 1024;
 
-/** A Blob's bytes as chunks of at most STREAM_CHUNK_BYTES (blob-likes without `slice()`: as their stream gives them). */
+const sizeChanged = () => new Error('formwire: a Blob changed size while being encoded');
+
+/**
+ * A Blob's bytes as chunks of at most STREAM_CHUNK_BYTES (blob-likes without `slice()`: as their stream gives them),
+ * exactly `blob.size` of them in all: Content-Length was announced from the sizes (MP-S-08), so a Blob that gives more
+ * or fewer bytes is an error, never a body longer or shorter than its header says.
+ */
 async function* blobChunks(blob: BlobLike): AsyncGenerator<Uint8Array, void, undefined> {
   const slice = (blob as { slice?: (start: number, end: number) => BlobLike }).slice;
-  if (typeof slice !== 'function' || blob.size <= STREAM_CHUNK_BYTES) {
-    yield* streamChunks(blob);
-    return;
-  }
+  const sliced = typeof slice === 'function' && blob.size > STREAM_CHUNK_BYTES;
   let o = 0;
-  while (o < blob.size) {
+  do {
     const before = o;
-    for await (const c of streamChunks(slice.call(blob, o, o + STREAM_CHUNK_BYTES))) {
+    const source = sliced ? slice.call(blob, o, Math.min(o + STREAM_CHUNK_BYTES, blob.size)) : blob;
+    for await (const c of streamChunks(source)) {
       o += c.length;
+      if (o > blob.size) throw sizeChanged();
       yield c;
     }
-    if (o === before) throw new Error('formwire: a Blob changed size while being encoded');
-  }
+    if (o === before) break;
+  } while (sliced && o < blob.size);
+  if (o !== blob.size) throw sizeChanged();
 }
 
 async function* streamChunks(blob: BlobLike): AsyncGenerator<Uint8Array, void, undefined> {
@@ -199,11 +205,11 @@ class Encoded implements EncodedFormData {
       for (;;) {
         const r = await reader.read();
         if (r.done) break;
-        if (o + r.value.length > end) throw new Error('formwire: a Blob changed size while being encoded');
+        if (o + r.value.length > end) throw sizeChanged();
         out.set(r.value, o);
         o += r.value.length;
       }
-      if (o !== end) throw new Error('formwire: a Blob changed size while being encoded');
+      if (o !== end) throw sizeChanged();
     }
     out.set(this.texts[this.blobs.length]!, o);
     return out;

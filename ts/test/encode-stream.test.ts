@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { encodeFormData, STREAM_CHUNK_BYTES } from '../src/encode.js';
+import { encodeFormData, STREAM_CHUNK_BYTES, type BlobLike } from '../src/encode.js';
 
 function pattern(n: number): Uint8Array<ArrayBuffer> {
   const b = new Uint8Array(n);
@@ -58,36 +58,75 @@ test('a blob-like without slice() is streamed as its own stream gives it', async
   assert.equal(sha(new Uint8Array(Buffer.concat(chunks))), sha(await enc.bytes()));
 });
 
-test('a Blob that shrinks while being streamed is an error, not a short body', async () => {
-  const data = pattern(2 * STREAM_CHUNK_BYTES);
-  const real = new Blob([data]);
-  const shrinking = {
-    size: data.length + STREAM_CHUNK_BYTES, // claims more than slice() will ever give
-    type: 'application/octet-stream',
-    name: 's.bin',
-    slice: (a: number, b: number) => real.slice(a, b),
-    stream: () => real.stream(),
-    arrayBuffer: () => real.arrayBuffer(),
+/**
+ * A blob-like over `data` that claims `size` bytes, with `slice()` or without; its streams give 64 KiB pieces on
+ * demand (highWaterMark 0, so a stream is still open when its reader is cancelled) and record a cancel in `state`.
+ */
+function blobLike(data: Uint8Array<ArrayBuffer>, size: number, withSlice: boolean) {
+  const state = { cancelled: false };
+  const streamOf = (bytes: Uint8Array) => {
+    let o = 0;
+    return new ReadableStream<Uint8Array>(
+      {
+        pull(c) {
+          if (o >= bytes.length) return c.close();
+          c.enqueue(bytes.slice(o, o + 65536));
+          o += 65536;
+        },
+        cancel() {
+          state.cancelled = true;
+        },
+      },
+      { highWaterMark: 0 },
+    );
   };
-  const enc = encodeFormData([['f', shrinking]], { boundary: 'B' });
-  await assert.rejects(
-    (async () => {
-      for await (const c of enc) void c;
-    })(),
-    /changed size/,
-  );
-});
+  const make = (bytes: Uint8Array, claimed: number): BlobLike => ({
+    size: claimed,
+    type: 'application/octet-stream',
+    name: 'l.bin',
+    stream: () => streamOf(bytes),
+    arrayBuffer: async () => bytes.slice().buffer,
+    ...(withSlice ? { slice: (a: number, b: number) => make(bytes.subarray(a, b), Math.max(0, Math.min(b, bytes.length) - a)) } : {}),
+  });
+  return { like: make(data, size), state };
+}
 
-test('abandoning the streamed body part-way stops reading the Blob', async () => {
-  const enc = encodeFormData(form(8 * STREAM_CHUNK_BYTES), { boundary: 'B' });
-  let seen = 0;
-  for await (const c of enc) {
-    seen += c.length;
-    if (seen > 2 * STREAM_CHUNK_BYTES) break;
+async function drainAll(it: AsyncIterable<Uint8Array>): Promise<number> {
+  let n = 0;
+  for await (const c of it) n += c.length;
+  return n;
+}
+
+for (const [label, real, claimed] of [
+  ['small, shorter than its size', 1000, 1500],
+  ['small, longer than its size', 1500, 1000],
+  ['sliced, shorter than its size', 2 * STREAM_CHUNK_BYTES, 3 * STREAM_CHUNK_BYTES],
+  ['sliced, longer than its size', 3 * STREAM_CHUNK_BYTES, 2 * STREAM_CHUNK_BYTES + 5],
+] as const) {
+  for (const withSlice of [true, false]) {
+    test(`MP-S-08: a Blob ${label} (${withSlice ? 'with' : 'without'} slice()) is an error, never a body of another length`, async () => {
+      const { like } = blobLike(pattern(real), claimed, withSlice);
+      const enc = encodeFormData([['f', like]], { boundary: 'B' });
+      await assert.rejects(enc.bytes(), /changed size/);
+      if (withSlice && real > claimed && claimed > STREAM_CHUNK_BYTES) {
+        // sliced reading asks for exactly `size` bytes, so the surplus is never read: the announced length exactly
+        assert.equal(await drainAll(enc), enc.contentLength);
+      } else await assert.rejects(drainAll(enc), /changed size/);
+    });
   }
-  assert.ok(seen < 4 * STREAM_CHUNK_BYTES);
-  const r = enc.stream().getReader();
-  const first = await r.read();
-  assert.equal(first.done, false);
-  await r.cancel();
-});
+}
+
+for (const withSlice of [true, false]) {
+  test(`abandoning the streamed body part-way cancels the Blob's stream (${withSlice ? 'sliced' : 'one stream'})`, async () => {
+    const size = 8 * STREAM_CHUNK_BYTES;
+    const { like, state } = blobLike(pattern(size), size, withSlice);
+    const enc = encodeFormData([['f', like]], { boundary: 'B' });
+    let seen = 0;
+    for await (const c of enc) {
+      seen += c.length;
+      if (seen > 2 * STREAM_CHUNK_BYTES) break;
+    }
+    assert.equal(state.cancelled, true, 'the stream being read was cancelled');
+    assert.ok(seen < size, 'stopped before the end');
+  });
+}
