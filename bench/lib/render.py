@@ -165,7 +165,7 @@ def main() -> None:
             if t.get("value") is None:
                 w(f"- {t['text']}: not measured ({t.get('why', 'not run')})")
             else:
-                mark = "✓" if t["passed"] else "?" if t.get("disturbed") else "✗"
+                mark = "✓" if t["passed"] else "✗"
                 unit = "x the reference time" if t.get("kind") == "ref" else "x"
                 cpu = f" (CPU time: {t['cpu_value']:.2f}x)" if t.get("cpu_value") else ""
                 ceil = ""
@@ -173,8 +173,8 @@ def main() -> None:
                     over = " (the target is above it)" if t["ceiling"] < t["min_ratio"] else ""
                     ccpu = f", CPU time {t['cpu_ceiling']:.2f}x" if t.get("cpu_ceiling") else ""
                     ceil = f"; ceiling {t['ceiling']:.2f}x{ccpu}{over}, set by the {t['floor_label']}"
-                dist = (" (no verdict: formwire measured below its own floor, so load disturbed this run; run it "
-                        "again)") if t.get("disturbed") else ""
+                dist = (" (warning: formwire measured below its own floor in wall and CPU time: a disturbed run or a "
+                        "floor row that is no floor; run it again)") if t.get("below_floor") else ""
                 w(f"- {t['text']}: {t['value']:.2f}{unit} {mark}{cpu}{ceil}{dist}")
         w("")
 
