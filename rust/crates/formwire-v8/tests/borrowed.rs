@@ -695,8 +695,16 @@ fn arrays_of_primitives_without_a_frame() {
     // {a: {b: [1]}}; {a: {}, b: [1]} (the root has a frame by then; one level less stops at `{}`).
     for (h, depth_ok, at) in [
         ("ff0f 6f 2201 61 4101 4902 2400 01 7b01", 2, 6),
-        ("ff0f 6f 2201 61 6f 2201 62 4101 4902 2400 01 7b01 7b01", 3, 10),
-        ("ff0f 6f 2201 61 6f 7b00 2201 62 4101 4902 2400 01 7b02", 2, 6),
+        (
+            "ff0f 6f 2201 61 6f 2201 62 4101 4902 2400 01 7b01 7b01",
+            3,
+            10,
+        ),
+        (
+            "ff0f 6f 2201 61 6f 7b00 2201 62 4101 4902 2400 01 7b02",
+            2,
+            6,
+        ),
     ] {
         let b = unhex(h);
         for d in 1..=depth_ok {
