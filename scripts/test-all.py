@@ -37,6 +37,11 @@ def suites() -> list[Suite]:
         Suite("vectors-fresh", ["scripts/check-vectors-fresh"], "plain", "scripts/check-vectors-fresh"),
         Suite("rust-unit", ["cargo", "test", "--manifest-path", "rust/Cargo.toml", "--workspace", "--release"], "cargo", "rust/Cargo.toml"),
         Suite("rust-conformance", [sys.executable, "conformance/run", "--lang", "rust", "-j", "2"], "plain", "rust/Cargo.toml"),
+        # formwire-v8 against Node's V8 and the JS reference codec (conformance/oracles/reference.mjs): random values
+        # both ways plus mutated inputs, so the decoder's fast paths are checked by an independent implementation.
+        Suite("rust-v8-diff", ["bash", "-c", "cargo build -q --release -p formwire-v8 --manifest-path rust/Cargo.toml "
+                               "--example neutral_cli --features neutral && "
+                               "exec node rust/crates/formwire-v8/tools/v8-diff.mjs 1 2000"], "plain", "rust/Cargo.toml"),
         Suite("ts-unit", ["npm", "--prefix", "ts", "test", "--silent"], "node", "ts/package.json"),
         Suite("ts-conformance", [sys.executable, "conformance/run", "--lang", "ts", "-j", "2"], "plain", "ts/package.json"),
         Suite("v8-oracle-conformance", [sys.executable, "conformance/run", "--lang", "v8"], "plain", "conformance/oracles/v8-testee.mjs"),
