@@ -12,6 +12,10 @@ use std::path::{Path, PathBuf};
 
 use formwire::urlencoded::{self, Options, UNLIMITED};
 
+#[path = "common/splitmix.rs"]
+mod splitmix;
+use splitmix::Rng;
+
 #[derive(Clone, Debug, PartialEq)]
 enum Json {
     Null,
@@ -220,15 +224,11 @@ fn generate(pieces: &[Json], out: &mut Vec<u8>) {
                 out.extend_from_slice(&one);
             }
         } else if let Some(n) = p.get("random") {
-            let mut state = p.get("seed").unwrap().num();
+            let mut rng = Rng(p.get("seed").unwrap().num());
             let n = n.num() as usize;
             let start = out.len();
             while out.len() < start + n {
-                state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-                let mut z = state;
-                z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-                z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-                out.extend_from_slice(&(z ^ (z >> 31)).to_le_bytes());
+                out.extend_from_slice(&rng.next().to_le_bytes());
             }
             out.truncate(start + n);
         } else {
