@@ -31,9 +31,9 @@ use formwire::urlencoded;
 const BOUNDARY: &str = "----PeerBenchFormBoundary7MA4YWxkTrZu0g";
 const CHUNK: usize = 64 * 1024;
 
-#[path = "../tests/common/splitmix.rs"]
-mod splitmix;
-use splitmix::Rng;
+#[path = "../src/test_rng.rs"]
+mod test_rng;
+use test_rng::Rng;
 
 impl Rng {
     fn bytes(&mut self, n: usize) -> Vec<u8> {

@@ -64,5 +64,7 @@ pub use formwire_v8 as v8;
 pub mod multipart;
 mod tables;
 pub mod urlencoded;
+#[cfg(test)]
+mod test_rng;
 
 pub use error::{Error, ErrorCode};

@@ -962,14 +962,8 @@ mod tests {
     #[test]
     fn matches_naive_reference() {
         let alphabet: &[u8] = b"aZ09&&==++%%%fFgG\xc3\xa9\xe2\x82\xac\xff\x80 ;";
-        let mut state = 7u64;
-        let mut next = move || {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            (z ^ (z >> 31)) as usize
-        };
+        let mut rng = crate::test_rng::Rng(7);
+        let mut next = move || rng.next() as usize;
         let o = Options { max_pairs: UNLIMITED, max_bytes: UNLIMITED };
         for round in 0..3000 {
             let len = next() % if round % 10 == 0 { 400 } else { 40 };

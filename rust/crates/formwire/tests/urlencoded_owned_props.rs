@@ -14,15 +14,9 @@
 
 use formwire::urlencoded::{self, Options, UNLIMITED};
 
-#[path = "common/splitmix.rs"]
-mod splitmix;
-use splitmix::Rng;
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+#[path = "../src/test_rng.rs"]
+mod test_rng;
+use test_rng::Rng;
 
 /// Pieces an input is built from: plain text, the four special bytes,
 /// valid and broken escapes, raw and escaped UTF-8 (valid, truncated,

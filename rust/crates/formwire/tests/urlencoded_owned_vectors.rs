@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 
 use formwire::urlencoded::{self, Options, UNLIMITED};
 
-#[path = "common/splitmix.rs"]
-mod splitmix;
-use splitmix::Rng;
+#[path = "../src/test_rng.rs"]
+mod test_rng;
+use test_rng::Rng;
 
 #[derive(Clone, Debug, PartialEq)]
 enum Json {

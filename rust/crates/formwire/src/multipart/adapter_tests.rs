@@ -13,14 +13,8 @@ const B: &str = "XyZ-boundary";
 /// Deterministic bytes full of delimiter look-alikes (`\r\n--XyZ-bo...`)
 /// so that chunk edges land inside near-delimiters.
 fn tricky(seed: u64, n: usize) -> Vec<u8> {
-    let mut s = seed;
-    let mut next = move || {
-        s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = s;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
+    let mut rng = crate::test_rng::Rng(seed);
+    let mut next = move || rng.next();
     let near = format!("\r\n--{B}");
     let mut out = Vec::with_capacity(n + near.len());
     while out.len() < n {

@@ -702,22 +702,7 @@ fn dense_near_delimiters_are_linear() {
 // ---------------------------------------------------------------------------
 // A naive whole-buffer reference, compared under random chunking.
 
-/// splitmix64, as in vectors/SCHEMA.md.
-pub(crate) struct Rng(u64);
-
-impl Rng {
-    pub(crate) fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    pub(crate) fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+pub(crate) use crate::test_rng::Rng;
 
 /// The simplest correct splitter for a valid strict body: find each
 /// `CRLF--B` + follower by brute force.

@@ -457,14 +457,8 @@ mod tests {
     #[test]
     fn same_as_parse_with() {
         let alphabet: &[u8] = b"aZ09&&==++%%%fFgG\xc3\xa9\xe2\x82\xac\xff\x80 ;";
-        let mut state = 11u64;
-        let mut next = move || {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            (z ^ (z >> 31)) as usize
-        };
+        let mut rng = crate::test_rng::Rng(11);
+        let mut next = move || rng.next() as usize;
         let unlimited = Options { max_pairs: UNLIMITED, max_bytes: UNLIMITED };
         for round in 0..2000 {
             let len = next() % [40, 200, 1000, 9000][round % 4];
