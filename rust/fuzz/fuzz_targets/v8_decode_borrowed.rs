@@ -3,19 +3,17 @@
 //! the first run left in the thread's cache, then `to_graph`) accepts with the same value or rejects
 //! with the same error code and offset.
 //!
-//! The first byte picks the options (bit 0: `node_ipc`, bits 1-3: a small `max_depth`), the rest is the input.
+//! The first byte picks the options, the rest is the input (v8_options.rs).
 #![no_main]
 
-use formwire_v8::{decode_borrowed_with, decode_with, DecodeOptions};
+use formwire_v8::{decode_borrowed_with, decode_with};
 use libfuzzer_sys::fuzz_target;
 
+#[path = "v8_options.rs"]
+mod v8_options;
+
 fuzz_target!(|data: &[u8]| {
-    let Some((&mode, input)) = data.split_first() else { return };
-    let mut opts = DecodeOptions { node_ipc: mode & 1 == 1, ..DecodeOptions::default() };
-    let depth = u32::from((mode >> 1) & 7);
-    if depth != 0 {
-        opts.max_depth = depth;
-    }
+    let Some((opts, input)) = v8_options::split(data) else { return };
     match (decode_with(input, &opts), decode_borrowed_with(input, &opts)) {
         (Ok(g), Ok(b)) => assert!(b.to_graph().same_as(&g), "decode_borrowed gives another value"),
         (Err(e), Err(b)) => assert_eq!((e.code, e.offset), (b.code, b.offset)),
