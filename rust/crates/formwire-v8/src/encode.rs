@@ -844,17 +844,7 @@ impl<'g> Encoder<'g> {
                     return self.props_rest(keys, values, i + 1, shape, end);
                 }
                 Value::Object(_) => {
-                    push_in(
-                        frames,
-                        Frame::Props {
-                            keys,
-                            values,
-                            i: i + 1,
-                            shape,
-                            end,
-                        },
-                    );
-                    push_in(frames, Frame::Value(v));
+                    suspend_props(frames, keys, values, i, shape, end, v);
                     return Ok(());
                 }
             }
@@ -876,17 +866,7 @@ impl<'g> Encoder<'g> {
         for (i, v) in values.iter().enumerate().skip(from) {
             self.write_prop_key(keys, shape, i);
             if let Value::Object(_) = v {
-                push_in(
-                    &mut self.frames,
-                    Frame::Props {
-                        keys,
-                        values,
-                        i: i + 1,
-                        shape,
-                        end,
-                    },
-                );
-                push_in(&mut self.frames, Frame::Value(v));
+                suspend_props(&mut self.frames, keys, values, i, shape, end, v);
                 return Ok(());
             }
             self.primitive(v)?;
@@ -1117,4 +1097,29 @@ fn varint_len(mut v: u32) -> usize {
         n += 1;
     }
     n
+}
+
+/// Stops a frame-less property list at value `i`, the object `v`: the rest of the list goes to a `Props`
+/// frame and the object to a frame above it, for the loop in [`Encoder::run`] (nothing recurses).
+#[inline(always)]
+fn suspend_props<'g>(
+    frames: &mut Vec<Frame<'g>>,
+    keys: &'g [JsString],
+    values: &'g [Value],
+    i: usize,
+    shape: u32,
+    end: End,
+    v: &'g Value,
+) {
+    push_in(
+        frames,
+        Frame::Props {
+            keys,
+            values,
+            i: i + 1,
+            shape,
+            end,
+        },
+    );
+    push_in(frames, Frame::Value(v));
 }
