@@ -8,7 +8,7 @@ RUST_MANIFEST := rust/Cargo.toml
 LANGS := $(strip $(if $(wildcard rust/Cargo.toml),rust) $(if $(wildcard ts/package.json),ts) $(if $(wildcard python/pyproject.toml),python))
 
 .DEFAULT_GOAL := help
-.PHONY: help setup build rust-build ts-build python-build test conformance cross validate vectors demo bench bench-quick interop interop-smoke clean
+.PHONY: help setup build rust-build ts-build python-build test conformance cross validate registry vectors demo bench bench-quick interop interop-smoke clean
 
 help: ## List the targets
 	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -36,8 +36,12 @@ conformance: build ## Run the shared vectors against every implementation presen
 cross: build ## Every encoder's output decoded by every other implementation
 	@$(PYTHON) conformance/run --cross $(foreach l,$(LANGS),--lang $(l))
 
-validate: ## Check every vector against vectors/schema.json and the spec rule IDs
+validate: ## Check every vector against vectors/schema.json and the spec rule IDs, and generated files against spec/registry.json
 	@$(PYTHON) conformance/run --validate
+	@$(PYTHON) scripts/registry/gen.py --check
+
+registry: ## Regenerate every language's limits/error constants and the spec tables from spec/registry.json
+	@$(PYTHON) scripts/registry/gen.py
 
 vectors: ## Regenerate the shared vectors from vectors/src/ (then validate)
 	@for g in vectors/src/*/generate*; do echo "== $$g"; case $$g in *.py) $(PYTHON) $$g;; *.mjs) node $$g;; esac || exit 1; done

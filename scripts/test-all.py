@@ -34,6 +34,7 @@ def suites() -> list[Suite]:
     return [
         Suite("conformance-runner", [sys.executable, "-m", "unittest", "discover", "-s", "conformance/tests"], "unittest", "conformance/tests"),
         Suite("vectors-validate", [sys.executable, "conformance/run", "--validate"], "validate", "conformance/run"),
+        Suite("registry", [sys.executable, "scripts/registry/gen.py", "--check"], "plain", "scripts/registry/gen.py"),
         Suite("vectors-fresh", ["scripts/check-vectors-fresh"], "plain", "scripts/check-vectors-fresh"),
         Suite("rust-unit", ["cargo", "test", "--manifest-path", "rust/Cargo.toml", "--workspace", "--release"], "cargo", "rust/Cargo.toml"),
         Suite("rust-conformance", [sys.executable, "conformance/run", "--lang", "rust", "-j", "2"], "plain", "rust/Cargo.toml"),
