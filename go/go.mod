@@ -1,0 +1,3 @@
+module github.com/formwire/formwire/go
+
+go 1.23
