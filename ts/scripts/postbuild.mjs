@@ -1,6 +1,6 @@
 // Post-build step (no dependencies): turn the CommonJS build in dist/cjs into .cjs/.d.cts files with rewritten
-// relative specifiers, and expose the conformance testee as dist/testee.mjs.
-import { readdirSync, readFileSync, writeFileSync, renameSync, statSync, unlinkSync, existsSync } from 'node:fs';
+// relative specifiers.
+import { readdirSync, readFileSync, writeFileSync, statSync, unlinkSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('../dist/', import.meta.url).pathname;
@@ -24,10 +24,6 @@ for (const file of walk(join(root, 'cjs'))) {
   writeFileSync(target, text);
   unlinkSync(file);
 }
-
-const testee = join(root, 'testee.js');
-if (existsSync(testee)) renameSync(testee, join(root, 'testee.mjs'));
-if (existsSync(join(root, 'testee.d.ts'))) unlinkSync(join(root, 'testee.d.ts'));
 
 // `require('formwire/busboy')` returns the factory itself, like `require('busboy')`.
 const bb = join(root, 'cjs', 'busboy.cjs');

@@ -9,5 +9,4 @@ export { deserialize, type DeserializeOptions, DEFAULT_MAX_BYTES } from './deser
 export { scError, dataCloneError, type CloneErrorCode } from './errors.js';
 export { setProxyDetector, hasProxyDetector, registerPlatformClass } from './kinds.js';
 export { setLatin1Decoder } from './strings.js';
-export { describe as describeNeutral, build as buildNeutral, neutralEqual, type Neutral } from './neutral.js';
 export { postSerialized, receiveSerialized, type MessageTarget } from './worker.js';

@@ -10,7 +10,7 @@ import { clone } from '../../src/clone/clone.js';
 import { serialize } from '../../src/clone/serialize.js';
 import { deserialize } from '../../src/clone/deserialize.js';
 import { Identity } from '../../src/clone/identity.js';
-import { describe as neutral } from '../../src/clone/neutral.js';
+import { describe as neutral } from '../../testee/neutral.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 const H = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s.replace(/[\s|]/g, ''), 'hex'));

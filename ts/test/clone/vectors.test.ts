@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serialize } from '../../src/clone/serialize.js';
 import { deserialize, type DeserializeOptions } from '../../src/clone/deserialize.js';
-import { describe as neutral, build, neutralEqual, type Neutral } from '../../src/clone/neutral.js';
+import { describe as neutral, build, neutralEqual, type Neutral } from '../../testee/neutral.js';
 
 function repoRoot(): string | null {
   for (let d = dirname(fileURLToPath(import.meta.url)); ; d = dirname(d)) {

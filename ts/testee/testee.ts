@@ -16,8 +16,9 @@ import {
   type MultipartHandler,
   type MultipartOptions,
   type UrlencodedOptions,
-} from './src/index.js';
-import { serialize, deserialize, describeNeutral, buildNeutral, type Neutral } from './src/clone/index.js';
+} from '../src/index.js';
+import { serialize, deserialize } from '../src/clone/index.js';
+import { describe as describeNeutral, build as buildNeutral, type Neutral } from './neutral.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 type Chunking = number[] | 'bytes';
