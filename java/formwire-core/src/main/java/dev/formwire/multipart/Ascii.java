@@ -1,0 +1,26 @@
+package dev.formwire.multipart;
+
+/** Byte classes of RFC 9110. */
+final class Ascii {
+    private Ascii() {}
+
+    /** RFC 9110 §5.6.2 tchar. */
+    static final boolean[] TOKEN = new boolean[256];
+
+    static {
+        for (int c = '0'; c <= '9'; c++) {
+            TOKEN[c] = true;
+        }
+        for (int c = 'a'; c <= 'z'; c++) {
+            TOKEN[c] = true;
+            TOKEN[c - 32] = true;
+        }
+        for (char c : "!#$%&'*+-.^_`|~".toCharArray()) {
+            TOKEN[c] = true;
+        }
+    }
+
+    static byte lower(byte b) {
+        return b >= 'A' && b <= 'Z' ? (byte) (b + 32) : b;
+    }
+}

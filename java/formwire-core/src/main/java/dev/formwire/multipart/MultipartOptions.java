@@ -1,0 +1,113 @@
+package dev.formwire.multipart;
+
+import dev.formwire.Limits;
+
+/**
+ * Parser options: the named lenient flags (MP-R-02) and every multipart limit of {@code spec/registry.json}.
+ *
+ * <p>A new instance is the strict profile with the default limits. {@link #UNLIMITED} turns a limit off. The setters
+ * return {@code this}; {@link #set(String, long)} and {@link #setFlag(String, boolean)} take the registry's snake_case
+ * names, for configuration files and bindings.
+ */
+public final class MultipartOptions implements Cloneable {
+    /** The value of a limit that is off. */
+    public static final long UNLIMITED = Long.MAX_VALUE;
+
+    boolean allowPreamble;
+    boolean allowLf;
+    boolean allowObsFold;
+    boolean allowQuotedPairs;
+    long maxBoundaryBytes = Limits.Multipart.MAX_BOUNDARY_BYTES;
+    long maxParts = Limits.Multipart.MAX_PARTS;
+    long maxHeaders = Limits.Multipart.MAX_HEADERS;
+    long maxHeaderBytes = Limits.Multipart.MAX_HEADER_BYTES;
+    long maxFieldBytes = Limits.Multipart.MAX_FIELD_BYTES;
+    long maxFileBytes = Limits.Multipart.MAX_FILE_BYTES;
+    long maxTotalBytes = Limits.Multipart.MAX_TOTAL_BYTES;
+    long maxTotalFieldBytes = Limits.Multipart.MAX_TOTAL_FIELD_BYTES;
+
+    /** The strict profile with the default limits. */
+    public MultipartOptions() {}
+
+    /** Skip bytes before the first delimiter (RFC 2046 preamble, MP-P-02). */
+    public MultipartOptions allowPreamble(boolean on) { allowPreamble = on; return this; }
+    /** Accept a bare LF as a line end in delimiter and header lines (MP-P-03, MP-P-06, MP-H-02). */
+    public MultipartOptions allowLf(boolean on) { allowLf = on; return this; }
+    /** Accept obs-fold continuation lines in part headers (MP-H-04). */
+    public MultipartOptions allowObsFold(boolean on) { allowObsFold = on; return this; }
+    /** Read Content-Disposition quoted-strings with quoted-pairs first (MP-H-07). */
+    public MultipartOptions allowQuotedPairs(boolean on) { allowQuotedPairs = on; return this; }
+    /** Longest boundary in bytes (MP-B-04). */
+    public MultipartOptions maxBoundaryBytes(long n) { maxBoundaryBytes = check(n); return this; }
+    /** Most parts (MP-L-01). */
+    public MultipartOptions maxParts(long n) { maxParts = check(n); return this; }
+    /** Most header lines per part (MP-H-05). */
+    public MultipartOptions maxHeaders(long n) { maxHeaders = check(n); return this; }
+    /** Most header bytes per part, the empty line excluded (MP-H-05). */
+    public MultipartOptions maxHeaderBytes(long n) { maxHeaderBytes = check(n); return this; }
+    /** Longest body of a part without {@code filename} (MP-L-02). */
+    public MultipartOptions maxFieldBytes(long n) { maxFieldBytes = check(n); return this; }
+    /** Longest body of a part with {@code filename} (MP-L-02). */
+    public MultipartOptions maxFileBytes(long n) { maxFileBytes = check(n); return this; }
+    /** Most input bytes, epilogue included (MP-L-03). */
+    public MultipartOptions maxTotalBytes(long n) { maxTotalBytes = check(n); return this; }
+    /** Most body bytes of all parts without {@code filename} together (MP-L-04). */
+    public MultipartOptions maxTotalFieldBytes(long n) { maxTotalFieldBytes = check(n); return this; }
+
+    public boolean allowPreamble() { return allowPreamble; }
+    public boolean allowLf() { return allowLf; }
+    public boolean allowObsFold() { return allowObsFold; }
+    public boolean allowQuotedPairs() { return allowQuotedPairs; }
+    public long maxBoundaryBytes() { return maxBoundaryBytes; }
+    public long maxParts() { return maxParts; }
+    public long maxHeaders() { return maxHeaders; }
+    public long maxHeaderBytes() { return maxHeaderBytes; }
+    public long maxFieldBytes() { return maxFieldBytes; }
+    public long maxFileBytes() { return maxFileBytes; }
+    public long maxTotalBytes() { return maxTotalBytes; }
+    public long maxTotalFieldBytes() { return maxTotalFieldBytes; }
+
+    private static long check(long n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("a limit is >= 0 (UNLIMITED turns it off)");
+        }
+        return n;
+    }
+
+    /**
+     * Sets a limit by its registry name ({@code max_parts}, ...). Returns {@code false} for an unknown name.
+     */
+    public boolean set(String name, long value) {
+        switch (name) {
+            case Limits.Multipart.MAX_BOUNDARY_BYTES_NAME: maxBoundaryBytes(value); return true;
+            case Limits.Multipart.MAX_PARTS_NAME: maxParts(value); return true;
+            case Limits.Multipart.MAX_HEADERS_NAME: maxHeaders(value); return true;
+            case Limits.Multipart.MAX_HEADER_BYTES_NAME: maxHeaderBytes(value); return true;
+            case Limits.Multipart.MAX_FIELD_BYTES_NAME: maxFieldBytes(value); return true;
+            case Limits.Multipart.MAX_FILE_BYTES_NAME: maxFileBytes(value); return true;
+            case Limits.Multipart.MAX_TOTAL_BYTES_NAME: maxTotalBytes(value); return true;
+            case Limits.Multipart.MAX_TOTAL_FIELD_BYTES_NAME: maxTotalFieldBytes(value); return true;
+            default: return false;
+        }
+    }
+
+    /** Sets a lenient flag by its registry name ({@code allow_lf}, ...). Returns {@code false} for an unknown name. */
+    public boolean setFlag(String name, boolean on) {
+        switch (name) {
+            case "allow_preamble": allowPreamble = on; return true;
+            case "allow_lf": allowLf = on; return true;
+            case "allow_obs_fold": allowObsFold = on; return true;
+            case "allow_quoted_pairs": allowQuotedPairs = on; return true;
+            default: return false;
+        }
+    }
+
+    @Override
+    public MultipartOptions clone() {
+        try {
+            return (MultipartOptions) super.clone();
+        } catch (CloneNotSupportedException e) {
+            throw new AssertionError(e);
+        }
+    }
+}
