@@ -19,7 +19,7 @@ FORMAT_EXT = {"multipart": "http", "urlencoded": "txt", "clone": "bin"}
 FORMAT_PREFIX = {"multipart": "MP", "urlencoded": "UE", "clone": "SC"}
 PREFIX_SPEC = {"MP": "multipart.md", "UE": "urlencoded.md", "SC": "structured-clone.md"}
 VERDICTS = ("accept", "reject", "lenient")
-LENIENT_FLAGS = ("allow_preamble", "allow_lf", "allow_obs_fold")
+LENIENT_FLAGS = ("allow_preamble", "allow_lf", "allow_obs_fold", "allow_quoted_pairs")
 PARSE_KINDS = ("multipart-parse", "urlencoded-parse", "clone-decode")
 ENCODE_KINDS = ("multipart-serialize", "urlencoded-serialize", "clone-encode")
 SKIP_DIRS = {"src", "node_modules", "__pycache__"}
@@ -403,7 +403,8 @@ def _lone_surrogates(case):
 
 
 def _check_lenient_counterparts(cases, errors):
-    """SCHEMA.md: a lenient case's input without the option must be rejected, as its own case in reject/."""
+    """SCHEMA.md: a lenient case's input without the option must be rejected, as its own case in reject/, or (an
+    option that changes how valid input reads, such as allow_quoted_pairs) read as its own case in accept/."""
     lenient = [c for c in cases if c.verdict() == "lenient" and c.kind in PARSE_KINDS]
     if not lenient:
         return
@@ -414,12 +415,12 @@ def _check_lenient_counterparts(cases, errors):
     lengths = {c.input_length() for c in lenient}
     rejects = set()
     for c in cases:
-        if c.verdict() == "reject" and c.kind in PARSE_KINDS and c.input_length() in lengths:
+        if c.verdict() in ("reject", "accept") and c.kind in PARSE_KINDS and c.input_length() in lengths:
             opts = {k: v for k, v in c.options.items() if k not in LENIENT_FLAGS or v}
             rejects.add(key(c, opts))
             c.drop_input()
     for c in lenient:
         opts = {k: v for k, v in c.options.items() if k not in LENIENT_FLAGS}
         if key(c, opts) not in rejects:
-            errors.append((c.rel, "no reject/ case has the same input without the lenient option(s)"))
+            errors.append((c.rel, "no reject/ or accept/ case has the same input without the lenient option(s)"))
         c.drop_input()

@@ -149,6 +149,8 @@ codes! {
     MpLimitHeaderBytes = "MP_LIMIT_HEADER_BYTES", "header block longer than max_header_bytes";
     /// A field body longer than `max_field_bytes` (MP-L-02).
     MpLimitFieldBytes = "MP_LIMIT_FIELD_BYTES", "field longer than max_field_bytes";
+    /// All field bodies together longer than `max_total_field_bytes` (MP-L-04).
+    MpLimitTotalFieldBytes = "MP_LIMIT_TOTAL_FIELD_BYTES", "fields together longer than max_total_field_bytes";
     /// A file body longer than `max_file_bytes` (MP-L-02).
     MpLimitFileBytes = "MP_LIMIT_FILE_BYTES", "file longer than max_file_bytes";
     /// The input is longer than `max_total_bytes` (MP-L-03).

@@ -76,7 +76,7 @@ pub use part::{Header, Headers, Part};
 use crate::error::{Error, ErrorCode};
 use crate::mime::MimeType;
 
-/// Parser options: the three named lenient flags (MP-R-02) and every
+/// Parser options: the four named lenient flags (MP-R-02) and every
 /// multipart limit of `spec/limits.md`.
 ///
 /// `Default` is the strict profile with the default limits. A limit of
@@ -93,7 +93,11 @@ pub struct Options {
     pub allow_lf: bool,
     /// Accept obs-fold continuation lines in part headers (MP-H-04).
     pub allow_obs_fold: bool,
-    /// Longest accepted boundary, in bytes (MP-B-04). Default 70.
+    /// Read Content-Disposition quoted-strings with quoted-pairs first, so
+    /// `\\` is one backslash (MP-H-07). Without it they are read with
+    /// quoted-pairs only when the literal reading fails.
+    pub allow_quoted_pairs: bool,
+    /// Longest accepted boundary, in bytes (MP-B-04). Default 256.
     pub max_boundary_bytes: u64,
     /// Most parts (MP-L-01). Default 1000.
     pub max_parts: u64,
@@ -103,6 +107,9 @@ pub struct Options {
     pub max_header_bytes: u64,
     /// Longest body of a part without `filename` (MP-L-02). Default 1 MiB.
     pub max_field_bytes: u64,
+    /// Most body bytes of all parts without `filename` together (MP-L-04):
+    /// what a whole-form API holds in memory. Default 10 MiB.
+    pub max_total_field_bytes: u64,
     /// Longest body of a part with `filename` (MP-L-02). Default 10 GiB.
     pub max_file_bytes: u64,
     /// Most input bytes, epilogue included (MP-L-03). Default 20 GiB.
@@ -118,11 +125,13 @@ impl Default for Options {
             allow_preamble: false,
             allow_lf: false,
             allow_obs_fold: false,
-            max_boundary_bytes: 70,
+            allow_quoted_pairs: false,
+            max_boundary_bytes: 256,
             max_parts: 1000,
             max_headers: 8,
             max_header_bytes: 8192,
             max_field_bytes: 1 << 20,
+            max_total_field_bytes: 10 << 20,
             max_file_bytes: 10 << 30,
             max_total_bytes: 20 << 30,
         }
@@ -131,12 +140,14 @@ impl Default for Options {
 
 impl Options {
     /// Sets a lenient flag by its spec name (`allow_preamble`, `allow_lf`,
-    /// `allow_obs_fold`). Returns `false` for an unknown name.
+    /// `allow_obs_fold`, `allow_quoted_pairs`). Returns `false` for an
+    /// unknown name.
     pub fn set_flag(&mut self, name: &str, on: bool) -> bool {
         let slot = match name {
             "allow_preamble" => &mut self.allow_preamble,
             "allow_lf" => &mut self.allow_lf,
             "allow_obs_fold" => &mut self.allow_obs_fold,
+            "allow_quoted_pairs" => &mut self.allow_quoted_pairs,
             _ => return false,
         };
         *slot = on;
@@ -152,6 +163,7 @@ impl Options {
             "max_headers" => &mut self.max_headers,
             "max_header_bytes" => &mut self.max_header_bytes,
             "max_field_bytes" => &mut self.max_field_bytes,
+            "max_total_field_bytes" => &mut self.max_total_field_bytes,
             "max_file_bytes" => &mut self.max_file_bytes,
             "max_total_bytes" => &mut self.max_total_bytes,
             _ => return false,

@@ -175,6 +175,10 @@ pub struct Parser {
     body_len: u64,
     body_limit: u64,
     body_code: ErrorCode,
+    /// The current part has no `filename` (its body counts for MP-L-04).
+    is_field: bool,
+    /// Body bytes of the fields before the current part (MP-L-04).
+    field_total: u64,
 }
 
 impl Parser {
@@ -226,6 +230,8 @@ impl Parser {
             body_len: 0,
             body_limit: 0,
             body_code: ErrorCode::MpLimitFieldBytes,
+            is_field: false,
+            field_total: 0,
         })
     }
 
@@ -253,6 +259,9 @@ impl Parser {
         self.headers.clear();
         self.in_part = false;
         self.has_head = false;
+        self.body_len = 0;
+        self.is_field = false;
+        self.field_total = 0;
     }
 
     /// The boundary `B`.
@@ -1008,18 +1017,31 @@ impl Parser {
             return Err(self.fail(ErrorCode::MpNoDisposition, empty_line));
         };
         let h = self.headers[cd];
-        if !part::parse_disposition_into(&self.hbuf, h.value_start, h.value_end, &mut self.disp) {
+        let qp_first = self.opts.allow_quoted_pairs;
+        if !part::parse_disposition_into(&mut self.hbuf, h.value_start, h.value_end, &mut self.disp, qp_first) {
             return Err(self.fail(ErrorCode::MpDisposition, h.line_start));
         }
         self.content_type = ct;
         self.in_part = true;
         self.has_head = true;
         self.body_start = body_start;
+        // MP-L-04: the previous part's body is complete; a field's counts.
+        if self.is_field {
+            self.field_total += self.body_len;
+        }
         self.body_len = 0;
-        (self.body_limit, self.body_code) = if self.disp.filename.is_some() {
+        self.is_field = self.disp.filename.is_none();
+        (self.body_limit, self.body_code) = if !self.is_field {
             (self.opts.max_file_bytes, ErrorCode::MpLimitFileBytes)
         } else {
-            (self.opts.max_field_bytes, ErrorCode::MpLimitFieldBytes)
+            // MP-L-02 and MP-L-04 as one per-part limit: whichever byte comes
+            // first; MP_LIMIT_FIELD_BYTES when both fall on the same byte.
+            let room = self.opts.max_total_field_bytes.saturating_sub(self.field_total);
+            if self.opts.max_field_bytes <= room {
+                (self.opts.max_field_bytes, ErrorCode::MpLimitFieldBytes)
+            } else {
+                (room, ErrorCode::MpLimitTotalFieldBytes)
+            }
         };
         Ok(())
     }

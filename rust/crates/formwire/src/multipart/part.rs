@@ -50,20 +50,68 @@ fn token_end(v: &[u8], mut i: usize) -> usize {
 /// `disposition-type *( OWS ";" OWS [ parameter ] ) OWS` with
 /// `parameter = token OWS "=" OWS ( token / quoted-string )`.
 ///
-/// A quoted-string has no quoted-pairs: a backslash is an ordinary byte,
-/// because the WHATWG serializer never escapes `\` (MP-H-07). Returns `None`
-/// when the value does not match, the type is not `form-data`, `name` is
-/// missing, or `name`, `filename`, `name*` or `filename*` is repeated.
+/// A quoted-string is read literally first (a backslash is an ordinary byte:
+/// the WHATWG serializer never escapes `\`), and with quoted-pairs only when
+/// the literal reading fails (Go's `multipart.Writer` writes `\"`); with
+/// `allow_quoted_pairs` the other way round (MP-H-07). A quoted-pair reading
+/// writes the unescaped values after the end of `buf` and points `d` there.
+/// Returns `None` when the value does not match either way, the type is not
+/// `form-data`, `name` is missing, or `name`, `filename`, `name*` or
+/// `filename*` is repeated.
 #[cfg(test)]
-pub(crate) fn parse_disposition(buf: &[u8], start: usize, end: usize) -> Option<Disposition> {
+pub(crate) fn parse_disposition(buf: &mut Vec<u8>, start: usize, end: usize, qp_first: bool) -> Option<Disposition> {
     let mut d = Disposition::default();
-    parse_disposition_into(buf, start, end, &mut d).then_some(d)
+    parse_disposition_into(buf, start, end, &mut d, qp_first).then_some(d)
 }
 
 /// [`parse_disposition`] writing into `d` (no large return value on the
 /// per-part path); `false` is failure, `d` then holds no valid result.
-pub(crate) fn parse_disposition_into(buf: &[u8], start: usize, end: usize, d: &mut Disposition) -> bool {
-    browser_form(buf, start, end, d) || parse_into(buf, start, end, d).is_some()
+pub(crate) fn parse_disposition_into(
+    buf: &mut Vec<u8>,
+    start: usize,
+    end: usize,
+    d: &mut Disposition,
+    qp_first: bool,
+) -> bool {
+    if !qp_first {
+        if browser_form(buf, start, end, d) || parse_into(buf, start, end, d, false).is_some() {
+            return true;
+        }
+        return parse_into(buf, start, end, d, true).is_some() && unescape_spans(buf, d);
+    }
+    // Without a backslash both readings are the same one.
+    if memchr::memchr(b'\\', &buf[start..end]).is_none() {
+        return browser_form(buf, start, end, d) || parse_into(buf, start, end, d, false).is_some();
+    }
+    if parse_into(buf, start, end, d, true).is_some() {
+        return unescape_spans(buf, d);
+    }
+    parse_into(buf, start, end, d, false).is_some()
+}
+
+/// The quoted-pair reading's values: each span holding a backslash is
+/// copied unescaped (`\x` is `x`, RFC 9110 §5.6.4) to the end of `buf`.
+/// Token values hold no backslash (not a token byte), so they stay put.
+fn unescape_spans(buf: &mut Vec<u8>, d: &mut Disposition) -> bool {
+    let one = |buf: &mut Vec<u8>, (a, b): Span| -> Span {
+        if memchr::memchr(b'\\', &buf[a..b]).is_none() {
+            return (a, b);
+        }
+        let out = buf.len();
+        let mut i = a;
+        while i < b {
+            // A quoted-pair reading never ends a value on a lone backslash.
+            let c = if buf[i] == b'\\' { i += 1; buf[i] } else { buf[i] };
+            buf.push(c);
+            i += 1;
+        }
+        (out, buf.len())
+    };
+    d.name = one(buf, d.name);
+    d.filename = d.filename.map(|s| one(buf, s));
+    d.name_star = d.name_star.map(|s| one(buf, s));
+    d.filename_star = d.filename_star.map(|s| one(buf, s));
+    true
 }
 
 /// The exact shapes browsers send, `form-data; name="N"` and
@@ -106,7 +154,9 @@ fn browser_form(buf: &[u8], start: usize, end: usize, d: &mut Disposition) -> bo
     true
 }
 
-fn parse_into(buf: &[u8], start: usize, end: usize, d: &mut Disposition) -> Option<()> {
+/// The grammar, with quoted-strings read literally or (`qp`) with
+/// quoted-pairs; a `qp` span is still escaped (see [`unescape_spans`]).
+fn parse_into(buf: &[u8], start: usize, end: usize, d: &mut Disposition, qp: bool) -> Option<()> {
     let v = &buf[start..end];
     let span = |a: usize, b: usize| (start + a, start + b);
     let t = token_end(v, 0);
@@ -146,7 +196,7 @@ fn parse_into(buf: &[u8], start: usize, end: usize, d: &mut Disposition) -> Opti
         }
         i = skip_ows(v, i + 1);
         let value = if i < v.len() && v[i] == b'"' {
-            let close = memchr::memchr(b'"', &v[i + 1..])? + i + 1;
+            let close = if qp { qp_close(v, i + 1)? } else { memchr::memchr(b'"', &v[i + 1..])? + i + 1 };
             let s = span(i + 1, close);
             i = close + 1;
             s
@@ -183,6 +233,19 @@ fn parse_into(buf: &[u8], start: usize, end: usize, d: &mut Disposition) -> Opti
         *slot = Some(value);
     }
     has_name.then_some(())
+}
+
+/// The index of the `"` that closes a quoted-string read with quoted-pairs
+/// (a backslash takes the next byte whatever it is), from `i` on.
+fn qp_close(v: &[u8], mut i: usize) -> Option<usize> {
+    while i < v.len() {
+        match v[i] {
+            b'"' => return Some(i),
+            b'\\' => i += 2,
+            _ => i += 1,
+        }
+    }
+    None
 }
 
 /// The headers of the current part, borrowed from the parser.
@@ -350,11 +413,46 @@ mod tests {
 
     type Params = (String, Option<String>, Option<String>, Option<String>);
 
-    fn cd(v: &str) -> Option<Params> {
-        let b = v.as_bytes();
-        let d = parse_disposition(b, 0, b.len())?;
+    fn cd_with(v: &str, qp_first: bool) -> Option<Params> {
+        let mut b = v.as_bytes().to_vec();
+        let d = parse_disposition(&mut b, 0, v.len(), qp_first)?;
         let s = |(a, e): Span| String::from_utf8_lossy(&b[a..e]).into_owned();
         Some((s(d.name), d.filename.map(s), d.name_star.map(s), d.filename_star.map(s)))
+    }
+
+    fn cd(v: &str) -> Option<Params> {
+        cd_with(v, false)
+    }
+
+    #[test]
+    fn quoted_pairs_when_the_literal_reading_fails() {
+        let f = |n: &str, f: &str| Some((n.to_owned(), Some(f.to_owned()), None, None));
+        // Go's multipart.Writer: `"` written as `\"`.
+        assert_eq!(cd(r#"form-data; name="f"; filename="a\"b.txt""#), f("f", "a\"b.txt"));
+        assert_eq!(cd(r#"form-data; name="a\"b""#), Some(("a\"b".into(), None, None, None)));
+        // Literal-valid: backslashes stay (browser output `a\` is `"a\"`).
+        assert_eq!(cd(r#"form-data; name="f"; filename="a\\b""#), f("f", r"a\\b"));
+        assert_eq!(cd(r#"form-data; name="f"; filename="a\""#), f("f", "a\\"));
+        // Both readings fail.
+        assert_eq!(cd(r#"form-data; name="a\"; filename="b\"c""#), None);
+        assert_eq!(cd(r#"form-data; name="a\"b"#), None);
+        // One reading for the whole value: `\\` next to `\"` is one backslash.
+        assert_eq!(cd(r#"form-data; name="x\\y"; filename="a\"b""#), f("x\\y", "a\"b"));
+        assert_eq!(
+            cd(r#"form-data; name="n"; name*="u\"v""#),
+            Some(("n".into(), None, Some("u\"v".into()), None))
+        );
+    }
+
+    #[test]
+    fn allow_quoted_pairs_reads_them_first() {
+        let f = |n: &str, f: &str| Some((n.to_owned(), Some(f.to_owned()), None, None));
+        assert_eq!(cd_with(r#"form-data; name="f"; filename="a\\b""#, true), f("f", r"a\b"));
+        assert_eq!(cd_with(r#"form-data; name="f"; filename="a\"b.txt""#, true), f("f", "a\"b.txt"));
+        // The quoted-pair reading fails (no closing quote): literal.
+        assert_eq!(cd_with(r#"form-data; name="f"; filename="a\""#, true), f("f", "a\\"));
+        assert_eq!(cd_with(r#"form-data; name="f"; filename="x.txt""#, true), f("f", "x.txt"));
+        assert_eq!(cd_with(r#"form-data; name="a\"; filename="b\"c""#, true), None);
     }
 
     #[test]
@@ -389,7 +487,7 @@ mod tests {
             let mut fast = Disposition::default();
             assert!(browser_form(b, 0, b.len(), &mut fast), "{v}");
             let mut full = Disposition::default();
-            parse_into(b, 0, b.len(), &mut full).unwrap();
+            parse_into(b, 0, b.len(), &mut full, false).unwrap();
             assert_eq!(format!("{fast:?}"), format!("{full:?}"), "{v}");
         }
         // Near misses go to the full grammar (which may accept or reject).
@@ -431,6 +529,8 @@ mod tests {
             "form-data; name=a; name*=b; name*=c",
             "form-data; name=a; filename*=b; filename*=c",
             "form-data; name=\"a\".html",
+            "form-data; name=\"a\\\"x",
+            "form-data; name=\"a\\\"; filename=\"b\\\"c\"",
             "form-data-x; name=a",
         ] {
             assert!(cd(bad).is_none(), "{bad:?}");

@@ -153,12 +153,16 @@ fn mp_b_content_type() {
     assert_eq!(ct("multipart/form-data; boundary=\"\""), Err(MpBoundary));
     assert_eq!(ct("multipart/form-data; boundary=\u{20ac}"), Err(MpBoundary));
     // MP-B-03 vs MP-B-04 order, and the limit itself.
-    let long = format!("multipart/form-data; boundary={}", "x".repeat(71));
+    // MP-B-04: default 256, so the 71+ byte boundaries of werkzeug's test
+    // client parse.
+    let long = format!("multipart/form-data; boundary={}", "x".repeat(257));
     assert_eq!(Parser::from_content_type(&long, strict()).unwrap_err(), e(MpLimitBoundary, 0));
-    let ok70 = format!("multipart/form-data; boundary={}", "x".repeat(70));
-    assert!(Parser::from_content_type(&ok70, strict()).is_ok());
+    for n in [70, 71, 256] {
+        let ok = format!("multipart/form-data; boundary={}", "x".repeat(n));
+        assert!(Parser::from_content_type(&ok, strict()).is_ok(), "{n}");
+    }
     assert_eq!(Parser::new(b"a\rb", strict()).unwrap_err(), e(MpBoundary, 0));
-    assert_eq!(Parser::new(&[b'a'; 80][..], strict()).unwrap_err(), e(MpLimitBoundary, 0));
+    assert_eq!(Parser::new(&[b'a'; 300][..], strict()).unwrap_err(), e(MpLimitBoundary, 0));
     let mut o = strict();
     o.max_boundary_bytes = UNLIMITED;
     assert!(Parser::new(&[b'a'; 300][..], o).is_ok());
@@ -544,6 +548,66 @@ fn mp_l_02_body_bytes() {
     assert_eq!(err_with(&o, s.as_bytes()), e(MpLimitFileBytes, at(&s, "1234", 0) + 3));
     o.max_file_bytes = 0;
     assert_eq!(ok_with(&o, one(file, "").as_bytes())[0].body, b"");
+}
+
+#[test]
+fn mp_l_04_total_field_bytes() {
+    let file = "Content-Disposition: form-data; name=\"f\"; filename=\"x\"\r\n";
+    let form = |bodies: &[(&str, &str)]| {
+        let mut s = String::new();
+        for (h, b) in bodies {
+            s += &format!("--b\r\n{h}\r\n{b}\r\n");
+        }
+        s + "--b--\r\n"
+    };
+    let mut o = strict();
+    o.max_field_bytes = 4;
+    o.max_total_field_bytes = 6;
+    // Files do not count; fields summing to exactly the limit pass.
+    let s = form(&[(CD, "123"), (file, "fffffffff"), (CD, "4\r\n"), (CD, "")]);
+    assert_eq!(ok_with(&o, s.as_bytes()).len(), 4);
+    // The byte that makes the sum 7.
+    let s = form(&[(CD, "1234"), (file, "ff"), (CD, "567")]);
+    assert_eq!(err_with(&o, s.as_bytes()), e(MpLimitTotalFieldBytes, at(&s, "567", 0) + 2));
+    // A CR that is not a delimiter is a body byte (MP-L-02).
+    let s = form(&[(CD, "12"), (CD, "3456\r\n--bX")]);
+    assert_eq!(err_with(&o, s.as_bytes()), e(MpLimitFieldBytes, at(&s, "3456", 0) + 4));
+    let s = form(&[(CD, "123"), (CD, "456\r\n--bX")]);
+    assert_eq!(err_with(&o, s.as_bytes()), e(MpLimitTotalFieldBytes, at(&s, "456", 0) + 3));
+    // Both at the same byte: MP_LIMIT_FIELD_BYTES wins.
+    o.max_total_field_bytes = 8;
+    let s = form(&[(CD, "1234"), (CD, "56789")]);
+    assert_eq!(err_with(&o, s.as_bytes()), e(MpLimitFieldBytes, at(&s, "56789", 0) + 4));
+    // One byte earlier the total one fires.
+    o.max_total_field_bytes = 7;
+    assert_eq!(err_with(&o, s.as_bytes()), e(MpLimitTotalFieldBytes, at(&s, "56789", 0) + 3));
+    // MP_LIMIT_TOTAL_BYTES at that byte wins over both (MP-L-03).
+    o.max_total_bytes = at(&s, "56789", 0) + 3;
+    assert_eq!(err_with(&o, s.as_bytes()), e(MpLimitTotalBytes, at(&s, "56789", 0) + 3));
+    // Off, and zero.
+    let mut o = strict();
+    o.max_total_field_bytes = UNLIMITED;
+    assert_eq!(ok_with(&o, form(&[(CD, "x"), (CD, "y")]).as_bytes()).len(), 2);
+    o.max_total_field_bytes = 0;
+    assert_eq!(ok_with(&o, form(&[(CD, ""), (file, "z")]).as_bytes()).len(), 2);
+    let s = form(&[(CD, ""), (CD, "y")]);
+    assert_eq!(err_with(&o, s.as_bytes()), e(MpLimitTotalFieldBytes, at(&s, "y\r\n--b--", 0)));
+    // reset() starts a new count.
+    let mut o = strict();
+    o.max_total_field_bytes = 3;
+    let s = form(&[(CD, "12"), (CD, "3")]);
+    let mut p = Parser::new(b"b", o).unwrap();
+    for _ in 0..2 {
+        let mut feed = p.feed(s.as_bytes());
+        while let Some(ev) = feed.next() {
+            ev.unwrap();
+        }
+        let mut fin = p.finish();
+        while let Some(ev) = fin.next() {
+            ev.unwrap();
+        }
+        p.reset();
+    }
 }
 
 #[test]
