@@ -1,0 +1,258 @@
+package multipart
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/formwire/formwire/go/internal/mime"
+	"github.com/formwire/formwire/go/internal/text"
+)
+
+// parseDisposition reads the Content-Disposition value hbuf[vs:ve] into
+// p.disp (MP-H-07..09): the literal reading of quoted-strings first, the
+// quoted-pair reading when that fails; AllowQuotedPairs reverses the order.
+func (p *Parser) parseDisposition(vs, ve int) bool {
+	first := p.opts.AllowQuotedPairs
+	mark := len(p.hbuf)
+	if p.parseDispositionAs(vs, ve, first) {
+		return true
+	}
+	p.hbuf = p.hbuf[:mark]
+	return p.parseDispositionAs(vs, ve, !first)
+}
+
+func skipOWS(v []byte, i int) int {
+	for i < len(v) && (v[i] == sp || v[i] == ht) {
+		i++
+	}
+	return i
+}
+
+func tokenEnd(v []byte, i int) int {
+	for i < len(v) && mime.TokenByte(v[i]) {
+		i++
+	}
+	return i
+}
+
+// parseDispositionAs parses with one reading for the whole value. Unescaped
+// quoted-pair values are appended to hbuf (spans index it).
+func (p *Parser) parseDispositionAs(vs, ve int, pairs bool) bool {
+	d := disposition{}
+	v := p.hbuf[vs:ve:ve]
+	t := tokenEnd(v, 0)
+	if !strings.EqualFold(string(v[:t]), "form-data") {
+		return false
+	}
+	i := t
+	hasName := false
+	for {
+		i = skipOWS(v, i)
+		if i == len(v) {
+			break
+		}
+		if v[i] != ';' {
+			return false
+		}
+		i = skipOWS(v, i+1)
+		if i == len(v) {
+			break
+		}
+		if v[i] == ';' {
+			continue // an empty parameter
+		}
+		pn := i
+		i = tokenEnd(v, i)
+		if i == pn {
+			return false
+		}
+		pname := v[pn:i]
+		i = skipOWS(v, i)
+		if i == len(v) || v[i] != '=' {
+			return false
+		}
+		i = skipOWS(v, i+1)
+		var val span
+		if i < len(v) && v[i] == '"' {
+			if !pairs {
+				c := bytes.IndexByte(v[i+1:], '"')
+				if c < 0 {
+					return false
+				}
+				val = span{vs + i + 1, vs + i + 1 + c}
+				i = i + 1 + c + 1
+			} else {
+				// RFC 9110 §5.6.4: `\` and any byte stand for that byte.
+				j := i + 1
+				esc := false
+				for j < len(v) && v[j] != '"' {
+					if v[j] == '\\' {
+						if j+1 >= len(v) {
+							return false
+						}
+						esc = true
+						j++
+					}
+					j++
+				}
+				if j >= len(v) {
+					return false
+				}
+				if !esc {
+					val = span{vs + i + 1, vs + j}
+				} else {
+					a := len(p.hbuf)
+					for k := i + 1; k < j; k++ {
+						if v[k] == '\\' {
+							k++
+						}
+						p.hbuf = append(p.hbuf, v[k])
+					}
+					val = span{a, len(p.hbuf)}
+				}
+				i = j + 1
+			}
+		} else {
+			s := i
+			i = tokenEnd(v, i)
+			if i == s {
+				return false
+			}
+			val = span{vs + s, vs + i}
+		}
+		// MP-H-08, MP-H-09: case-insensitive names, no repeats.
+		switch {
+		case asciiEq(pname, "name"):
+			if hasName {
+				return false
+			}
+			hasName = true
+			d.name = val
+		case asciiEq(pname, "filename"):
+			if d.hasFilename {
+				return false
+			}
+			d.hasFilename, d.filename = true, val
+		case asciiEq(pname, "name*"):
+			if d.hasNameStar {
+				return false
+			}
+			d.hasNameStar, d.nameStar = true, val
+		case asciiEq(pname, "filename*"):
+			if d.hasFStar {
+				return false
+			}
+			d.hasFStar, d.filenameStar = true, val
+		}
+	}
+	if !hasName {
+		return false
+	}
+	p.disp = d
+	return true
+}
+
+func asciiEq(b []byte, lowerName string) bool {
+	if len(b) != len(lowerName) {
+		return false
+	}
+	for i := range b {
+		if lowerByte(b[i]) != lowerName[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Head is a part's header block as the parser read it. It is a view of the
+// parser's buffer: valid until the next part's delimiter line ends (strings
+// returned by its methods are copies and stay valid).
+type Head Parser
+
+func (h *Head) get(s span) []byte { return h.hbuf[s.a:s.b:s.b] }
+
+// Name is the name parameter, UTF-8 decoded with U+FFFD for invalid bytes,
+// never percent-decoded (MP-H-10).
+func (h *Head) Name() string { return lossy(h.NameBytes()) }
+
+// NameBytes is the raw name parameter (the unescaped bytes of the reading
+// chosen, MP-H-07).
+func (h *Head) NameBytes() []byte { return h.get(h.disp.name) }
+
+// IsFile reports whether the part has a filename parameter (MP-H-08: an empty
+// one counts; filename* alone does not).
+func (h *Head) IsFile() bool { return h.disp.hasFilename }
+
+// Filename is the filename parameter decoded like Name; "" when absent (see
+// IsFile).
+func (h *Head) Filename() string {
+	if !h.disp.hasFilename {
+		return ""
+	}
+	return lossy(h.get(h.disp.filename))
+}
+
+// FilenameBytes is the raw filename parameter; nil when absent.
+func (h *Head) FilenameBytes() []byte {
+	if !h.disp.hasFilename {
+		return nil
+	}
+	return h.get(h.disp.filename)
+}
+
+// NameStar is the raw name* parameter (RFC 8187, never decoded, never
+// overriding name: MP-H-09) and whether it is present.
+func (h *Head) NameStar() ([]byte, bool) { return h.get(h.disp.nameStar), h.disp.hasNameStar }
+
+// FilenameStar is the raw filename* parameter and whether it is present.
+func (h *Head) FilenameStar() ([]byte, bool) {
+	return h.get(h.disp.filenameStar), h.disp.hasFStar
+}
+
+// ContentType is the value of the last Content-Type header, OWS-trimmed, as
+// is (MP-H-11), and whether there is one.
+func (h *Head) ContentType() ([]byte, bool) {
+	if h.ct < 0 {
+		return nil, false
+	}
+	x := h.headers[h.ct]
+	return h.hbuf[x.vs:x.ve:x.ve], true
+}
+
+// Type is the File type formData() gives a file part (MP-F-03): text/plain
+// without a Content-Type header, else the last valid MIME type of all
+// Content-Type values, serialized; "" when none parses.
+func (h *Head) Type() string {
+	if h.ct < 0 {
+		return "text/plain"
+	}
+	var vals [][]byte
+	for _, x := range h.headers {
+		if string(h.hbuf[x.ns:x.ne]) == "content-type" {
+			vals = append(vals, h.hbuf[x.vs:x.ve])
+		}
+	}
+	t, ok := mime.Extract(vals)
+	if !ok {
+		return ""
+	}
+	return t.String()
+}
+
+// NumHeaders is the number of header lines (an obs-folded header is one).
+func (h *Head) NumHeaders() int { return len(h.headers) }
+
+// Header returns header i: its lowercased name and OWS-trimmed raw value.
+func (h *Head) Header(i int) (name, value []byte) {
+	x := h.headers[i]
+	return h.hbuf[x.ns:x.ne:x.ne], h.hbuf[x.vs:x.ve:x.ve]
+}
+
+// BodyOffset is the input offset of the part's first body byte.
+func (h *Head) BodyOffset() int64 { return h.bodyStart }
+
+func lossy(b []byte) string { return text.Lossy(b) }
+
+// DecodeLossy is the spec's display decoding of raw name, filename and
+// header bytes: UTF-8 with one U+FFFD per maximal invalid subpart (MP-H-10).
+func DecodeLossy(b []byte) string { return text.Lossy(b) }
