@@ -1,0 +1,232 @@
+// Package formhttp puts formwire under net/http: ParseRequest fills r.Form
+// and r.PostForm the way Request.ParseForm does, so r.FormValue and
+// r.PostFormValue keep working, with formwire's parsers (WHATWG urlencoded,
+// limits on by default, coded errors) and without net/http's ReadAll +
+// string(b) + url.ParseQuery copies (golang/go#14655).
+//
+// What differs from net/http, on purpose:
+//   - urlencoded bodies and the query are read the WHATWG way: ';' is data
+//     (ParseQuery drops the pair and fails), a bad '%' stays literal (ParseQuery
+//     drops the pair), names and values are UTF-8 decoded with U+FFFD
+//     (spec/urlencoded.md UE-D-01..04).
+//   - multipart files are not in r.MultipartForm: mime/multipart.FileHeader
+//     cannot be built outside the standard library (its content fields are
+//     unexported), so r.FormFile cannot see them. Use the returned
+//     *multipart.Form's FormFile, or FormFile(r, key) under Middleware.
+//     r.MultipartForm gets the text values (File empty), so r.FormValue works
+//     and net/http never parses the body a second time.
+//   - errors are *formwire.Error with an offset and an HTTP status
+//     (formwire.StatusOf); a body cut by http.MaxBytesReader is the total
+//     limit of its format (MP_LIMIT_TOTAL_BYTES / UE_LIMIT_BYTES, 413) at the
+//     MaxBytesReader's limit.
+package formhttp
+
+import (
+	"context"
+	"errors"
+	"io"
+	stdmultipart "mime/multipart"
+	"net/http"
+	"net/url"
+	"sync"
+
+	formwire "github.com/formwire/formwire/go"
+	"github.com/formwire/formwire/go/internal/mime"
+	"github.com/formwire/formwire/go/multipart"
+	"github.com/formwire/formwire/go/urlencoded"
+)
+
+// Options configures ParseRequest. A nil *Options, or a nil field, means the
+// defaults of that format.
+type Options struct {
+	Multipart  *multipart.Options
+	URLEncoded *urlencoded.Options
+	Form       *multipart.FormOptions
+}
+
+// maxBytesReader maps a *http.MaxBytesError from the body to the format's
+// total limit, so the answer is a coded 413 like every other limit.
+type maxBytesReader struct {
+	r    io.Reader
+	code formwire.Code
+}
+
+func (m *maxBytesReader) Read(p []byte) (int, error) {
+	n, err := m.r.Read(p)
+	var mb *http.MaxBytesError
+	if err != nil && errors.As(err, &mb) {
+		err = &formwire.Error{Code: m.code, Offset: mb.Limit, Message: "request body larger than http.MaxBytesReader's limit"}
+	}
+	return n, err
+}
+
+// pool holds read buffers for urlencoded bodies (golang/go#14655). On
+// golang/go#21516 rsc warns that a pooled buffer handed to a user io.Reader
+// may be retained by it. Decision: the buffer goes only to r.Body.Read, whose
+// io.Reader contract forbids retaining p; no string or slice the caller gets
+// aliases it (urlencoded.ParseFunc decodes into its own allocation); and
+// buffers that grew past 1 MiB are dropped, not pooled, so the pool never
+// pins a large body.
+var pool = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &b }}
+
+const poolKeep = 1 << 20
+
+// readBody reads all of body into a pooled buffer, at most limit bytes.
+func readBody(body io.Reader, limit int64) (*[]byte, error) {
+	bp := pool.Get().(*[]byte)
+	b := (*bp)[:0]
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		room := cap(b) - len(b)
+		if left := limit - int64(len(b)); left < int64(room) {
+			room = int(left)
+		}
+		if room <= 0 {
+			break
+		}
+		n, err := body.Read(b[len(b) : len(b)+room])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			*bp = b
+			release(bp)
+			return nil, err
+		}
+	}
+	*bp = b
+	return bp, nil
+}
+
+func release(bp *[]byte) {
+	if cap(*bp) > poolKeep {
+		return
+	}
+	*bp = (*bp)[:0]
+	pool.Put(bp)
+}
+
+// ParseRequest parses r's query and, for POST, PUT and PATCH, its body
+// (application/x-www-form-urlencoded or multipart/form-data), filling
+// r.PostForm with the body's values and r.Form with the body's values then
+// the query's, as Request.ParseForm does; r.FormValue and r.PostFormValue
+// then read them. For a multipart body it returns the *multipart.Form (files
+// included; call RemoveAll when done), else nil. Other content types leave
+// the body alone, like net/http. On error r.Form and r.PostForm hold what was
+// parsed before it (as net/http does), and the body may be partly read.
+func ParseRequest(r *http.Request, o *Options) (*multipart.Form, error) {
+	if o == nil {
+		o = &Options{}
+	}
+	if r.PostForm == nil {
+		r.PostForm = url.Values{}
+	}
+	var form *multipart.Form
+	var bodyErr error
+	if r.Body != nil && (r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch) {
+		ct := r.Header.Get("Content-Type")
+		t, ok := mime.Parse(multipart.ContentTypeLatin1(ct))
+		switch {
+		case ok && t.Essence() == "application/x-www-form-urlencoded":
+			bodyErr = parseURLEncodedBody(r, o.URLEncoded)
+		case ok && t.Essence() == "multipart/form-data":
+			form, bodyErr = parseMultipartBody(r, ct, o)
+		}
+	}
+	if r.Form == nil {
+		r.Form = make(url.Values, len(r.PostForm))
+		for k, v := range r.PostForm {
+			r.Form[k] = append([]string(nil), v...)
+		}
+		if r.URL != nil && r.URL.RawQuery != "" {
+			qo := urlencoded.DefaultOptions()
+			if o.URLEncoded != nil {
+				qo = *o.URLEncoded
+			}
+			qerr := urlencoded.ParseFunc([]byte(r.URL.RawQuery), &qo, func(n, v string) { r.Form[n] = append(r.Form[n], v) })
+			if bodyErr == nil {
+				bodyErr = qerr
+			}
+		}
+	}
+	return form, bodyErr
+}
+
+func parseURLEncodedBody(r *http.Request, uo *urlencoded.Options) error {
+	opts := urlencoded.DefaultOptions()
+	if uo != nil {
+		opts = *uo
+	}
+	// One byte past MaxBytes is enough for ParseFunc to report UE_LIMIT_BYTES.
+	limit := formwire.Lim(opts.MaxBytes)
+	if limit < 1<<63-1 {
+		limit++
+	}
+	bp, err := readBody(&maxBytesReader{r.Body, formwire.UELimitBytes}, limit)
+	if err != nil {
+		return err
+	}
+	defer release(bp)
+	return urlencoded.ParseFunc(*bp, &opts, func(n, v string) { r.PostForm[n] = append(r.PostForm[n], v) })
+}
+
+func parseMultipartBody(r *http.Request, ct string, o *Options) (*multipart.Form, error) {
+	mr, err := multipart.NewReader(&maxBytesReader{r.Body, formwire.MPLimitTotalBytes}, multipart.ContentTypeLatin1(ct), o.Multipart)
+	if err != nil {
+		return nil, err
+	}
+	form, err := multipart.ReadForm(mr, o.Form)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range form.Value {
+		r.PostForm[k] = append(r.PostForm[k], v...)
+	}
+	// net/http's FormValue and FormFile parse only while MultipartForm is nil:
+	// the values are here, the files only in form (see the package doc).
+	r.MultipartForm = &stdmultipart.Form{Value: form.Value, File: map[string][]*stdmultipart.FileHeader{}}
+	return form, nil
+}
+
+type ctxKey struct{}
+
+// Middleware parses every request with ParseRequest before next runs. A
+// parse error is answered with its HTTP status (413 for a limit, 400 for
+// malformed input) and next is not called. The multipart form is available
+// to next through FormFile and FormOf, and its temp files are removed when
+// next returns.
+func Middleware(o *Options) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			form, err := ParseRequest(r, o)
+			if err != nil {
+				status := formwire.StatusOf(err)
+				if status == 0 {
+					status = http.StatusBadRequest
+				}
+				http.Error(w, err.Error(), status)
+				return
+			}
+			if form != nil {
+				defer form.RemoveAll()
+				r = r.WithContext(context.WithValue(r.Context(), ctxKey{}, form))
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// FormOf returns the multipart form Middleware parsed for r, or nil.
+func FormOf(r *http.Request) *multipart.Form {
+	f, _ := r.Context().Value(ctxKey{}).(*multipart.Form)
+	return f
+}
+
+// FormFile is r.FormFile for requests parsed by Middleware: the first file
+// under key, its header, or multipart.ErrMissingFile.
+func FormFile(r *http.Request, key string) (stdmultipart.File, *multipart.FileHeader, error) {
+	return FormOf(r).FormFile(key)
+}
