@@ -4,29 +4,13 @@
  * Decoding errors and encoder errors are `FormwireError`s (the package-wide error type, `code` + `offset`).
  * `clone()` throws what `structuredClone` throws: a `DOMException` named `DataCloneError`.
  */
-import { FormwireError } from '../core/errors.js';
+import { FormwireError, type CloneErrorCode } from '../core/errors.js';
 
-export type CloneErrorCode =
-  | 'SC_TRUNCATED'
-  | 'SC_VERSION'
-  | 'SC_TAG'
-  | 'SC_VARINT'
-  | 'SC_REF'
-  | 'SC_COUNT'
-  | 'SC_STRING'
-  | 'SC_KEY'
-  | 'SC_VALUE'
-  | 'SC_VIEW'
-  | 'SC_HOST'
-  | 'SC_UNSUPPORTED'
-  | 'SC_LIMIT_DEPTH'
-  | 'SC_LIMIT_BYTES'
-  | 'SC_DATA_CLONE';
+export type { CloneErrorCode } from '../core/errors.js';
 
 /** A `FormwireError` carrying an `SC_` code. */
 export function scError(code: CloneErrorCode, offset: number, message?: string): FormwireError {
-  // core/errors.ts types `code` as the multipart/urlencoded union; the SC_ codes are part of the same registry.
-  return new FormwireError(code as unknown as ConstructorParameters<typeof FormwireError>[0], offset, message);
+  return new FormwireError(code, offset, message);
 }
 
 type DOMExceptionCtor = new (message?: string, name?: string) => Error;

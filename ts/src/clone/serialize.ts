@@ -15,6 +15,7 @@
  * remembers its last key list and, when it repeats, writes the keys' bytes four at a time. The memory map is
  * identity.ts (exact for any graph: every object is recorded).
  */
+import { CLONE_DEFAULTS } from '../core/registry.js';
 import { scError } from './errors.js';
 import {
   Kind, classify, keysOf, dateGetTime, reSource, regexpFlags, mapForEach, setForEach, boolValueOf, numValueOf,
@@ -30,7 +31,8 @@ export interface SerializeOptions {
   maxDepth?: number;
 }
 
-export const DEFAULT_MAX_DEPTH = 1000;
+/** spec/limits.md `max_depth` default (generated from spec/registry.json). */
+export const DEFAULT_MAX_DEPTH = CLONE_DEFAULTS.maxDepth;
 
 const VERSION = W.VERSION;
 const getProto = Object.getPrototypeOf;

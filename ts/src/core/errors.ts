@@ -1,30 +1,10 @@
 /**
- * Error codes of spec/errors.md. Codes are the contract; messages are not.
+ * Error codes of spec/errors.md, from the generated registry (spec/registry.json). Codes are the contract; messages
+ * are not.
  */
-export type MultipartErrorCode =
-  | 'MP_CONTENT_TYPE'
-  | 'MP_BOUNDARY'
-  | 'MP_PREAMBLE'
-  | 'MP_DELIMITER'
-  | 'MP_HEADER_NAME'
-  | 'MP_HEADER_VALUE'
-  | 'MP_OBS_FOLD'
-  | 'MP_NO_DISPOSITION'
-  | 'MP_DISPOSITION'
-  | 'MP_TRUNCATED'
-  | 'MP_LIMIT_BOUNDARY'
-  | 'MP_LIMIT_PARTS'
-  | 'MP_LIMIT_HEADERS'
-  | 'MP_LIMIT_HEADER_BYTES'
-  | 'MP_LIMIT_FIELD_BYTES'
-  | 'MP_LIMIT_FILE_BYTES'
-  | 'MP_LIMIT_TOTAL_BYTES'
-  | 'MP_ENCODE_BOUNDARY'
-  | 'MP_ENCODE_HEADER';
+import { ERROR_CODES, type ErrorCode, type ErrorKind } from './registry.js';
 
-export type UrlencodedErrorCode = 'UE_LIMIT_PAIRS' | 'UE_LIMIT_BYTES';
-
-export type ErrorCode = MultipartErrorCode | UrlencodedErrorCode;
+export type { CloneErrorCode, ErrorCode, ErrorKind, MultipartErrorCode, UrlencodedErrorCode } from './registry.js';
 
 /**
  * The one error type formwire throws for bad input. `code` is a stable string from spec/errors.md, `offset` the byte
@@ -40,5 +20,13 @@ export class FormwireError extends TypeError {
   }
   override get name(): string {
     return 'FormwireError';
+  }
+  /** The code's kind: `malformed`, `unsupported`, `limit` or `encode` (spec/registry.json). */
+  get kind(): ErrorKind {
+    return ERROR_CODES[this.code].kind;
+  }
+  /** The HTTP status a server answers with: 400 for malformed input, 413 for a limit; `null` for encoder errors. */
+  get httpStatus(): number | null {
+    return ERROR_CODES[this.code].httpStatus;
   }
 }

@@ -8,6 +8,7 @@
  */
 import { FormwireError, type MultipartErrorCode } from './errors.js';
 import { parseMimeType, partFileType } from './mime.js';
+import { MULTIPART_DEFAULTS } from './registry.js';
 import { asciiString, decodeUtf8, encodeUtf8 } from './utf8.js';
 
 /** Parser options: lenient flags (MP-R-02) and limits (spec/limits.md). `Infinity` means unlimited. */
@@ -18,25 +19,21 @@ export interface MultipartOptions {
   allowLf?: boolean;
   /** MP-H-04: header lines starting with SP/HT continue the previous header. */
   allowObsFold?: boolean;
+  /** MP-H-07: read Content-Disposition quoted-strings with quoted-pairs first (`\\` is one backslash). */
+  allowQuotedPairs?: boolean;
   maxBoundaryBytes?: number;
   maxParts?: number;
   maxHeaders?: number;
   maxHeaderBytes?: number;
   maxFieldBytes?: number;
+  /** MP-L-04: body bytes of all parts without a filename together. */
+  maxTotalFieldBytes?: number;
   maxFileBytes?: number;
   maxTotalBytes?: number;
 }
 
-/** spec/limits.md defaults. */
-export const MULTIPART_DEFAULTS = Object.freeze({
-  maxBoundaryBytes: 70,
-  maxParts: 1000,
-  maxHeaders: 8,
-  maxHeaderBytes: 8192,
-  maxFieldBytes: 1048576,
-  maxFileBytes: 10737418240,
-  maxTotalBytes: 21474836480,
-});
+/** spec/limits.md defaults (generated from spec/registry.json). */
+export { MULTIPART_DEFAULTS };
 
 /** A substring search: the first index >= from at which needle occurs in haystack, or -1. */
 export type IndexOf = (haystack: Uint8Array, needle: Uint8Array, from: number) => number;
@@ -263,6 +260,7 @@ const COLON = 0x3a;
 const SEMI = 0x3b;
 const EQ = 0x3d;
 const DQUOTE = 0x22;
+const BSLASH = 0x5c;
 
 /** RFC 9110 tchar. */
 const TOKEN = new Uint8Array(256);
@@ -398,10 +396,12 @@ export class MultipartParser {
   private readonly allowPreamble: boolean;
   private readonly allowLf: boolean;
   private readonly allowObsFold: boolean;
+  private readonly allowQuotedPairs: boolean;
   private readonly maxParts: number;
   private readonly maxHeaders: number;
   private readonly maxHeaderBytes: number;
   private readonly maxFieldBytes: number;
+  private readonly maxTotalFieldBytes: number;
   private readonly maxFileBytes: number;
   private readonly maxTotalBytes: number;
   private readonly ranged: boolean;
@@ -427,6 +427,9 @@ export class MultipartParser {
   private bodyStart = 0;
   private bodyLen = 0;
   private bodyLimit = 0;
+  private bodyCode: MultipartErrorCode = 'MP_LIMIT_FIELD_BYTES';
+  /** MP-L-04: body bytes of the fields before the current part. */
+  private fieldTotal = 0;
   private isFile = false;
   private discard = false;
 
@@ -464,10 +467,12 @@ export class MultipartParser {
     this.allowPreamble = options.allowPreamble === true;
     this.allowLf = options.allowLf === true;
     this.allowObsFold = options.allowObsFold === true;
+    this.allowQuotedPairs = options.allowQuotedPairs === true;
     this.maxParts = lim(options.maxParts, MULTIPART_DEFAULTS.maxParts);
     this.maxHeaders = lim(options.maxHeaders, MULTIPART_DEFAULTS.maxHeaders);
     this.maxHeaderBytes = lim(options.maxHeaderBytes, MULTIPART_DEFAULTS.maxHeaderBytes);
     this.maxFieldBytes = lim(options.maxFieldBytes, MULTIPART_DEFAULTS.maxFieldBytes);
+    this.maxTotalFieldBytes = lim(options.maxTotalFieldBytes, MULTIPART_DEFAULTS.maxTotalFieldBytes);
     this.maxFileBytes = lim(options.maxFileBytes, MULTIPART_DEFAULTS.maxFileBytes);
     this.maxTotalBytes = lim(options.maxTotalBytes, MULTIPART_DEFAULTS.maxTotalBytes);
     const prefix = this.allowLf ? [LF, DASH, DASH] : [CR, LF, DASH, DASH];
@@ -947,15 +952,23 @@ export class MultipartParser {
     }
     if (cd < 0) this.fail('MP_NO_DISPOSITION', emptyAt, 'part without Content-Disposition');
     const cdLine = this.lineStarts[cd >> 2]!;
-    // MP-H-07..09
-    const p = parseDisposition(hdr, r[cd + 2]!, r[cd + 3]!);
+    // MP-H-07..09: literal reading first, quoted-pairs when it fails (allow_quoted_pairs: the other way round)
+    let qp = this.allowQuotedPairs;
+    let p = parseDisposition(hdr, r[cd + 2]!, r[cd + 3]!, qp);
+    if (p === null) {
+      qp = !qp;
+      p = parseDisposition(hdr, r[cd + 2]!, r[cd + 3]!, qp);
+    }
     if (p === null) this.fail('MP_DISPOSITION', cdLine, 'invalid Content-Disposition');
-    const name = decodeUtf8(hdr, p[0]!, p[1]!);
-    const filename = p[2]! < 0 ? null : decodeUtf8(hdr, p[2]!, p[3]!);
+    let end = this.wpos;
+    if (qp) end = this.unescapeValues(p);
+    const h = this.hdr;
+    const name = decodeUtf8(h, p[0]!, p[1]!);
+    const filename = p[2]! < 0 ? null : decodeUtf8(h, p[2]!, p[3]!);
     // MP-H-09: raw (no RFC 8187 or percent decoding), shown UTF-8 decoded like name
-    const nameStar = p[4]! < 0 ? null : decodeUtf8(hdr, p[4]!, p[5]!);
-    const filenameStar = p[6]! < 0 ? null : decodeUtf8(hdr, p[6]!, p[7]!);
-    const part = new PartInfo(this.partCount - 1, this.blockStart, hdr, this.blockW, this.wpos, name, filename, nameStar, filenameStar, p[0]!, p[1]!, p[2]!, p[3]!, null);
+    const nameStar = p[4]! < 0 ? null : decodeUtf8(h, p[4]!, p[5]!);
+    const filenameStar = p[6]! < 0 ? null : decodeUtf8(h, p[6]!, p[7]!);
+    const part = new PartInfo(this.partCount - 1, this.blockStart, h, this.blockW, end, name, filename, nameStar, filenameStar, p[0]!, p[1]!, p[2]!, p[3]!, null);
     this.blockW = this.wpos;
     this.startBody(part, this.base + i);
     return i;
@@ -1003,6 +1016,8 @@ export class MultipartParser {
       p += 2;
     }
     if (p + 1 >= n || chunk[p] !== CR || chunk[p + 1] !== LF) return -1; // MP-H-03
+    // MP-H-07: with allow_quoted_pairs a backslash may be an escape: the general path reads it
+    if (this.allowQuotedPairs && (hasByte(chunk, ns, ne, BSLASH) || hasByte(chunk, fs, fe, BSLASH))) return -1;
     // MP-H-05: every header-line byte before the header-bytes limit, at most maxHeaders lines
     if (lines > this.maxHeaders || this.base + lastLf >= this.hbLimit) return -1;
     this.hN = lines;
@@ -1014,10 +1029,53 @@ export class MultipartParser {
     return p + 2;
   }
 
+  /**
+   * MP-H-07, quoted-pair reading: the value ranges in `p` (still escaped) are copied unescaped to the slab after the
+   * block's headers and `p` is pointed there. Returns where the headers end (the copies are not headers).
+   */
+  private unescapeValues(p: Int32Array): number {
+    let total = 0;
+    for (let k = 0; k < 8; k += 2) if (p[k]! >= 0) total += p[k + 1]! - p[k]!;
+    const tmp = new Uint8Array(total);
+    let w = 0;
+    for (let k = 0; k < 8; k += 2) {
+      if (p[k]! < 0) continue;
+      const s = w;
+      for (let i = p[k]!; i < p[k + 1]!; i++) {
+        // the quoted-pair reading never ends a value on a lone backslash
+        if (this.hdr[i] === BSLASH) i++;
+        tmp[w++] = this.hdr[i]!;
+      }
+      p[k] = s;
+      p[k + 1] = w;
+    }
+    this.ensure(w);
+    const end = this.wpos;
+    this.hdr.set(tmp.subarray(0, w), end);
+    for (let k = 0; k < 8; k += 2) {
+      if (p[k]! >= 0) {
+        p[k] += end;
+        p[k + 1] += end;
+      }
+    }
+    this.wpos = end + w;
+    return end;
+  }
+
   /** MP-H-06 passed: the part's body starts at offset `at`. */
   private startBody(part: PartInfo, at: number): void {
+    // MP-L-04: the previous part's body is complete; a field's counts
+    if (!this.isFile) this.fieldTotal += this.bodyLen;
     this.isFile = part.filename !== null;
-    this.bodyLimit = this.isFile ? this.maxFileBytes : this.maxFieldBytes;
+    if (this.isFile) {
+      this.bodyLimit = this.maxFileBytes;
+      this.bodyCode = 'MP_LIMIT_FILE_BYTES';
+    } else {
+      // MP-L-02 and MP-L-04 as one limit: the earlier byte wins, MP_LIMIT_FIELD_BYTES on a tie
+      const room = this.maxTotalFieldBytes - this.fieldTotal;
+      this.bodyLimit = this.maxFieldBytes <= room ? this.maxFieldBytes : room;
+      this.bodyCode = this.maxFieldBytes <= room ? 'MP_LIMIT_FIELD_BYTES' : 'MP_LIMIT_TOTAL_FIELD_BYTES';
+    }
     this.bodyStart = at;
     this.bodyLen = 0;
     this.held = 0;
@@ -1033,9 +1091,7 @@ export class MultipartParser {
   private data(chunk: Uint8Array, a: number, b: number): void {
     if (this.discard) return;
     const len = this.bodyLen + (b - a);
-    if (len > this.bodyLimit) {
-      this.fail(this.isFile ? 'MP_LIMIT_FILE_BYTES' : 'MP_LIMIT_FIELD_BYTES', this.bodyStart + this.bodyLimit, 'part body too long');
-    }
+    if (len > this.bodyLimit) this.fail(this.bodyCode, this.bodyStart + this.bodyLimit, 'part body too long');
     this.bodyLen = len;
     if (this.ranged) this.handler.onDataRange!(chunk, a, b);
     else this.handler.onData(new Uint8Array(chunk.buffer, chunk.byteOffset + a, b - a));
@@ -1172,6 +1228,12 @@ export class MultipartParser {
   }
 }
 
+/** Whether buf[s..e) holds the byte c (false for an empty or absent range). */
+function hasByte(buf: Uint8Array, s: number, e: number, c: number): boolean {
+  for (let i = s; i < e; i++) if (buf[i] === c) return true;
+  return false;
+}
+
 /** MP-P-04: bytes that may follow B in a delimiter. */
 function isAfterB(c: number): boolean {
   return c === DASH || c === SP || c === HT || c === CR || c === LF;
@@ -1184,7 +1246,7 @@ function isAfterB(c: number): boolean {
  */
 const PD = new Int32Array(8);
 
-function parseDisposition(buf: Uint8Array, s: number, e: number): Int32Array | null {
+function parseDisposition(buf: Uint8Array, s: number, e: number, qp: boolean): Int32Array | null {
   let i = s;
   while (i < e && TOKEN[buf[i]!] !== 0) i++;
   if (!isName(buf, s, i, FORM_DATA)) return null;
@@ -1212,8 +1274,10 @@ function parseDisposition(buf: Uint8Array, s: number, e: number): Int32Array | n
     if (buf[i] === DQUOTE) {
       vs = i + 1;
       let q = vs;
-      while (q < e && buf[q] !== DQUOTE) q++;
-      if (q === e) return null; // unterminated
+      // MP-H-07: literally a backslash is a byte; in the quoted-pair reading it takes the next byte
+      if (qp) while (q < e && buf[q] !== DQUOTE) q += buf[q] === BSLASH ? 2 : 1;
+      else while (q < e && buf[q] !== DQUOTE) q++;
+      if (q >= e) return null; // unterminated
       ve = q;
       i = q + 1;
     } else {

@@ -4,6 +4,7 @@
  * (UE_LIMIT_PAIRS, UE_LIMIT_BYTES; offsets per spec/errors.md).
  */
 import { FormwireError } from './errors.js';
+import { URLENCODED_DEFAULTS } from './registry.js';
 import { asciiString, decodeUtf8, unitsString } from './utf8.js';
 
 /** Limits (spec/limits.md). `Infinity` (or null) = unlimited. */
@@ -12,7 +13,8 @@ export interface UrlencodedOptions {
   maxBytes?: number | null;
 }
 
-export const URLENCODED_DEFAULTS = Object.freeze({ maxPairs: 10000, maxBytes: 10485760 });
+/** spec/limits.md defaults (generated from spec/registry.json). */
+export { URLENCODED_DEFAULTS };
 
 function lim(v: number | null | undefined, d: number): number {
   if (v === undefined) return d;

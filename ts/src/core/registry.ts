@@ -1,0 +1,227 @@
+// generated from spec/registry.json by scripts/registry/gen.py, do not edit
+/**
+ * The limits, lenient options and error codes of spec/registry.json: defaults by format, the `ErrorCode`
+ * union and each code's kind and HTTP status. Edit spec/registry.json and run `make registry`.
+ */
+
+/** The multipart limits, each optional; `Infinity` (or `null` where accepted) is unlimited. */
+export interface MultipartLimits {
+  /** `max_boundary_bytes`, default 256; exceeding it is MP_LIMIT_BOUNDARY. */
+  maxBoundaryBytes?: number;
+  /** `max_parts`, default 1000; exceeding it is MP_LIMIT_PARTS. */
+  maxParts?: number;
+  /** `max_headers`, default 8; exceeding it is MP_LIMIT_HEADERS. */
+  maxHeaders?: number;
+  /** `max_header_bytes`, default 8192; exceeding it is MP_LIMIT_HEADER_BYTES. */
+  maxHeaderBytes?: number;
+  /** `max_field_bytes`, default 1048576; exceeding it is MP_LIMIT_FIELD_BYTES. */
+  maxFieldBytes?: number;
+  /** `max_total_field_bytes`, default 10485760; exceeding it is MP_LIMIT_TOTAL_FIELD_BYTES. */
+  maxTotalFieldBytes?: number;
+  /** `max_file_bytes`, default 10737418240; exceeding it is MP_LIMIT_FILE_BYTES. */
+  maxFileBytes?: number;
+  /** `max_total_bytes`, default 21474836480; exceeding it is MP_LIMIT_TOTAL_BYTES. */
+  maxTotalBytes?: number;
+}
+
+/** Default multipart limits (spec/limits.md). */
+export const MULTIPART_DEFAULTS: Readonly<Required<MultipartLimits>> = Object.freeze({
+  /**
+   * `max_boundary_bytes` (MP_LIMIT_BOUNDARY): RFC 2046 §5.1.1 allows 1–70 characters, but real producers send more
+   * (werkzeug's test client: 71+); 256 still keeps the delimiter search window small (CVE-2014-0050, CVE-2016-3092).
+   */
+  maxBoundaryBytes: 256,
+  /** `max_parts` (MP_LIMIT_PARTS): Go, werkzeug, Starlette, formidable all default to 1000. */
+  maxParts: 1000,
+  /** `max_headers` (MP_LIMIT_HEADERS): Browsers send 2; python-multipart and defnull use 8. */
+  maxHeaders: 8,
+  /**
+   * `max_header_bytes` (MP_LIMIT_HEADER_BYTES): Per part; a long UTF-8 filename fits easily; CVE-2023-45290,
+   * CVE-2026-42561.
+   */
+  maxHeaderBytes: 8192,
+  /**
+   * `max_field_bytes` (MP_LIMIT_FIELD_BYTES): Text fields are held in memory by callers; busboy/Starlette use 1 MiB
+   * (CVE-2024-47874).
+   */
+  maxFieldBytes: 1048576,
+  /**
+   * `max_total_field_bytes` (MP_LIMIT_TOTAL_FIELD_BYTES): All text fields of one body together: whole-form APIs hold
+   * them in memory, so `max_parts` × `max_field_bytes` (1000 MiB) is no bound; Go's `ReadForm` keeps 10 MiB of
+   * non-file parts in memory.
+   */
+  maxTotalFieldBytes: 10485760,
+  /** `max_file_bytes` (MP_LIMIT_FILE_BYTES): File bodies stream in constant memory; the cap only bounds disk use. */
+  maxFileBytes: 10737418240,
+  /**
+   * `max_total_bytes` (MP_LIMIT_TOTAL_BYTES): Bounds a whole request; a server should lower it to its own upload
+   * policy.
+   */
+  maxTotalBytes: 21474836480,
+});
+
+/** The multipart lenient options (MP-R-02), all off by default. */
+export interface MultipartFlags {
+  /** MP-P-02: bytes before the first delimiter are skipped (RFC 2046 preamble). */
+  allowPreamble?: boolean;
+  /**
+   * MP-P-03, MP-P-06, MP-H-02: a bare LF ends delimiter lines and header lines; a body ends at `LF--B` (a CR before
+   * that LF is also removed).
+   */
+  allowLf?: boolean;
+  /**
+   * MP-H-04: a header line starting with SP/HT continues the previous header (RFC 5322 obs-fold), joined with one SP.
+   */
+  allowObsFold?: boolean;
+  /**
+   * MP-H-07: a Content-Disposition value is read with quoted-pairs first (`\\` is one `\`, `\"` is `"`), literally
+   * only when that fails.
+   */
+  allowQuotedPairs?: boolean;
+}
+
+export type MultipartErrorCode =
+  | 'MP_CONTENT_TYPE'
+  | 'MP_BOUNDARY'
+  | 'MP_PREAMBLE'
+  | 'MP_DELIMITER'
+  | 'MP_HEADER_NAME'
+  | 'MP_HEADER_VALUE'
+  | 'MP_OBS_FOLD'
+  | 'MP_NO_DISPOSITION'
+  | 'MP_DISPOSITION'
+  | 'MP_TRUNCATED'
+  | 'MP_LIMIT_BOUNDARY'
+  | 'MP_LIMIT_PARTS'
+  | 'MP_LIMIT_HEADERS'
+  | 'MP_LIMIT_HEADER_BYTES'
+  | 'MP_LIMIT_FIELD_BYTES'
+  | 'MP_LIMIT_TOTAL_FIELD_BYTES'
+  | 'MP_LIMIT_FILE_BYTES'
+  | 'MP_LIMIT_TOTAL_BYTES'
+  | 'MP_ENCODE_BOUNDARY'
+  | 'MP_ENCODE_HEADER';
+
+/** The urlencoded limits, each optional; `Infinity` (or `null` where accepted) is unlimited. */
+export interface UrlencodedLimits {
+  /** `max_pairs`, default 10000; exceeding it is UE_LIMIT_PAIRS. */
+  maxPairs?: number;
+  /** `max_bytes`, default 10485760; exceeding it is UE_LIMIT_BYTES. */
+  maxBytes?: number;
+}
+
+/** Default urlencoded limits (spec/limits.md). */
+export const URLENCODED_DEFAULTS: Readonly<Required<UrlencodedLimits>> = Object.freeze({
+  /**
+   * `max_pairs` (UE_LIMIT_PAIRS): Go `urlmaxqueryparams` (CVE-2025-61726); querystring/qs use 1000, which silently
+   * truncates.
+   */
+  maxPairs: 10000,
+  /** `max_bytes` (UE_LIMIT_BYTES): Go `net/http` `maxFormSize`. */
+  maxBytes: 10485760,
+});
+
+export type UrlencodedErrorCode =
+  | 'UE_LIMIT_PAIRS'
+  | 'UE_LIMIT_BYTES';
+
+/** The clone limits, each optional; `Infinity` (or `null` where accepted) is unlimited. */
+export interface CloneLimits {
+  /** `max_depth`, default 1000; exceeding it is SC_LIMIT_DEPTH. */
+  maxDepth?: number;
+  /** `max_bytes`, default 268435456; exceeding it is SC_LIMIT_BYTES. */
+  maxBytes?: number;
+  /** `max_values`, default 10000000; exceeding it is SC_LIMIT_VALUES. */
+  maxValues?: number;
+  /** `max_bigint_bytes`, default 1048576; exceeding it is SC_LIMIT_BIGINT. */
+  maxBigintBytes?: number;
+}
+
+/** Default clone limits (spec/limits.md). */
+export const CLONE_DEFAULTS: Readonly<Required<CloneLimits>> = Object.freeze({
+  /**
+   * `max_depth` (SC_LIMIT_DEPTH): Nesting of containers; keeps recursion bounded in every language (V8's own bound is
+   * its stack).
+   */
+  maxDepth: 1000,
+  /** `max_bytes` (SC_LIMIT_BYTES): Input size accepted by `decode`. */
+  maxBytes: 268435456,
+  /**
+   * `max_values` (SC_LIMIT_VALUES): Values decoded (SC-L-05): each becomes an object of the caller's language, dozens
+   * of bytes each, so `max_bytes` alone lets 256 MiB of one-byte values cost gigabytes.
+   */
+  maxValues: 10000000,
+  /**
+   * `max_bigint_bytes` (SC_LIMIT_BIGINT): A BigInt's digit bytes (SC-L-06), about 2.5 million decimal digits;
+   * converting or printing longer ones costs seconds in several languages.
+   */
+  maxBigintBytes: 1048576,
+});
+
+export type CloneErrorCode =
+  | 'SC_TRUNCATED'
+  | 'SC_VERSION'
+  | 'SC_TAG'
+  | 'SC_VARINT'
+  | 'SC_REF'
+  | 'SC_COUNT'
+  | 'SC_STRING'
+  | 'SC_KEY'
+  | 'SC_VIEW'
+  | 'SC_HOST'
+  | 'SC_UNSUPPORTED'
+  | 'SC_LIMIT_DEPTH'
+  | 'SC_LIMIT_BYTES'
+  | 'SC_LIMIT_VALUES'
+  | 'SC_LIMIT_BIGINT'
+  | 'SC_DATA_CLONE';
+
+/** Every error code of spec/errors.md. Codes are the contract; messages are not. */
+export type ErrorCode = MultipartErrorCode | UrlencodedErrorCode | CloneErrorCode;
+
+/** What a code means for a caller: malformed input (400), an unsupported value (400), a limit (413), an
+ * encoder error (no HTTP status). */
+export type ErrorKind = 'malformed' | 'unsupported' | 'limit' | 'encode';
+
+/** Each code's kind and the HTTP status a server answers with (`null` for encoder errors). */
+export const ERROR_CODES: Readonly<Record<ErrorCode, { readonly kind: ErrorKind; readonly httpStatus: number | null }>> =
+  Object.freeze({
+    MP_CONTENT_TYPE: { kind: 'malformed', httpStatus: 400 },
+    MP_BOUNDARY: { kind: 'malformed', httpStatus: 400 },
+    MP_PREAMBLE: { kind: 'malformed', httpStatus: 400 },
+    MP_DELIMITER: { kind: 'malformed', httpStatus: 400 },
+    MP_HEADER_NAME: { kind: 'malformed', httpStatus: 400 },
+    MP_HEADER_VALUE: { kind: 'malformed', httpStatus: 400 },
+    MP_OBS_FOLD: { kind: 'malformed', httpStatus: 400 },
+    MP_NO_DISPOSITION: { kind: 'malformed', httpStatus: 400 },
+    MP_DISPOSITION: { kind: 'malformed', httpStatus: 400 },
+    MP_TRUNCATED: { kind: 'malformed', httpStatus: 400 },
+    MP_LIMIT_BOUNDARY: { kind: 'limit', httpStatus: 413 },
+    MP_LIMIT_PARTS: { kind: 'limit', httpStatus: 413 },
+    MP_LIMIT_HEADERS: { kind: 'limit', httpStatus: 413 },
+    MP_LIMIT_HEADER_BYTES: { kind: 'limit', httpStatus: 413 },
+    MP_LIMIT_FIELD_BYTES: { kind: 'limit', httpStatus: 413 },
+    MP_LIMIT_TOTAL_FIELD_BYTES: { kind: 'limit', httpStatus: 413 },
+    MP_LIMIT_FILE_BYTES: { kind: 'limit', httpStatus: 413 },
+    MP_LIMIT_TOTAL_BYTES: { kind: 'limit', httpStatus: 413 },
+    MP_ENCODE_BOUNDARY: { kind: 'encode', httpStatus: null },
+    MP_ENCODE_HEADER: { kind: 'encode', httpStatus: null },
+    UE_LIMIT_PAIRS: { kind: 'limit', httpStatus: 413 },
+    UE_LIMIT_BYTES: { kind: 'limit', httpStatus: 413 },
+    SC_TRUNCATED: { kind: 'malformed', httpStatus: 400 },
+    SC_VERSION: { kind: 'malformed', httpStatus: 400 },
+    SC_TAG: { kind: 'malformed', httpStatus: 400 },
+    SC_VARINT: { kind: 'malformed', httpStatus: 400 },
+    SC_REF: { kind: 'malformed', httpStatus: 400 },
+    SC_COUNT: { kind: 'malformed', httpStatus: 400 },
+    SC_STRING: { kind: 'malformed', httpStatus: 400 },
+    SC_KEY: { kind: 'malformed', httpStatus: 400 },
+    SC_VIEW: { kind: 'malformed', httpStatus: 400 },
+    SC_HOST: { kind: 'malformed', httpStatus: 400 },
+    SC_UNSUPPORTED: { kind: 'unsupported', httpStatus: 400 },
+    SC_LIMIT_DEPTH: { kind: 'limit', httpStatus: 413 },
+    SC_LIMIT_BYTES: { kind: 'limit', httpStatus: 413 },
+    SC_LIMIT_VALUES: { kind: 'limit', httpStatus: 413 },
+    SC_LIMIT_BIGINT: { kind: 'limit', httpStatus: 413 },
+    SC_DATA_CLONE: { kind: 'encode', httpStatus: null },
+  });
