@@ -373,9 +373,7 @@ public final class MultipartParser {
                 throw e;
             }
             if (r >= 0) {
-                if (pos == end) {
-                    sync();
-                }
+                sync();
                 return toEvent(r);
             }
         }
