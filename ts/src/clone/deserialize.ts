@@ -16,7 +16,7 @@
  */
 import { scError, type CloneErrorCode } from './errors.js';
 import { mapSet, setAdd, makeView, ELEMENT_SIZE, VIEW_CTORS, makeError, hasOwn, copyBytes, ERROR_CTORS } from './kinds.js';
-import { factoryFor, defineValue, canCodegen, type Factory } from './shapes.js';
+import { factoryFor, defineValue, canCodegen, sameKeys, type Factory } from './shapes.js';
 import { latin1, utf16, utf8, short, SHORT } from './strings.js';
 import * as W from './wire.js';
 import { T, E } from './wire.js';
@@ -176,28 +176,56 @@ function rawKeys(keys: string[]): Uint8Array[] {
 }
 
 /**
- * Shapes learned by any Reader, by key list: a prediction is always checked byte for byte, so it may come from an
- * earlier call. `last` is where a new Reader starts.
+ * Shapes learned by any Reader: a prediction is always checked byte for byte, so it may come from an earlier call.
+ * Found by first key, then key by key within that key's few lists (no joined signature: a join is not injective,
+ * one key `"a\0b"` and the keys `a`, `b` would share an entry). `last` is where a new Reader starts.
  */
 const MAX_SHAPES = 512;
-const shapes = new Map<string, DShape>();
+/** key lists per first key (most recent last); at most BUCKET per key */
+const shapes = new Map<string, DShape[]>();
+const BUCKET = 8;
+let shapeCount = 0;
+let noKeys: DShape | null = null;
 /** the last key list learned with a given first key */
 const byFirstKey = new Map<string, DShape>();
 let last: DShape | null = null;
 
+function newShape(keys: string[]): DShape {
+  const raw = rawKeys(keys);
+  return { keys, raw, words: wordsOf(raw), factory: undefined, decode: undefined };
+}
+
 function learn(keys: string[]): DShape {
-  const sig = keys.length === 1 ? keys[0]! : keys.join('\u0000');
-  let s = shapes.get(sig);
+  const n = keys.length;
+  if (n === 0) return (last = noKeys ??= newShape(keys));
+  const first = keys[0]!;
+  let bucket = shapes.get(first);
+  let s: DShape | undefined;
+  if (bucket !== undefined) {
+    for (let i = bucket.length - 1; i >= 0; i--) {
+      if (sameKeys(bucket[i]!.keys, keys)) {
+        s = bucket[i]!;
+        break;
+      }
+    }
+  }
   if (s === undefined) {
-    const raw = rawKeys(keys);
-    s = { keys, raw, words: wordsOf(raw), factory: undefined, decode: undefined };
-    if (shapes.size >= MAX_SHAPES) {
+    s = newShape(keys);
+    if (shapeCount >= MAX_SHAPES) {
       shapes.clear();
       byFirstKey.clear();
+      shapeCount = 0;
+      bucket = undefined;
     }
-    shapes.set(sig, s);
+    if (bucket === undefined) shapes.set(first, (bucket = []));
+    else if (bucket.length >= BUCKET) {
+      bucket.shift();
+      shapeCount--;
+    }
+    bucket.push(s);
+    shapeCount++;
   }
-  if (keys.length > 0) byFirstKey.set(keys[0]!, s);
+  byFirstKey.set(first, s);
   last = s;
   return s;
 }

@@ -13,7 +13,24 @@ export type Factory = (values: unknown[], base: number) => object;
 
 const MAX_SHAPES = 512;
 const MAX_KEYS = 32;
-const cache = new Map<string, Factory | null>();
+/** A cached factory and the key list it was made for. */
+interface Entry {
+  keys: readonly string[];
+  f: Factory | null;
+}
+/**
+ * By the keys joined with NUL. The join is not injective (one key `"a\0b"` and the keys `a`, `b` join alike), so a
+ * hit counts only when its key list is equal key by key (`sameKeys`); a colliding list replaces the entry.
+ */
+const cache = new Map<string, Entry>();
+
+/** Whether two key lists are the same list (same length, same keys in the same order). */
+export function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  const n = a.length;
+  if (n !== b.length) return false;
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 let codegen: boolean | undefined;
 
 /** Whether `new Function` works here (not under a CSP that forbids it). */
@@ -33,9 +50,9 @@ export function factoryFor(keys: readonly string[]): Factory | null {
   const n = keys.length;
   if (n === 0 || n > MAX_KEYS) return null;
   const sig = n === 1 ? keys[0]! : keys.join('\u0000');
-  let f = cache.get(sig);
-  if (f !== undefined) return f;
-  f = null;
+  const hit = cache.get(sig);
+  if (hit !== undefined && sameKeys(hit.keys, keys)) return hit.f;
+  let f: Factory | null = null;
   if (!keys.includes('__proto__') && canCodegen()) {
     let src = 'return {';
     for (let i = 0; i < n; i++) src += (i ? ',' : '') + JSON.stringify(keys[i]) + ':v[b' + (i ? ' + ' + i : '') + ']';
@@ -47,7 +64,7 @@ export function factoryFor(keys: readonly string[]): Factory | null {
     }
   }
   if (cache.size >= MAX_SHAPES) cache.clear();
-  cache.set(sig, f);
+  cache.set(sig, { keys: keys.slice(), f });
   return f;
 }
 
