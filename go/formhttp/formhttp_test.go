@@ -1,0 +1,144 @@
+package formhttp
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	formwire "github.com/formwire/formwire/go"
+	"github.com/formwire/formwire/go/multipart"
+	"github.com/formwire/formwire/go/urlencoded"
+)
+
+func TestParseRequestURLEncoded(t *testing.T) {
+	r := httptest.NewRequest("POST", "/?q=1&a=query&s=x;y", strings.NewReader("a=body&b=%zz&c=1;2"))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")
+	form, err := ParseRequest(r, nil)
+	if err != nil || form != nil {
+		t.Fatal(form, err)
+	}
+	// net/http's precedence: body values first, then the query's.
+	if got := r.Form["a"]; len(got) != 2 || got[0] != "body" || got[1] != "query" {
+		t.Fatal(got)
+	}
+	if r.FormValue("a") != "body" || r.PostFormValue("a") != "body" || r.PostFormValue("q") != "" || r.FormValue("q") != "1" {
+		t.Fatal(r.Form, r.PostForm)
+	}
+	// WHATWG: ';' is data, a bad '%' stays (url.ParseQuery drops both).
+	if r.FormValue("b") != "%zz" || r.FormValue("c") != "1;2" || r.FormValue("s") != "x;y" {
+		t.Fatal(r.Form)
+	}
+}
+
+func TestParseRequestGETLeavesBody(t *testing.T) {
+	r := httptest.NewRequest("GET", "/?a=1", strings.NewReader("b=2"))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if _, err := ParseRequest(r, nil); err != nil {
+		t.Fatal(err)
+	}
+	rest, _ := io.ReadAll(r.Body)
+	if r.FormValue("a") != "1" || len(r.PostForm) != 0 || string(rest) != "b=2" {
+		t.Fatal(r.Form, string(rest))
+	}
+}
+
+func TestParseRequestLimits(t *testing.T) {
+	// The urlencoded limit, with an offset and a 413.
+	r := httptest.NewRequest("POST", "/", strings.NewReader("a=1&b=2&c=3"))
+	r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	_, err := ParseRequest(r, &Options{URLEncoded: &urlencoded.Options{MaxPairs: 2, MaxBytes: 100}})
+	var fe *formwire.Error
+	if !errors.As(err, &fe) || fe.Code != formwire.UELimitPairs || fe.Offset != 8 || formwire.StatusOf(err) != 413 {
+		t.Fatal(err)
+	}
+	// http.MaxBytesReader is the total limit of the format, at its limit.
+	for _, c := range []struct {
+		ct   string
+		body string
+		code formwire.Code
+	}{
+		{"application/x-www-form-urlencoded", strings.Repeat("a=1&", 100), formwire.UELimitBytes},
+		{"multipart/form-data; boundary=b", "--b\r\nContent-Disposition: form-data; name=a\r\n\r\n" + strings.Repeat("x", 400) + "\r\n--b--", formwire.MPLimitTotalBytes},
+	} {
+		w := httptest.NewRecorder()
+		r = httptest.NewRequest("POST", "/", strings.NewReader(c.body))
+		r.Header.Set("Content-Type", c.ct)
+		r.Body = http.MaxBytesReader(w, r.Body, 100)
+		_, err = ParseRequest(r, nil)
+		if !errors.As(err, &fe) || fe.Code != c.code || fe.Offset != 100 || formwire.StatusOf(err) != 413 {
+			t.Fatalf("%s: %v", c.ct, err)
+		}
+	}
+}
+
+func multipartBody(t *testing.T) (*multipart.Encoder, []byte) {
+	e := multipart.NewEncoder()
+	e.AddField("name", "Ada")
+	if err := e.AddFileBytes("upload", "notes.txt", "text/plain", []byte("hello")); err != nil {
+		t.Fatal(err)
+	}
+	b, err := e.Bytes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, b
+}
+
+func TestMiddlewareMultipart(t *testing.T) {
+	e, b := multipartBody(t)
+	var got string
+	h := Middleware(nil)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f, fh, err := FormFile(r, "upload")
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		data, _ := io.ReadAll(f)
+		f.Close()
+		got = r.FormValue("name") + "|" + r.PostFormValue("name") + "|" + fh.Filename + "|" + string(data)
+		// net/http does not parse a second time, and says so honestly.
+		if _, _, err := r.FormFile("upload"); err == nil {
+			t.Error("std FormFile found a file it cannot have")
+		}
+	}))
+	r := httptest.NewRequest("POST", "/", bytes.NewReader(b))
+	r.Header.Set("Content-Type", e.ContentType())
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	if got != "Ada|Ada|notes.txt|hello" || w.Code != 200 {
+		t.Fatal(got, w.Code)
+	}
+	// Malformed input is a 400 and next does not run.
+	r = httptest.NewRequest("POST", "/", bytes.NewReader(b[:len(b)-5]))
+	r.Header.Set("Content-Type", e.ContentType())
+	w = httptest.NewRecorder()
+	got = ""
+	h.ServeHTTP(w, r)
+	if w.Code != 400 || got != "" || !strings.Contains(w.Body.String(), "MP_TRUNCATED") {
+		t.Fatal(w.Code, w.Body.String())
+	}
+}
+
+// The pooled buffer is never aliased by what the caller keeps: values parsed
+// from one request survive the next request's parse.
+func TestPooledBufferNotAliased(t *testing.T) {
+	var kept []string
+	for i := 0; i < 50; i++ {
+		body := strings.Repeat("k=v", 1) + "&n=" + strings.Repeat(string(rune('a'+i%26)), 1000)
+		r := httptest.NewRequest("POST", "/", strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		if _, err := ParseRequest(r, nil); err != nil {
+			t.Fatal(err)
+		}
+		kept = append(kept, r.PostFormValue("n"))
+	}
+	for i, v := range kept {
+		if v != strings.Repeat(string(rune('a'+i%26)), 1000) {
+			t.Fatalf("value %d changed", i)
+		}
+	}
+}
