@@ -54,3 +54,27 @@ func TestSparseLengthAllocatesNothing(t *testing.T) {
 		t.Errorf("%d bytes allocated", grew)
 	}
 }
+
+// Nested dense arrays that each declare every byte left as their length: memory stays linear in the input
+// (reserving each declared length would be quadratic: here about 190 MB for 8 KB).
+func TestNestedDenseLengthsStayLinear(t *testing.T) {
+	const k = 2000
+	total := 2 + 4*k + 1
+	in := []byte{0xFF, 0x0F}
+	for i := 0; i < k; i++ {
+		left := total - (len(in) + 4) // bytes after this array's length varint
+		in = append(in, 'A', byte(left)|0x80, byte(left>>7)|0x80, byte(left>>14))
+	}
+	in = append(in, '_')
+	o := DefaultOptions()
+	o.MaxDepth = k
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, err := Decode(in, &o)
+	runtime.ReadMemStats(&after)
+	wantErr(t, err, formwire.SCTruncated, int64(len(in)))
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 32<<20 {
+		t.Errorf("%d bytes allocated for a %d-byte input", grew, len(in))
+	}
+}

@@ -298,7 +298,9 @@ func (d *decoder) value() (Value, bool) {
 		if uint64(n) > uint64(len(d.b)-d.p) {
 			d.truncated() // SC-D-14: every element takes at least one byte
 		}
-		a := &Array{Length: n, Items: make([]Item, 0, n)}
+		// Items grow as elements arrive: reserving n up front for every open array would let nested arrays that
+		// each declare the rest of the input reserve memory quadratic in its length.
+		a := &Array{Length: n, Items: make([]Item, 0, min(n, 64))}
 		d.ids = append(d.ids, a)
 		d.push(frame{kind: 'A', tag: tp, arr: a, wireLen: n, inElems: n > 0})
 		return nil, false
