@@ -1,0 +1,115 @@
+package multipart
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// vectorSeeds returns the shared multipart vectors' inputs with the boundary
+// of their Content-Type (the corpus of FuzzParser).
+func vectorSeeds(t testing.TB) (bodies [][]byte, cts []string) {
+	files, _ := filepath.Glob("../../vectors/multipart/*/*.json")
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		var v struct {
+			Kind        string `json:"kind"`
+			ContentType string `json:"content_type"`
+			Input       struct {
+				File string `json:"file"`
+			} `json:"input"`
+		}
+		if json.Unmarshal(raw, &v) != nil || v.Kind != "multipart-parse" || v.Input.File == "" {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(filepath.Dir(f), v.Input.File))
+		if err != nil {
+			continue
+		}
+		bodies = append(bodies, b)
+		cts = append(cts, v.ContentType)
+	}
+	if len(bodies) < 100 {
+		t.Fatalf("only %d vector inputs found under ../../vectors/multipart", len(bodies))
+	}
+	return bodies, cts
+}
+
+// fuzzOptions turns a byte into lenient flags and small limits, so the
+// fuzzer reaches every option and limit path.
+func fuzzOptions(flags byte) *Options {
+	o := DefaultOptions()
+	o.AllowPreamble = flags&1 != 0
+	o.AllowLF = flags&2 != 0
+	o.AllowObsFold = flags&4 != 0
+	o.AllowQuotedPairs = flags&8 != 0
+	if flags&16 != 0 {
+		o.MaxParts, o.MaxHeaders, o.MaxHeaderBytes = 3, 2, 64
+		o.MaxFieldBytes, o.MaxTotalFieldBytes, o.MaxFileBytes, o.MaxTotalBytes = 7, 10, 20, 300
+	}
+	return &o
+}
+
+// FuzzParser: nothing panics, and the result (parts or error code and
+// offset) is the same whole, at two fuzzer-chosen cuts and (for short
+// inputs) byte by byte (MP-P-08).
+func FuzzParser(f *testing.F) {
+	bodies, cts := vectorSeeds(f)
+	for i, b := range bodies {
+		f.Add(b, cts[i], uint16(len(b)/3), uint16(len(b)/2), byte(i))
+	}
+	f.Fuzz(func(t *testing.T, b []byte, ctype string, c1, c2 uint16, flags byte) {
+		o := fuzzOptions(flags)
+		want := summary(t, ctype, o, whole(b))
+		if len(b) > 1 {
+			x, y := int(c1)%len(b), int(c2)%len(b)
+			if x > y {
+				x, y = y, x
+			}
+			var cuts []int
+			for _, c := range []int{x, y} {
+				if c > 0 && (len(cuts) == 0 || c > cuts[len(cuts)-1]) {
+					cuts = append(cuts, c)
+				}
+			}
+			if got := summary(t, ctype, o, split(b, cuts...)); got != want {
+				t.Fatalf("cuts %v:\n%s\nwhole:\n%s", cuts, got, want)
+			}
+		}
+		if len(b) <= 512 {
+			if got := summary(t, ctype, o, bytewise(b)); got != want {
+				t.Fatalf("byte by byte:\n%s\nwhole:\n%s", got, want)
+			}
+		}
+	})
+}
+
+// FuzzEncoderRoundTrip: what the encoder writes parses back to the same
+// entries, as WHATWG escaping leaves them (MP-S-01..04).
+func FuzzEncoderRoundTrip(f *testing.F) {
+	f.Add("a", "v", "f.txt", []byte("body"), "text/plain")
+	f.Add("a\nb\"", "x\r\ny\rz", "", []byte("\r\n--x"), "")
+	f.Fuzz(func(t *testing.T, name, value, filename string, data []byte, ctype string) {
+		e := NewEncoder()
+		e.AddField(name, value)
+		if err := e.AddFileBytes("f", filename, ctype, data); err != nil {
+			if !strings.ContainsAny(ctype, "\r\n\x00") {
+				t.Fatal(err)
+			}
+			return
+		}
+		out, err := e.Bytes()
+		if n, _ := e.ContentLength(); err != nil || n != int64(len(out)) {
+			t.Fatalf("%v: length %d, wrote %d", err, n, len(out))
+		}
+		got := summary(t, e.ContentType(), nil, whole(out))
+		if strings.Contains(got, "ERR") && !strings.ContainsRune(name+filename, 0) {
+			t.Fatalf("encoder output does not parse: %s", got)
+		}
+	})
+}
