@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 class Suite:
     name: str
     cmd: list[str]
-    parser: str  # how to read the counts: cargo | node | unittest | pytest | validate | plain
+    parser: str  # how to read the counts: cargo | node | unittest | pytest | surefire | validate | plain
     needs: str  # a path that must exist for the suite to apply
 
 
@@ -48,6 +48,9 @@ def suites() -> list[Suite]:
         Suite("v8-oracle-conformance", [sys.executable, "conformance/run", "--lang", "v8"], "plain", "conformance/oracles/v8-testee.mjs"),
         Suite("python-unit", [py, "-m", "pytest", "-q", "python/tests"], "pytest", "python/pyproject.toml"),
         Suite("python-conformance", [sys.executable, "conformance/run", "--lang", "python", "-j", "2"], "plain", "python/pyproject.toml"),
+        # Java: one Maven run builds every module and runs JUnit (Surefire); the conformance run uses its classes.
+        Suite("java-unit", ["mvn", "-B", "-ntp", "-Dstyle.color=never", "-f", "java/pom.xml", "test"], "surefire", "java/pom.xml"),
+        Suite("java-conformance", [sys.executable, "conformance/run", "--lang", "java", "-j", "2"], "plain", "java/pom.xml"),
         Suite("interop-unit", [sys.executable, "-m", "unittest", "discover", "-s", "interop/tests"], "unittest", "interop/tests"),
         Suite("interop-smoke", ["bash", "-c", "interop/setup --smoke && exec python3 interop/run --smoke"], "plain", "interop/run"),
         Suite("bench-quick", ["make", "--no-print-directory", "bench-quick"], "plain", "bench/run"),
@@ -83,6 +86,12 @@ def counts(parser: str, out: str) -> tuple[int, int] | None:
             return None
         d = {k: int(v) for v, k in m}
         return d.get("passed", 0), d.get("failed", 0) + d.get("error", 0) + d.get("errors", 0)
+    if parser == "surefire":  # Maven Surefire: one "Tests run: N, Failures: F, Errors: E, Skipped: S" total per module
+        got = re.findall(r"^\[\w+\] Tests run: (\d+), Failures: (\d+), Errors: (\d+), Skipped: (\d+)$", out, re.M)
+        if not got:
+            return None
+        run, fail, err, skip = (sum(int(g[i]) for g in got) for i in range(4))
+        return run - fail - err - skip, fail + err
     if parser == "validate":  # every vector case is one test: valid or not
         m = re.search(r"^(\d+) cases valid, (\d+) invalid", out, re.M)
         return (int(m.group(1)), int(m.group(2))) if m else None
