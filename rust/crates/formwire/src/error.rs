@@ -85,112 +85,52 @@ impl From<Error> for std::io::Error {
     }
 }
 
-macro_rules! codes {
-    ($( $(#[$doc:meta])* $variant:ident = $string:literal, $message:literal; )*) => {
-        /// The error codes of `spec/errors.md`, one variant per code.
-        ///
-        /// [`ErrorCode::as_str`] gives the registry string (`"MP_TRUNCATED"`).
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-        #[non_exhaustive]
-        pub enum ErrorCode {
-            $( $(#[$doc])* $variant, )*
+pub use crate::registry::{ErrorCode, ErrorKind};
+
+impl ErrorCode {
+    /// A short human description. Not part of the contract.
+    pub const fn message(self) -> &'static str {
+        match self {
+            ErrorCode::MpContentType => "content type is not multipart/form-data",
+            ErrorCode::MpBoundary => "missing or invalid boundary",
+            ErrorCode::MpPreamble => "body does not begin with the boundary",
+            ErrorCode::MpDelimiter => "malformed delimiter line",
+            ErrorCode::MpHeaderName => "malformed header name",
+            ErrorCode::MpHeaderValue => "forbidden byte in a header line",
+            ErrorCode::MpObsFold => "obsolete header line folding",
+            ErrorCode::MpNoDisposition => "part without Content-Disposition",
+            ErrorCode::MpDisposition => "invalid Content-Disposition",
+            ErrorCode::MpTruncated => "input ended before the close delimiter",
+            ErrorCode::MpLimitBoundary => "boundary longer than max_boundary_bytes",
+            ErrorCode::MpLimitParts => "more than max_parts parts",
+            ErrorCode::MpLimitHeaders => "more than max_headers header lines",
+            ErrorCode::MpLimitHeaderBytes => "header block longer than max_header_bytes",
+            ErrorCode::MpLimitFieldBytes => "field longer than max_field_bytes",
+            ErrorCode::MpLimitTotalFieldBytes => "fields together longer than max_total_field_bytes",
+            ErrorCode::MpLimitFileBytes => "file longer than max_file_bytes",
+            ErrorCode::MpLimitTotalBytes => "input longer than max_total_bytes",
+            ErrorCode::MpEncodeBoundary => "invalid boundary for encoding",
+            ErrorCode::MpEncodeHeader => "content type would inject a header",
+            ErrorCode::UeLimitPairs => "more than max_pairs pairs",
+            ErrorCode::UeLimitBytes => "input longer than max_bytes",
+            ErrorCode::ScTruncated => "input ended inside a value",
+            ErrorCode::ScVersion => "missing or unsupported version",
+            ErrorCode::ScTag => "unknown or misplaced tag",
+            ErrorCode::ScVarint => "overlong varint",
+            ErrorCode::ScRef => "reference to an unknown object",
+            ErrorCode::ScCount => "property count or length mismatch",
+            ErrorCode::ScString => "malformed string",
+            ErrorCode::ScKey => "invalid property key",
+            ErrorCode::ScView => "invalid array buffer view",
+            ErrorCode::ScHost => "invalid host object",
+            ErrorCode::ScUnsupported => "value cannot cross a process boundary",
+            ErrorCode::ScLimitDepth => "nesting deeper than max_depth",
+            ErrorCode::ScLimitBytes => "input longer than max_bytes",
+            ErrorCode::ScLimitValues => "more than max_values values",
+            ErrorCode::ScLimitBigint => "BigInt longer than max_bigint_bytes",
+            ErrorCode::ScDataClone => "value cannot be cloned",
         }
-
-        impl ErrorCode {
-            /// Every code, in registry order.
-            pub const ALL: &'static [ErrorCode] = &[ $( ErrorCode::$variant, )* ];
-
-            /// The stable registry string, e.g. `"MP_TRUNCATED"`.
-            pub const fn as_str(self) -> &'static str {
-                match self { $( ErrorCode::$variant => $string, )* }
-            }
-
-            /// A short human description. Not part of the contract.
-            pub const fn message(self) -> &'static str {
-                match self { $( ErrorCode::$variant => $message, )* }
-            }
-
-            /// Looks a code up by its registry string.
-            pub fn from_code(s: &str) -> Option<ErrorCode> {
-                match s { $( $string => Some(ErrorCode::$variant), )* _ => None }
-            }
-        }
-    };
-}
-
-codes! {
-    /// The Content-Type is not `multipart/form-data` or cannot be parsed (MP-B-01).
-    MpContentType = "MP_CONTENT_TYPE", "content type is not multipart/form-data";
-    /// The boundary is missing, empty, or contains CR, LF or NUL (MP-B-03).
-    MpBoundary = "MP_BOUNDARY", "missing or invalid boundary";
-    /// Strict profile: the body does not begin with `--boundary` (MP-P-02).
-    MpPreamble = "MP_PREAMBLE", "body does not begin with the boundary";
-    /// A delimiter line continues with something other than padding and CRLF (MP-P-03, MP-P-05).
-    MpDelimiter = "MP_DELIMITER", "malformed delimiter line";
-    /// A header line does not match `token OWS ":"` (MP-H-02).
-    MpHeaderName = "MP_HEADER_NAME", "malformed header name";
-    /// A header line contains NUL, a bare CR or (strict) a bare LF (MP-H-02).
-    MpHeaderValue = "MP_HEADER_VALUE", "forbidden byte in a header line";
-    /// Strict profile: an obs-fold continuation line (MP-H-04).
-    MpObsFold = "MP_OBS_FOLD", "obsolete header line folding";
-    /// A part has no Content-Disposition header (MP-H-06).
-    MpNoDisposition = "MP_NO_DISPOSITION", "part without Content-Disposition";
-    /// The Content-Disposition is invalid or repeated (MP-H-06..09).
-    MpDisposition = "MP_DISPOSITION", "invalid Content-Disposition";
-    /// The input ended before the close delimiter (MP-P-07).
-    MpTruncated = "MP_TRUNCATED", "input ended before the close delimiter";
-    /// The boundary is longer than `max_boundary_bytes` (MP-B-04).
-    MpLimitBoundary = "MP_LIMIT_BOUNDARY", "boundary longer than max_boundary_bytes";
-    /// More than `max_parts` parts (MP-L-01).
-    MpLimitParts = "MP_LIMIT_PARTS", "more than max_parts parts";
-    /// More than `max_headers` header lines in a part (MP-H-05).
-    MpLimitHeaders = "MP_LIMIT_HEADERS", "more than max_headers header lines";
-    /// A header block longer than `max_header_bytes` (MP-H-05).
-    MpLimitHeaderBytes = "MP_LIMIT_HEADER_BYTES", "header block longer than max_header_bytes";
-    /// A field body longer than `max_field_bytes` (MP-L-02).
-    MpLimitFieldBytes = "MP_LIMIT_FIELD_BYTES", "field longer than max_field_bytes";
-    /// All field bodies together longer than `max_total_field_bytes` (MP-L-04).
-    MpLimitTotalFieldBytes = "MP_LIMIT_TOTAL_FIELD_BYTES", "fields together longer than max_total_field_bytes";
-    /// A file body longer than `max_file_bytes` (MP-L-02).
-    MpLimitFileBytes = "MP_LIMIT_FILE_BYTES", "file longer than max_file_bytes";
-    /// The input is longer than `max_total_bytes` (MP-L-03).
-    MpLimitTotalBytes = "MP_LIMIT_TOTAL_BYTES", "input longer than max_total_bytes";
-    /// A caller-given boundary is not 1..=70 `bchars` or ends in a space (MP-S-09).
-    MpEncodeBoundary = "MP_ENCODE_BOUNDARY", "invalid boundary for encoding";
-    /// An entry's content type contains CR, LF or NUL (MP-S-06).
-    MpEncodeHeader = "MP_ENCODE_HEADER", "content type would inject a header";
-    /// More than `max_pairs` urlencoded pairs.
-    UeLimitPairs = "UE_LIMIT_PAIRS", "more than max_pairs pairs";
-    /// Urlencoded input longer than `max_bytes`.
-    UeLimitBytes = "UE_LIMIT_BYTES", "input longer than max_bytes";
-    /// Structured clone: the input ended inside a value.
-    ScTruncated = "SC_TRUNCATED", "input ended inside a value";
-    /// Structured clone: missing or unsupported version header.
-    ScVersion = "SC_VERSION", "missing or unsupported version";
-    /// Structured clone: unknown or misplaced tag.
-    ScTag = "SC_TAG", "unknown or misplaced tag";
-    /// Structured clone: overlong varint.
-    ScVarint = "SC_VARINT", "overlong varint";
-    /// Structured clone: back-reference to an unassigned id.
-    ScRef = "SC_REF", "reference to an unknown object";
-    /// Structured clone: count or length mismatch at an end tag.
-    ScCount = "SC_COUNT", "property count or length mismatch";
-    /// Structured clone: malformed string.
-    ScString = "SC_STRING", "malformed string";
-    /// Structured clone: property key that is not a string or number.
-    ScKey = "SC_KEY", "invalid property key";
-    /// Structured clone: malformed array buffer view.
-    ScView = "SC_VIEW", "invalid array buffer view";
-    /// Structured clone: unsupported or malformed host object.
-    ScHost = "SC_HOST", "invalid host object";
-    /// Structured clone: a tag that only has meaning inside one process.
-    ScUnsupported = "SC_UNSUPPORTED", "value cannot cross a process boundary";
-    /// Structured clone: nesting deeper than `max_depth`.
-    ScLimitDepth = "SC_LIMIT_DEPTH", "nesting deeper than max_depth";
-    /// Structured clone: input longer than `max_bytes`.
-    ScLimitBytes = "SC_LIMIT_BYTES", "input longer than max_bytes";
-    /// Structured clone encoder: the value cannot be cloned.
-    ScDataClone = "SC_DATA_CLONE", "value cannot be cloned";
+    }
 }
 
 impl fmt::Display for ErrorCode {
@@ -213,6 +153,43 @@ mod tests {
             assert!(["MP_", "UE_", "SC_"].contains(&prefix), "{code}");
         }
         assert_eq!(ErrorCode::from_code("MP_NOPE"), None);
+    }
+
+    #[test]
+    fn kinds_and_http_statuses_follow_the_registry() {
+        assert_eq!(ErrorCode::MpLimitParts.kind(), ErrorKind::Limit);
+        assert_eq!(ErrorCode::MpLimitParts.http_status(), Some(413));
+        assert_eq!(ErrorCode::MpTruncated.http_status(), Some(400));
+        assert_eq!(ErrorCode::ScUnsupported.kind(), ErrorKind::Unsupported);
+        assert_eq!(ErrorCode::ScUnsupported.http_status(), Some(400));
+        assert_eq!(ErrorCode::MpEncodeHeader.http_status(), None);
+        for &code in ErrorCode::ALL {
+            let limit = code.as_str().contains("_LIMIT_");
+            assert_eq!(code.kind() == ErrorKind::Limit, limit, "{code}");
+            assert_eq!(code.http_status() == Some(413), limit, "{code}");
+            assert!(!code.message().is_empty(), "{code}");
+        }
+    }
+
+    #[test]
+    fn options_take_every_registry_name() {
+        use crate::registry::{multipart, urlencoded};
+        let mut o = crate::multipart::Options::default();
+        for name in multipart::LIMITS {
+            assert!(o.set_limit(name, Some(7)), "{name}");
+        }
+        for name in multipart::FLAGS {
+            assert!(o.set_flag(name, true), "{name}");
+        }
+        assert!(!o.set_limit("max_nope", None) && !o.set_flag("allow_nope", true));
+        assert_eq!((o.max_parts, o.max_total_bytes, o.allow_lf), (7, 7, true));
+        let d = crate::multipart::Options::default();
+        assert_eq!((d.max_parts, d.max_field_bytes, d.allow_lf), (1000, 1 << 20, false));
+        let mut u = crate::urlencoded::Options::default();
+        for name in urlencoded::LIMITS {
+            assert!(u.set_limit(name, None), "{name}");
+        }
+        assert_eq!(u.max_pairs, crate::registry::UNLIMITED);
     }
 
     #[test]

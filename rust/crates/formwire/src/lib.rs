@@ -62,9 +62,10 @@ pub mod mime;
 #[cfg(feature = "v8")]
 pub use formwire_v8 as v8;
 pub mod multipart;
+pub mod registry;
 mod tables;
 pub mod urlencoded;
 #[cfg(test)]
 mod test_rng;
 
-pub use error::{Error, ErrorCode};
+pub use error::{Error, ErrorCode, ErrorKind};

@@ -37,40 +37,10 @@ mod owned;
 /// One name-value pair.
 pub type Pair<'a> = (Cow<'a, str>, Cow<'a, str>);
 
-/// The urlencoded limits of `spec/limits.md`. [`UNLIMITED`] (`u64::MAX`)
-/// turns a limit off.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Options {
-    /// Most name-value pairs (empty sequences between `&` are not pairs).
-    /// Default 10000.
-    pub max_pairs: u64,
-    /// Most input bytes. Default 10 MiB.
-    pub max_bytes: u64,
-}
-
+/// The urlencoded limits of `spec/limits.md`, generated from `spec/registry.json`.
+pub use crate::registry::urlencoded::Options;
 /// The value of a limit that is off.
-pub const UNLIMITED: u64 = u64::MAX;
-
-impl Default for Options {
-    fn default() -> Options {
-        Options { max_pairs: 10_000, max_bytes: 10 << 20 }
-    }
-}
-
-impl Options {
-    /// Sets a limit by its spec name (`max_pairs`, `max_bytes`); `None` is
-    /// unlimited. Returns `false` for an unknown name.
-    pub fn set_limit(&mut self, name: &str, limit: Option<u64>) -> bool {
-        let slot = match name {
-            "max_pairs" => &mut self.max_pairs,
-            "max_bytes" => &mut self.max_bytes,
-            _ => return false,
-        };
-        *slot = limit.unwrap_or(UNLIMITED);
-        true
-    }
-}
+pub use crate::registry::UNLIMITED;
 
 /// Decodes one name or value: `+` to space (UE-P-06), then percent-decoding
 /// (UE-P-07), then UTF-8 with U+FFFD, BOM kept (UE-P-08). Borrows when

@@ -76,102 +76,11 @@ pub use part::{Header, Headers, Part};
 use crate::error::{Error, ErrorCode};
 use crate::mime::MimeType;
 
-/// Parser options: the four named lenient flags (MP-R-02) and every
-/// multipart limit of `spec/limits.md`.
-///
-/// `Default` is the strict profile with the default limits. A limit of
-/// [`UNLIMITED`] (`u64::MAX`) is off. The names are the snake_case names of
-/// the spec; [`Options::set_flag`] and [`Options::set_limit`] take them as
-/// strings, for bindings and configuration files.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Options {
-    /// Skip bytes before the first delimiter (RFC 2046 preamble, MP-P-02).
-    pub allow_preamble: bool,
-    /// Accept a bare LF as a line end in delimiter and header lines
-    /// (MP-P-03, MP-P-06, MP-H-02).
-    pub allow_lf: bool,
-    /// Accept obs-fold continuation lines in part headers (MP-H-04).
-    pub allow_obs_fold: bool,
-    /// Read Content-Disposition quoted-strings with quoted-pairs first, so
-    /// `\\` is one backslash (MP-H-07). Without it they are read with
-    /// quoted-pairs only when the literal reading fails.
-    pub allow_quoted_pairs: bool,
-    /// Longest accepted boundary, in bytes (MP-B-04). Default 256.
-    pub max_boundary_bytes: u64,
-    /// Most parts (MP-L-01). Default 1000.
-    pub max_parts: u64,
-    /// Most header lines per part (MP-H-05). Default 8.
-    pub max_headers: u64,
-    /// Most header bytes per part, empty line excluded (MP-H-05). Default 8192.
-    pub max_header_bytes: u64,
-    /// Longest body of a part without `filename` (MP-L-02). Default 1 MiB.
-    pub max_field_bytes: u64,
-    /// Most body bytes of all parts without `filename` together (MP-L-04):
-    /// what a whole-form API holds in memory. Default 10 MiB.
-    pub max_total_field_bytes: u64,
-    /// Longest body of a part with `filename` (MP-L-02). Default 10 GiB.
-    pub max_file_bytes: u64,
-    /// Most input bytes, epilogue included (MP-L-03). Default 20 GiB.
-    pub max_total_bytes: u64,
-}
-
+/// Parser options: the named lenient flags (MP-R-02) and every multipart limit of
+/// `spec/limits.md`, generated from `spec/registry.json`.
+pub use crate::registry::multipart::Options;
 /// The value of a limit that is off.
-pub const UNLIMITED: u64 = u64::MAX;
-
-impl Default for Options {
-    fn default() -> Options {
-        Options {
-            allow_preamble: false,
-            allow_lf: false,
-            allow_obs_fold: false,
-            allow_quoted_pairs: false,
-            max_boundary_bytes: 256,
-            max_parts: 1000,
-            max_headers: 8,
-            max_header_bytes: 8192,
-            max_field_bytes: 1 << 20,
-            max_total_field_bytes: 10 << 20,
-            max_file_bytes: 10 << 30,
-            max_total_bytes: 20 << 30,
-        }
-    }
-}
-
-impl Options {
-    /// Sets a lenient flag by its spec name (`allow_preamble`, `allow_lf`,
-    /// `allow_obs_fold`, `allow_quoted_pairs`). Returns `false` for an
-    /// unknown name.
-    pub fn set_flag(&mut self, name: &str, on: bool) -> bool {
-        let slot = match name {
-            "allow_preamble" => &mut self.allow_preamble,
-            "allow_lf" => &mut self.allow_lf,
-            "allow_obs_fold" => &mut self.allow_obs_fold,
-            "allow_quoted_pairs" => &mut self.allow_quoted_pairs,
-            _ => return false,
-        };
-        *slot = on;
-        true
-    }
-
-    /// Sets a limit by its spec name (`max_parts`, ...); `None` is unlimited.
-    /// Returns `false` for an unknown name.
-    pub fn set_limit(&mut self, name: &str, limit: Option<u64>) -> bool {
-        let slot = match name {
-            "max_boundary_bytes" => &mut self.max_boundary_bytes,
-            "max_parts" => &mut self.max_parts,
-            "max_headers" => &mut self.max_headers,
-            "max_header_bytes" => &mut self.max_header_bytes,
-            "max_field_bytes" => &mut self.max_field_bytes,
-            "max_total_field_bytes" => &mut self.max_total_field_bytes,
-            "max_file_bytes" => &mut self.max_file_bytes,
-            "max_total_bytes" => &mut self.max_total_bytes,
-            _ => return false,
-        };
-        *slot = limit.unwrap_or(UNLIMITED);
-        true
-    }
-}
+pub use crate::registry::UNLIMITED;
 
 /// Extracts the boundary `B` from a request Content-Type (MP-B-01..03):
 /// the WHATWG MIME type parser, essence `multipart/form-data`, the first
