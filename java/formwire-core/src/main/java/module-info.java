@@ -5,4 +5,5 @@ module dev.formwire.core {
     exports dev.formwire;
     exports dev.formwire.multipart;
     exports dev.formwire.urlencoded;
+    exports dev.formwire.v8;
 }

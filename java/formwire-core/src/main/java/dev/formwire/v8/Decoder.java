@@ -9,7 +9,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * One decode (SC-D rules): a single pass over the input with an explicit stack of open containers, so nesting is
@@ -852,9 +851,5 @@ final class Decoder {
                 f.err.cause = v;
                 f.err.hasCause = true;
         }
-    }
-
-    static Map<String, Object> unused() {
-        return null;
     }
 }

@@ -8,6 +8,9 @@ public final class JsMap {
     public final List<Object> keys = new ArrayList<>();
     public final List<Object> values = new ArrayList<>();
 
+    /** An empty Map. */
+    public JsMap() {}
+
     /** Appends an entry (no SameValueZero check here; the encoder refuses repeated keys). */
     public JsMap put(Object key, Object value) {
         keys.add(key);

@@ -7,6 +7,9 @@ import java.util.List;
 public final class JsSet {
     public final List<Object> values = new ArrayList<>();
 
+    /** An empty Set. */
+    public JsSet() {}
+
     public JsSet add(Object value) {
         values.add(value);
         return this;
