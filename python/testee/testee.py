@@ -1,7 +1,9 @@
 """The conformance testee (conformance/PROTOCOL.md): JSON lines in on stdin, results out on stdout.
 
 It holds no test logic: each request is decoded, run through formwire's public Python API, and encoded back.
-Run from the repository root as ``.venv/bin/python -m formwire._testee``.
+Not part of the package. Run from the repository root as ``.venv/bin/python python/testee/testee.py``; the clone ops
+use the extension's neutral-JSON functions that only the development build has (``make python-build``, feature
+``testee``).
 """
 from __future__ import annotations
 
@@ -13,7 +15,8 @@ from typing import Any
 
 import formwire
 from formwire import multipart, urlencoded
-from formwire._formwire import v8_neutral_decode, v8_neutral_encode
+from formwire._formwire import _testee_neutral_decode as v8_neutral_decode  # type: ignore[attr-defined]
+from formwire._formwire import _testee_neutral_encode as v8_neutral_encode  # type: ignore[attr-defined]
 
 OPS = [
     "multipart.parse",

@@ -22,8 +22,6 @@ __all__ = [
     "urlencoded_serialize",
     "v8_dumps",
     "v8_loads",
-    "v8_neutral_decode",
-    "v8_neutral_encode",
 ]
 
 __version__: Final[str]
@@ -133,7 +131,3 @@ def v8_dumps(value: Any, *, max_depth: int = 1000) -> bytes: ...
 def v8_loads(
     data: Buffer, *, max_depth: Optional[int] = 1000, max_bytes: Optional[int] = 268435456, node_ipc: bool = False
 ) -> Any: ...
-def v8_neutral_encode(neutral_json: str, *, max_depth: Optional[int] = None) -> bytes: ...
-def v8_neutral_decode(
-    data: Buffer, *, max_depth: Optional[int] = 1000, max_bytes: Optional[int] = 268435456, node_ipc: bool = False
-) -> str: ...

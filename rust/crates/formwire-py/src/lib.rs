@@ -8,6 +8,8 @@ use pyo3::prelude::*;
 mod encode;
 mod errors;
 mod multipart;
+#[cfg(feature = "testee")]
+mod testee;
 mod urlencoded;
 mod util;
 mod v8;
@@ -31,8 +33,12 @@ fn _formwire(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(urlencoded::urlencoded_serialize, m)?)?;
     m.add_function(wrap_pyfunction!(v8::v8_dumps, m)?)?;
     m.add_function(wrap_pyfunction!(v8::v8_loads, m)?)?;
-    m.add_function(wrap_pyfunction!(v8::v8_neutral_encode, m)?)?;
-    m.add_function(wrap_pyfunction!(v8::v8_neutral_decode, m)?)?;
+    // setattr, not add_function: the testee's functions stay out of `__all__` (and so out of the stubs).
+    #[cfg(feature = "testee")]
+    {
+        m.setattr("_testee_neutral_encode", wrap_pyfunction!(testee::neutral_encode, m)?)?;
+        m.setattr("_testee_neutral_decode", wrap_pyfunction!(testee::neutral_decode, m)?)?;
+    }
     m.add("GIL_RELEASE_BYTES", util::GIL_RELEASE_BYTES)?;
     Ok(())
 }

@@ -1,5 +1,5 @@
 //! `formwire.v8`: Python values to and from the V8 ValueSerializer format
-//! (formwire-v8), plus the neutral JSON description for the conformance testee.
+//! (formwire-v8).
 //!
 //! Mapping (the Python helper classes live in `formwire/v8.py`):
 //!
@@ -636,42 +636,11 @@ pub fn v8_loads<'py>(
     t.value(&j)
 }
 
-fn decode(py: Python<'_>, data: &Bound<'_, PyAny>, max_depth: Option<u32>, max_bytes: Option<u64>, node_ipc: bool) -> PyResult<Graph> {
+pub(crate) fn decode(py: Python<'_>, data: &Bound<'_, PyAny>, max_depth: Option<u32>, max_bytes: Option<u64>, node_ipc: bool) -> PyResult<Graph> {
     let buf = Buf::get(data)?;
     let mut opts = DecodeOptions::default();
     opts.max_depth = max_depth.unwrap_or(u32::MAX);
     opts.max_bytes = max_bytes.unwrap_or(u64::MAX);
     opts.node_ipc = node_ipc;
     formwire_v8::decode_with(buf.as_slice(), &opts).map_err(|e| errors::v8(py, &e))
-}
-
-/// Testee support: neutral JSON (vectors/SCHEMA.md) to V8 bytes.
-#[pyfunction]
-#[pyo3(signature = (neutral_json, *, max_depth=None))]
-pub fn v8_neutral_encode<'py>(py: Python<'py>, neutral_json: &str, max_depth: Option<u32>) -> PyResult<Bound<'py, PyBytes>> {
-    let j: Json = serde_json::from_str(neutral_json).map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let g = neutral::from_json(&j).map_err(|e| errors::v8(py, &e))?;
-    let mut opts = EncodeOptions::default();
-    if let Some(d) = max_depth {
-        opts.max_depth = d;
-    }
-    let bytes = formwire_v8::encode_with(&g, &opts).map_err(|e| errors::v8(py, &e))?;
-    Ok(PyBytes::new(py, &bytes))
-}
-
-/// Testee support: V8 bytes to neutral JSON text.
-#[pyfunction]
-#[pyo3(
-    signature = (data, *, max_depth=Some(1000), max_bytes=Some(268435456), node_ipc=false),
-    text_signature = "(data, *, max_depth=1000, max_bytes=268435456, node_ipc=False)"
-)]
-pub fn v8_neutral_decode(
-    py: Python<'_>,
-    data: &Bound<'_, PyAny>,
-    max_depth: Option<u32>,
-    max_bytes: Option<u64>,
-    node_ipc: bool,
-) -> PyResult<String> {
-    let g = decode(py, data, max_depth, max_bytes, node_ipc)?;
-    Ok(neutral::to_json(&g).to_string())
 }
