@@ -1,0 +1,209 @@
+package dev.formwire.spring.webflux;
+
+import dev.formwire.FormwireException;
+import dev.formwire.Utf8;
+import dev.formwire.multipart.MultipartOptions;
+import dev.formwire.multipart.MultipartParser;
+import dev.formwire.multipart.Part;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.codec.multipart.FilePartEvent;
+import org.springframework.http.codec.multipart.FormPartEvent;
+import org.springframework.http.codec.multipart.PartEvent;
+import org.springframework.web.server.ResponseStatusException;
+import org.springframework.web.server.ServerWebInputException;
+import reactor.core.publisher.Flux;
+
+/**
+ * The one place that drives formwire's sans-IO parser from a {@code Flux<DataBuffer>}: one upstream buffer at a time
+ * ({@code concatMap} with a prefetch of 1), so downstream demand is upstream demand (backpressure end to end).
+ */
+final class Events {
+    private Events() {}
+
+    static final DefaultDataBufferFactory FACTORY = DefaultDataBufferFactory.sharedInstance;
+
+    /** Spring's view of a formwire error: 413 for a limit, 400 for malformed input; the cause keeps code and offset. */
+    static Throwable toSpring(Throwable t) {
+        if (!(t instanceof FormwireException)) {
+            return t;
+        }
+        FormwireException e = (FormwireException) t;
+        if (e.isLimit()) {
+            return new ResponseStatusException(HttpStatus.PAYLOAD_TOO_LARGE, e.getMessage(), e);
+        }
+        return new ServerWebInputException(e.getMessage(), null, e);
+    }
+
+    static Flux<PartEvent> parse(Flux<DataBuffer> body, String contentType, MultipartOptions options) {
+        return Flux.defer(() -> {
+            State st = new State(MultipartParser.forContentType(contentType, options));
+            return body.concatMap(buf -> Flux.fromIterable(st.feed(buf)), 1)
+                    .concatWith(Flux.defer(() -> Flux.fromIterable(st.finish())));
+        }).onErrorMap(Events::toSpring);
+    }
+
+    static HttpHeaders headers(Part p) {
+        HttpHeaders h = new HttpHeaders();
+        for (Part.Header x : p.headers()) {
+            h.add(x.name(), x.value());
+        }
+        return HttpHeaders.readOnlyHttpHeaders(h);
+    }
+
+    /** The parser and the part being read, for one request. */
+    private static final class State {
+        final MultipartParser parser;
+        Part part;
+        HttpHeaders headers;
+        ByteArrayOutputStream field;
+
+        State(MultipartParser parser) {
+            this.parser = parser;
+        }
+
+        List<PartEvent> feed(DataBuffer buf) {
+            // One copy of the socket buffer into a heap array, which the events then view without further copies.
+            byte[] b = new byte[buf.readableByteCount()];
+            try {
+                buf.read(b);
+            } finally {
+                DataBufferUtils.release(buf);
+            }
+            parser.feed(ByteBuffer.wrap(b));
+            return drain();
+        }
+
+        List<PartEvent> finish() {
+            parser.finish();
+            return drain();
+        }
+
+        List<PartEvent> drain() {
+            List<PartEvent> out = new ArrayList<>();
+            for (MultipartParser.Event e; (e = parser.next()) != MultipartParser.Event.NEED_INPUT; ) {
+                switch (e) {
+                    case PART_START:
+                        part = parser.part();
+                        headers = headers(part);
+                        field = part.isFile() ? null : new ByteArrayOutputStream();
+                        break;
+                    case DATA:
+                        if (field != null) {
+                            ByteBuffer d = parser.data();
+                            byte[] x = new byte[d.remaining()];
+                            d.get(x);
+                            field.writeBytes(x); // bounded by max_field_bytes and max_total_field_bytes
+                        } else {
+                            out.add(new FileEvent(part, headers, FACTORY.wrap(parser.data()), false));
+                        }
+                        break;
+                    case PART_END:
+                        if (field != null) {
+                            out.add(new FormEvent(part, headers, Utf8.decode(field.toByteArray())));
+                            field = null;
+                        } else {
+                            out.add(new FileEvent(part, headers, FACTORY.allocateBuffer(0), true));
+                        }
+                        break;
+                    default:
+                        return out; // END: the epilogue follows, nothing more to emit
+                }
+            }
+            return out;
+        }
+    }
+
+    /** A form field, whole (MP-F-01: UTF-8 with U+FFFD). */
+    static final class FormEvent implements FormPartEvent {
+        private final Part part;
+        private final HttpHeaders headers;
+        private final String value;
+
+        FormEvent(Part part, HttpHeaders headers, String value) {
+            this.part = part;
+            this.headers = headers;
+            this.value = value;
+        }
+
+        @Override
+        public String name() {
+            return part.name();
+        }
+
+        @Override
+        public HttpHeaders headers() {
+            return headers;
+        }
+
+        @Override
+        public DataBuffer content() {
+            return FACTORY.wrap(Utf8.encode(value));
+        }
+
+        @Override
+        public boolean isLast() {
+            return true;
+        }
+
+        @Override
+        public String value() {
+            return value;
+        }
+
+        Part part() {
+            return part;
+        }
+    }
+
+    /** A slice of a file part's body; the last event of a part has empty content and {@code isLast()}. */
+    static final class FileEvent implements FilePartEvent {
+        private final Part part;
+        private final HttpHeaders headers;
+        private final DataBuffer content;
+        private final boolean last;
+
+        FileEvent(Part part, HttpHeaders headers, DataBuffer content, boolean last) {
+            this.part = part;
+            this.headers = headers;
+            this.content = content;
+            this.last = last;
+        }
+
+        @Override
+        public String name() {
+            return part.name();
+        }
+
+        @Override
+        public String filename() {
+            return part.filename();
+        }
+
+        @Override
+        public HttpHeaders headers() {
+            return headers;
+        }
+
+        @Override
+        public DataBuffer content() {
+            return content;
+        }
+
+        @Override
+        public boolean isLast() {
+            return last;
+        }
+
+        Part part() {
+            return part;
+        }
+    }
+}
