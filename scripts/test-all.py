@@ -51,6 +51,8 @@ def suites() -> list[Suite]:
         # Java: one Maven run builds every module and runs JUnit (Surefire); the conformance run uses its classes.
         Suite("java-unit", ["mvn", "-B", "-ntp", "-Dstyle.color=never", "-f", "java/pom.xml", "test"], "surefire", "java/pom.xml"),
         Suite("java-conformance", [sys.executable, "conformance/run", "--lang", "java", "-j", "2"], "plain", "java/pom.xml"),
+        # dev.formwire.v8 (through the testee's clone ops) against Node's V8 and the JS reference codec.
+        Suite("java-v8-diff", ["bash", "-c", "exec node go/v8/tools/v8-diff.mjs java 1 500"], "plain", "java/pom.xml"),
         Suite("interop-unit", [sys.executable, "-m", "unittest", "discover", "-s", "interop/tests"], "unittest", "interop/tests"),
         Suite("interop-smoke", ["bash", "-c", "interop/setup --smoke && exec python3 interop/run --smoke"], "plain", "interop/run"),
         Suite("bench-quick", ["make", "--no-print-directory", "bench-quick"], "plain", "bench/run"),
