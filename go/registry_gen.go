@@ -94,6 +94,11 @@ const (
 	SCLimitDepth Code = "SC_LIMIT_DEPTH"
 	// SCLimitBytes: The input is longer than `max_bytes`.
 	SCLimitBytes Code = "SC_LIMIT_BYTES"
+	// SCLimitValues: More than `max_values` values: the root, property values, array elements, Map keys and
+	// values, Set values, Error causes, back-references included (SC-L-05).
+	SCLimitValues Code = "SC_LIMIT_VALUES"
+	// SCLimitBigint: A BigInt (or BigInt wrapper) with more than `max_bigint_bytes` digit bytes.
+	SCLimitBigint Code = "SC_LIMIT_BIGINT"
 	// SCDataClone: The value cannot be cloned (function, symbol, WeakMap, Promise, Proxy, detached buffer, ...).
 	// The TS `clone()` throws a `DOMException` named `DataCloneError` with this code, like `structuredClone`.
 	SCDataClone Code = "SC_DATA_CLONE"
@@ -139,6 +144,8 @@ var codeInfo = map[Code]struct {
 	SCUnsupported:          {KindUnsupported, 400},
 	SCLimitDepth:           {KindLimit, 413},
 	SCLimitBytes:           {KindLimit, 413},
+	SCLimitValues:          {KindLimit, 413},
+	SCLimitBigint:          {KindLimit, 413},
 	SCDataClone:            {KindEncode, 0},
 }
 
@@ -180,6 +187,13 @@ const (
 	DefaultCloneMaxDepth int64 = 1000
 	// DefaultCloneMaxBytes: Input size accepted by `decode`. Exceeding it is SC_LIMIT_BYTES.
 	DefaultCloneMaxBytes int64 = 268435456
+	// DefaultCloneMaxValues: Values decoded (SC-L-05): each becomes an object of the caller's language, dozens
+	// of bytes each, so `max_bytes` alone lets 256 MiB of one-byte values cost gigabytes. Exceeding it is
+	// SC_LIMIT_VALUES.
+	DefaultCloneMaxValues int64 = 10000000
+	// DefaultCloneMaxBigintBytes: A BigInt's digit bytes (SC-L-06), about 2.5 million decimal digits; converting
+	// or printing longer ones costs seconds in several languages. Exceeding it is SC_LIMIT_BIGINT.
+	DefaultCloneMaxBigintBytes int64 = 1048576
 )
 
 // Limits lists every named limit of spec/limits.md: its spec name, format, default and error code.
@@ -196,4 +210,6 @@ var Limits = []LimitInfo{
 	{Name: "max_bytes", Format: "urlencoded", Default: DefaultURLEncodedMaxBytes, Code: UELimitBytes},
 	{Name: "max_depth", Format: "clone", Default: DefaultCloneMaxDepth, Code: SCLimitDepth},
 	{Name: "max_bytes", Format: "clone", Default: DefaultCloneMaxBytes, Code: SCLimitBytes},
+	{Name: "max_values", Format: "clone", Default: DefaultCloneMaxValues, Code: SCLimitValues},
+	{Name: "max_bigint_bytes", Format: "clone", Default: DefaultCloneMaxBigintBytes, Code: SCLimitBigint},
 }

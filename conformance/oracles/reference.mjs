@@ -10,6 +10,8 @@ import { numberOut, numberIn, strField, strFieldIn, isWellFormed, ELEMENT_SIZE }
 
 const DEFAULT_MAX_DEPTH = 1000; // spec/limits.md
 const DEFAULT_MAX_BYTES = 268435456;
+const DEFAULT_MAX_VALUES = 10000000;
+const DEFAULT_MAX_BIGINT_BYTES = 1048576;
 
 class ScError extends Error {
   constructor(code, offset, message) { super(message); this.code = code; this.offset = offset; }
@@ -90,6 +92,9 @@ class Decoder {
     this.len = bytes.length;
     this.pos = 0;
     this.maxDepth = options.max_depth === undefined ? DEFAULT_MAX_DEPTH : options.max_depth;
+    this.maxValues = options.max_values === undefined ? DEFAULT_MAX_VALUES : options.max_values;
+    this.maxBigintBytes = options.max_bigint_bytes === undefined ? DEFAULT_MAX_BIGINT_BYTES : options.max_bigint_bytes;
+    this.values = 0;
     this.nodeIpc = options.node_ipc === true;
     this.brokenV13 = brokenV13;
     this.ids = []; // wire id -> node
@@ -295,6 +300,9 @@ class Decoder {
     const bitfield = this.u32();
     const sign = bitfield & 1;
     const byteLen = Math.floor(bitfield / 2) & 0x3fffffff;
+    if (this.maxBigintBytes !== null && byteLen > this.maxBigintBytes) { // SC-L-06: before the digits
+      this.fail('SC_LIMIT_BIGINT', tagOff, `BigInt longer than max_bigint_bytes ${this.maxBigintBytes}`);
+    }
     const bytes = this.raw(byteLen);
     if (byteLen === 0 && sign) this.fail('SC_TAG', tagOff, 'BigInt with a sign and no digits (-0n)');
     let mag = 0n;
@@ -309,6 +317,10 @@ class Decoder {
     this.pos = tagOff + 1;
     const alias = this.pendingAlias;
     this.pendingAlias = undefined;
+    // SC-L-05: every value position (an IPC host object's inner object is the same value).
+    if (alias === undefined && this.maxValues !== null && ++this.values > this.maxValues) {
+      this.fail('SC_LIMIT_VALUES', tagOff, `more than max_values ${this.maxValues} values`);
+    }
     switch (tag) {
       case T._: return { t: 'undefined' };
       case T['0']: return { t: 'null' };
@@ -563,7 +575,7 @@ function errorResult(e) {
   return { error: { code: e.code, offset: e.offset, message: e.message } };
 }
 
-/** SC-D-*: bytes (Uint8Array) -> {value} or {error}. options: max_depth, max_bytes, node_ipc. */
+/** SC-D-*: bytes (Uint8Array) -> {value} or {error}. options: max_depth, max_bytes, max_values, max_bigint_bytes, node_ipc. */
 export function decode(bytes, options = {}) {
   const maxBytes = options.max_bytes === undefined ? DEFAULT_MAX_BYTES : options.max_bytes;
   if (maxBytes !== null && bytes.length > maxBytes) { // SC-L-01

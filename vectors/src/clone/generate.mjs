@@ -506,6 +506,21 @@ R('sc-rej-depth-zero', 'ff0f 6f 7b00', 'SC_LIMIT_DEPTH', 2, ['SC-D-29', 'SC-L-02
 R('sc-rej-depth-default', `ff0f ${'4101'.repeat(1001)} 5f ${'240001'.repeat(1001)}`, 'SC_LIMIT_DEPTH', 2002, ['SC-D-29', 'SC-L-02'], '1001 nested arrays exceed the default max_depth 1000');
 R('sc-rej-max-bytes', 'ff0f 22 01 61', 'SC_LIMIT_BYTES', 0, ['SC-L-01'], 'input longer than max_bytes', { options: { max_bytes: 4 } });
 R('sc-rej-max-bytes-first', 'ff0c', 'SC_LIMIT_BYTES', 0, ['SC-L-01', 'SC-D-02'], 'max_bytes is checked before the header', { options: { max_bytes: 1 } });
+const B16 = '0000000000000000 0100000000000000'; // 2n ** 64n as V8 writes it (16 digit bytes)
+A('sc-dec-values-at-limit', 'ff0f 4103 4902 4904 4906 2400 03', ['SC-L-05'], 'an array and its 3 elements with max_values 4', { options: { max_values: 4 } });
+A('sc-dec-values-ref-hole-padding', 'ff0f 4103 6f7b00 00 5e01 2d 2400 03', ['SC-L-05', 'SC-D-06'], 'a back-reference is a value, a hole and padding are not: 3 values with max_values 3', { options: { max_values: 3 } });
+A('sc-dec-values-null-unlimited', 'ff0f 4103 4902 4904 4906 2400 03', ['SC-L-05'], 'max_values null is no limit', { options: { max_values: null } });
+A('sc-dec-bigint-at-limit', `ff0f 5a20 ${B16}`, ['SC-L-06', 'SC-D-09'], 'a BigInt of 16 digit bytes with max_bigint_bytes 16', { options: { max_bigint_bytes: 16 } });
+R('sc-rej-values-array', 'ff0f 4103 4902 4904 4906 2400 03', 'SC_LIMIT_VALUES', 8, ['SC-L-05'], 'an array and its 3 elements with max_values 3: the third element', { options: { max_values: 3 } });
+R('sc-rej-values-zero', 'ff0f 4902', 'SC_LIMIT_VALUES', 2, ['SC-L-05'], 'max_values 0 refuses even a top-level primitive', { options: { max_values: 0 } });
+R('sc-rej-values-ref', 'ff0f 4103 6f7b00 00 5e01 2d 2400 03', 'SC_LIMIT_VALUES', 8, ['SC-L-05'], 'the back-reference is value 3 (after padding) with max_values 2', { options: { max_values: 2 } });
+R('sc-rej-values-object', 'ff0f 6f 220161 4902 220162 4904 7b02', 'SC_LIMIT_VALUES', 11, ['SC-L-05'], 'object {a: 1, b: 2} with max_values 2: the value of b', { options: { max_values: 2 } });
+R('sc-rej-values-map-value', 'ff0f 3b 4902 4904 3a02', 'SC_LIMIT_VALUES', 5, ['SC-L-05'], 'Map key and value are two values: the value with max_values 2', { options: { max_values: 2 } });
+R('sc-rej-values-error-cause', 'ff0f 72 6d2201 78 63 4902 2e', 'SC_LIMIT_VALUES', 8, ['SC-L-05'], 'an Error cause is a value, its message is not: max_values 1', { options: { max_values: 1 } });
+R('sc-rej-values-after-verify', 'ff0f 4102 4902 3f01 00 4904 2400 02', 'SC_LIMIT_VALUES', 9, ['SC-L-05', 'SC-D-06'], 'the offset is the tag after a `?` prefix and padding', { options: { max_values: 2 } });
+R('sc-rej-bigint-limit', `ff0f 5a20 ${B16}`, 'SC_LIMIT_BIGINT', 2, ['SC-L-06', 'SC-D-09'], 'a BigInt of 16 digit bytes with max_bigint_bytes 15', { options: { max_bigint_bytes: 15 } });
+R('sc-rej-bigint-object-limit', `ff0f 4102 4902 7a20 ${B16} 2400 02`, 'SC_LIMIT_BIGINT', 6, ['SC-L-06', 'SC-D-18'], 'a BigInt wrapper: its `z` tag', { options: { max_bigint_bytes: 8 } });
+R('sc-rej-bigint-limit-before-digits', 'ff0f 5a20 00', 'SC_LIMIT_BIGINT', 2, ['SC-L-06', 'SC-D-01'], 'the limit is checked before the digits are read (16 declared, 1 present)', { options: { max_bigint_bytes: 8 } });
 
 // =================================================================== 5. encode: canonical bytes (SC-E-*)
 const E = (id, make, want, rules, description, extra = {}) => encodeAccept({ id, make, hex: want, rules, description, ...extra });

@@ -447,6 +447,12 @@ fn clone_decode_options(o: Option<&Value>) -> Result<v8::DecodeOptions, Value> {
     if let Some(b) = clone_limit(o, "max_bytes")? {
         opts.max_bytes = b;
     }
+    if let Some(n) = clone_limit(o, "max_values")? {
+        opts.max_values = n;
+    }
+    if let Some(n) = clone_limit(o, "max_bigint_bytes")? {
+        opts.max_bigint_bytes = u32::try_from(n).unwrap_or(u32::MAX);
+    }
     opts.node_ipc = o.and_then(|o| o.get("node_ipc")).and_then(Value::as_bool).unwrap_or(false);
     Ok(opts)
 }

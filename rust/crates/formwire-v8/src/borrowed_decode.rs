@@ -69,7 +69,8 @@ pub fn decode_borrowed_with<'a>(
             "input longer than max_bytes",
         ));
     }
-    match primitive_root(input) {
+    // A top-level primitive is one value (SC-L-05: only `max_values` 0 refuses it).
+    match primitive_root(input).filter(|_| options.max_values > 0) {
         Some(root) => Ok(graph(input, root)),
         None => decode_general(input, options),
     }
@@ -88,9 +89,13 @@ fn decode_general<'a>(
         Err(e) => {
             // SC-D-23: the retry of data labelled 13 that was written with view flags.
             let retry = if version == 13
-                && e.code != ErrorCode::LimitDepth
-                && e.code != ErrorCode::LimitBytes
-            {
+                && !matches!(
+                    e.code,
+                    ErrorCode::LimitDepth
+                        | ErrorCode::LimitBytes
+                        | ErrorCode::LimitValues
+                        | ErrorCode::LimitBigint
+                ) {
                 scratch.clear();
                 Dec::new(input, options, true, &mut scratch).run().0.ok()
             } else {
@@ -342,6 +347,13 @@ struct Dec<'a, 's> {
     broken_v13: bool,
     node_ipc: bool,
     max_depth: usize,
+    /// SC-L-05: values are counted only when the input could hold more than `max_values` of them
+    /// (every value has a tag byte after the 2-byte header); the frame-less fast paths, which do
+    /// not count, are off then.
+    counting: bool,
+    values: u64,
+    max_values: u64,
+    max_bigint_bytes: u32,
     /// The graph's arenas (a dropped graph's, cleared, when there was one), filled in place.
     a: Box<Arenas>,
     ids_direct: bool,
@@ -394,6 +406,10 @@ impl<'a, 's> Dec<'a, 's> {
             broken_v13,
             node_ipc: options.node_ipc,
             max_depth: options.max_depth as usize,
+            counting: buf.len().saturating_sub(2) as u64 > options.max_values,
+            values: 0,
+            max_values: options.max_values,
+            max_bigint_bytes: options.max_bigint_bytes,
             a,
             ids_direct: true,
             values_owner: NONE,
@@ -532,6 +548,14 @@ impl<'a, 's> Dec<'a, 's> {
         let bitfield = self.read_u32()?;
         let negative = bitfield & 1 == 1;
         let byte_len = (bitfield >> 1) & 0x3FFF_FFFF;
+        // SC-L-06: before the digits are read.
+        if byte_len > self.max_bigint_bytes {
+            return Err(self.err(
+                ErrorCode::LimitBigint,
+                tag_pos,
+                "BigInt longer than max_bigint_bytes",
+            ));
+        }
         let at = self.read_raw(byte_len as usize)?;
         if byte_len == 0 && negative {
             return Err(self.err(
@@ -1014,10 +1038,23 @@ impl<'a, 's> Dec<'a, 's> {
         Ok(())
     }
 
+    /// SC-L-05: one more value, whose tag is at `at`.
+    #[inline(always)]
+    fn count(&mut self, at: usize) -> R<()> {
+        if self.counting {
+            self.values += 1;
+            if self.values > self.max_values {
+                return Err(self.err(ErrorCode::LimitValues, at, "more than max_values values"));
+            }
+        }
+        Ok(())
+    }
+
     /// SC-D-07: one item at a value position (a container that opens pushes its frame).
     #[inline]
     fn read_value(&mut self) -> R<Slot> {
         let (tag, at) = self.value_tag()?;
+        self.count(at)?;
         Ok(match tag {
             TAG_ONE_BYTE_STRING => {
                 let len = self.read_u32()?;
@@ -1328,7 +1365,7 @@ impl<'a, 's> Dec<'a, 's> {
         let start = self.a.values.len();
         // Its slot, once a value (an array read without a frame) needs an id after it.
         let mut placed = false;
-        loop {
+        while !self.counting {
             match self.props_fast(me, &mut st, false) {
                 Fast::Done(next) => {
                     self.pos = next;
@@ -1728,7 +1765,10 @@ impl<'a, 's> Dec<'a, 's> {
         loop {
             // As far as the fast path goes (it reads the common properties; nested containers,
             // unusual keys and values, and errors are read one by one below).
-            if !st.pending && !st.has_index && self.buf.get(self.pos) == Some(&TAG_ONE_BYTE_STRING)
+            if !st.pending
+                && !st.has_index
+                && !self.counting
+                && self.buf.get(self.pos) == Some(&TAG_ONE_BYTE_STRING)
             {
                 let to_scratch = self.values_owner != me && self.s.scratch_at[me][VALUES] != NONE32;
                 if !to_scratch && self.values_owner != me {
@@ -1749,12 +1789,16 @@ impl<'a, 's> Dec<'a, 's> {
                 if tag == Some(TAG_BEGIN_JS_OBJECT) || tag == Some(TAG_BEGIN_DENSE_JS_ARRAY) {
                     // The common nested values: the id is the next one, so the slot is written
                     // before the value is read (an object may take the value arena over).
+                    self.count(at)?;
                     let obj = self.a.objects.len() as u32;
                     self.values_to(me).push(Slot::Object(obj));
                     self.pos = at + 1;
                     let id = if tag == Some(TAG_BEGIN_JS_OBJECT) {
                         self.begin_object(at)?
-                    } else if let Some(id) = self.array_fast(at, self.s.stack.len()) {
+                    } else if let Some(id) = (!self.counting)
+                        .then(|| self.array_fast(at, self.s.stack.len()))
+                        .flatten()
+                    {
                         id
                     } else {
                         self.begin_array(true, at)?
@@ -1943,48 +1987,64 @@ impl<'a, 's> Dec<'a, 's> {
                 }
                 continue;
             }
-            if tag == TAG_BEGIN_JS_OBJECT && !st.indexed && self.object_run(me, st) > 0 {
+            if tag == TAG_BEGIN_JS_OBJECT
+                && !st.indexed
+                && !self.counting
+                && self.object_run(me, st) > 0
+            {
                 if self.s.stack.len() > me + 1 {
                     return Ok(Fill::Open);
                 }
                 continue;
             }
-            if tag == TAG_ONE_BYTE_STRING && !st.indexed && self.string_run(me, st) > 0 {
+            if tag == TAG_ONE_BYTE_STRING
+                && !st.indexed
+                && !self.counting
+                && self.string_run(me, st) > 0
+            {
                 continue;
             }
             let i = st.next;
             st.next += 1;
             let buf = self.buf;
+            // SC-L-05: the elements read here are counted here; `read_value` counts the others.
             let v = match tag {
                 TAG_BEGIN_JS_OBJECT => {
+                    self.count(at)?;
                     self.pos = at + 1;
                     Slot::Object(self.begin_object(at)?)
                 }
                 TAG_ONE_BYTE_STRING
                     if varint_at(buf, at + 1).is_some_and(|(n, s)| n as usize <= buf.len() - s) =>
                 {
+                    self.count(at)?;
                     let (n, s) = varint_at(buf, at + 1).unwrap_or_default();
                     self.pos = s + n as usize;
                     Slot::Latin1 { len: n, at: s }
                 }
                 TAG_INT32 if varint_at(buf, at + 1).is_some() => {
+                    self.count(at)?;
                     let (z, next) = varint_at(buf, at + 1).unwrap_or_default();
                     self.pos = next;
                     Slot::Number(f64::from(zigzag(z)))
                 }
                 TAG_TRUE => {
+                    self.count(at)?;
                     self.pos = at + 1;
                     Slot::Bool(true)
                 }
                 TAG_FALSE => {
+                    self.count(at)?;
                     self.pos = at + 1;
                     Slot::Bool(false)
                 }
                 TAG_NULL => {
+                    self.count(at)?;
                     self.pos = at + 1;
                     Slot::Null
                 }
                 TAG_UNDEFINED => {
+                    self.count(at)?;
                     self.pos = at + 1;
                     Slot::Undefined
                 }

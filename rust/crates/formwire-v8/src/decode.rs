@@ -19,6 +19,13 @@ pub struct DecodeOptions {
     pub max_depth: u32,
     /// Longest input accepted (`max_bytes`, default 256 MiB; `u64::MAX` = unlimited).
     pub max_bytes: u64,
+    /// Most values accepted (`max_values`, default 10,000,000; `u64::MAX` = unlimited): the root,
+    /// every property value, array element, Map key and value, Set value and Error cause, each
+    /// back-reference included (SC-L-03).
+    pub max_values: u64,
+    /// Longest BigInt accepted, in digit bytes (`max_bigint_bytes`, default 1 MiB; `u32::MAX` =
+    /// unlimited) (SC-L-04).
+    pub max_bigint_bytes: u32,
     /// Read `\` host objects as Node's child_process `serialization: 'advanced'` writes them (`node_ipc`):
     /// a sub-tag varint first, 0 = a Node view, 1 = a plain object follows. Default `false`.
     pub node_ipc: bool,
@@ -29,6 +36,8 @@ impl Default for DecodeOptions {
         DecodeOptions {
             max_depth: 1000,
             max_bytes: 256 * 1024 * 1024,
+            max_values: 10_000_000,
+            max_bigint_bytes: 1024 * 1024,
             node_ipc: false,
         }
     }

@@ -36,6 +36,10 @@ pub enum ErrorCode {
     LimitDepth,
     /// `SC_LIMIT_BYTES`: the input is longer than `max_bytes`. Offset: 0.
     LimitBytes,
+    /// `SC_LIMIT_VALUES`: more than `max_values` values. Offset: the tag of value number `max_values + 1`.
+    LimitValues,
+    /// `SC_LIMIT_BIGINT`: a BigInt with more than `max_bigint_bytes` digit bytes. Offset: its tag.
+    LimitBigint,
     /// `SC_DATA_CLONE` (encoder): the value cannot be cloned. Offset: the output length at that point.
     DataClone,
 }
@@ -57,12 +61,14 @@ impl ErrorCode {
             ErrorCode::Unsupported => "SC_UNSUPPORTED",
             ErrorCode::LimitDepth => "SC_LIMIT_DEPTH",
             ErrorCode::LimitBytes => "SC_LIMIT_BYTES",
+            ErrorCode::LimitValues => "SC_LIMIT_VALUES",
+            ErrorCode::LimitBigint => "SC_LIMIT_BIGINT",
             ErrorCode::DataClone => "SC_DATA_CLONE",
         }
     }
 
     /// Every code, in registry order.
-    pub const ALL: [ErrorCode; 14] = [
+    pub const ALL: [ErrorCode; 16] = [
         ErrorCode::Truncated,
         ErrorCode::Version,
         ErrorCode::Tag,
@@ -76,6 +82,8 @@ impl ErrorCode {
         ErrorCode::Unsupported,
         ErrorCode::LimitDepth,
         ErrorCode::LimitBytes,
+        ErrorCode::LimitValues,
+        ErrorCode::LimitBigint,
         ErrorCode::DataClone,
     ];
 

@@ -10,7 +10,8 @@
 //!   ([`Span`]) live in arenas of the [`Heap`], and objects of one shape share their key list;
 //! - [`decode`]: everything V8 reads for versions 13..=15, plus Node's `v8.serialize` host-object
 //!   views and the child_process `'advanced'` framing, with the stable `SC_` error codes and offsets
-//!   of `spec/errors.md`, bounded by [`DecodeOptions`] (`max_depth`, `max_bytes`), without recursion;
+//!   of `spec/errors.md`, bounded by [`DecodeOptions`] (`max_depth`, `max_bytes`, `max_values`,
+//!   `max_bigint_bytes`), without recursion;
 //! - [`decode_borrowed`]: the same decoder into a [`BorrowedGraph`] that borrows strings, BigInt
 //!   digits and buffer contents from the input (no allocation or copy per value; same errors, limits
 //!   and object ids as [`decode`]; [`BorrowedGraph::to_graph`] gives the owned [`Graph`]);

@@ -82,6 +82,16 @@ fn decode_options(case: &Json) -> DecodeOptions {
             Some(v) => o.max_bytes = v.as_u64().expect("max_bytes"),
             None => {}
         }
+        match opts.get("max_values") {
+            Some(Json::Null) => o.max_values = u64::MAX,
+            Some(v) => o.max_values = v.as_u64().expect("max_values"),
+            None => {}
+        }
+        match opts.get("max_bigint_bytes") {
+            Some(Json::Null) => o.max_bigint_bytes = u32::MAX,
+            Some(v) => o.max_bigint_bytes = v.as_u64().expect("max_bigint_bytes") as u32,
+            None => {}
+        }
         o.node_ipc = opts
             .get("node_ipc")
             .and_then(Json::as_bool)
