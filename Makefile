@@ -5,10 +5,10 @@ SHELL := /bin/bash
 PYTHON ?= python3
 CARGO ?= cargo
 RUST_MANIFEST := rust/Cargo.toml
-LANGS := $(strip $(if $(wildcard rust/Cargo.toml),rust) $(if $(wildcard ts/package.json),ts) $(if $(wildcard python/pyproject.toml),python))
+LANGS := $(strip $(if $(wildcard rust/Cargo.toml),rust) $(if $(wildcard ts/package.json),ts) $(if $(wildcard python/pyproject.toml),python) $(if $(wildcard go/go.mod),go))
 
 .DEFAULT_GOAL := help
-.PHONY: help setup build rust-build ts-build python-build test conformance cross validate registry vectors demo bench bench-quick interop interop-smoke clean
+.PHONY: help setup build rust-build ts-build python-build go-build test conformance cross validate registry vectors demo bench bench-quick interop interop-smoke clean
 
 help: ## List the targets
 	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -16,7 +16,7 @@ help: ## List the targets
 setup: ## Install dev dependencies from the public registries into ignored repo folders
 	@scripts/setup
 
-build: setup rust-build ts-build python-build ## Build every implementation present
+build: setup rust-build ts-build python-build go-build ## Build every implementation present
 
 rust-build:
 	@if [ -f $(RUST_MANIFEST) ]; then $(CARGO) build --release --quiet --manifest-path $(RUST_MANIFEST) --workspace; fi
@@ -26,6 +26,9 @@ ts-build:
 
 python-build:
 	@if [ -f python/pyproject.toml ]; then $(MAKE) --no-print-directory -C python build; fi
+
+go-build:
+	@if [ -f go/go.mod ]; then go build -C go ./... && go build -C go -trimpath -o bin/formwire-testee ./cmd/formwire-testee; fi
 
 test: build ## Unit tests + conformance for every language; ends with `N passed, N failed`
 	@$(PYTHON) scripts/test-all.py

@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 class Suite:
     name: str
     cmd: list[str]
-    parser: str  # how to read the counts: cargo | node | unittest | pytest | surefire | validate | plain
+    parser: str  # how to read the counts: cargo | node | unittest | pytest | surefire | gotest | validate | plain
     needs: str  # a path that must exist for the suite to apply
 
 
@@ -53,6 +53,14 @@ def suites() -> list[Suite]:
         Suite("java-conformance", [sys.executable, "conformance/run", "--lang", "java", "-j", "2"], "plain", "java/pom.xml"),
         # dev.formwire.v8 (through the testee's clone ops) against Node's V8 and the JS reference codec.
         Suite("java-v8-diff", ["bash", "-c", "exec node go/v8/tools/v8-diff.mjs java 1 500"], "plain", "java/pom.xml"),
+        # Go: vet, then -race on every package but go/v8 (its deep-nesting tests take minutes under -race; they run
+        # without it), so Go's share of make test stays under ~3 minutes on 2 cores.
+        Suite("go-unit", ["bash", "-c", "cd go && go vet ./... && go test -race -count=1 -v $(go list ./... | grep -v '/v8$') "
+                          "&& go test -count=1 -v ./v8/"], "gotest", "go/go.mod"),
+        Suite("go-conformance", [sys.executable, "conformance/run", "--lang", "go", "-j", "2", "--build"], "plain", "go/go.mod"),
+        # go/v8 (through the testee's clone ops) against Node's V8 and the JS reference codec.
+        Suite("go-v8-diff", ["bash", "-c", "go build -C go -trimpath -o bin/formwire-testee ./cmd/formwire-testee && "
+                             "exec node go/v8/tools/v8-diff.mjs go 1 500"], "plain", "go/go.mod"),
         Suite("interop-unit", [sys.executable, "-m", "unittest", "discover", "-s", "interop/tests"], "unittest", "interop/tests"),
         Suite("interop-smoke", ["bash", "-c", "interop/setup --smoke && exec python3 interop/run --smoke"], "plain", "interop/run"),
         Suite("bench-quick", ["make", "--no-print-directory", "bench-quick"], "plain", "bench/run"),
@@ -94,6 +102,11 @@ def counts(parser: str, out: str) -> tuple[int, int] | None:
             return None
         run, fail, err, skip = (sum(int(g[i]) for g in got) for i in range(4))
         return run - fail - err - skip, fail + err
+    if parser == "gotest":  # `go test -v`: one line per test, subtest and example
+        p = len(re.findall(r"^\s*--- PASS: ", out, re.M))
+        f = len(re.findall(r"^\s*--- FAIL: ", out, re.M))
+        f += len(re.findall(r"^FAIL\s+\S+\s+\[(?:build|setup) failed\]", out, re.M))
+        return (p, f) if p or f else None
     if parser == "validate":  # every vector case is one test: valid or not
         m = re.search(r"^(\d+) cases valid, (\d+) invalid", out, re.M)
         return (int(m.group(1)), int(m.group(2))) if m else None
