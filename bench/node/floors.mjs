@@ -1,5 +1,5 @@
 // The W5 floor-body work, shared by bench/run's `floor-body` row (bench/node/cases.mjs) and the breakdown tool
-// ts/bench/serialize.mjs, so both measure the same thing. Why this is the least work: see the row in cases.mjs.
+// bench/node/serialize.mjs, so both measure the same thing. Why this is the least work: see the row in cases.mjs.
 const te = new TextEncoder();
 
 /**

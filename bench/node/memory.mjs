@@ -2,7 +2,7 @@
 // fields + one in-memory File of N MiB) is serialized and the body consumed by a sink that drops it, as an HTTP client
 // writing to a socket does. Each row runs in its own process:
 //
-//   npm --prefix ts run build && node ts/bench/memory.mjs [mib=10,100] [rounds=5]
+//   npm --prefix ts run build && node bench/node/memory.mjs [mib=10,100] [rounds=5]
 //
 // Two columns, from separate processes:
 // - peak RSS growth: VmHWM after the body was consumed minus VmRSS once the form is built and a GC has run (the
@@ -60,7 +60,7 @@ async function child(row, mib, gcPerChunk) {
       globalThis.gc();
       held = Math.max(held, process.memoryUsage().arrayBuffers - heldBase);
     };
-  const fw = await import(join(here, '..', 'dist', 'src', 'index.js'));
+  const fw = await import(join(here, '..', '..', 'ts', 'dist', 'src', 'index.js'));
   const fd = new FormData();
   for (let i = 0; i < 1000; i++) fd.append(`field${i}`, `value ${i} `.repeat(4));
   const blob = new Uint8Array(mib << 20);

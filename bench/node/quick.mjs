@@ -1,7 +1,7 @@
 // Quick same-run timings of formwire's multipart paths against the incumbents (not run by the tests).
 //
 //   npm --prefix ts run build
-//   node ts/bench/quick.mjs [w1] [w2] [rounds=N] [only=substring,...]
+//   node bench/node/quick.mjs [w1] [w2] [rounds=N] [only=substring,...]
 //
 // Default: w2 only. W2 is bench/lib/gen.py's W2 byte for byte (splitmix64 seed 2: 10,000 fields `field00000`…,
 // values of 16–24 random alphanumerics). W1 reads bench/.work/full/w1.body when `bench/run` has generated it, else
@@ -28,8 +28,8 @@ import { dirname, join } from 'node:path';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
-const fw = await import(join(here, '..', 'dist', 'src', 'index.js'));
-const fwBusboy = (await import(join(here, '..', 'dist', 'src', 'busboy.js'))).default;
+const fw = await import(join(here, '..', '..', 'ts', 'dist', 'src', 'index.js'));
+const fwBusboy = (await import(join(here, '..', '..', 'ts', 'dist', 'src', 'busboy.js'))).default;
 let busboy = null;
 let fastifyBusboy = null;
 try {

@@ -2,9 +2,9 @@
 // costs, measured the way bench/run measures its W5 rows (the form is built inside the timer, the result kept alive).
 //
 //   npm --prefix ts run build && bench/run --workload W5 --lang ts   # once: generates bench/.work/full/w5.*
-//   node ts/bench/serialize.mjs [rounds=N]                # the breakdown
-//   node ts/bench/serialize.mjs mode=readback [rounds=N]  # the ways Node offers to get a File's bytes out, compared
-//   node ts/bench/serialize.mjs mode=interleave [rounds=N] [runs=100]  # floor, formwire, Response taking turns
+//   node bench/node/serialize.mjs [rounds=N]                # the breakdown
+//   node bench/node/serialize.mjs mode=readback [rounds=N]  # the ways Node offers to get a File's bytes out, compared
+//   node bench/node/serialize.mjs mode=interleave [rounds=N] [runs=100]  # floor, formwire, Response taking turns
 //
 // Rows, each in its own process (median wall and CPU time of its runs; the median of those over the rounds; and the
 // ArrayBuffer memory one run adds, which counts the 10 MiB copies it makes unless a collection ran during it):
@@ -31,7 +31,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import { writeFloorBody } from '../../bench/node/floors.mjs';
+import { writeFloorBody } from './floors.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dir = join(here, '..', '..', 'bench', '.work', 'full');
@@ -54,7 +54,7 @@ async function child(row) {
   const W = Object.values(man).find(Array.isArray).find((w) => w.id === 'W5');
   const fields = JSON.parse(readFileSync(join(dir, W.fields), 'utf8'));
   const blob = readFileSync(join(dir, W.blob));
-  const fw = await import(join(here, '..', 'dist', 'src', 'index.js'));
+  const fw = await import(join(here, '..', '..', 'ts', 'dist', 'src', 'index.js'));
   const build = () => {
     const fd = new FormData();
     for (const [k, v] of fields) fd.append(k, v);

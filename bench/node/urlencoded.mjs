@@ -1,7 +1,7 @@
 // W4 (1 MiB urlencoded, ~20,000 pairs) the way bench/run measures it, plus floor rows that split formwire's time.
 //
 //   npm --prefix ts run build && bench/run --workload W4 --lang ts   # once: generates bench/.work/full/w4.txt
-//   node ts/bench/urlencoded.mjs [rounds=N] [only=substring,...]
+//   node bench/node/urlencoded.mjs [rounds=N] [only=substring,...]
 //
 // Every row runs in its own process, like bench/node/cases.mjs: the body is read as a latin1 string outside the
 // timer, one warm-up run, then runs for at least 1 s (at least 5, at most 200), each result kept alive while the next
@@ -71,7 +71,7 @@ function slices(s) {
 
 async function rowFn(row, s) {
   if (row === 'formwire') {
-    const fw = await import(join(here, '..', 'dist', 'src', 'index.js'));
+    const fw = await import(join(here, '..', '..', 'ts', 'dist', 'src', 'index.js'));
     return () => fw.parseUrlencoded(s, { maxPairs: null });
   }
   if (row === 'URLSearchParams') {

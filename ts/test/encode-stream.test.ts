@@ -1,7 +1,7 @@
 /**
  * The streamed body (`stream()`, `for await`) reads Blobs a slice at a time, so it never holds a whole Blob: Node's
  * own `Blob.stream()` hands over an in-memory Blob as a single chunk of its full size. (Memory itself is measured by
- * ts/bench/memory.mjs, not here.)
+ * bench/node/memory.mjs, not here.)
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
