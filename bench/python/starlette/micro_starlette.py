@@ -3,9 +3,9 @@
 chunks a server would deliver, plus what the endpoint does with the form (read every file back, close it). The CPU
 time per form, stock vs formwire's two paths vs no parser, with none of uvicorn's receive path around it.
 
-    python/bench/.venv/bin/python python/bench/micro_starlette.py [--loop asyncio|uvloop] [--runs 7]
+    bench/python/starlette/.venv/bin/python bench/python/starlette/micro_starlette.py [--loop asyncio|uvloop] [--runs 7]
 
-(run_starlette.py makes python/bench/.venv and the bodies in python/bench/.work). Prints a table of medians.
+(run_starlette.py makes bench/python/starlette/.venv and the bodies in bench/python/starlette/.work). Prints a table of medians.
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def bodies() -> dict[str, tuple[bytes, str]]:
     for wl in ("fields10", "file10m"):
         path = WORK / f"{wl}.body"
         if not path.exists():
-            sys.exit(f"{path} is missing: run python3 python/bench/run_starlette.py --quick once")
+            sys.exit(f"{path} is missing: run python3 bench/python/starlette/run_starlette.py --quick once")
         body = path.read_bytes()
         boundary = body[2:body.index(b"\r\n")].decode()
         out[wl] = (body, f"multipart/form-data; boundary={boundary}")

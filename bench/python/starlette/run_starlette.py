@@ -3,20 +3,20 @@
 
 One command, from the repository root (after ``make python-build``):
 
-    python3 python/bench/run_starlette.py                 # both server stacks, both workloads
-    python3 python/bench/run_starlette.py --quick         # fewer requests, 3 runs: a smoke test (not for results)
-    python3 python/bench/run_starlette.py --profile       # cProfile in each server, no timing
-    python3 python/bench/run_starlette.py --render        # RESULTS.md again from results.json + NOTES.md
+    python3 bench/python/starlette/run_starlette.py                 # both server stacks, both workloads
+    python3 bench/python/starlette/run_starlette.py --quick         # fewer requests, 3 runs: a smoke test (not for results)
+    python3 bench/python/starlette/run_starlette.py --profile       # cProfile in each server, no timing
+    python3 bench/python/starlette/run_starlette.py --render        # RESULTS.md again from results.json + NOTES.md
 
 What it does:
 
-1. Environment: ``python/bench/.venv`` (made once, with the interpreter of the repo-root ``.venv``, no system site
+1. Environment: ``bench/python/starlette/.venv`` (made once, with the interpreter of the repo-root ``.venv``, no system site
    packages) gets the pinned ``requirements.txt`` (starlette, python-multipart, uvicorn, httptools, uvloop) from PyPI;
    formwire itself is the repository's editable build: a ``.pth`` file points at ``python/src``, where
    ``make python-build`` puts the compiled extension (the same thing the repo-root ``.venv`` imports). The load client
    is ``wrk`` (Debian's package; installed with apt-get when missing and running as root).
 2. Bodies: a multipart form with 10 small text fields (some UTF-8), and one with a single 10 MiB file (seeded random
-   bytes), in Chrome's format; written to ``python/bench/.work``.
+   bytes), in Chrome's format; written to ``bench/python/starlette/.work``.
 3. Servers: ``starlette_app.py`` once per server, in separate processes, on 127.0.0.1 only: ``--parser stock``,
    ``formwire`` (``install()``, the native path), ``callbacks`` (``install(native=False)``), and the no-parser
    ``floor`` and ``floor_batched``; each stops by itself after a bounded number of requests or a time cap.
@@ -28,7 +28,7 @@ What it does:
    CPU 1 and wrk to CPU 0 (``taskset``) so the client does not compete with the server for its core. Reported: the
    median requests/s per server, the ratio, and the server's CPU time per request (utime+stime of the server
    process, all threads; steadier than requests/s on a shared machine).
-6. Output: a table on stdout, ``python/bench/results.json`` and ``python/bench/RESULTS.md``.
+6. Output: a table on stdout, ``bench/python/starlette/results.json`` and ``bench/python/starlette/RESULTS.md``.
 """
 from __future__ import annotations
 
@@ -51,7 +51,7 @@ import venv as _venv  # noqa: F401  (fails early on interpreters without venv)
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent.parent
+ROOT = HERE.parent.parent.parent
 BENCH_VENV = HERE / ".venv"
 WORK = HERE / ".work"
 REQS = HERE / "requirements.txt"
@@ -94,7 +94,7 @@ def ensure_env() -> None:
         # `-m venv` run from inside a venv makes the new one from the same base interpreter
         subprocess.run([str(base), "-m", "venv", str(BENCH_VENV)], check=True)
     if not stamp.exists() or stamp.stat().st_mtime < REQS.stat().st_mtime:
-        log("pip install -r python/bench/requirements.txt")
+        log("pip install -r bench/python/starlette/requirements.txt")
         subprocess.run([str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r", str(REQS)],
                        check=True)
         stamp.touch()
@@ -107,7 +107,7 @@ def ensure_env() -> None:
     r = subprocess.run([str(py), "-c", "import formwire._formwire, formwire; print(formwire.__file__)"],
                        capture_output=True, text=True)
     if r.returncode != 0:
-        sys.exit("formwire's extension does not import in python/bench/.venv (run `make python-build`):\n" + r.stderr)
+        sys.exit("formwire's extension does not import in bench/python/starlette/.venv (run `make python-build`):\n" + r.stderr)
     if shutil.which("wrk") is None:
         if os.geteuid() == 0 and shutil.which("apt-get"):
             log("apt-get install -y wrk")
@@ -591,7 +591,7 @@ def main() -> None:
         if notes.exists():
             doc["notes"] = notes.read_text()
         write_results(doc)
-        log("rewrote python/bench/RESULTS.md (and results.json's notes) from results.json")
+        log("rewrote bench/python/starlette/RESULTS.md (and results.json's notes) from results.json")
         return
     stacks = [s for s in args.stacks.split(",") if s]
     workloads = [w for w in args.workloads.split(",") if w]
@@ -634,7 +634,7 @@ def main() -> None:
         log("--quick: results not written")
         return
     doc = {
-        "command": " ".join(["python3 python/bench/run_starlette.py"] + sys.argv[1:]),
+        "command": " ".join(["python3 bench/python/starlette/run_starlette.py"] + sys.argv[1:]),
         "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "target_ratio": args.target,
         "servers": names,
@@ -652,7 +652,7 @@ def main() -> None:
     if notes.exists():
         doc["notes"] = notes.read_text()
     write_results(doc)
-    log("wrote python/bench/results.json and python/bench/RESULTS.md")
+    log("wrote bench/python/starlette/results.json and bench/python/starlette/RESULTS.md")
 
 
 if __name__ == "__main__":
