@@ -73,6 +73,11 @@ const cases: Case[] = [
   { rule: 'MP-H-06', what: 'no Content-Disposition', body: `--b\r\nContent-Type: text/plain\r\n\r\n1\r\n` + END, error: ['MP_NO_DISPOSITION', 31] },
   { rule: 'MP-H-06', what: 'two Content-Disposition headers', body: `--b\r\n${CD('a')}content-disposition: form-data; name="z"\r\n\r\n1\r\n` + END, error: ['MP_DISPOSITION', 'content-disposition'] },
   { rule: 'MP-H-07', what: 'backslash is ordinary', body: `--b\r\n${CD('a\\', '; filename="c:\\x\\"')}\r\n1\r\n` + END, parts: [{ name: 'a\\', filename: 'c:\\x\\' }] },
+  { rule: 'MP-H-07', what: 'quoted-pair reading when the literal one fails (Go)', body: `--b\r\n${CD('f', '; filename="a\\"b.txt"')}\r\n1\r\n` + END, parts: [{ name: 'f', filename: 'a"b.txt' }] },
+  { rule: 'MP-H-07', what: 'one reading for the whole value', body: `--b\r\n${CD('x\\\\y', '; filename="a\\"b"')}\r\n1\r\n` + END, parts: [{ name: 'x\\y', filename: 'a"b' }] },
+  { rule: 'MP-H-07', what: 'allow_quoted_pairs reads them first', body: `--b\r\n${CD('x\\\\y', '; filename="c\\d"')}\r\n1\r\n` + END, options: { allowQuotedPairs: true }, parts: [{ name: 'x\\y', filename: 'cd' }] },
+  { rule: 'MP-H-07', what: 'allow_quoted_pairs falls back to the literal reading', body: `--b\r\n${CD('f', '; filename="a\\"')}\r\n1\r\n` + END, options: { allowQuotedPairs: true }, parts: [{ name: 'f', filename: 'a\\' }] },
+  { rule: 'MP-H-07', what: 'both readings fail', body: `--b\r\n${CD('a\\', '; filename="b\\"c"')}\r\n1\r\n` + END, error: ['MP_DISPOSITION', 5] },
   { rule: 'MP-H-07', what: 'unterminated quote', body: `--b\r\nContent-Disposition: form-data; name="a\r\n\r\n1\r\n` + END, error: ['MP_DISPOSITION', 5] },
   { rule: 'MP-H-07', what: 'junk after a value', body: `--b\r\nContent-Disposition: form-data; name="a".html\r\n\r\n1\r\n` + END, error: ['MP_DISPOSITION', 5] },
   { rule: 'MP-H-07', what: 'not form-data', body: `--b\r\nContent-Disposition: attachment; name="a"\r\n\r\n1\r\n` + END, error: ['MP_DISPOSITION', 5] },
@@ -97,6 +102,10 @@ const cases: Case[] = [
   { rule: 'MP-L-02', what: 'field at the limit passes', body: field('a', '12345') + END, options: { maxFieldBytes: 5 }, parts: [{ body: '12345' }] },
   { rule: 'MP-L-02', what: 'field over the limit', body: field('a', '123456') + END, options: { maxFieldBytes: 5 }, error: ['MP_LIMIT_FIELD_BYTES', '6\r\n'] },
   { rule: 'MP-L-02', what: 'file over the limit', body: `--b\r\n${CD('a', '; filename="f"')}\r\n123\r\n` + END, options: { maxFileBytes: 2, maxFieldBytes: 0 }, error: ['MP_LIMIT_FILE_BYTES', '3\r\n'] },
+  { rule: 'MP-L-04', what: 'fields summing to the total pass, files do not count', body: field('a', '123') + `--b\r\n${CD('f', '; filename="f"')}\r\n0123456789\r\n` + field('c', '45') + END, options: { maxTotalFieldBytes: 5 }, parts: [{ body: '123' }, { body: '0123456789' }, { body: '45' }] },
+  { rule: 'MP-L-04', what: 'the byte that makes the sum total + 1', body: field('a', '123') + field('c', '456') + END, options: { maxTotalFieldBytes: 5 }, error: ['MP_LIMIT_TOTAL_FIELD_BYTES', '6\r\n'] },
+  { rule: 'MP-L-04', what: 'field limit wins at the same byte', body: field('a', '12') + field('c', '3456') + END, options: { maxTotalFieldBytes: 5, maxFieldBytes: 3 }, error: ['MP_LIMIT_FIELD_BYTES', '6\r\n'] },
+  { rule: 'MP-L-04', what: 'total fires within the field limit', body: field('a', '12') + field('c', '3456') + END, options: { maxTotalFieldBytes: 5, maxFieldBytes: 4 }, error: ['MP_LIMIT_TOTAL_FIELD_BYTES', '6\r\n'] },
   { rule: 'MP-L-02', what: 'CR-dense field at the limit', body: field('a', '\r\r\r\n\r') + END, options: { maxFieldBytes: 5 }, parts: [{ body: '\r\r\r\n\r' }] },
   { rule: 'MP-L-03', what: 'max_total_bytes', body: field('a', '1') + END, options: { maxTotalBytes: 10 }, error: ['MP_LIMIT_TOTAL_BYTES', 10] },
   { rule: 'MP-L-03', what: 'an earlier error wins', body: 'x' + field('a', '1') + END, options: { maxTotalBytes: 10 }, error: ['MP_PREAMBLE', 0] },
@@ -108,7 +117,9 @@ const cases: Case[] = [
   { rule: 'MP-B-01', what: 'not multipart/form-data', ct: 'multipart/mixed; boundary=b', body: END, error: ['MP_CONTENT_TYPE', 0] },
   { rule: 'MP-B-03', what: 'missing boundary', ct: 'multipart/form-data', body: END, error: ['MP_BOUNDARY', 0] },
   { rule: 'MP-B-03', what: 'empty boundary', ct: 'multipart/form-data; boundary=""', body: END, error: ['MP_BOUNDARY', 0] },
-  { rule: 'MP-B-04', what: 'boundary too long', ct: 'multipart/form-data; boundary=' + 'x'.repeat(71), body: END, error: ['MP_LIMIT_BOUNDARY', 0] },
+  { rule: 'MP-B-04', what: 'boundary too long', ct: 'multipart/form-data; boundary=' + 'x'.repeat(257), body: END, error: ['MP_LIMIT_BOUNDARY', 0] },
+  { rule: 'MP-B-04', what: "a 71-byte boundary (werkzeug's test client) parses", ct: 'multipart/form-data; boundary=' + 'w'.repeat(71), body: `--${'w'.repeat(71)}\r\n${CD('a')}\r\n1\r\n--${'w'.repeat(71)}--`, parts: [{ name: 'a', body: '1' }] },
+  { rule: 'MP-B-04', what: 'max_boundary_bytes 70', ct: 'multipart/form-data; boundary=' + 'w'.repeat(71), body: END, options: { maxBoundaryBytes: 70 }, error: ['MP_LIMIT_BOUNDARY', 0] },
 ];
 
 function check(c: Case, out: Outcome, how: string): void {
