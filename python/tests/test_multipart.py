@@ -216,8 +216,10 @@ def test_errors_are_coded_value_errors() -> None:
     with pytest.raises(formwire.MultipartError, match="MP_BOUNDARY"):
         multipart.Parser.from_content_type("multipart/form-data")
     with pytest.raises(formwire.MultipartError) as e:
-        multipart.Parser("x" * 71)
+        multipart.Parser("x" * 257)
     assert e.value.code == "MP_LIMIT_BOUNDARY"
+    # MP-B-04: 256 by default, so werkzeug's 71+ byte test-client boundaries parse.
+    assert multipart.Parser("x" * 71).boundary == b"x" * 71
 
 
 def test_truncated_input_is_an_error_at_close() -> None:
@@ -278,9 +280,10 @@ def test_limits_at_exactly_the_limit_pass_and_none_is_unlimited() -> None:
 
 def test_options_report_the_defaults_of_spec_limits() -> None:
     assert multipart.Parser(B).options == {
-        "allow_preamble": False, "allow_lf": False, "allow_obs_fold": False,
-        "max_boundary_bytes": 70, "max_parts": 1000, "max_headers": 8, "max_header_bytes": 8192,
-        "max_field_bytes": 1048576, "max_file_bytes": 10737418240, "max_total_bytes": 21474836480,
+        "allow_preamble": False, "allow_lf": False, "allow_obs_fold": False, "allow_quoted_pairs": False,
+        "max_boundary_bytes": 256, "max_parts": 1000, "max_headers": 8, "max_header_bytes": 8192,
+        "max_field_bytes": 1048576, "max_total_field_bytes": 10485760, "max_file_bytes": 10737418240,
+        "max_total_bytes": 21474836480,
     }
     assert multipart.Parser(B, max_total_bytes=None).options["max_total_bytes"] is None
 

@@ -20,8 +20,8 @@ messages, and its ``UploadFile`` objects. What ``install()`` changes:
   ``MultiPartParser`` that override a callback); ``install(native=False)`` uses only it.
 
 Both read the bytes with formwire's rules: strict framing (a truncated body or junk after the close delimiter is a
-400 "Invalid multipart data." instead of a partial form), the MP-H rules for Content-Disposition (no backslash
-escapes, no IE path stripping, a second ``name`` is an error; ``name*``/``filename*`` ignored as by python-multipart),
+400 "Invalid multipart data." instead of a partial form), the MP-H rules for Content-Disposition (backslash
+escapes only where the literal reading fails, no IE path stripping, a second ``name`` is an error; ``name*``/``filename*`` ignored as by python-multipart),
 header values trimmed of whitespace (MP-H-11), and formwire's header limits (``max_headers`` 8, ``max_header_bytes``
 8192 per part) on top of Starlette's. Everything else the native path does as Starlette's own ``parse`` does (checked
 against starlette 1.10, and tested against it): names and filenames decoded with the form's charset and Starlette's

@@ -295,11 +295,13 @@ fn options(
     allow_preamble: bool,
     allow_lf: bool,
     allow_obs_fold: bool,
+    allow_quoted_pairs: bool,
     max_boundary_bytes: Option<i128>,
     max_parts: Option<i128>,
     max_headers: Option<i128>,
     max_header_bytes: Option<i128>,
     max_field_bytes: Option<i128>,
+    max_total_field_bytes: Option<i128>,
     max_file_bytes: Option<i128>,
     max_total_bytes: Option<i128>,
 ) -> PyResult<Options> {
@@ -307,11 +309,13 @@ fn options(
     o.allow_preamble = allow_preamble;
     o.allow_lf = allow_lf;
     o.allow_obs_fold = allow_obs_fold;
+    o.allow_quoted_pairs = allow_quoted_pairs;
     o.max_boundary_bytes = util::limit(max_boundary_bytes, "max_boundary_bytes")?;
     o.max_parts = util::limit(max_parts, "max_parts")?;
     o.max_headers = util::limit(max_headers, "max_headers")?;
     o.max_header_bytes = util::limit(max_header_bytes, "max_header_bytes")?;
     o.max_field_bytes = util::limit(max_field_bytes, "max_field_bytes")?;
+    o.max_total_field_bytes = util::limit(max_total_field_bytes, "max_total_field_bytes")?;
     o.max_file_bytes = util::limit(max_file_bytes, "max_file_bytes")?;
     o.max_total_bytes = util::limit(max_total_bytes, "max_total_bytes")?;
     Ok(o)
@@ -438,11 +442,11 @@ impl MultipartParser {
     #[new]
     #[pyo3(
         signature = (boundary, *, allow_preamble=false, allow_lf=false, allow_obs_fold=false,
-                     max_boundary_bytes=Some(70), max_parts=Some(1000), max_headers=Some(8),
-                     max_header_bytes=Some(8192), max_field_bytes=Some(1048576),
-                     max_file_bytes=Some(10737418240), max_total_bytes=Some(21474836480),
-                     buffer_fields=false, latin1_fallback=false),
-        text_signature = "(boundary, *, allow_preamble=False, allow_lf=False, allow_obs_fold=False, max_boundary_bytes=70, max_parts=1000, max_headers=8, max_header_bytes=8192, max_field_bytes=1048576, max_file_bytes=10737418240, max_total_bytes=21474836480, buffer_fields=False, latin1_fallback=False)"
+                     allow_quoted_pairs=false, max_boundary_bytes=Some(256), max_parts=Some(1000),
+                     max_headers=Some(8), max_header_bytes=Some(8192), max_field_bytes=Some(1048576),
+                     max_total_field_bytes=Some(10485760), max_file_bytes=Some(10737418240),
+                     max_total_bytes=Some(21474836480), buffer_fields=false, latin1_fallback=false),
+        text_signature = "(boundary, *, allow_preamble=False, allow_lf=False, allow_obs_fold=False, allow_quoted_pairs=False, max_boundary_bytes=256, max_parts=1000, max_headers=8, max_header_bytes=8192, max_field_bytes=1048576, max_total_field_bytes=10485760, max_file_bytes=10737418240, max_total_bytes=21474836480, buffer_fields=False, latin1_fallback=False)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -450,11 +454,13 @@ impl MultipartParser {
         allow_preamble: bool,
         allow_lf: bool,
         allow_obs_fold: bool,
+        allow_quoted_pairs: bool,
         max_boundary_bytes: Option<i128>,
         max_parts: Option<i128>,
         max_headers: Option<i128>,
         max_header_bytes: Option<i128>,
         max_field_bytes: Option<i128>,
+        max_total_field_bytes: Option<i128>,
         max_file_bytes: Option<i128>,
         max_total_bytes: Option<i128>,
         buffer_fields: bool,
@@ -465,11 +471,13 @@ impl MultipartParser {
             allow_preamble,
             allow_lf,
             allow_obs_fold,
+            allow_quoted_pairs,
             max_boundary_bytes,
             max_parts,
             max_headers,
             max_header_bytes,
             max_field_bytes,
+            max_total_field_bytes,
             max_file_bytes,
             max_total_bytes,
         )?;
@@ -547,11 +555,13 @@ impl MultipartParser {
         d.set_item("allow_preamble", o.allow_preamble)?;
         d.set_item("allow_lf", o.allow_lf)?;
         d.set_item("allow_obs_fold", o.allow_obs_fold)?;
+        d.set_item("allow_quoted_pairs", o.allow_quoted_pairs)?;
         d.set_item("max_boundary_bytes", opt_limit(py, o.max_boundary_bytes))?;
         d.set_item("max_parts", opt_limit(py, o.max_parts))?;
         d.set_item("max_headers", opt_limit(py, o.max_headers))?;
         d.set_item("max_header_bytes", opt_limit(py, o.max_header_bytes))?;
         d.set_item("max_field_bytes", opt_limit(py, o.max_field_bytes))?;
+        d.set_item("max_total_field_bytes", opt_limit(py, o.max_total_field_bytes))?;
         d.set_item("max_file_bytes", opt_limit(py, o.max_file_bytes))?;
         d.set_item("max_total_bytes", opt_limit(py, o.max_total_bytes))?;
         Ok(d)
