@@ -17,7 +17,7 @@ import {
   type MultipartOptions,
   type UrlencodedOptions,
 } from '../src/index.js';
-import { serialize, deserialize } from '../src/clone/index.js';
+import { serialize, deserialize, type DeserializeOptions } from '../src/clone/index.js';
 import { describe as describeNeutral, build as buildNeutral, type Neutral } from './neutral.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -231,11 +231,13 @@ function urlencodedSerialize(req: { [k: string]: Json }): Json {
   }
 }
 
-function cloneOptions(o: { [k: string]: Json } | undefined): { maxDepth?: number; maxBytes?: number; nodeIpc?: boolean } {
-  const out: { maxDepth?: number; maxBytes?: number; nodeIpc?: boolean } = {};
+function cloneOptions(o: { [k: string]: Json } | undefined): DeserializeOptions {
+  const out: DeserializeOptions = {};
   if (!o) return out;
   if ('max_depth' in o) out.maxDepth = o.max_depth === null ? Infinity : (o.max_depth as number);
   if ('max_bytes' in o) out.maxBytes = o.max_bytes === null ? Infinity : (o.max_bytes as number);
+  if ('max_values' in o) out.maxValues = o.max_values as number | null;
+  if ('max_bigint_bytes' in o) out.maxBigintBytes = o.max_bigint_bytes as number | null;
   if ('node_ipc' in o) out.nodeIpc = o.node_ipc === true;
   return out;
 }

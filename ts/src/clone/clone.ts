@@ -28,12 +28,16 @@ import {
 } from './kinds.js';
 import { factoryFor, defineValue, type Factory } from './shapes.js';
 import { Identity } from './identity.js';
+import { isStackOverflow, cloneDepthError } from './stack.js';
 
 export interface CloneOptions {
   /** Walk objects in JavaScript even when no Proxy detector exists (the caller guarantees there are no Proxies). */
   assumeNoProxies?: boolean;
-  /** Nesting limit (containers). Default: unlimited (the stack decides, as for `structuredClone`). */
-  maxDepth?: number;
+  /**
+   * Nesting limit (containers, SC-L-03). Default: unlimited (the stack decides, as for `structuredClone`). Past it, or
+   * past what the stack holds, a RangeError with `formwireCode` SC_LIMIT_DEPTH.
+   */
+  maxDepth?: number | null;
 }
 
 const gopd = Object.getOwnPropertyDescriptor;
@@ -104,8 +108,16 @@ export function clone<T>(value: T, options?: CloneOptions): T {
   }
   if (value === null) return value;
   if (!hasProxyDetector() && !(options !== undefined && options.assumeNoProxies)) return native(value) as T;
-  const c = new Cloner(options === undefined || options.maxDepth === undefined ? Infinity : options.maxDepth);
-  const out = c.value(value, 0);
+  const md = options === undefined || options.maxDepth === undefined || options.maxDepth === null ? Infinity : options.maxDepth;
+  const c = new Cloner(md);
+  let out: unknown;
+  try {
+    out = c.value(value, 0);
+  } catch (e) {
+    // SC-L-03: the stack bounds any depth; its RangeError (what structuredClone throws) gets the code SC_LIMIT_DEPTH
+    if (isStackOverflow(e)) throw cloneDepthError(e as Error);
+    throw e;
+  }
   if (c.brokenErrorCause) throw new Error('Unable to deserialize cloned data.');
   return out as T;
 }
@@ -150,7 +162,7 @@ class Cloner {
       return r;
     }
     const idx = this.outs.length;
-    if (depth >= this.maxDepth) throw new RangeError('Maximum nesting depth exceeded');
+    if (depth >= this.maxDepth) throw cloneDepthError('Maximum nesting depth exceeded');
     switch (k) {
       case Kind.Plain: return this.plain(o as Record<string, unknown>, idx, depth);
       case Kind.Ordinary: return this.plainKeys(o as Record<string, unknown>, idx, depth);
@@ -259,7 +271,7 @@ class Cloner {
   view(o: object, depth: number): unknown {
     const seen = this.ids.find(o);
     if (seen >= 0) return this.outs[seen];
-    if (depth >= this.maxDepth) throw new RangeError('Maximum nesting depth exceeded');
+    if (depth >= this.maxDepth) throw cloneDepthError('Maximum nesting depth exceeded');
     const info = viewInfo(o);
     if (info === null) throw dataCloneError(describe(o));
     if (info === 'shared') {

@@ -20,13 +20,22 @@ import { factoryFor, defineValue, canCodegen, sameKeys, type Factory } from './s
 import { latin1, utf16, utf8, short, SHORT } from './strings.js';
 import * as W from './wire.js';
 import { T, E } from './wire.js';
-import { DEFAULT_MAX_DEPTH } from './serialize.js';
+import { CLONE_DEFAULTS } from '../core/registry.js';
+import { isStackOverflow } from './stack.js';
 
+/**
+ * Limits (spec/limits.md; defaults generated from spec/registry.json). `null` or `Infinity`: no limit. Whatever the
+ * limit, nesting deeper than the JavaScript stack holds is SC_LIMIT_DEPTH at the container where it ran out.
+ */
 export interface DeserializeOptions {
-  /** Container nesting limit (spec/limits.md max_depth). Default 1000. */
-  maxDepth?: number;
-  /** Largest accepted input (spec/limits.md max_bytes). Default 256 MiB. */
-  maxBytes?: number;
+  /** Container nesting limit (`max_depth`, SC-L-02). Default 1000. */
+  maxDepth?: number | null;
+  /** Largest accepted input (`max_bytes`, SC-L-01). Default 256 MiB. */
+  maxBytes?: number | null;
+  /** Most values decoded (`max_values`, SC-L-05): SC_LIMIT_VALUES at the tag of value number maxValues + 1. */
+  maxValues?: number | null;
+  /** Longest BigInt in digit bytes (`max_bigint_bytes`, SC-L-06): SC_LIMIT_BIGINT at its tag. Default 1 MiB. */
+  maxBigintBytes?: number | null;
   /**
    * Node child_process `serialization: 'advanced'` framing of host objects: an extra varint before each (0: a typed
    * array follows, 1: a plain object follows). Off by default: it cannot be told from `v8.serialize` output.
@@ -34,7 +43,19 @@ export interface DeserializeOptions {
   nodeIpc?: boolean;
 }
 
-export const DEFAULT_MAX_BYTES = 268435456;
+export const DEFAULT_MAX_BYTES = CLONE_DEFAULTS.maxBytes;
+
+/** The limits a Reader enforces (Infinity: none). */
+interface Limits {
+  maxDepth: number;
+  maxValues: number;
+  maxBigintBytes: number;
+}
+
+/** An option's value: its default when absent, no limit for null. */
+function limit(v: number | null | undefined, d: number): number {
+  return v === undefined ? d : v === null ? Infinity : v;
+}
 
 /** An id that is assigned but whose object is not readable yet (an Error being read). */
 const PENDING = {};
@@ -52,39 +73,63 @@ class Retry13 extends Error {}
 export function deserialize(bytes: Uint8Array, options?: DeserializeOptions): unknown {
   const end = bytes.length;
   let maxBytes = DEFAULT_MAX_BYTES;
-  let maxDepth = DEFAULT_MAX_DEPTH;
+  let lim = DEFAULT_LIMITS;
   let ipc = false;
   if (options !== undefined) {
-    if (options.maxBytes !== undefined) maxBytes = options.maxBytes;
-    if (options.maxDepth !== undefined) maxDepth = options.maxDepth;
+    maxBytes = limit(options.maxBytes, DEFAULT_MAX_BYTES);
+    lim = {
+      maxDepth: limit(options.maxDepth, CLONE_DEFAULTS.maxDepth),
+      maxValues: limit(options.maxValues, CLONE_DEFAULTS.maxValues),
+      maxBigintBytes: limit(options.maxBigintBytes, CLONE_DEFAULTS.maxBigintBytes),
+    };
     ipc = options.nodeIpc === true;
   }
   if (end > maxBytes) throw scError('SC_LIMIT_BYTES', 0, `input longer than ${maxBytes} bytes`);
-  if (end >= 4 && bytes[0] === T.VERSION && bytes[2] === T.ONE_BYTE) {
+  if (end >= 4 && bytes[0] === T.VERSION && bytes[2] === T.ONE_BYTE && lim.maxValues >= 1) {
     const v = bytes[1]!;
     const n = bytes[3]!;
     if (n < 0x80 && n + 4 === end && v >= W.MIN_VERSION && v <= W.VERSION) return latin1(bytes, 4, end);
   }
-  return general(bytes, maxDepth, ipc);
+  return general(bytes, lim, ipc);
 }
 
-function general(bytes: Uint8Array, maxDepth: number, ipc: boolean): unknown {
-  const r = new Reader(bytes, maxDepth, false, ipc);
-  r.header();
-  if (r.version !== 13) return r.root();
-  // SC-D-23: V8 (crbug.com/1284506) wrote some version-13 data with view flags: read normally, then retry with flags.
+const DEFAULT_LIMITS: Limits = {
+  maxDepth: CLONE_DEFAULTS.maxDepth,
+  maxValues: CLONE_DEFAULTS.maxValues,
+  maxBigintBytes: CLONE_DEFAULTS.maxBigintBytes,
+};
+
+function general(bytes: Uint8Array, lim: Limits, ipc: boolean): unknown {
+  const r = new Reader(bytes, lim, false, ipc);
+  let first = true;
   try {
-    return r.root();
-  } catch (e) {
-    if ((e as { code?: string }).code?.startsWith('SC_LIMIT_')) throw e;
-    const r2 = new Reader(bytes, maxDepth, true, ipc);
-    r2.header();
+    r.header();
+    if (r.version !== 13) return r.root();
+    // SC-D-23: V8 (crbug.com/1284506) wrote some version-13 data with view flags: read normally, then retry with
+    // flags.
     try {
-      return r2.root();
-    } catch {
-      throw e;
+      return r.root();
+    } catch (e) {
+      const e1 = deep(e, r);
+      if ((e1 as { code?: string }).code?.startsWith('SC_LIMIT_')) throw e1;
+      first = false;
+      const r2 = new Reader(bytes, lim, true, ipc);
+      r2.header();
+      try {
+        return r2.root();
+      } catch {
+        throw e1;
+      }
     }
+  } catch (e) {
+    throw first ? deep(e, r) : e;
   }
+}
+
+/** A stack overflow as SC_LIMIT_DEPTH at the container being opened when the stack ran out (SC-L-02). */
+function deep(e: unknown, r: Reader): unknown {
+  if (!isStackOverflow(e)) return e;
+  return scError('SC_LIMIT_DEPTH', r.openTag, `nesting deeper than the stack allows (${r.depth} levels)`);
 }
 
 interface DShape {
@@ -247,10 +292,21 @@ class Reader {
   version = 0;
   readonly ids: unknown[] = [];
   depth = 0;
+  /** the tag of the container opened last (where a stack overflow is reported) */
+  openTag = 0;
   keyPos = 0;
+  readonly maxDepth: number;
+  readonly maxValues: number;
+  readonly maxBigintBytes: number;
+  /**
+   * SC-L-05: values are counted only when the input could hold more than maxValues of them (each takes a byte at
+   * least); then the shape fast paths, which read values without counting them, are off.
+   */
+  readonly counting: boolean;
+  values = 0;
   /** nodeIpc: the id of a host object whose plain-object value is being read (it aliases the object) */
   aliasNext = -1;
-  shape: DShape | null = last;
+  shape: DShape | null;
   /** values of the object being built by a shape factory */
   readonly vals: unknown[] = [];
   /** a view of the input for four-byte key comparisons, made on first use */
@@ -259,8 +315,13 @@ class Reader {
     const b = this.b;
     return (this.dv = new DataView(b.buffer, b.byteOffset, b.byteLength));
   }
-  constructor(readonly b: Uint8Array, readonly maxDepth: number, readonly v13Flags: boolean, readonly nodeIpc: boolean) {
+  constructor(readonly b: Uint8Array, lim: Limits, readonly v13Flags: boolean, readonly nodeIpc: boolean) {
     this.end = b.length;
+    this.maxDepth = lim.maxDepth;
+    this.maxValues = lim.maxValues;
+    this.maxBigintBytes = lim.maxBigintBytes;
+    this.counting = b.length - 2 > lim.maxValues;
+    this.shape = this.counting ? null : last;
   }
 
   err(code: CloneErrorCode, offset: number, msg: string): never {
@@ -351,6 +412,7 @@ class Reader {
   }
 
   open(tagPos: number): void {
+    this.openTag = tagPos;
     if (++this.depth > this.maxDepth) this.err('SC_LIMIT_DEPTH', tagPos, `nesting deeper than ${this.maxDepth}`);
   }
 
@@ -362,7 +424,17 @@ class Reader {
     const b = this.b;
     let tp = this.p;
     if (tp >= this.end || b[tp] === T.PADDING) tp = this.peekPos();
-    const t = b[tp]!;
+    let t = b[tp]!;
+    // SC-D-06, SC-L-02: `?` verify-count prefixes (a count, ignored, as V8 does) are read in a loop, not by
+    // recursion: 4,000 of them in 8 KB overflowed the stack
+    while (t === T.VERIFY_COUNT) {
+      this.p = tp + 1;
+      this.varint();
+      tp = this.p;
+      if (tp >= this.end || b[tp] === T.PADDING) tp = this.peekPos();
+      t = b[tp]!;
+    }
+    if (this.counting && ++this.values > this.maxValues) this.err('SC_LIMIT_VALUES', tp, `more than ${this.maxValues} values`);
     this.p = tp + 1;
     switch (t) {
       case T.ONE_BYTE: {
@@ -416,9 +488,6 @@ class Reader {
         if (o instanceof ArrayBuffer) return this.maybeView(o);
         return o;
       }
-      case T.VERIFY_COUNT:
-        this.varint();
-        return this.value();
       case T.DATE: {
         const id = this.ids.length;
         this.ids.push(PENDING);
@@ -485,9 +554,24 @@ class Reader {
   /** A value that must be a string (RegExp source, String object, Error message and stack). */
   string(): string {
     const tp = this.valueTag();
-    const t = this.b[tp];
+    const t = this.b[tp]!;
     if (t !== T.ONE_BYTE && t !== T.TWO_BYTE && t !== T.UTF8) this.err('SC_TAG', tp, 'a string is required here');
-    return this.value() as string;
+    return this.str(tp, t);
+  }
+
+  /** The string whose tag `t` (one-byte, two-byte or UTF-8) is at `tp`: part of an item, not a value (SC-L-05). */
+  str(tp: number, t: number): string {
+    this.p = tp + 1;
+    const n = this.varint();
+    const s = this.p;
+    if (t === T.TWO_BYTE && n & 1) this.err('SC_STRING', tp, 'two-byte string with an odd byte length');
+    if (s + n > this.end) this.truncated();
+    this.p = s + n;
+    if (t === T.ONE_BYTE) return latin1(this.b, s, s + n);
+    if (t === T.TWO_BYTE) return utf16(this.b, s, n >>> 1);
+    const r = utf8(this.b, s, s + n);
+    if (r === null) this.err('SC_STRING', tp, 'S string is not valid UTF-8');
+    return r;
   }
 
   /** SC-D-06: skips padding and `?` verify-count prefixes; the offset of the value's own tag (not consumed). */
@@ -509,6 +593,8 @@ class Reader {
   bigint(tp: number): bigint {
     const bits = this.varint();
     const n = (bits >>> 1) & 0x3fffffff;
+    // SC-L-06: before the digits are read
+    if (n > this.maxBigintBytes) this.err('SC_LIMIT_BIGINT', tp, `BigInt longer than ${this.maxBigintBytes} bytes`);
     if (n === 0 && bits & 1) this.err('SC_TAG', tp, 'BigInt with a sign and no digits');
     const s = this.p;
     if (s + n > this.end) this.truncated();
@@ -534,9 +620,20 @@ class Reader {
     const tp = this.valueTag();
     const t = this.b[tp]!;
     this.keyPos = tp;
-    if (t === T.ONE_BYTE || t === T.TWO_BYTE || t === T.UTF8 || t === T.INT32 || t === T.UINT32) return '' + (this.value() as string | number);
+    // keys are not values (SC-L-05): read here, not by value()
+    if (t === T.ONE_BYTE || t === T.TWO_BYTE || t === T.UTF8) return this.str(tp, t);
+    if (t === T.INT32) {
+      this.p = tp + 1;
+      const u = this.varint();
+      return '' + ((u >>> 1) ^ -(u & 1));
+    }
+    if (t === T.UINT32) {
+      this.p = tp + 1;
+      return '' + this.varint();
+    }
     if (t === T.DOUBLE) {
-      const v = this.value() as number;
+      this.p = tp + 1;
+      const v = this.double();
       if (!Number.isInteger(v) || Math.abs(v) > Number.MAX_SAFE_INTEGER) this.err('SC_KEY', tp, 'a number key must be a safe integer');
       return '' + (v === 0 ? 0 : v);
     }
@@ -551,7 +648,7 @@ class Reader {
     this.ids.push(PENDING);
     const b = this.b;
     const shape = this.shape;
-    if (shape !== null) {
+    if (shape !== null && !this.counting) {
       const save = this.p;
       const d = shape.decode;
       if (d) {
@@ -945,6 +1042,7 @@ class Reader {
         const ip = this.valueTag();
         if (this.b[ip] !== T.OBJECT) this.err('SC_HOST', tp, 'IPC host object sub-tag 1 must be followed by an object');
         this.aliasNext = id;
+        this.values--; // the object is this host item's value, counted at the host's tag (SC-L-05)
         return this.value();
       }
       if (sub !== 0) this.err('SC_HOST', tp, `unknown IPC host object sub-tag ${sub}`);

@@ -17,6 +17,7 @@
  */
 import { CLONE_DEFAULTS } from '../core/registry.js';
 import { scError } from './errors.js';
+import { isStackOverflow } from './stack.js';
 import {
   Kind, classify, keysOf, dateGetTime, reSource, regexpFlags, mapForEach, setForEach, boolValueOf, numValueOf,
   strValueOf, bigintValueOf, isDetached, isResizable, maxByteLength, abByteLength, viewInfo, ERROR_NAMES, markOrdinary,
@@ -27,8 +28,11 @@ import { T, E } from './wire.js';
 import { Identity } from './identity.js';
 
 export interface SerializeOptions {
-  /** Container nesting limit (spec/limits.md max_depth). Default 1000; Infinity for none. */
-  maxDepth?: number;
+  /**
+   * Container nesting limit (spec/limits.md max_depth). Default 1000; Infinity or null for none (the stack still
+   * bounds it: SC_LIMIT_DEPTH).
+   */
+  maxDepth?: number | null;
 }
 
 /** spec/limits.md `max_depth` default (generated from spec/registry.json). */
@@ -65,7 +69,8 @@ export function serialize(value: unknown, options?: SerializeOptions): Uint8Arra
     case 'undefined': return root1(T.UNDEFINED);
     case 'object': if (value === null) return root1(T.NULL);
   }
-  const maxDepth = options === undefined || options.maxDepth === undefined ? DEFAULT_MAX_DEPTH : options.maxDepth;
+  const md = options === undefined ? undefined : options.maxDepth;
+  const maxDepth = md === undefined ? DEFAULT_MAX_DEPTH : md === null ? Infinity : md;
   let w = idle;
   if (w !== null) {
     idle = null;
@@ -73,7 +78,13 @@ export function serialize(value: unknown, options?: SerializeOptions): Uint8Arra
   } else {
     w = new Writer(maxDepth);
   }
-  w.value(value, 0);
+  try {
+    w.value(value, 0);
+  } catch (e) {
+    // SC-L-03: a raised maxDepth is still bounded by the stack, as a coded error
+    if (isStackOverflow(e)) throw scError('SC_LIMIT_DEPTH', w.pos, 'nesting deeper than the stack allows');
+    throw e;
+  }
   const out = w.buf.slice(0, w.pos);
   // on a throw the writer is simply dropped (the next call makes a new one)
   w.done();

@@ -42,6 +42,8 @@ function decodeOptions(o: Case['options']): DeserializeOptions {
   if (!o) return out;
   if ('max_depth' in o) out.maxDepth = o.max_depth === null ? Infinity : (o.max_depth as number);
   if ('max_bytes' in o) out.maxBytes = o.max_bytes === null ? Infinity : (o.max_bytes as number);
+  if ('max_values' in o) out.maxValues = o.max_values as number | null;
+  if ('max_bigint_bytes' in o) out.maxBigintBytes = o.max_bigint_bytes as number | null;
   if ('node_ipc' in o) out.nodeIpc = o.node_ipc === true;
   return out;
 }
