@@ -68,6 +68,7 @@ type decoder struct {
 	values    int64
 	ids       []Value
 	stack     []frame
+	keys      map[string]string // one-byte keys already read, by their bytes
 }
 
 // frame is one open container (SC-D-29: o A a ; ' r).
@@ -264,7 +265,11 @@ func (d *decoder) value() (Value, bool) {
 		return d.str(t, tp), true
 	case 'I':
 		u := d.varint()
-		return float64(int32(u>>1) ^ -int32(u&1)), true
+		n := int32(u>>1) ^ -int32(u&1)
+		if n >= 0 && n < int32(len(smallInts)) {
+			return smallInts[n], true // boxed once: a float64 in an interface is an allocation
+		}
+		return float64(n), true
 	case 'U':
 		return float64(d.varint()), true
 	case 'N':
@@ -382,6 +387,13 @@ func (d *decoder) openObject(tp, alias int) {
 	}
 	d.push(frame{kind: 'o', tag: tp, obj: o})
 }
+
+var smallInts = func() (t [1024]Value) {
+	for i := range t {
+		t[i] = float64(i)
+	}
+	return
+}()
 
 // str reads the payload of a string item whose tag t at tp is consumed (SC-D-10).
 func (d *decoder) str(t byte, tp int) string {
@@ -598,7 +610,22 @@ func (d *decoder) key() (string, uint32, bool, int) {
 	t := d.b[tp]
 	d.p = tp + 1
 	switch t {
-	case '"', 'c', 'S':
+	case '"':
+		n := d.varint()
+		raw := d.take(n)
+		s, ok := d.keys[string(raw)] // no allocation for the lookup
+		if !ok {
+			s = latin1String(raw)
+			if n <= 64 && len(d.keys) < 4096 {
+				if d.keys == nil {
+					d.keys = make(map[string]string)
+				}
+				d.keys[string(raw)] = s // keys repeat across objects of one shape: one string each
+			}
+		}
+		i, isIdx := arrayIndex(s)
+		return s, i, isIdx, tp
+	case 'c', 'S':
 		s := d.str(t, tp)
 		i, ok := arrayIndex(s)
 		return s, i, ok, tp
@@ -827,6 +854,9 @@ func (d *decoder) checkName(f *frame, name string, kp int, have int) {
 func (d *decoder) deliver(f *frame, v Value) {
 	switch f.kind {
 	case 'o':
+		if f.obj.Props == nil {
+			f.obj.Props = make([]Property, 0, 4)
+		}
 		f.obj.Props = append(f.obj.Props, Property{f.key, v})
 		f.n++
 	case 'A', 'a':

@@ -101,6 +101,16 @@ func (e *encoder) number(x float64) {
 
 // str writes a string item (SC-E-05): one-byte when every code unit is <= 0xFF, else two-byte, aligned.
 func (e *encoder) str(s string) {
+	ascii := len(s) < 1<<32
+	for i := 0; i < len(s) && ascii; i++ {
+		ascii = s[i] < 0x80
+	}
+	if ascii {
+		e.out = append(e.out, '"')
+		e.varint(uint32(len(s)))
+		e.out = append(e.out, s...)
+		return
+	}
 	oneByte := true
 	for i := 0; i < len(s); {
 		r, n := nextUnit(s, i)
