@@ -5,10 +5,10 @@
 //! Not the project's benchmark (bench/run is); a tool for profiling:
 //!
 //! ```text
-//! cd rust && cargo run --release -p formwire --example ue_owned_bench -- [body file] [rounds] [only]
+//! cargo run --release --manifest-path bench/rust/Cargo.toml --example ue_owned -- [body file] [rounds] [only]
 //! ```
 //!
-//! The body defaults to `../bench/.work/full/w4.txt` (written by
+//! The body defaults to `bench/.work/full/w4.txt` (written by
 //! `bench/run --workload W4`). `only` (a substring of a row's name) keeps
 //! the rows that contain it, e.g. for `perf record`; the rows then run in
 //! their own rhythm, as bench/run's separate processes do, while all rows
@@ -24,7 +24,7 @@ use formwire::urlencoded::{self, Options, UNLIMITED};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let path = args.get(1).map_or("../bench/.work/full/w4.txt", String::as_str);
+    let path = args.get(1).map_or(concat!(env!("CARGO_MANIFEST_DIR"), "/../.work/full/w4.txt"), String::as_str);
     let rounds: usize = args.get(2).and_then(|r| r.parse().ok()).unwrap_or(200);
     let only = args.get(3).cloned().unwrap_or_default();
     let body = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));

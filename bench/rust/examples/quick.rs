@@ -2,8 +2,8 @@
 //! Not the project's benchmark (that lives in bench/); a sanity check:
 //!
 //! ```text
-//! cargo run --release -p formwire --example quick_bench [-- W1 W2 W4 W5]
-//! cargo run --release -p formwire --example quick_bench -- same-as bench/.work/full
+//! cargo run --release --manifest-path bench/rust/Cargo.toml --example quick [-- W1 W2 W4 W5]
+//! cargo run --release --manifest-path bench/rust/Cargo.toml --example quick -- same-as bench/.work/full
 //! ```
 //!
 //! W2 and W4 are bench/lib/gen.py's bodies byte for byte (`same-as` checks
@@ -31,7 +31,8 @@ use formwire::urlencoded;
 const BOUNDARY: &str = "----PeerBenchFormBoundary7MA4YWxkTrZu0g";
 const CHUNK: usize = 64 * 1024;
 
-#[path = "../src/test_rng.rs"]
+// formwire's own SplitMix64 (the bodies must match bench/lib/gen.py byte for byte).
+#[path = "../../../rust/crates/formwire/src/test_rng.rs"]
 mod test_rng;
 use test_rng::Rng;
 
@@ -523,7 +524,7 @@ fn w5() {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    // `quick_bench same-as DIR`: check the generated bodies against the
+    // `quick same-as DIR`: check the generated bodies against the
     // files bench/run generated (e.g. bench/.work/full).
     if let [cmd, dir] = &args[..] {
         if cmd == "same-as" {
