@@ -68,12 +68,18 @@ impl SplitMix {
         z ^ (z >> 31)
     }
     pub fn below(&mut self, n: usize) -> usize {
-        if n == 0 { 0 } else { (self.next() % n as u64) as usize }
+        if n == 0 {
+            0
+        } else {
+            (self.next() % n as u64) as usize
+        }
     }
 }
 
 fn seed_of(data: &[u8]) -> u64 {
-    data.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+    data.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
 }
 
 // ---------------------------------------------------------------- multipart
@@ -114,7 +120,10 @@ impl Log {
                 filename_star: p.filename_star().map(<[u8]>::to_vec),
                 content_type: p.content_type().map(<[u8]>::to_vec),
                 mime: p.mime_type(),
-                headers: p.headers().map(|h| (h.name().to_owned(), h.value().to_vec())).collect(),
+                headers: p
+                    .headers()
+                    .map(|h| (h.name().to_owned(), h.value().to_vec()))
+                    .collect(),
                 body_offset: p.body_offset(),
             }),
             Ok(Event::Data(d)) => self.data(d),
@@ -155,12 +164,20 @@ enum Delivery<'a> {
     Backpressure(&'a [usize], u64),
 }
 
-fn run_multipart(content_type: &str, opts: &multipart::Options, body: &[u8], how: Delivery<'_>) -> Vec<Ev> {
+fn run_multipart(
+    content_type: &str,
+    opts: &multipart::Options,
+    body: &[u8],
+    how: Delivery<'_>,
+) -> Vec<Ev> {
     let mut parser = match Parser::from_content_type(content_type, opts.clone()) {
         Ok(p) => p,
         Err(e) => return vec![Ev::Err(e.code, e.offset)],
     };
-    let mut log = Log { evs: Vec::new(), max_held: 0 };
+    let mut log = Log {
+        evs: Vec::new(),
+        max_held: 0,
+    };
     let chunks: Vec<&[u8]> = match how {
         Delivery::Bytes => body.chunks(1).collect(),
         Delivery::Cuts(c) | Delivery::Backpressure(c, _) => {
@@ -203,7 +220,11 @@ fn run_multipart(content_type: &str, opts: &multipart::Options, body: &[u8], how
             // be exactly what follows the consumed bytes (also past
             // `max_total_bytes`: see `remaining_keeps_bytes_past_max_total_bytes`).
             let used = (feed.parser().offset() - base) as usize;
-            assert_eq!(feed.remaining(), &rest[used..], "remaining() is not what follows the consumed bytes");
+            assert_eq!(
+                feed.remaining(),
+                &rest[used..],
+                "remaining() is not what follows the consumed bytes"
+            );
             rest = feed.remaining();
         }
     }
@@ -218,17 +239,34 @@ fn run_multipart(content_type: &str, opts: &multipart::Options, body: &[u8], how
     }
     // MP-P-08: held-back bytes never exceed the delimiter `CRLF "--" B`.
     let delim = parser.boundary().len() + 4;
-    assert!(log.max_held <= delim, "held {} bytes, delimiter is {delim}", log.max_held);
+    assert!(
+        log.max_held <= delim,
+        "held {} bytes, delimiter is {delim}",
+        log.max_held
+    );
     if ok {
-        assert!(parser.is_done(), "finish() ended without error, yet the parser is not done");
-        assert_eq!(log.evs.iter().filter(|e| **e == Ev::End).count(), 1, "one End");
+        assert!(
+            parser.is_done(),
+            "finish() ended without error, yet the parser is not done"
+        );
+        assert_eq!(
+            log.evs.iter().filter(|e| **e == Ev::End).count(),
+            1,
+            "one End"
+        );
     } else {
         // Poisoned: every later feed reports the same error.
-        let Some(Ev::Err(code, offset)) = log.evs.last().cloned() else { unreachable!() };
+        let Some(Ev::Err(code, offset)) = log.evs.last().cloned() else {
+            unreachable!()
+        };
         assert_eq!(parser.error(), Some(Error::new(code, offset)));
         let mut again = parser.feed(b"x");
         match again.next() {
-            Some(Err(e)) => assert_eq!(e, Error::new(code, offset), "poisoned parser changed its error"),
+            Some(Err(e)) => assert_eq!(
+                e,
+                Error::new(code, offset),
+                "poisoned parser changed its error"
+            ),
             other => panic!("poisoned parser gave {other:?}"),
         }
     }
@@ -284,7 +322,10 @@ fn check_shape(evs: &[Ev], input: &[u8]) {
             }
             Ev::Err(code, offset) => {
                 assert_eq!(i + 1, evs.len(), "events after an error");
-                assert!(*offset <= len, "{code:?} at {offset} is past the input ({len})");
+                assert!(
+                    *offset <= len,
+                    "{code:?} at {offset} is past the input ({len})"
+                );
                 if *code == ErrorCode::MpTruncated {
                     assert_eq!(*offset, len, "MP_TRUNCATED points at the input length");
                 }
@@ -294,7 +335,13 @@ fn check_shape(evs: &[Ev], input: &[u8]) {
 }
 
 /// Builds a [`multipart_chunked`] input.
-pub fn multipart_input(flags: u8, limits: [u8; 4], splits: &[u16], content_type: &[u8], body: &[u8]) -> Vec<u8> {
+pub fn multipart_input(
+    flags: u8,
+    limits: [u8; 4],
+    splits: &[u16],
+    content_type: &[u8],
+    body: &[u8],
+) -> Vec<u8> {
     let ct = &content_type[..content_type.len().min(255)];
     let mut v = vec![flags, splits.len().min(255) as u8, ct.len() as u8];
     v.extend_from_slice(ct);
@@ -316,8 +363,12 @@ pub fn multipart_input(flags: u8, limits: [u8; 4], splits: &[u16], content_type:
 /// and `allow_obs_fold` (MP-R-02: those options only change rejections).
 pub fn multipart_chunked(data: &[u8]) {
     let mut b = Bytes(data);
-    let (Some(flags), Some(nsplits), Some(ctlen)) = (b.u8(), b.u8(), b.u8()) else { return };
-    let Some(ct) = b.take(ctlen as usize) else { return };
+    let (Some(flags), Some(nsplits), Some(ctlen)) = (b.u8(), b.u8(), b.u8()) else {
+        return;
+    };
+    let Some(ct) = b.take(ctlen as usize) else {
+        return;
+    };
     let content_type = String::from_utf8_lossy(ct);
     let mut opts = multipart::Options::default();
     opts.allow_preamble = flags & 1 != 0;
@@ -349,7 +400,12 @@ pub fn multipart_chunked(data: &[u8]) {
         assert_eq!(whole, bytes, "whole vs one byte at a time");
     }
     if flags & 32 != 0 {
-        let bp = run_multipart(&content_type, &opts, body, Delivery::Backpressure(&cuts, seed_of(data)));
+        let bp = run_multipart(
+            &content_type,
+            &opts,
+            body,
+            Delivery::Backpressure(&cuts, seed_of(data)),
+        );
         assert_eq!(whole, bp, "whole vs backpressure at {cuts:?}");
     }
     let accepted = !matches!(whole.last(), Some(Ev::Err(..)));
@@ -358,7 +414,10 @@ pub fn multipart_chunked(data: &[u8]) {
         lenient.allow_preamble = true;
         lenient.allow_obs_fold = true;
         let l = run_multipart(&content_type, &lenient, body, Delivery::Cuts(&cuts));
-        assert_eq!(whole, l, "allow_preamble/allow_obs_fold changed the reading of an accepted body");
+        assert_eq!(
+            whole, l,
+            "allow_preamble/allow_obs_fold changed the reading of an accepted body"
+        );
     }
 }
 
@@ -367,10 +426,16 @@ pub fn multipart_chunked(data: &[u8]) {
 type Pairs = Vec<(String, String)>;
 
 fn owned(p: Vec<urlencoded::Pair<'_>>) -> Pairs {
-    p.into_iter().map(|(n, v)| (n.into_owned(), v.into_owned())).collect()
+    p.into_iter()
+        .map(|(n, v)| (n.into_owned(), v.into_owned()))
+        .collect()
 }
 
-fn stream_urlencoded(opts: &urlencoded::Options, body: &[u8], cuts: &[usize]) -> (Pairs, Option<Error>) {
+fn stream_urlencoded(
+    opts: &urlencoded::Options,
+    body: &[u8],
+    cuts: &[usize],
+) -> (Pairs, Option<Error>) {
     let mut p = urlencoded::Parser::new(opts.clone());
     let mut out = Vec::new();
     let mut at = 0;
@@ -415,7 +480,9 @@ pub fn urlencoded_input(flags: u8, limits: [u8; 2], splits: &[u16], body: &[u8])
 /// fixed point; arbitrary strings survive serialize then parse.
 pub fn urlencoded(data: &[u8]) {
     let mut b = Bytes(data);
-    let (Some(flags), Some(nsplits)) = (b.u8(), b.u8()) else { return };
+    let (Some(flags), Some(nsplits)) = (b.u8(), b.u8()) else {
+        return;
+    };
     let mut opts = urlencoded::Options::default();
     if flags & 1 != 0 {
         let Some(l) = b.take(2) else { return };
@@ -430,47 +497,78 @@ pub fn urlencoded(data: &[u8]) {
     let body = b.rest();
     let cuts = cuts(&raw, body.len());
 
-    let unlimited: Pairs = urlencoded::pairs(body).map(|(n, v)| (n.into_owned(), v.into_owned())).collect();
+    let unlimited: Pairs = urlencoded::pairs(body)
+        .map(|(n, v)| (n.into_owned(), v.into_owned()))
+        .collect();
     let mut none = urlencoded::Options::default();
     none.max_pairs = urlencoded::UNLIMITED;
     none.max_bytes = urlencoded::UNLIMITED;
-    assert_eq!(urlencoded::parse_with(body, &none).map(owned), Ok(unlimited.clone()), "parse_with(unlimited) vs pairs()");
+    assert_eq!(
+        urlencoded::parse_with(body, &none).map(owned),
+        Ok(unlimited.clone()),
+        "parse_with(unlimited) vs pairs()"
+    );
 
     let whole = urlencoded::parse_with(body, &opts).map(owned);
     // The one-pass owned parser: the same pairs, or the same error (code and offset), under the same limits.
-    assert_eq!(urlencoded::parse_owned_with(body, &opts), whole, "parse_owned_with vs parse_with");
-    assert_eq!(urlencoded::parse_owned_with(body, &none), Ok(unlimited.clone()), "parse_owned_with(unlimited)");
+    assert_eq!(
+        urlencoded::parse_owned_with(body, &opts),
+        whole,
+        "parse_owned_with vs parse_with"
+    );
+    assert_eq!(
+        urlencoded::parse_owned_with(body, &none),
+        Ok(unlimited.clone()),
+        "parse_owned_with(unlimited)"
+    );
     let (streamed, err) = stream_urlencoded(&opts, body, &cuts);
     match &whole {
         Ok(pairs) => {
-            assert_eq!(err, None, "stream failed where the whole parse did not (cuts {cuts:?})");
+            assert_eq!(
+                err, None,
+                "stream failed where the whole parse did not (cuts {cuts:?})"
+            );
             assert_eq!(&streamed, pairs, "whole vs streamed at {cuts:?}");
         }
         Err(e) => {
             assert_eq!(err, Some(*e), "whole vs streamed error at {cuts:?}");
             assert!(e.offset <= body.len() as u64 || e.code == ErrorCode::UeLimitBytes);
-            assert!(unlimited.starts_with(&streamed), "pairs before the error are not a prefix");
+            assert!(
+                unlimited.starts_with(&streamed),
+                "pairs before the error are not a prefix"
+            );
         }
     }
 
     // UE-S-07 on what was parsed, and the serializer's alphabet (UE-S-04/05).
     let text = urlencoded::serialize(unlimited.iter().map(|(n, v)| (n, v)));
     assert!(
-        text.bytes().all(|c| c.is_ascii_alphanumeric() || b"*-._+%&=".contains(&c)),
+        text.bytes()
+            .all(|c| c.is_ascii_alphanumeric() || b"*-._+%&=".contains(&c)),
         "serializer wrote a byte outside its alphabet: {text:?}"
     );
     let back = owned(urlencoded::parse_with(text.as_bytes(), &none).expect("unlimited parse"));
     assert_eq!(back, unlimited, "parse(serialize(pairs)) != pairs");
-    assert_eq!(urlencoded::serialize(back.iter().map(|(n, v)| (n, v))), text, "serialize is not a fixed point");
+    assert_eq!(
+        urlencoded::serialize(back.iter().map(|(n, v)| (n, v))),
+        text,
+        "serialize is not a fixed point"
+    );
 
     // Arbitrary strings (with `&`, `=`, `+`, `%`, newlines): pairs split at U+0001.
     let s = String::from_utf8_lossy(body);
     let parts: Vec<&str> = s.split('\u{1}').collect();
-    let pairs: Vec<(&str, &str)> = parts.chunks(2).map(|c| (c[0], c.get(1).copied().unwrap_or(""))).collect();
+    let pairs: Vec<(&str, &str)> = parts
+        .chunks(2)
+        .map(|c| (c[0], c.get(1).copied().unwrap_or("")))
+        .collect();
     let text = urlencoded::serialize(pairs.iter().copied());
     let back = owned(urlencoded::parse_with(text.as_bytes(), &none).expect("unlimited parse"));
     // A pair with an empty name and value serializes to `=`, which parses back as that pair.
-    let want: Pairs = pairs.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect();
+    let want: Pairs = pairs
+        .iter()
+        .map(|(n, v)| (n.to_string(), v.to_string()))
+        .collect();
     assert_eq!(back, want, "strings did not survive serialize then parse");
 }
 
@@ -479,9 +577,21 @@ pub fn urlencoded(data: &[u8]) {
 /// One entry of an [`encode_roundtrip`] input.
 #[derive(Debug, Clone)]
 pub enum Entry {
-    Text { name: String, value: String },
-    File { name: String, filename: String, content_type: String, body: Vec<u8> },
-    Blob { name: String, content_type: String, body: Vec<u8> },
+    Text {
+        name: String,
+        value: String,
+    },
+    File {
+        name: String,
+        filename: String,
+        content_type: String,
+        body: Vec<u8>,
+    },
+    Blob {
+        name: String,
+        content_type: String,
+        body: Vec<u8>,
+    },
 }
 
 fn push_str8(v: &mut Vec<u8>, s: &[u8]) {
@@ -509,14 +619,23 @@ pub fn encode_input(flags: u8, boundary: &[u8], entries: &[Entry]) -> Vec<u8> {
                 push_str8(&mut v, name.as_bytes());
                 push_str16(&mut v, value.as_bytes());
             }
-            Entry::File { name, filename, content_type, body } => {
+            Entry::File {
+                name,
+                filename,
+                content_type,
+                body,
+            } => {
                 v.push(1);
                 push_str8(&mut v, name.as_bytes());
                 push_str8(&mut v, filename.as_bytes());
                 push_str8(&mut v, content_type.as_bytes());
                 push_str16(&mut v, body);
             }
-            Entry::Blob { name, content_type, body } => {
+            Entry::Blob {
+                name,
+                content_type,
+                body,
+            } => {
                 v.push(2);
                 push_str8(&mut v, name.as_bytes());
                 push_str8(&mut v, content_type.as_bytes());
@@ -539,9 +658,27 @@ fn read_entries(b: &mut Bytes<'_>) -> Vec<Entry> {
     let mut out = Vec::new();
     while let Some(kind) = b.u8() {
         let e = match kind % 3 {
-            0 => (|| Some(Entry::Text { name: s8(b)?, value: String::from_utf8_lossy(&b16(b)?).into_owned() }))(),
-            1 => (|| Some(Entry::File { name: s8(b)?, filename: s8(b)?, content_type: s8(b)?, body: b16(b)? }))(),
-            _ => (|| Some(Entry::Blob { name: s8(b)?, content_type: s8(b)?, body: b16(b)? }))(),
+            0 => (|| {
+                Some(Entry::Text {
+                    name: s8(b)?,
+                    value: String::from_utf8_lossy(&b16(b)?).into_owned(),
+                })
+            })(),
+            1 => (|| {
+                Some(Entry::File {
+                    name: s8(b)?,
+                    filename: s8(b)?,
+                    content_type: s8(b)?,
+                    body: b16(b)?,
+                })
+            })(),
+            _ => (|| {
+                Some(Entry::Blob {
+                    name: s8(b)?,
+                    content_type: s8(b)?,
+                    body: b16(b)?,
+                })
+            })(),
         };
         match e {
             Some(e) => out.push(e),
@@ -555,7 +692,8 @@ fn read_entries(b: &mut Bytes<'_>) -> Vec<Entry> {
 fn valid_boundary(b: &str) -> bool {
     (1..=70).contains(&b.len())
         && !b.ends_with(' ')
-        && b.bytes().all(|c| c.is_ascii_alphanumeric() || b"'()+_,-./:=? ".contains(&c))
+        && b.bytes()
+            .all(|c| c.is_ascii_alphanumeric() || b"'()+_,-./:=? ".contains(&c))
 }
 
 /// MP-S-02 (`normalize`) and MP-S-03: what a name or filename looks like on the wire.
@@ -604,8 +742,14 @@ fn normalized(s: &str) -> Vec<u8> {
 }
 
 fn trim_ows(s: &[u8]) -> &[u8] {
-    let start = s.iter().position(|&c| c != b' ' && c != b'\t').unwrap_or(s.len());
-    let end = s.iter().rposition(|&c| c != b' ' && c != b'\t').map_or(start, |i| i + 1);
+    let start = s
+        .iter()
+        .position(|&c| c != b' ' && c != b'\t')
+        .unwrap_or(s.len());
+    let end = s
+        .iter()
+        .rposition(|&c| c != b' ' && c != b'\t')
+        .map_or(start, |i| i + 1);
     &s[start..end]
 }
 
@@ -634,8 +778,15 @@ fn add<'a>(enc: &mut Encoder<'a>, e: &Entry, body: multipart::Body<'a>) -> Resul
             enc.text(name, value);
             Ok(())
         }
-        Entry::File { name, filename, content_type, .. } => enc.file(name, filename, content_type, body).map(|_| ()),
-        Entry::Blob { name, content_type, .. } => enc.blob(name, content_type, body).map(|_| ()),
+        Entry::File {
+            name,
+            filename,
+            content_type,
+            ..
+        } => enc.file(name, filename, content_type, body).map(|_| ()),
+        Entry::Blob {
+            name, content_type, ..
+        } => enc.blob(name, content_type, body).map(|_| ()),
     }
 }
 
@@ -647,14 +798,32 @@ type Expected = (Vec<u8>, Option<Vec<u8>>, Option<Vec<u8>>, Vec<u8>);
 fn expected(e: &Entry) -> Expected {
     match e {
         Entry::Text { name, value } => (escaped(name, true), None, None, normalized(value)),
-        Entry::File { name, filename, content_type, body } => file_expected(name, filename, content_type, body),
-        Entry::Blob { name, content_type, body } => file_expected(name, "blob", content_type, body),
+        Entry::File {
+            name,
+            filename,
+            content_type,
+            body,
+        } => file_expected(name, filename, content_type, body),
+        Entry::Blob {
+            name,
+            content_type,
+            body,
+        } => file_expected(name, "blob", content_type, body),
     }
 }
 
 fn file_expected(name: &str, filename: &str, content_type: &str, body: &[u8]) -> Expected {
-    let ct = if content_type.is_empty() { "application/octet-stream" } else { content_type };
-    (escaped(name, true), Some(escaped(filename, false)), Some(trim_ows(ct.as_bytes()).to_vec()), body.to_vec())
+    let ct = if content_type.is_empty() {
+        "application/octet-stream"
+    } else {
+        content_type
+    };
+    (
+        escaped(name, true),
+        Some(escaped(filename, false)),
+        Some(trim_ows(ct.as_bytes()).to_vec()),
+        body.to_vec(),
+    )
 }
 
 /// Property: the encoder's output parses back (strict profile) to the same
@@ -677,7 +846,9 @@ pub fn encode_roundtrip(data: &[u8]) {
     let mut b = Bytes(data);
     let Some(flags) = b.u8() else { return };
     let Some(blen) = b.u8() else { return };
-    let Some(raw_boundary) = b.take(blen as usize) else { return };
+    let Some(raw_boundary) = b.take(blen as usize) else {
+        return;
+    };
     let raw_boundary = String::from_utf8_lossy(raw_boundary);
     let entries = read_entries(&mut b);
 
@@ -704,7 +875,12 @@ pub fn encode_roundtrip(data: &[u8]) {
         let index = enc.len() as u64;
         let (content_type, body) = match e {
             Entry::Text { .. } => ("", &[][..]),
-            Entry::File { content_type, body, .. } | Entry::Blob { content_type, body, .. } => (&**content_type, &body[..]),
+            Entry::File {
+                content_type, body, ..
+            }
+            | Entry::Blob {
+                content_type, body, ..
+            } => (&**content_type, &body[..]),
         };
         let bad_type = content_type.bytes().any(|c| matches!(c, b'\r' | b'\n' | 0));
         let mut announced = body.len() as u64;
@@ -718,13 +894,22 @@ pub fn encode_roundtrip(data: &[u8]) {
             }
         }
         let arg = if readers {
-            multipart::Body::reader(Trickle { data: body, step: 7 }, sized.then_some(announced))
+            multipart::Body::reader(
+                Trickle {
+                    data: body,
+                    step: 7,
+                },
+                sized.then_some(announced),
+            )
         } else {
             multipart::Body::from(body)
         };
         match add(&mut enc, e, arg) {
             Ok(()) => {
-                assert!(!bad_type, "content type {content_type:?} accepted (MP-S-06)");
+                assert!(
+                    !bad_type,
+                    "content type {content_type:?} accepted (MP-S-06)"
+                );
                 added.push(e);
             }
             Err(err) => {
@@ -737,9 +922,17 @@ pub fn encode_roundtrip(data: &[u8]) {
     let content_type = enc.content_type();
     let length = enc.content_length();
     let has_reader_bodies = readers && added.iter().any(|e| !matches!(e, Entry::Text { .. }));
-    assert_eq!(length.is_none(), has_reader_bodies && !sized, "content_length known iff every size is");
+    assert_eq!(
+        length.is_none(),
+        has_reader_bodies && !sized,
+        "content_length known iff every size is"
+    );
     let slices = enc.slices().map(|s| s.concat());
-    assert_eq!(slices.is_none(), has_reader_bodies, "slices() exist iff no body is a reader");
+    assert_eq!(
+        slices.is_none(),
+        has_reader_bodies,
+        "slices() exist iff no body is a reader"
+    );
 
     let mut out = Vec::new();
     let mut reader = enc.into_reader();
@@ -752,7 +945,10 @@ pub fn encode_roundtrip(data: &[u8]) {
         }
     };
     if wrong_size {
-        assert!(read_result.is_err(), "a reader whose size was announced wrongly did not fail");
+        assert!(
+            read_result.is_err(),
+            "a reader whose size was announced wrongly did not fail"
+        );
         return;
     }
     read_result.expect("in-memory bodies cannot fail");
@@ -770,17 +966,30 @@ pub fn encode_roundtrip(data: &[u8]) {
         };
         add(&mut again, e, multipart::Body::from(body)).expect("accepted before");
     }
-    assert_eq!(again.encode_to_vec().expect("in memory"), out, "encode_to_vec differs from into_reader");
+    assert_eq!(
+        again.encode_to_vec().expect("in memory"),
+        out,
+        "encode_to_vec differs from into_reader"
+    );
 
     let expect: Vec<Expected> = added.iter().map(|e| expected(e)).collect();
     if expect.iter().any(|(_, _, _, body)| contains(body, &delim)) {
         return;
     }
-    let nul = expect.iter().any(|(n, f, _, _)| n.contains(&0) || f.as_ref().is_some_and(|f| f.contains(&0)));
+    let nul = expect
+        .iter()
+        .any(|(n, f, _, _)| n.contains(&0) || f.as_ref().is_some_and(|f| f.contains(&0)));
 
     // Parse it back, strict profile, no limits in the way.
     let mut opts = multipart::Options::default();
-    for l in ["max_parts", "max_headers", "max_header_bytes", "max_field_bytes", "max_file_bytes", "max_total_bytes"] {
+    for l in [
+        "max_parts",
+        "max_headers",
+        "max_header_bytes",
+        "max_field_bytes",
+        "max_file_bytes",
+        "max_total_bytes",
+    ] {
         opts.set_limit(l, None);
     }
     let evs = run_multipart(&content_type, &opts, &out, Delivery::Cuts(&[out.len() / 2]));
@@ -788,7 +997,12 @@ pub fn encode_roundtrip(data: &[u8]) {
     let mut it = evs.into_iter().peekable();
     while let Some(ev) = it.next() {
         match ev {
-            Ev::Start { name, filename, content_type, .. } => {
+            Ev::Start {
+                name,
+                filename,
+                content_type,
+                ..
+            } => {
                 let body = match it.next_if(|e| matches!(e, Ev::Body(_))) {
                     Some(Ev::Body(b)) => b,
                     _ => Vec::new(),
@@ -796,12 +1010,18 @@ pub fn encode_roundtrip(data: &[u8]) {
                 got.push((name, filename, content_type, body));
             }
             Ev::Err(code, offset) => {
-                assert!(nul && code == ErrorCode::MpHeaderValue, "encoder output rejected: {code:?} at {offset}");
+                assert!(
+                    nul && code == ErrorCode::MpHeaderValue,
+                    "encoder output rejected: {code:?} at {offset}"
+                );
                 return;
             }
             _ => {}
         }
     }
-    assert!(!nul, "a NUL in a name or filename was accepted by the parser (MP-H-02)");
+    assert!(
+        !nul,
+        "a NUL in a name or filename was accepted by the parser (MP-H-02)"
+    );
     assert_eq!(got, expect, "parsed entries differ from the encoded ones");
 }

@@ -28,19 +28,32 @@ pub struct Args {
 
 impl Args {
     pub fn new(argv: Vec<OsString>) -> Args {
-        Args { items: argv.into_iter(), pending: None, only_positional: false, last: String::new() }
+        Args {
+            items: argv.into_iter(),
+            pending: None,
+            only_positional: false,
+            last: String::new(),
+        }
     }
 
     /// The next option or positional argument.
     pub fn next(&mut self) -> Result<Option<Arg>, UsageError> {
         if let Some(v) = self.pending.take() {
-            return Err(UsageError(format!("option `{}` takes no value (got `{}`)", self.last, v.to_string_lossy())));
+            return Err(UsageError(format!(
+                "option `{}` takes no value (got `{}`)",
+                self.last,
+                v.to_string_lossy()
+            )));
         }
-        let Some(item) = self.items.next() else { return Ok(None) };
+        let Some(item) = self.items.next() else {
+            return Ok(None);
+        };
         if self.only_positional {
             return Ok(Some(Arg::Pos(item)));
         }
-        let Some(s) = item.to_str() else { return Ok(Some(Arg::Pos(item))) };
+        let Some(s) = item.to_str() else {
+            return Ok(Some(Arg::Pos(item)));
+        };
         if s == "--" {
             self.only_positional = true;
             return self.next();
@@ -71,13 +84,20 @@ impl Args {
         if let Some(v) = self.pending.take() {
             return Ok(v);
         }
-        self.items.next().ok_or_else(|| UsageError(format!("option `{}` needs a value", self.last)))
+        self.items
+            .next()
+            .ok_or_else(|| UsageError(format!("option `{}` needs a value", self.last)))
     }
 
     /// The value of the option just read, as UTF-8.
     pub fn value_str(&mut self) -> Result<String, UsageError> {
         let v = self.value()?;
-        v.into_string().map_err(|v| UsageError(format!("the value of `{}` is not UTF-8: {:?}", self.last, v)))
+        v.into_string().map_err(|v| {
+            UsageError(format!(
+                "the value of `{}` is not UTF-8: {:?}",
+                self.last, v
+            ))
+        })
     }
 }
 
@@ -86,7 +106,10 @@ impl Args {
 /// `unlimited` for no limit (`None`).
 pub fn parse_size(s: &str) -> Result<Option<u64>, UsageError> {
     let t = s.trim();
-    if matches!(t.to_ascii_lowercase().as_str(), "none" | "null" | "unlimited") {
+    if matches!(
+        t.to_ascii_lowercase().as_str(),
+        "none" | "null" | "unlimited"
+    ) {
         return Ok(None);
     }
     let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
@@ -97,10 +120,18 @@ pub fn parse_size(s: &str) -> Result<Option<u64>, UsageError> {
         "m" | "mib" => 20,
         "g" | "gib" => 30,
         "t" | "tib" => 40,
-        _ => return Err(UsageError(format!("bad size `{s}` (an integer, optionally with K, M, G or T, or `none`)"))),
+        _ => {
+            return Err(UsageError(format!(
+                "bad size `{s}` (an integer, optionally with K, M, G or T, or `none`)"
+            )));
+        }
     };
-    let n: u64 = num.parse().map_err(|_| UsageError(format!("bad size `{s}`")))?;
-    n.checked_mul(1 << shift).map(Some).ok_or_else(|| UsageError(format!("size `{s}` is too large")))
+    let n: u64 = num
+        .parse()
+        .map_err(|_| UsageError(format!("bad size `{s}`")))?;
+    n.checked_mul(1 << shift)
+        .map(Some)
+        .ok_or_else(|| UsageError(format!("size `{s}` is too large")))
 }
 
 #[cfg(test)]
@@ -112,7 +143,11 @@ mod tests {
         let mut out = Vec::new();
         while let Some(arg) = a.next().unwrap() {
             let takes = matches!(&arg, Arg::Opt(o) if o == "-F" || o == "--limit");
-            let val = if takes { Some(a.value_str().unwrap()) } else { None };
+            let val = if takes {
+                Some(a.value_str().unwrap())
+            } else {
+                None
+            };
             out.push((arg, val));
         }
         out
@@ -120,11 +155,23 @@ mod tests {
 
     #[test]
     fn options_and_values() {
-        let got = all(&["--json", "-Fa=b", "-F", "c=d", "--limit=max_parts=3", "--", "--x", "-"]);
+        let got = all(&[
+            "--json",
+            "-Fa=b",
+            "-F",
+            "c=d",
+            "--limit=max_parts=3",
+            "--",
+            "--x",
+            "-",
+        ]);
         assert_eq!(got[0], (Arg::Opt("--json".into()), None));
         assert_eq!(got[1], (Arg::Opt("-F".into()), Some("a=b".into())));
         assert_eq!(got[2], (Arg::Opt("-F".into()), Some("c=d".into())));
-        assert_eq!(got[3], (Arg::Opt("--limit".into()), Some("max_parts=3".into())));
+        assert_eq!(
+            got[3],
+            (Arg::Opt("--limit".into()), Some("max_parts=3".into()))
+        );
         assert_eq!(got[4], (Arg::Pos("--x".into()), None));
         assert_eq!(got[5], (Arg::Pos("-".into()), None));
     }

@@ -36,9 +36,21 @@ Writes a multipart/form-data body (WHATWG bytes) to standard output or FILE, and
 /// One `-F` entry.
 #[derive(Debug, PartialEq)]
 enum Spec {
-    Text { name: String, value: String },
-    TextFile { name: String, path: String },
-    File { name: String, path: String, content_type: Option<String>, filename: Option<String>, size: Option<u64> },
+    Text {
+        name: String,
+        value: String,
+    },
+    TextFile {
+        name: String,
+        path: String,
+    },
+    File {
+        name: String,
+        path: String,
+        content_type: Option<String>,
+        filename: Option<String>,
+        size: Option<u64>,
+    },
 }
 
 /// Reads a possibly double-quoted item up to the next unquoted `;`.
@@ -71,14 +83,21 @@ fn item(s: &str) -> Result<(String, &str), UsageError> {
 }
 
 fn parse_spec(spec: &str) -> Result<Spec, UsageError> {
-    let (name, rhs) = spec
-        .split_once('=')
-        .ok_or_else(|| UsageError(format!("-F wants name=value, name=@file or name=<file, got `{spec}`")))?;
+    let (name, rhs) = spec.split_once('=').ok_or_else(|| {
+        UsageError(format!(
+            "-F wants name=value, name=@file or name=<file, got `{spec}`"
+        ))
+    })?;
     let name = name.to_owned();
     let (at, rest) = match rhs.as_bytes().first() {
         Some(b'@') => (true, &rhs[1..]),
         Some(b'<') => (false, &rhs[1..]),
-        _ => return Ok(Spec::Text { name, value: rhs.to_owned() }),
+        _ => {
+            return Ok(Spec::Text {
+                name,
+                value: rhs.to_owned(),
+            });
+        }
     };
     let (path, mut params) = item(rest)?;
     if path.is_empty() {
@@ -86,20 +105,35 @@ fn parse_spec(spec: &str) -> Result<Spec, UsageError> {
     }
     let (mut content_type, mut filename, mut size) = (None, None, None);
     while let Some(p) = params.strip_prefix(';') {
-        let (key, after) = p.split_once('=').ok_or_else(|| UsageError(format!("-F `{spec}`: bad parameter `{p}`")))?;
+        let (key, after) = p
+            .split_once('=')
+            .ok_or_else(|| UsageError(format!("-F `{spec}`: bad parameter `{p}`")))?;
         let (value, next) = item(after)?;
         params = next;
         match key.trim() {
             "type" if at => content_type = Some(value),
             "filename" if at => filename = Some(value),
             "size" if at => {
-                size = Some(parse_size(&value)?.ok_or_else(|| UsageError("size=none is not a size".into()))?)
+                size = Some(
+                    parse_size(&value)?
+                        .ok_or_else(|| UsageError("size=none is not a size".into()))?,
+                )
             }
-            k => return Err(UsageError(format!("-F `{spec}`: unsupported parameter `{k}`"))),
+            k => {
+                return Err(UsageError(format!(
+                    "-F `{spec}`: unsupported parameter `{k}`"
+                )));
+            }
         }
     }
     Ok(if at {
-        Spec::File { name, path, content_type, filename, size }
+        Spec::File {
+            name,
+            path,
+            content_type,
+            filename,
+            size,
+        }
     } else {
         Spec::TextFile { name, path }
     })
@@ -108,7 +142,11 @@ fn parse_spec(spec: &str) -> Result<Spec, UsageError> {
 /// A type for common extensions, as curl and browsers guess it; empty for
 /// the encoder's default, `application/octet-stream`.
 fn guess_type(path: &str) -> &'static str {
-    let ext = Path::new(path).extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase();
+    let ext = Path::new(path)
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
     match ext.as_str() {
         "txt" => "text/plain",
         "htm" | "html" => "text/html",
@@ -142,11 +180,22 @@ struct Config {
 }
 
 fn parse_args(argv: Vec<OsString>) -> Result<Config, UsageError> {
-    let mut c = Config { specs: Vec::new(), boundary: None, output: None, stats: false, progress: true };
+    let mut c = Config {
+        specs: Vec::new(),
+        boundary: None,
+        output: None,
+        stats: false,
+        progress: true,
+    };
     let mut a = Args::new(argv);
     while let Some(arg) = a.next()? {
         match arg {
-            Arg::Pos(p) => return Err(UsageError(format!("encode: unexpected argument `{}`", p.to_string_lossy()))),
+            Arg::Pos(p) => {
+                return Err(UsageError(format!(
+                    "encode: unexpected argument `{}`",
+                    p.to_string_lossy()
+                )));
+            }
             Arg::Opt(o) => match o.as_str() {
                 "-F" | "--form" => c.specs.push(parse_spec(&a.value_str()?)?),
                 "--boundary" => c.boundary = Some(a.value_str()?),
@@ -160,10 +209,17 @@ fn parse_args(argv: Vec<OsString>) -> Result<Config, UsageError> {
     if c.specs.is_empty() {
         return Err(UsageError("encode: no -F entries".into()));
     }
-    if c.specs.iter().filter(|s| matches!(s, Spec::File { path, .. } | Spec::TextFile { path, .. } if path == "-")).count()
+    if c.specs
+        .iter()
+        .filter(
+            |s| matches!(s, Spec::File { path, .. } | Spec::TextFile { path, .. } if path == "-"),
+        )
+        .count()
         > 1
     {
-        return Err(UsageError("encode: standard input can be used by one -F entry only".into()));
+        return Err(UsageError(
+            "encode: standard input can be used by one -F entry only".into(),
+        ));
     }
     Ok(c)
 }
@@ -191,13 +247,22 @@ pub fn run(argv: Vec<OsString>) -> Result<(), Failure> {
             Spec::TextFile { name, path } => {
                 let (mut r, _) = open(&path)?;
                 let mut bytes = Vec::new();
-                r.read_to_end(&mut bytes).map_err(|e| Failure::Io(format!("{path}: {e}")))?;
+                r.read_to_end(&mut bytes)
+                    .map_err(|e| Failure::Io(format!("{path}: {e}")))?;
                 let value = String::from_utf8(bytes).map_err(|_| {
-                    Failure::Usage(format!("-F {name}=<{path}: not UTF-8 text (send bytes with {name}=@{path})"))
+                    Failure::Usage(format!(
+                        "-F {name}=<{path}: not UTF-8 text (send bytes with {name}=@{path})"
+                    ))
                 })?;
                 enc.text(&name, &value);
             }
-            Spec::File { name, path, content_type, filename, size } => {
+            Spec::File {
+                name,
+                path,
+                content_type,
+                filename,
+                size,
+            } => {
                 let (r, len) = open(&path)?;
                 let body = match size {
                     Some(n) => Body::reader(r.take(n), Some(n)),
@@ -205,10 +270,13 @@ pub fn run(argv: Vec<OsString>) -> Result<(), Failure> {
                 };
                 let filename = filename.unwrap_or_else(|| match path.as_str() {
                     "-" => "blob".to_owned(),
-                    p => Path::new(p).file_name().map_or_else(|| p.to_owned(), |f| f.to_string_lossy().into_owned()),
+                    p => Path::new(p)
+                        .file_name()
+                        .map_or_else(|| p.to_owned(), |f| f.to_string_lossy().into_owned()),
                 });
                 let ct = content_type.unwrap_or_else(|| guess_type(&path).to_owned());
-                enc.file(&name, &filename, &ct, body).map_err(Failure::Input)?;
+                enc.file(&name, &filename, &ct, body)
+                    .map_err(Failure::Input)?;
             }
         }
     }
@@ -252,10 +320,12 @@ fn copy(mut r: impl Read, w: &mut dyn Write, progress: &mut Progress) -> Result<
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(Failure::Io(format!("reading a body: {e}"))),
         };
-        w.write_all(&buf[..n]).map_err(|e| Failure::Io(format!("writing the body: {e}")))?;
+        w.write_all(&buf[..n])
+            .map_err(|e| Failure::Io(format!("writing the body: {e}")))?;
         progress.add(n);
     }
-    w.flush().map_err(|e| Failure::Io(format!("writing the body: {e}")))
+    w.flush()
+        .map_err(|e| Failure::Io(format!("writing the body: {e}")))
 }
 
 #[cfg(test)]
@@ -263,16 +333,46 @@ mod tests {
     use super::*;
 
     fn file(name: &str, path: &str) -> Spec {
-        Spec::File { name: name.into(), path: path.into(), content_type: None, filename: None, size: None }
+        Spec::File {
+            name: name.into(),
+            path: path.into(),
+            content_type: None,
+            filename: None,
+            size: None,
+        }
     }
 
     #[test]
     fn curl_form_syntax() {
-        assert_eq!(parse_spec("a=b;type=x").unwrap(), Spec::Text { name: "a".into(), value: "b;type=x".into() });
-        assert_eq!(parse_spec("a=").unwrap(), Spec::Text { name: "a".into(), value: "".into() });
-        assert_eq!(parse_spec("a==b").unwrap(), Spec::Text { name: "a".into(), value: "=b".into() });
+        assert_eq!(
+            parse_spec("a=b;type=x").unwrap(),
+            Spec::Text {
+                name: "a".into(),
+                value: "b;type=x".into()
+            }
+        );
+        assert_eq!(
+            parse_spec("a=").unwrap(),
+            Spec::Text {
+                name: "a".into(),
+                value: "".into()
+            }
+        );
+        assert_eq!(
+            parse_spec("a==b").unwrap(),
+            Spec::Text {
+                name: "a".into(),
+                value: "=b".into()
+            }
+        );
         assert_eq!(parse_spec("f=@x.bin").unwrap(), file("f", "x.bin"));
-        assert_eq!(parse_spec("f=<x.txt").unwrap(), Spec::TextFile { name: "f".into(), path: "x.txt".into() });
+        assert_eq!(
+            parse_spec("f=<x.txt").unwrap(),
+            Spec::TextFile {
+                name: "f".into(),
+                path: "x.txt".into()
+            }
+        );
         assert_eq!(
             parse_spec("f=@\"a;b\\\"c\";type=text/plain;filename=\"n;m\";size=1K").unwrap(),
             Spec::File {

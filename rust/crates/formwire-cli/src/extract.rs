@@ -40,9 +40,20 @@ fn create_new(path: &Path) -> io::Result<File> {
 /// documentation for the rules).
 pub fn safe_name(filename: &str) -> String {
     let base = filename.rsplit(['/', '\\']).next().unwrap_or("");
-    let mapped: String =
-        base.chars().map(|c| if c.is_alphanumeric() || matches!(c, '.' | '-' | '_') { c } else { '_' }).collect();
-    let mut s = mapped.trim_start_matches('.').trim_end_matches('.').to_owned();
+    let mapped: String = base
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || matches!(c, '.' | '-' | '_') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let mut s = mapped
+        .trim_start_matches('.')
+        .trim_end_matches('.')
+        .to_owned();
     if s.is_empty() {
         s = "file".to_owned();
     }
@@ -198,7 +209,10 @@ impl Extractor {
                 if fs::read_dir(dir)?.next().is_some() {
                     return Err(io::Error::new(
                         io::ErrorKind::AlreadyExists,
-                        format!("{} is not empty (--extract needs a new or empty directory)", dir.display()),
+                        format!(
+                            "{} is not empty (--extract needs a new or empty directory)",
+                            dir.display()
+                        ),
                     ));
                 }
                 false
@@ -239,7 +253,12 @@ impl Extractor {
     }
 
     /// A part begins. Returns the saved name for a file part.
-    pub fn start(&mut self, name: &str, filename: Option<&str>, content_type: Option<&str>) -> io::Result<Option<String>> {
+    pub fn start(
+        &mut self,
+        name: &str,
+        filename: Option<&str>,
+        content_type: Option<&str>,
+    ) -> io::Result<Option<String>> {
         match filename {
             Some(filename) => {
                 let path = self.names.pick(filename);
@@ -252,17 +271,26 @@ impl Extractor {
                     size: 0,
                     sha256: String::new(),
                 };
-                self.current = Current::File { out: BufWriter::with_capacity(64 << 10, f), saved };
+                self.current = Current::File {
+                    out: BufWriter::with_capacity(64 << 10, f),
+                    saved,
+                };
                 Ok(Some(path))
             }
             None => {
                 self.scratch.clear();
-                self.scratch.push_str(if self.n_fields == 0 { "\n  [" } else { ",\n  [" });
+                self.scratch.push_str(if self.n_fields == 0 {
+                    "\n  ["
+                } else {
+                    ",\n  ["
+                });
                 json::push_string(&mut self.scratch, name);
                 self.scratch.push_str(",\"");
                 self.fields.write_all(self.scratch.as_bytes())?;
                 self.n_fields += 1;
-                self.current = Current::Field { utf8: Utf8Stream::default() };
+                self.current = Current::Field {
+                    utf8: Utf8Stream::default(),
+                };
                 Ok(None)
             }
         }
@@ -304,7 +332,11 @@ impl Extractor {
     /// The body was complete and valid: close `fields.json`, write
     /// `files.json`, keep everything.
     pub fn commit(mut self) -> io::Result<()> {
-        self.fields.write_all(if self.n_fields == 0 { b"]}\n" } else { b"\n]}\n" })?;
+        self.fields.write_all(if self.n_fields == 0 {
+            b"]}\n"
+        } else {
+            b"\n]}\n"
+        })?;
         self.fields.flush()?;
         let mut j = String::from("{\"files\":[");
         for (i, s) in self.files.iter().enumerate() {
@@ -319,7 +351,11 @@ impl Extractor {
                 s.sha256
             ));
         }
-        j.push_str(if self.files.is_empty() { "]}\n" } else { "\n]}\n" });
+        j.push_str(if self.files.is_empty() {
+            "]}\n"
+        } else {
+            "\n]}\n"
+        });
         let mut f = self.create(FILES)?;
         f.write_all(j.as_bytes())?;
         f.sync_all().ok();
@@ -386,7 +422,8 @@ mod tests {
 
     #[test]
     fn utf8_stream_matches_lossy_at_every_split() {
-        let input: &[u8] = b"a\xc3\xa9b\xe2\x82\xacc\xf0\x9f\x98\x80d\xff\xe2\x82e\xc3\"\n\xf0\x9f\x98";
+        let input: &[u8] =
+            b"a\xc3\xa9b\xe2\x82\xacc\xf0\x9f\x98\x80d\xff\xe2\x82e\xc3\"\n\xf0\x9f\x98";
         let mut whole = String::new();
         json::push_escaped(&mut whole, &String::from_utf8_lossy(input));
         for i in 0..=input.len() {

@@ -69,7 +69,10 @@ mod tests {
 
     #[test]
     fn escapes() {
-        assert_eq!(string("a\"b\\c\n\u{1}\u{7f}é😀"), "\"a\\\"b\\\\c\\n\\u0001\u{7f}é😀\"");
+        assert_eq!(
+            string("a\"b\\c\n\u{1}\u{7f}é😀"),
+            "\"a\\\"b\\\\c\\n\\u0001\u{7f}é😀\""
+        );
         assert_eq!(opt_string(None), "null");
     }
 }

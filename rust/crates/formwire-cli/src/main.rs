@@ -70,7 +70,11 @@ fn main() -> ExitCode {
         }
         "encode" => encode::run(rest),
         "help" | "--help" | "-h" => {
-            match rest.first().map(|s| s.to_string_lossy().into_owned()).as_deref() {
+            match rest
+                .first()
+                .map(|s| s.to_string_lossy().into_owned())
+                .as_deref()
+            {
                 Some("decode") => println!("{}", decode::HELP),
                 Some("encode") => println!("{}", encode::HELP),
                 _ => println!("{USAGE}"),
@@ -89,7 +93,10 @@ fn main() -> ExitCode {
         Err(Failure::InputHint(e, hint)) => input_error(e, Some(hint), json_errors),
         Err(Failure::Io(msg)) => {
             if json_errors {
-                eprintln!("{{\"error\":{{\"code\":\"IO\",\"offset\":null,\"message\":{}}}}}", json::string(&msg));
+                eprintln!(
+                    "{{\"error\":{{\"code\":\"IO\",\"offset\":null,\"message\":{}}}}}",
+                    json::string(&msg)
+                );
             } else {
                 eprintln!("formwire: {msg}");
             }
@@ -113,7 +120,12 @@ fn input_error(e: formwire::Error, hint: Option<&str>, json_errors: bool) -> Exi
         );
     } else {
         let hint = hint.map(|h| format!(" ({h})")).unwrap_or_default();
-        eprintln!("formwire: {} at offset {}: {}{hint}", e.code.as_str(), e.offset, e.code.message());
+        eprintln!(
+            "formwire: {} at offset {}: {}{hint}",
+            e.code.as_str(),
+            e.offset,
+            e.code.message()
+        );
     }
     ExitCode::from(2)
 }

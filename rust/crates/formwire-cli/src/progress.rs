@@ -26,7 +26,15 @@ impl Progress {
     pub fn new(verb: &'static str, total: Option<u64>, enabled: bool) -> Progress {
         let now = Instant::now();
         let enabled = enabled && std::io::stderr().is_terminal();
-        Progress { start: now, last: now, bytes: 0, total, verb, enabled, drawn: false }
+        Progress {
+            start: now,
+            last: now,
+            bytes: 0,
+            total,
+            verb,
+            enabled,
+            drawn: false,
+        }
     }
 
     pub fn bytes(&self) -> u64 {
@@ -61,7 +69,14 @@ impl Progress {
             _ => String::new(),
         };
         let mut e = std::io::stderr().lock();
-        let _ = write!(e, "\r\x1b[2K{} {}{}  {}/s", self.verb, human(self.bytes), pct, human(rate as u64));
+        let _ = write!(
+            e,
+            "\r\x1b[2K{} {}{}  {}/s",
+            self.verb,
+            human(self.bytes),
+            pct,
+            human(rate as u64)
+        );
         let _ = e.flush();
         self.drawn = true;
     }
@@ -86,7 +101,11 @@ pub fn human(n: u64) -> String {
         v /= 1024.0;
         u += 1;
     }
-    if u == 0 { format!("{n} B") } else { format!("{v:.1} {}", UNITS[u]) }
+    if u == 0 {
+        format!("{n} B")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
 }
 
 /// Peak resident set size in KiB (`VmHWM`), where `/proc` has it.
@@ -99,7 +118,11 @@ pub fn peak_rss_kib() -> Option<u64> {
 /// The `--stats` line: `stats: BYTES bytes in SECS s (RATE MiB/s), peak RSS N KiB`.
 pub fn print_stats(what: &str, bytes: u64, elapsed: Duration) {
     let secs = elapsed.as_secs_f64();
-    let rate = if secs > 0.0 { bytes as f64 / secs / (1 << 20) as f64 } else { 0.0 };
+    let rate = if secs > 0.0 {
+        bytes as f64 / secs / (1 << 20) as f64
+    } else {
+        0.0
+    };
     let rss = peak_rss_kib().map_or_else(|| "unknown".to_owned(), |k| format!("{k} KiB"));
     eprintln!("stats: {what} {bytes} bytes in {secs:.3} s ({rate:.1} MiB/s), peak RSS {rss}");
 }

@@ -15,7 +15,9 @@ pub fn safe(s: &str) -> String {
             '\\' => out.push_str("\\\\"),
             c if c.is_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
             // Bidi embeddings, overrides and isolates (Trojan Source).
-            '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => {
+                out.push_str(&format!("\\u{{{:x}}}", c as u32))
+            }
             c => out.push(c),
         }
     }
@@ -112,7 +114,14 @@ mod tests {
 
     #[test]
     fn aligns_by_cells() {
-        let t = render(&["name", "size"], &[vec!["名前".into(), "5".into()], vec!["a".into(), "123".into()]], &[1]);
+        let t = render(
+            &["name", "size"],
+            &[
+                vec!["名前".into(), "5".into()],
+                vec!["a".into(), "123".into()],
+            ],
+            &[1],
+        );
         assert_eq!(t, "name  size\n名前     5\na      123\n");
     }
 }

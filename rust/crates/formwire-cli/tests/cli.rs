@@ -41,7 +41,10 @@ fn stderr(o: &Output) -> String {
 }
 
 fn sha256(b: &[u8]) -> String {
-    Sha256::digest(b).iter().map(|b| format!("{b:02x}")).collect()
+    Sha256::digest(b)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// A fresh directory under the system temp directory, removed on drop.
@@ -49,7 +52,10 @@ struct Tmp(PathBuf);
 
 impl Tmp {
     fn new(tag: &str) -> Tmp {
-        let n = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+        let n = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
         let p = std::env::temp_dir().join(format!("formwire-cli-{tag}-{}-{n}", std::process::id()));
         fs::create_dir_all(&p).unwrap();
         Tmp(p)
@@ -69,7 +75,8 @@ impl Drop for Tmp {
 }
 
 fn part(name: &str, extra: &str, body: &[u8]) -> Vec<u8> {
-    let mut v = format!("--B\r\nContent-Disposition: form-data; name=\"{name}\"{extra}\r\n\r\n").into_bytes();
+    let mut v = format!("--B\r\nContent-Disposition: form-data; name=\"{name}\"{extra}\r\n\r\n")
+        .into_bytes();
     v.extend_from_slice(body);
     v.extend_from_slice(b"\r\n");
     v
@@ -87,7 +94,11 @@ const CT: &str = "multipart/form-data; boundary=B";
 fn json_shape_is_exact() {
     let body = form(&[
         part("a", "", b"1"),
-        part("f", "; filename=\"x.txt\"\r\nContent-Type: text/plain", b"hi"),
+        part(
+            "f",
+            "; filename=\"x.txt\"\r\nContent-Type: text/plain",
+            b"hi",
+        ),
     ]);
     let o = run(&["decode", "--json", "--content-type", CT, "-"], &body);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -109,7 +120,9 @@ fn json_shape_is_exact() {
 fn encode_then_decode_round_trips() {
     let t = Tmp::new("rt");
     // 3 MiB + 7 of bytes with CR, LF and dashes: crosses many 64 KiB reads.
-    let blob: Vec<u8> = (0..(3 << 20) + 7u32).map(|i| b"ab\r\n--Bx-\r"[(i % 10) as usize] ^ (i >> 13) as u8).collect();
+    let blob: Vec<u8> = (0..(3 << 20) + 7u32)
+        .map(|i| b"ab\r\n--Bx-\r"[(i % 10) as usize] ^ (i >> 13) as u8)
+        .collect();
     fs::write(t.path("blob.bin"), &blob).unwrap();
     fs::write(t.path("note.txt"), "line 1\nline 2").unwrap();
     let enc = run(
@@ -137,8 +150,14 @@ fn encode_then_decode_round_trips() {
     assert!(enc.status.success(), "{}", stderr(&enc));
     let body = fs::read(t.path("body")).unwrap();
     let err = stderr(&enc);
-    assert!(err.contains("Content-Type: multipart/form-data; boundary=XyZ\n"), "{err}");
-    assert!(err.contains(&format!("Content-Length: {}\n", body.len())), "{err}");
+    assert!(
+        err.contains("Content-Type: multipart/form-data; boundary=XyZ\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("Content-Length: {}\n", body.len())),
+        "{err}"
+    );
 
     // Decoded without --content-type: the boundary is sniffed.
     let dec = run(&["decode", "--json", &t.s("body")], b"");
@@ -160,33 +179,66 @@ fn encode_then_decode_round_trips() {
         .collect();
     let h = |s: &[u8]| sha256(s);
     let note_crlf = b"line 1\r\nline 2";
-    let want_h = [h("Zoé".as_bytes()), h("太郎".as_bytes()), h("😀".as_bytes()), h(&blob), h(note_crlf), h(b"line 1\nline 2")];
+    let want_h = [
+        h("Zoé".as_bytes()),
+        h("太郎".as_bytes()),
+        h("😀".as_bytes()),
+        h(&blob),
+        h(note_crlf),
+        h(b"line 1\nline 2"),
+    ];
     assert_eq!(
         got,
         vec![
             ("prénom", None, None, 4, want_h[0].as_str()),
             ("名前", None, None, 6, want_h[1].as_str()),
             ("emoji😀", None, None, 4, want_h[2].as_str()),
-            ("up", Some("blob.bin"), Some("application/x-demo"), blob.len() as u64, want_h[3].as_str()),
+            (
+                "up",
+                Some("blob.bin"),
+                Some("application/x-demo"),
+                blob.len() as u64,
+                want_h[3].as_str()
+            ),
             // `<file` is a string value: newlines normalized to CRLF (MP-S-04).
             ("note", None, None, 14, want_h[4].as_str()),
             // `@file` bytes are sent as they are; the type is guessed from the path.
-            ("named", Some("renamed.txt"), Some("text/plain"), 13, want_h[5].as_str()),
+            (
+                "named",
+                Some("renamed.txt"),
+                Some("text/plain"),
+                13,
+                want_h[5].as_str()
+            ),
         ]
     );
 }
 
 #[test]
 fn table_output_lists_parts_and_escapes_controls() {
-    let body = form(&[part("a\x1b[31m", "", b"x"), part("名前", "; filename=\"f.bin\"", b"yz")]);
+    let body = form(&[
+        part("a\x1b[31m", "", b"x"),
+        part("名前", "; filename=\"f.bin\"", b"yz"),
+    ]);
     let o = run(&["decode", "--content-type", CT], &body);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 3, "{out}");
-    assert!(lines[0].starts_with("#  name") && lines[0].contains("sha256"), "{out}");
-    assert!(lines[1].contains("a\\x1b[31m") && !out.contains('\x1b'), "{out}");
-    assert!(lines[2].contains("名前") && lines[2].contains("f.bin") && lines[2].contains(&sha256(b"yz")), "{out}");
+    assert!(
+        lines[0].starts_with("#  name") && lines[0].contains("sha256"),
+        "{out}"
+    );
+    assert!(
+        lines[1].contains("a\\x1b[31m") && !out.contains('\x1b'),
+        "{out}"
+    );
+    assert!(
+        lines[2].contains("名前")
+            && lines[2].contains("f.bin")
+            && lines[2].contains(&sha256(b"yz")),
+        "{out}"
+    );
 }
 
 #[test]
@@ -201,22 +253,43 @@ fn bad_input_exits_2_with_code_and_offset() {
         json!({"error": {"code": "MP_TRUNCATED", "offset": body.len(), "message": "input ended before the close delimiter"}})
     );
     // Key order is part of the shape.
-    assert!(stderr(&o).starts_with("{\"error\":{\"code\":\"MP_TRUNCATED\",\"offset\":"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with("{\"error\":{\"code\":\"MP_TRUNCATED\",\"offset\":"),
+        "{}",
+        stderr(&o)
+    );
 
-    let o = run(&["decode", "--content-type", CT, "-"], b"--B\r\nX: y\r\n\r\n\r\n--B--\r\n");
+    let o = run(
+        &["decode", "--content-type", CT, "-"],
+        b"--B\r\nX: y\r\n\r\n\r\n--B--\r\n",
+    );
     assert_eq!(o.status.code(), Some(2));
-    assert_eq!(stderr(&o), "formwire: MP_NO_DISPOSITION at offset 11: part without Content-Disposition\n");
+    assert_eq!(
+        stderr(&o),
+        "formwire: MP_NO_DISPOSITION at offset 11: part without Content-Disposition\n"
+    );
 
-    let o = run(&["decode", "--json", "--content-type", "text/plain", "-"], b"");
+    let o = run(
+        &["decode", "--json", "--content-type", "text/plain", "-"],
+        b"",
+    );
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("\"code\":\"MP_CONTENT_TYPE\",\"offset\":0"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("\"code\":\"MP_CONTENT_TYPE\",\"offset\":0"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
 fn no_boundary_to_sniff_is_mp_boundary() {
     let o = run(&["decode", "--json", "-"], b"a=1&b=2");
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).starts_with("{\"error\":{\"code\":\"MP_BOUNDARY\",\"offset\":0"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with("{\"error\":{\"code\":\"MP_BOUNDARY\",\"offset\":0"),
+        "{}",
+        stderr(&o)
+    );
     let o = run(&["decode", "-"], b"");
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
@@ -231,9 +304,23 @@ fn lenient_flags_and_limits() {
     let body = b"preamble\r\n--B\nContent-Disposition: form-data; name=\"a\"\n\n1\n--B--\n";
     let strict = run(&["decode", "--json", "--content-type", CT, "-"], body);
     assert_eq!(strict.status.code(), Some(2));
-    assert!(stderr(&strict).contains("MP_PREAMBLE"), "{}", stderr(&strict));
+    assert!(
+        stderr(&strict).contains("MP_PREAMBLE"),
+        "{}",
+        stderr(&strict)
+    );
     // Only allow_preamble: the bare LF after the delimiter is still an error.
-    let pre = run(&["decode", "--json", "--allow-preamble", "--content-type", CT, "-"], body);
+    let pre = run(
+        &[
+            "decode",
+            "--json",
+            "--allow-preamble",
+            "--content-type",
+            CT,
+            "-",
+        ],
+        body,
+    );
     assert_eq!(pre.status.code(), Some(2));
     assert!(stderr(&pre).contains("MP_DELIMITER"), "{}", stderr(&pre));
     for flags in [&["--lenient"][..], &["--allow-preamble", "--allow-lf"]] {
@@ -249,30 +336,86 @@ fn lenient_flags_and_limits() {
     }
 
     let two = form(&[part("a", "", b"1"), part("b", "", b"2")]);
-    let o = run(&["decode", "--json", "--limit", "max_parts=1", "--content-type", CT, "-"], &two);
+    let o = run(
+        &[
+            "decode",
+            "--json",
+            "--limit",
+            "max_parts=1",
+            "--content-type",
+            CT,
+            "-",
+        ],
+        &two,
+    );
     assert_eq!(o.status.code(), Some(2));
     let e: Value = serde_json::from_str(stderr(&o).trim()).unwrap();
     assert_eq!(e["error"]["code"], "MP_LIMIT_PARTS");
-    assert_eq!(e["error"]["offset"], 57, "the line start after part 2's delimiter line");
-    let o = run(&["decode", "--json", "--limit", "max_field_bytes=none", "--limit=max_total_bytes=1K", "-"], &two);
+    assert_eq!(
+        e["error"]["offset"], 57,
+        "the line start after part 2's delimiter line"
+    );
+    let o = run(
+        &[
+            "decode",
+            "--json",
+            "--limit",
+            "max_field_bytes=none",
+            "--limit=max_total_bytes=1K",
+            "-",
+        ],
+        &two,
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     let o = run(&["decode", "--limit", "max_nothing=1", "-"], &two);
     assert_eq!(o.status.code(), Some(64));
-    assert!(stderr(&o).contains("unknown limit `max_nothing`"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("unknown limit `max_nothing`"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
 fn urlencoded_decodes_pairs() {
     let ue = "application/x-www-form-urlencoded";
-    let o = run(&["decode", "--json", "--content-type", ue, "-"], b"a=1&b=%C3%A9+x&&c&=d&e=%zz");
+    let o = run(
+        &["decode", "--json", "--content-type", ue, "-"],
+        b"a=1&b=%C3%A9+x&&c&=d&e=%zz",
+    );
     assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(stdout(&o), "{\"pairs\":[[\"a\",\"1\"],[\"b\",\"\u{e9} x\"],[\"c\",\"\"],[\"\",\"d\"],[\"e\",\"%zz\"]]}\n");
-    let o = run(&["decode", "--content-type", "application/x-www-form-urlencoded; charset=utf-8"], b"k=v");
+    assert_eq!(
+        stdout(&o),
+        "{\"pairs\":[[\"a\",\"1\"],[\"b\",\"\u{e9} x\"],[\"c\",\"\"],[\"\",\"d\"],[\"e\",\"%zz\"]]}\n"
+    );
+    let o = run(
+        &[
+            "decode",
+            "--content-type",
+            "application/x-www-form-urlencoded; charset=utf-8",
+        ],
+        b"k=v",
+    );
     assert!(o.status.success());
     assert_eq!(stdout(&o), "#  name  value\n1  k     v\n");
-    let o = run(&["decode", "--json", "--limit", "max_pairs=2", "--content-type", ue, "-"], b"a=1&b=2&c=3");
+    let o = run(
+        &[
+            "decode",
+            "--json",
+            "--limit",
+            "max_pairs=2",
+            "--content-type",
+            ue,
+            "-",
+        ],
+        b"a=1&b=2&c=3",
+    );
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).starts_with("{\"error\":{\"code\":\"UE_LIMIT_PAIRS\",\"offset\":8,"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with("{\"error\":{\"code\":\"UE_LIMIT_PAIRS\",\"offset\":8,"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -281,7 +424,11 @@ fn reads_standard_input_with_and_without_dash() {
     for args in [&["decode", "--json", "-"][..], &["decode", "--json"]] {
         let o = run(args, &body);
         assert!(o.status.success(), "{args:?}: {}", stderr(&o));
-        assert!(stdout(&o).starts_with("{\"parts\":[{\"name\":\"a\""), "{}", stdout(&o));
+        assert!(
+            stdout(&o).starts_with("{\"parts\":[{\"name\":\"a\""),
+            "{}",
+            stdout(&o)
+        );
     }
     // A large body through the pipe (many partial reads).
     let blob = vec![b'\r'; 1 << 20];
@@ -311,15 +458,38 @@ fn extract_writes_safe_names_only_inside_the_directory() {
         part("emoji😀", "", "é".as_bytes()),
     ]);
     let out = t.path("out");
-    let o = run(&["decode", "--json", "--extract", out.to_str().unwrap(), "--content-type", CT], &body);
+    let o = run(
+        &[
+            "decode",
+            "--json",
+            "--extract",
+            out.to_str().unwrap(),
+            "--content-type",
+            CT,
+        ],
+        &body,
+    );
     assert!(o.status.success(), "{}", stderr(&o));
-    let mut names: Vec<String> = fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    let mut names: Vec<String> = fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
     names.sort();
     assert_eq!(
         names,
         [
-            "A-2.TXT", "a-1.txt", "a.txt", "fields-1.json", "fields.json", "file", "file-1",
-            "files.json", "hidden", "passwd", "passwd-1", "x_y_00z",
+            "A-2.TXT",
+            "a-1.txt",
+            "a.txt",
+            "fields-1.json",
+            "fields.json",
+            "file",
+            "file-1",
+            "files.json",
+            "hidden",
+            "passwd",
+            "passwd-1",
+            "x_y_00z",
         ]
         .map(|s| s.to_string())
     );
@@ -335,12 +505,18 @@ fn extract_writes_safe_names_only_inside_the_directory() {
     assert_eq!(read("fields-1.json"), b"nine");
     assert_eq!(read("x_y_00z"), b"ten");
     // Nothing was written outside the directory.
-    let mut beside: Vec<_> = fs::read_dir(&t.0).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let mut beside: Vec<_> = fs::read_dir(&t.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     beside.sort();
     assert_eq!(beside, ["out"]);
 
     let fields: Value = serde_json::from_slice(&read("fields.json")).unwrap();
-    assert_eq!(fields, json!({"fields": [["field", "value \"quoted\"\r\nline"], ["emoji😀", "é"]]}));
+    assert_eq!(
+        fields,
+        json!({"fields": [["field", "value \"quoted\"\r\nline"], ["emoji😀", "é"]]})
+    );
     let files: Value = serde_json::from_slice(&read("files.json")).unwrap();
     let files = files["files"].as_array().unwrap();
     assert_eq!(files.len(), 10);
@@ -352,7 +528,16 @@ fn extract_writes_safe_names_only_inside_the_directory() {
     assert_eq!(files[3]["path"], "file");
 
     // The directory must be new or empty.
-    let o = run(&["decode", "--extract", out.to_str().unwrap(), "--content-type", CT], &body);
+    let o = run(
+        &[
+            "decode",
+            "--extract",
+            out.to_str().unwrap(),
+            "--content-type",
+            CT,
+        ],
+        &body,
+    );
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("not empty"), "{}", stderr(&o));
 }
@@ -361,36 +546,82 @@ fn extract_writes_safe_names_only_inside_the_directory() {
 fn extract_leaves_nothing_behind_on_bad_input() {
     let t = Tmp::new("bad");
     // A NUL in a filename is a header error (MP-H-02): exit 2, nothing extracted.
-    let nul = form(&[part("ok", "; filename=\"ok.bin\"", b"fine"), part("f", "; filename=\"a\0b\"", b"x")]);
-    let truncated = &form(&[part("ok", "; filename=\"ok.bin\"", b"fine"), part("f", "; filename=\"b\"", b"x")])[..90];
+    let nul = form(&[
+        part("ok", "; filename=\"ok.bin\"", b"fine"),
+        part("f", "; filename=\"a\0b\"", b"x"),
+    ]);
+    let truncated = &form(&[
+        part("ok", "; filename=\"ok.bin\"", b"fine"),
+        part("f", "; filename=\"b\"", b"x"),
+    ])[..90];
     for (i, body) in [&nul[..], truncated].iter().enumerate() {
         let out = t.path(&format!("out{i}"));
-        let o = run(&["decode", "--json", "--extract", out.to_str().unwrap(), "--content-type", CT], body);
+        let o = run(
+            &[
+                "decode",
+                "--json",
+                "--extract",
+                out.to_str().unwrap(),
+                "--content-type",
+                CT,
+            ],
+            body,
+        );
         assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
         assert!(!out.exists(), "{} was left behind", out.display());
     }
     // An existing empty directory is kept, and emptied again.
     let out = t.path("kept");
     fs::create_dir(&out).unwrap();
-    let o = run(&["decode", "--extract", out.to_str().unwrap(), "--content-type", CT], &nul);
+    let o = run(
+        &[
+            "decode",
+            "--extract",
+            out.to_str().unwrap(),
+            "--content-type",
+            CT,
+        ],
+        &nul,
+    );
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(fs::read_dir(&out).unwrap().count(), 0);
 }
 
 #[test]
 fn encode_reports_headers_and_streams_stdin() {
-    let o = run(&["encode", "-F", "a=1", "-F", "f=@-;filename=in.txt;type=text/plain", "--boundary", "b"], b"from stdin");
+    let o = run(
+        &[
+            "encode",
+            "-F",
+            "a=1",
+            "-F",
+            "f=@-;filename=in.txt;type=text/plain",
+            "--boundary",
+            "b",
+        ],
+        b"from stdin",
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     let want = "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n\
                 --b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"in.txt\"\r\nContent-Type: text/plain\r\n\r\n\
                 from stdin\r\n--b--\r\n";
     assert_eq!(stdout(&o), want);
     // The size of standard input is only known at the end.
-    assert_eq!(stderr(&o), format!("Content-Type: multipart/form-data; boundary=b\nContent-Length: {}\n", want.len()));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "Content-Type: multipart/form-data; boundary=b\nContent-Length: {}\n",
+            want.len()
+        )
+    );
 
     // A boundary that is not a token is quoted (MP-S-10).
     let o = run(&["encode", "-F", "a=1", "--boundary", "a b"], b"");
-    assert!(stderr(&o).starts_with("Content-Type: multipart/form-data; boundary=\"a b\"\n"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with("Content-Type: multipart/form-data; boundary=\"a b\"\n"),
+        "{}",
+        stderr(&o)
+    );
 
     // Random boundary by default: two runs differ, both decode.
     let a = run(&["encode", "-F", "x=y"], b"");
@@ -404,23 +635,67 @@ fn encode_size_parameter_and_errors() {
     let t = Tmp::new("enc");
     fs::write(t.path("ten"), b"0123456789").unwrap();
     // size=N sends exactly the first N bytes, with a Content-Length up front.
-    let o = run(&["encode", "-F", &format!("f=@{};size=4", t.s("ten")), "--boundary", "b"], b"");
+    let o = run(
+        &[
+            "encode",
+            "-F",
+            &format!("f=@{};size=4", t.s("ten")),
+            "--boundary",
+            "b",
+        ],
+        b"",
+    );
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(stdout(&o).contains("\r\n\r\n0123\r\n--b--\r\n"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("\r\n\r\n0123\r\n--b--\r\n"),
+        "{}",
+        stdout(&o)
+    );
     assert!(stderr(&o).contains(&format!("Content-Length: {}\n", o.stdout.len())));
     // A source shorter than its size fails (exit 1) and leaves no output file.
-    let o = run(&["encode", "-F", &format!("f=@{};size=11", t.s("ten")), "-o", &t.s("out")], b"");
+    let o = run(
+        &[
+            "encode",
+            "-F",
+            &format!("f=@{};size=11", t.s("ten")),
+            "-o",
+            &t.s("out"),
+        ],
+        b"",
+    );
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(!t.path("out").exists());
     // Bad boundary, header injection through a type: exit 2 with the encoder's code.
     let o = run(&["encode", "-F", "a=1", "--boundary", "bad\"b"], b"");
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("MP_ENCODE_BOUNDARY at offset 0"), "{}", stderr(&o));
-    let o = run(&["encode", "-F", "a=1", "-F", &format!("f=@{};type=text/plain\r\nX-Evil: 1", t.s("ten"))], b"");
+    assert!(
+        stderr(&o).contains("MP_ENCODE_BOUNDARY at offset 0"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(
+        &[
+            "encode",
+            "-F",
+            "a=1",
+            "-F",
+            &format!("f=@{};type=text/plain\r\nX-Evil: 1", t.s("ten")),
+        ],
+        b"",
+    );
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("MP_ENCODE_HEADER at offset 1"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("MP_ENCODE_HEADER at offset 1"),
+        "{}",
+        stderr(&o)
+    );
     // Usage errors: 64.
-    for args in [&["encode"][..], &["encode", "-F", "novalue"], &["encode", "-F", "f=@x;headers=a"], &["nope"]] {
+    for args in [
+        &["encode"][..],
+        &["encode", "-F", "novalue"],
+        &["encode", "-F", "f=@x;headers=a"],
+        &["nope"],
+    ] {
         assert_eq!(run(args, b"").status.code(), Some(64), "{args:?}");
     }
     let o = run(&["encode", "-F", &format!("f=@{}", t.s("missing"))], b"");
@@ -433,7 +708,10 @@ fn stats_report_peak_rss() {
     let o = run(&["decode", "--stats", "--content-type", CT, "-"], &body);
     assert!(o.status.success());
     let err = stderr(&o);
-    assert!(err.starts_with("stats: decoded ") && err.contains("peak RSS "), "{err}");
+    assert!(
+        err.starts_with("stats: decoded ") && err.contains("peak RSS "),
+        "{err}"
+    );
 }
 
 #[test]
@@ -441,6 +719,9 @@ fn help_and_version() {
     let o = run(&["help", "decode"], b"");
     assert!(o.status.success() && stdout(&o).contains("--extract DIR"));
     let o = run(&["--version"], b"");
-    assert_eq!(stdout(&o), format!("formwire {}\n", env!("CARGO_PKG_VERSION")));
+    assert_eq!(
+        stdout(&o),
+        format!("formwire {}\n", env!("CARGO_PKG_VERSION"))
+    );
     assert_eq!(run(&[], b"").status.code(), Some(64));
 }

@@ -19,7 +19,10 @@ fn vectors() -> PathBuf {
 }
 
 fn iterations(share: u64) -> u64 {
-    let total: u64 = std::env::var("FORMWIRE_FUZZ_ITERS").ok().and_then(|v| v.parse().ok()).unwrap_or(20_000);
+    let total: u64 = std::env::var("FORMWIRE_FUZZ_ITERS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(20_000);
     total * share / 100
 }
 
@@ -28,7 +31,9 @@ fn cases(format: &str) -> Vec<(PathBuf, Value)> {
     let mut out = Vec::new();
     for verdict in ["accept", "reject", "lenient"] {
         let dir = vectors().join(format).join(verdict);
-        let Ok(rd) = std::fs::read_dir(&dir) else { continue };
+        let Ok(rd) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         for e in rd.flatten() {
             let p = e.path();
             if p.extension().is_some_and(|x| x == "json") {
@@ -49,10 +54,17 @@ fn base64(s: &str) -> Vec<u8> {
         b'+' | b'-' => 62,
         _ => 63,
     };
-    let digits: Vec<u8> = s.bytes().filter(|c| !matches!(c, b'=' | b'\n' | b'\r' | b' ')).map(val).collect();
+    let digits: Vec<u8> = s
+        .bytes()
+        .filter(|c| !matches!(c, b'=' | b'\n' | b'\r' | b' '))
+        .map(val)
+        .collect();
     let mut out = Vec::with_capacity(digits.len() * 3 / 4);
     for q in digits.chunks(4) {
-        let n = q.iter().enumerate().fold(0u32, |n, (i, &d)| n | (u32::from(d) << (18 - 6 * i)));
+        let n = q
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &d)| n | (u32::from(d) << (18 - 6 * i)));
         out.extend_from_slice(&n.to_be_bytes()[1..q.len()]);
     }
     out
@@ -65,7 +77,9 @@ fn inline_bytes(v: &Value, dir: &Path) -> Option<Vec<u8>> {
     if let Some(b) = v.get("base64").and_then(Value::as_str) {
         return Some(base64(b));
     }
-    v.get("file").and_then(Value::as_str).map(|f| std::fs::read(dir.join(f)).unwrap())
+    v.get("file")
+        .and_then(Value::as_str)
+        .map(|f| std::fs::read(dir.join(f)).unwrap())
 }
 
 struct MpSeed {
@@ -81,15 +95,33 @@ fn multipart_seeds() -> Vec<MpSeed> {
         if c["kind"] != "multipart-parse" {
             continue;
         }
-        let Some(body) = inline_bytes(&c["input"], path.parent().unwrap()) else { continue };
+        let Some(body) = inline_bytes(&c["input"], path.parent().unwrap()) else {
+            continue;
+        };
         let ct = c["content_type"].as_str().unwrap_or("").to_owned();
-        let opt = |k: &str| c.get("options").and_then(|o| o.get(k)).and_then(Value::as_bool).unwrap_or(false);
-        let flags = u8::from(opt("allow_preamble")) | u8::from(opt("allow_lf")) << 1 | u8::from(opt("allow_obs_fold")) << 2;
+        let opt = |k: &str| {
+            c.get("options")
+                .and_then(|o| o.get(k))
+                .and_then(Value::as_bool)
+                .unwrap_or(false)
+        };
+        let flags = u8::from(opt("allow_preamble"))
+            | u8::from(opt("allow_lf")) << 1
+            | u8::from(opt("allow_obs_fold")) << 2;
         let boundary = formwire::multipart::boundary_from_content_type(&ct).unwrap_or_default();
         // The parser takes the header as a string; non-Latin-1 code points would not survive a byte length prefix.
-        out.push(MpSeed { content_type: ct.into_bytes(), flags, body, boundary });
+        out.push(MpSeed {
+            content_type: ct.into_bytes(),
+            flags,
+            body,
+            boundary,
+        });
     }
-    assert!(out.len() > 300, "only {} multipart seeds: vectors/ missing?", out.len());
+    assert!(
+        out.len() > 300,
+        "only {} multipart seeds: vectors/ missing?",
+        out.len()
+    );
     out
 }
 
@@ -103,7 +135,11 @@ fn urlencoded_seeds() -> Vec<Vec<u8>> {
             out.push(b);
         }
     }
-    assert!(out.len() > 100, "only {} urlencoded seeds: vectors/ missing?", out.len());
+    assert!(
+        out.len() > 100,
+        "only {} urlencoded seeds: vectors/ missing?",
+        out.len()
+    );
     out
 }
 
@@ -129,9 +165,16 @@ fn encode_seeds() -> Vec<(String, Vec<Entry>)> {
                         body: inline_bytes(&f["body"], dir).unwrap_or_default(),
                     }
                 } else if let Some(b) = e.get("blob") {
-                    Entry::Blob { name, content_type: s(&b["type"]), body: inline_bytes(&b["body"], dir).unwrap_or_default() }
+                    Entry::Blob {
+                        name,
+                        content_type: s(&b["type"]),
+                        body: inline_bytes(&b["body"], dir).unwrap_or_default(),
+                    }
                 } else {
-                    Entry::Text { name, value: s(&e["value"]) }
+                    Entry::Text {
+                        name,
+                        value: s(&e["value"]),
+                    }
                 }
             })
             .collect();
@@ -145,7 +188,10 @@ fn encode_seeds() -> Vec<(String, Vec<Entry>)> {
 fn check(name: &str, f: fn(&[u8]), input: &[u8]) {
     if let Err(panic) = std::panic::catch_unwind(|| f(input)) {
         let hex: String = input.iter().map(|b| format!("{b:02x}")).collect();
-        eprintln!("{name}: property failed on input (hex, {} bytes):\n{hex}", input.len());
+        eprintln!(
+            "{name}: property failed on input (hex, {} bytes):\n{hex}",
+            input.len()
+        );
         std::panic::resume_unwind(panic);
     }
 }
@@ -199,7 +245,9 @@ impl Mutator {
     }
 
     fn splits(&mut self, len: usize) -> Vec<u16> {
-        (0..self.below(5)).map(|_| self.below(len + 1).min(u16::MAX as usize) as u16).collect()
+        (0..self.below(5))
+            .map(|_| self.below(len + 1).min(u16::MAX as usize) as u16)
+            .collect()
     }
 }
 
@@ -229,7 +277,13 @@ fn multipart_dict(boundary: &[u8]) -> Vec<Vec<u8>> {
     .iter()
     .map(|t| t.to_vec())
     .collect();
-    for t in [&[b"\r\n--".as_slice(), b][..], &[b"--", b, b"--"], &[b"\r\n--", b, b"\r\n"], &[b"\n--", b, b"\n"], &[b"--", b]] {
+    for t in [
+        &[b"\r\n--".as_slice(), b][..],
+        &[b"--", b, b"--"],
+        &[b"\r\n--", b, b"\r\n"],
+        &[b"\n--", b, b"\n"],
+        &[b"--", b],
+    ] {
         d.push(t.concat());
     }
     d
@@ -238,11 +292,19 @@ fn multipart_dict(boundary: &[u8]) -> Vec<Vec<u8>> {
 #[test]
 fn multipart_chunked_seeded() {
     let seeds = multipart_seeds();
-    let mut m = Mutator { rng: SplitMix(0x6d75_6c74_6970_6172) };
+    let mut m = Mutator {
+        rng: SplitMix(0x6d75_6c74_6970_6172),
+    };
     // Every seed as it is: whole vs split in the middle, byte by byte, backpressure.
     for s in &seeds {
         let mid = (s.body.len() / 2) as u16;
-        let input = props::multipart_input(s.flags | 16 | 32, [0; 4], &[mid, mid / 3], &s.content_type, &s.body);
+        let input = props::multipart_input(
+            s.flags | 16 | 32,
+            [0; 4],
+            &[mid, mid / 3],
+            &s.content_type,
+            &s.body,
+        );
         check("multipart_chunked", props::multipart_chunked, &input);
     }
     for _ in 0..iterations(50) {
@@ -264,7 +326,12 @@ fn multipart_chunked_seeded() {
         if m.below(2) == 0 {
             flags |= 32;
         }
-        let limits = [m.rng.next() as u8, m.rng.next() as u8, m.rng.next() as u8, m.rng.next() as u8];
+        let limits = [
+            m.rng.next() as u8,
+            m.rng.next() as u8,
+            m.rng.next() as u8,
+            m.rng.next() as u8,
+        ];
         let splits = m.splits(body.len());
         let input = props::multipart_input(flags, limits, &splits, &s.content_type, &body);
         check("multipart_chunked", props::multipart_chunked, &input);
@@ -274,15 +341,24 @@ fn multipart_chunked_seeded() {
 #[test]
 fn urlencoded_seeded() {
     let seeds = urlencoded_seeds();
-    let dict: Vec<Vec<u8>> = ["&", "=", "+", "%", "%2", "%C3%A9", "%zz", "\u{e9}", "&&", "%00", "\u{1}", "\r\n", "%E2%82", "\u{feff}"]
-        .iter()
-        .map(|t| t.as_bytes().to_vec())
-        .chain([vec![0xc3], vec![0xa9], vec![0xff]])
-        .collect();
-    let mut m = Mutator { rng: SplitMix(0x7572_6c65_6e63_6f64) };
+    let dict: Vec<Vec<u8>> = [
+        "&", "=", "+", "%", "%2", "%C3%A9", "%zz", "\u{e9}", "&&", "%00", "\u{1}", "\r\n",
+        "%E2%82", "\u{feff}",
+    ]
+    .iter()
+    .map(|t| t.as_bytes().to_vec())
+    .chain([vec![0xc3], vec![0xa9], vec![0xff]])
+    .collect();
+    let mut m = Mutator {
+        rng: SplitMix(0x7572_6c65_6e63_6f64),
+    };
     for s in &seeds {
         let mid = (s.len() / 2).min(u16::MAX as usize) as u16;
-        check("urlencoded", props::urlencoded, &props::urlencoded_input(0, [0; 2], &[mid], s));
+        check(
+            "urlencoded",
+            props::urlencoded,
+            &props::urlencoded_input(0, [0; 2], &[mid], s),
+        );
     }
     for _ in 0..iterations(25) {
         let mut body = seeds[m.below(seeds.len())].clone();
@@ -292,19 +368,40 @@ fn urlencoded_seeded() {
         let flags = u8::from(m.below(3) == 0);
         let limits = [m.rng.next() as u8, m.rng.next() as u8];
         let splits = m.splits(body.len());
-        check("urlencoded", props::urlencoded, &props::urlencoded_input(flags, limits, &splits, &body));
+        check(
+            "urlencoded",
+            props::urlencoded,
+            &props::urlencoded_input(flags, limits, &splits, &body),
+        );
     }
 }
 
 #[test]
 fn encode_roundtrip_seeded() {
     let seeds = encode_seeds();
-    let mut m = Mutator { rng: SplitMix(0x656e_636f_6465_7274) };
+    let mut m = Mutator {
+        rng: SplitMix(0x656e_636f_6465_7274),
+    };
     for (flags, (boundary, entries)) in seeds.iter().enumerate() {
         let input = props::encode_input((flags % 8) as u8, boundary.as_bytes(), entries);
         check("encode_roundtrip", props::encode_roundtrip, &input);
     }
-    let tokens = ["\r\n", "\n", "\r", "\"", "\0", "%22", "--", "\u{e9}", "\u{1f600}", " ", "\\", ";", "=", "\t"];
+    let tokens = [
+        "\r\n",
+        "\n",
+        "\r",
+        "\"",
+        "\0",
+        "%22",
+        "--",
+        "\u{e9}",
+        "\u{1f600}",
+        " ",
+        "\\",
+        ";",
+        "=",
+        "\t",
+    ];
     for _ in 0..iterations(25) {
         let (boundary, entries) = &seeds[m.below(seeds.len())];
         let mut boundary = boundary.clone();
@@ -318,13 +415,27 @@ fn encode_roundtrip_seeded() {
                     _ => tokens[m.below(tokens.len())].to_owned(),
                 };
                 if entries.is_empty() || m.below(8) == 0 {
-                    entries.push(Entry::Text { name: tok.clone(), value: tok.clone() });
+                    entries.push(Entry::Text {
+                        name: tok.clone(),
+                        value: tok.clone(),
+                    });
                     continue;
                 }
                 let i = m.below(entries.len());
                 let target: &mut String = match &mut entries[i] {
-                    Entry::Text { name, value } => if m.below(2) == 0 { name } else { value },
-                    Entry::File { name, filename, content_type, body } => match m.below(4) {
+                    Entry::Text { name, value } => {
+                        if m.below(2) == 0 {
+                            name
+                        } else {
+                            value
+                        }
+                    }
+                    Entry::File {
+                        name,
+                        filename,
+                        content_type,
+                        body,
+                    } => match m.below(4) {
                         0 => name,
                         1 => filename,
                         2 => content_type,
@@ -334,7 +445,15 @@ fn encode_roundtrip_seeded() {
                             continue;
                         }
                     },
-                    Entry::Blob { name, content_type, .. } => if m.below(2) == 0 { name } else { content_type },
+                    Entry::Blob {
+                        name, content_type, ..
+                    } => {
+                        if m.below(2) == 0 {
+                            name
+                        } else {
+                            content_type
+                        }
+                    }
                 };
                 let mut at = m.below(target.len() + 1);
                 while !target.is_char_boundary(at) {
@@ -343,9 +462,24 @@ fn encode_roundtrip_seeded() {
                 target.insert_str(at, &tok);
             }
             if m.below(8) == 0 {
-                boundary = ["", "a", " ", "x y", "a\"b", &"z".repeat(71), &"z".repeat(70), "ab ", "é"][m.below(9)].to_owned();
+                boundary = [
+                    "",
+                    "a",
+                    " ",
+                    "x y",
+                    "a\"b",
+                    &"z".repeat(71),
+                    &"z".repeat(70),
+                    "ab ",
+                    "é",
+                ][m.below(9)]
+                .to_owned();
             }
-            check("encode_roundtrip", props::encode_roundtrip, &props::encode_input(flags, boundary.as_bytes(), &entries));
+            check(
+                "encode_roundtrip",
+                props::encode_roundtrip,
+                &props::encode_input(flags, boundary.as_bytes(), &entries),
+            );
         } else {
             let mut input = props::encode_input(flags, boundary.as_bytes(), &entries);
             let other = props::encode_input(0, b"", &seeds[m.below(seeds.len())].1);
@@ -360,11 +494,15 @@ fn encode_roundtrip_seeded() {
 /// printed above, or a crash file from `rust/fuzz/artifacts` via `xxd -p`).
 #[test]
 fn replay() {
-    let Ok(spec) = std::env::var("FORMWIRE_FUZZ_REPLAY") else { return };
+    let Ok(spec) = std::env::var("FORMWIRE_FUZZ_REPLAY") else {
+        return;
+    };
     let (target, hex) = spec.split_once(':').expect("<target>:<hex>");
     let hex: Vec<u8> = hex.bytes().filter(u8::is_ascii_hexdigit).collect();
-    let input: Vec<u8> =
-        hex.chunks(2).map(|p| u8::from_str_radix(std::str::from_utf8(p).unwrap(), 16).unwrap()).collect();
+    let input: Vec<u8> = hex
+        .chunks(2)
+        .map(|p| u8::from_str_radix(std::str::from_utf8(p).unwrap(), 16).unwrap())
+        .collect();
     let f: fn(&[u8]) = match target {
         "multipart_chunked" => props::multipart_chunked,
         "urlencoded" => props::urlencoded,
@@ -412,5 +550,11 @@ fn remaining_keeps_bytes_past_max_total_bytes() {
             }
         }
     }
-    assert_eq!(error, Some(formwire::Error::new(formwire::ErrorCode::MpLimitTotalBytes, 55)));
+    assert_eq!(
+        error,
+        Some(formwire::Error::new(
+            formwire::ErrorCode::MpLimitTotalBytes,
+            55
+        ))
+    );
 }

@@ -73,7 +73,9 @@ impl Error {
     /// assert_eq!(Error::from_io(&std::io::ErrorKind::BrokenPipe.into()), None);
     /// ```
     pub fn from_io(e: &std::io::Error) -> Option<Error> {
-        e.get_ref().and_then(|inner| inner.downcast_ref::<Error>()).copied()
+        e.get_ref()
+            .and_then(|inner| inner.downcast_ref::<Error>())
+            .copied()
     }
 }
 
@@ -106,7 +108,9 @@ impl ErrorCode {
             ErrorCode::MpLimitHeaders => "more than max_headers header lines",
             ErrorCode::MpLimitHeaderBytes => "header block longer than max_header_bytes",
             ErrorCode::MpLimitFieldBytes => "field longer than max_field_bytes",
-            ErrorCode::MpLimitTotalFieldBytes => "fields together longer than max_total_field_bytes",
+            ErrorCode::MpLimitTotalFieldBytes => {
+                "fields together longer than max_total_field_bytes"
+            }
             ErrorCode::MpLimitFileBytes => "file longer than max_file_bytes",
             ErrorCode::MpLimitTotalBytes => "input longer than max_total_bytes",
             ErrorCode::MpEncodeBoundary => "invalid boundary for encoding",
@@ -184,7 +188,10 @@ mod tests {
         assert!(!o.set_limit("max_nope", None) && !o.set_flag("allow_nope", true));
         assert_eq!((o.max_parts, o.max_total_bytes, o.allow_lf), (7, 7, true));
         let d = crate::multipart::Options::default();
-        assert_eq!((d.max_parts, d.max_field_bytes, d.allow_lf), (1000, 1 << 20, false));
+        assert_eq!(
+            (d.max_parts, d.max_field_bytes, d.allow_lf),
+            (1000, 1 << 20, false)
+        );
         let mut u = crate::urlencoded::Options::default();
         for name in urlencoded::LIMITS {
             assert!(u.set_limit(name, None), "{name}");

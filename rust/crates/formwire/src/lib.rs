@@ -64,8 +64,8 @@ pub use formwire_v8 as v8;
 pub mod multipart;
 pub mod registry;
 mod tables;
-pub mod urlencoded;
 #[cfg(test)]
 mod test_rng;
+pub mod urlencoded;
 
 pub use error::{Error, ErrorCode, ErrorKind};

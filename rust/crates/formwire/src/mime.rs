@@ -356,23 +356,54 @@ mod tests {
     fn parse_and_serialize() {
         assert_eq!(ser("TEXT/HTML").as_deref(), Some("text/html"));
         assert_eq!(ser("text/html;;x=\"y\"").as_deref(), Some("text/html;x=y"));
-        assert_eq!(ser(" text/html ; a=b ; a=c").as_deref(), Some("text/html;a=b"));
-        assert_eq!(ser("text/html;a=\"b\\\"c\"").as_deref(), Some("text/html;a=\"b\\\"c\""));
+        assert_eq!(
+            ser(" text/html ; a=b ; a=c").as_deref(),
+            Some("text/html;a=b")
+        );
+        assert_eq!(
+            ser("text/html;a=\"b\\\"c\"").as_deref(),
+            Some("text/html;a=\"b\\\"c\"")
+        );
         assert_eq!(ser("text/html;a=\"\"").as_deref(), Some("text/html;a=\"\""));
         assert_eq!(ser("text/html;a=").as_deref(), Some("text/html"));
         assert_eq!(ser("text/html;a").as_deref(), Some("text/html"));
-        assert_eq!(ser("text/html;a=b c").as_deref(), Some("text/html;a=\"b c\""));
-        assert_eq!(ser("text/html;a=\"x\" junk;b=c").as_deref(), Some("text/html;a=x;b=c"));
-        assert_eq!(ser("text/html;a=\"unterminated").as_deref(), Some("text/html;a=unterminated"));
-        assert_eq!(ser("text/html;a=\"x\\").as_deref(), Some("text/html;a=\"x\\\\\""));
+        assert_eq!(
+            ser("text/html;a=b c").as_deref(),
+            Some("text/html;a=\"b c\"")
+        );
+        assert_eq!(
+            ser("text/html;a=\"x\" junk;b=c").as_deref(),
+            Some("text/html;a=x;b=c")
+        );
+        assert_eq!(
+            ser("text/html;a=\"unterminated").as_deref(),
+            Some("text/html;a=unterminated")
+        );
+        assert_eq!(
+            ser("text/html;a=\"x\\").as_deref(),
+            Some("text/html;a=\"x\\\\\"")
+        );
         assert_eq!(ser("text/html;\u{e9}=x").as_deref(), Some("text/html"));
         assert_eq!(ser("text/html;a=\u{20ac}").as_deref(), Some("text/html"));
-        assert_eq!(ser("text/html;a=\u{e9}").as_deref(), Some("text/html;a=\"\u{e9}\""));
+        assert_eq!(
+            ser("text/html;a=\u{e9}").as_deref(),
+            Some("text/html;a=\"\u{e9}\"")
+        );
     }
 
     #[test]
     fn parse_failures() {
-        for bad in ["", "text", "text/", "/html", "te xt/html", "text/ht ml", "text/\u{e9}", "text/html\u{1}", ";a=b"] {
+        for bad in [
+            "",
+            "text",
+            "text/",
+            "/html",
+            "te xt/html",
+            "text/ht ml",
+            "text/\u{e9}",
+            "text/html\u{1}",
+            ";a=b",
+        ] {
             assert!(MimeType::parse(bad).is_none(), "{bad:?}");
         }
     }
@@ -383,15 +414,36 @@ mod tests {
 
     #[test]
     fn extract_mime_type() {
-        assert_eq!(ext(&[b"text/html, text/plain"]).as_deref(), Some("text/plain"));
-        assert_eq!(ext(&[b"text/html", b"text/plain"]).as_deref(), Some("text/plain"));
-        assert_eq!(ext(&[b"text/plain", b"bogus"]).as_deref(), Some("text/plain"));
-        assert_eq!(ext(&[b"text/html;a=\"b,c\", x"]).as_deref(), Some("text/html;a=\"b,c\""));
+        assert_eq!(
+            ext(&[b"text/html, text/plain"]).as_deref(),
+            Some("text/plain")
+        );
+        assert_eq!(
+            ext(&[b"text/html", b"text/plain"]).as_deref(),
+            Some("text/plain")
+        );
+        assert_eq!(
+            ext(&[b"text/plain", b"bogus"]).as_deref(),
+            Some("text/plain")
+        );
+        assert_eq!(
+            ext(&[b"text/html;a=\"b,c\", x"]).as_deref(),
+            Some("text/html;a=\"b,c\"")
+        );
         assert_eq!(ext(&[b"*/*"]), None);
         assert_eq!(ext(&[b""]), None);
         assert_eq!(ext(&[b"text/\xc3\xa9"]), None);
-        assert_eq!(ext(&[b"text/html;charset=gbk, text/html"]).as_deref(), Some("text/html;charset=gbk"));
-        assert_eq!(ext(&[b"text/html;charset=gbk, text/plain"]).as_deref(), Some("text/plain"));
-        assert_eq!(ext(&[b"text/html;x=\"\xe9\"", b"text/plain"]).as_deref(), Some("text/plain"));
+        assert_eq!(
+            ext(&[b"text/html;charset=gbk, text/html"]).as_deref(),
+            Some("text/html;charset=gbk")
+        );
+        assert_eq!(
+            ext(&[b"text/html;charset=gbk, text/plain"]).as_deref(),
+            Some("text/plain")
+        );
+        assert_eq!(
+            ext(&[b"text/html;x=\"\xe9\"", b"text/plain"]).as_deref(),
+            Some("text/plain")
+        );
     }
 }

@@ -37,10 +37,10 @@ mod owned;
 /// One name-value pair.
 pub type Pair<'a> = (Cow<'a, str>, Cow<'a, str>);
 
-/// The urlencoded limits of `spec/limits.md`, generated from `spec/registry.json`.
-pub use crate::registry::urlencoded::Options;
 /// The value of a limit that is off.
 pub use crate::registry::UNLIMITED;
+/// The urlencoded limits of `spec/limits.md`, generated from `spec/registry.json`.
+pub use crate::registry::urlencoded::Options;
 
 /// Decodes one name or value: `+` to space (UE-P-06), then percent-decoding
 /// (UE-P-07), then UTF-8 with U+FFFD, BOM kept (UE-P-08). Borrows when
@@ -87,7 +87,10 @@ fn unescape_into(bytes: &[u8], out: &mut Vec<u8>) {
         let mut step = 1;
         // UE-P-07: `%` followed by two hex digits, else the `%` stays as it is.
         if b == b'%' && r + 2 < n {
-            let (h, l) = (HEX_VALUE[bytes[r + 1] as usize], HEX_VALUE[bytes[r + 2] as usize]);
+            let (h, l) = (
+                HEX_VALUE[bytes[r + 1] as usize],
+                HEX_VALUE[bytes[r + 2] as usize],
+            );
             if h != 0xFF && l != 0xFF {
                 v = h << 4 | l;
                 step = 3;
@@ -227,15 +230,25 @@ struct Seq {
 /// in one pass: where its first `=` is (UE-P-04) and which half needs
 /// decoding. Returns the sequence end and the pair (`None` when empty).
 #[inline]
-fn scan_pair<'a>(input: &'a [u8], text: Option<&'a str>, start: usize) -> (usize, Option<Pair<'a>>) {
+fn scan_pair<'a>(
+    input: &'a [u8],
+    text: Option<&'a str>,
+    start: usize,
+) -> (usize, Option<Pair<'a>>) {
     let q = scan(input, start);
     if q.end == start {
         return (q.end, None);
     }
     let pair = if q.eq == usize::MAX {
-        (half(input, text, start, q.end, q.value_flags), Cow::Borrowed(""))
+        (
+            half(input, text, start, q.end, q.value_flags),
+            Cow::Borrowed(""),
+        )
     } else {
-        (half(input, text, start, q.eq, q.name_flags), half(input, text, q.eq + 1, q.end, q.value_flags))
+        (
+            half(input, text, start, q.eq, q.name_flags),
+            half(input, text, q.eq + 1, q.end, q.value_flags),
+        )
     };
     (q.end, Some(pair))
 }
@@ -282,7 +295,12 @@ fn scan(input: &[u8], start: usize) -> Seq {
     if eq == usize::MAX {
         name_flags = flags;
     }
-    Seq { end: i, eq, name_flags, value_flags: flags }
+    Seq {
+        end: i,
+        eq,
+        name_flags,
+        value_flags: flags,
+    }
 }
 
 /// Splits one non-empty `&`-free sequence at its first `=` and decodes both
@@ -333,7 +351,9 @@ pub fn parse(input: &[u8]) -> Result<Vec<Pair<'_>>, Error> {
 /// input is longer (UE-L-01). Bytes before `max_bytes` are processed first,
 /// so an earlier `UE_LIMIT_PAIRS` wins, as in the streaming parser (UE-L-03).
 pub fn parse_with<'a>(input: &'a [u8], options: &Options) -> Result<Vec<Pair<'a>>, Error> {
-    let cut = usize::try_from(options.max_bytes).unwrap_or(usize::MAX).min(input.len());
+    let cut = usize::try_from(options.max_bytes)
+        .unwrap_or(usize::MAX)
+        .min(input.len());
     let head = &input[..cut];
     // At most one pair per `&` plus one: no reallocation.
     let most = memchr::memchr_iter(b'&', head).count() as u64 + 1;
@@ -426,7 +446,11 @@ impl<'a> Form<'a> {
 
     /// Parses another input, reusing this form's buffers.
     pub fn parse_reusing<'b>(self, input: &'b [u8], options: &Options) -> Result<Form<'b>, Error> {
-        let Form { mut arena, mut scratch, mut pairs } = self;
+        let Form {
+            mut arena,
+            mut scratch,
+            mut pairs,
+        } = self;
         // Keep the larger buffer as the raw one.
         if arena.capacity() > scratch.capacity() {
             scratch = core::mem::take(&mut arena).into_bytes();
@@ -436,7 +460,11 @@ impl<'a> Form<'a> {
         pairs.clear();
         // Same allocation, new lifetime (in-place collect of an empty Vec).
         let pairs: Vec<[Half<'b>; 2]> = pairs.into_iter().map(|_| [Half::Arena(0, 0); 2]).collect();
-        let mut form = Form { arena, scratch, pairs };
+        let mut form = Form {
+            arena,
+            scratch,
+            pairs,
+        };
         form.fill(input, options)?;
         form.decode_arena();
         Ok(form)
@@ -445,7 +473,14 @@ impl<'a> Form<'a> {
     /// A half that needs decoding is decoded into `scratch` (raw bytes, one
     /// buffer for the whole form), one that needs none borrows the input.
     #[inline]
-    fn half(&mut self, input: &'a [u8], text: Option<&'a str>, a: usize, b: usize, flags: u8) -> Half<'a> {
+    fn half(
+        &mut self,
+        input: &'a [u8],
+        text: Option<&'a str>,
+        a: usize,
+        b: usize,
+        flags: u8,
+    ) -> Half<'a> {
         let start = self.scratch.len();
         if flags & ESC == 0 {
             if let Some(s) = text.and_then(|t| t.get(a..b)) {
@@ -498,10 +533,13 @@ impl<'a> Form<'a> {
     }
 
     fn fill(&mut self, input: &'a [u8], options: &Options) -> Result<(), Error> {
-        let cut = usize::try_from(options.max_bytes).unwrap_or(usize::MAX).min(input.len());
+        let cut = usize::try_from(options.max_bytes)
+            .unwrap_or(usize::MAX)
+            .min(input.len());
         let head = &input[..cut];
         let most = memchr::memchr_iter(b'&', head).count() as u64 + 1;
-        self.pairs.reserve(most.min(options.max_pairs.saturating_add(1)) as usize);
+        self.pairs
+            .reserve(most.min(options.max_pairs.saturating_add(1)) as usize);
         let text = core::str::from_utf8(head).ok();
         let mut at = 0;
         while at < head.len() {
@@ -512,7 +550,10 @@ impl<'a> Form<'a> {
                     return Err(Error::new(ErrorCode::UeLimitPairs, at as u64));
                 }
                 let pair = if q.eq == usize::MAX {
-                    [self.half(head, text, at, q.end, q.value_flags), Half::Input("")]
+                    [
+                        self.half(head, text, at, q.end, q.value_flags),
+                        Half::Input(""),
+                    ]
                 } else {
                     let name = self.half(head, text, at, q.eq, q.name_flags);
                     [name, self.half(head, text, q.eq + 1, q.end, q.value_flags)]
@@ -563,7 +604,10 @@ impl<'a> Form<'a> {
 pub fn byte_serialize(bytes: &[u8], out: &mut String) {
     let mut rest = bytes;
     while !rest.is_empty() {
-        let keep = rest.iter().position(|&b| !URLENCODED_KEEP[b as usize]).unwrap_or(rest.len());
+        let keep = rest
+            .iter()
+            .position(|&b| !URLENCODED_KEEP[b as usize])
+            .unwrap_or(rest.len());
         // The kept bytes are ASCII.
         out.push_str(core::str::from_utf8(&rest[..keep]).unwrap_or_default());
         let Some(&b) = rest.get(keep) else { break };
@@ -642,7 +686,14 @@ pub struct Parser {
 impl Parser {
     /// A parser with the given limits.
     pub fn new(options: Options) -> Parser {
-        Parser { opts: options, buf: Vec::new(), buf_used: false, consumed: 0, pairs: 0, error: None }
+        Parser {
+            opts: options,
+            buf: Vec::new(),
+            buf_used: false,
+            consumed: 0,
+            pairs: 0,
+            error: None,
+        }
     }
 
     /// Bytes consumed so far.
@@ -659,13 +710,29 @@ impl Parser {
             (chunk, false)
         };
         let base = self.consumed;
-        Feed { parser: self, chunk, base, pos: 0, over, eof: false, done: false }
+        Feed {
+            parser: self,
+            chunk,
+            base,
+            pos: 0,
+            over,
+            eof: false,
+            done: false,
+        }
     }
 
     /// Ends the input: yields the last pair, if one is pending.
     pub fn finish(&mut self) -> Feed<'_, 'static> {
         let base = self.consumed;
-        Feed { parser: self, chunk: &[], base, pos: 0, over: false, eof: true, done: false }
+        Feed {
+            parser: self,
+            chunk: &[],
+            base,
+            pos: 0,
+            over: false,
+            eof: true,
+            done: false,
+        }
     }
 
     fn count(&mut self, off: u64) -> Result<(), Error> {
@@ -775,7 +842,9 @@ mod tests {
     use super::*;
 
     fn owned(v: Vec<Pair<'_>>) -> Vec<(String, String)> {
-        v.into_iter().map(|(a, b)| (a.into_owned(), b.into_owned())).collect()
+        v.into_iter()
+            .map(|(a, b)| (a.into_owned(), b.into_owned()))
+            .collect()
     }
 
     fn p(s: &[u8]) -> Vec<(String, String)> {
@@ -804,7 +873,10 @@ mod tests {
         assert_eq!(p(b"a=%FF%fe"), [s("a", "\u{fffd}\u{fffd}")]);
         assert_eq!(p(b"a=\xff"), [s("a", "\u{fffd}")]);
         assert_eq!(p(b"%EF%BB%BFa=1"), [s("\u{feff}a", "1")]);
-        assert_eq!(p(b"a=%e2%82%ac&b=%E2%82"), [s("a", "\u{20ac}"), s("b", "\u{fffd}")]);
+        assert_eq!(
+            p(b"a=%e2%82%ac&b=%E2%82"),
+            [s("a", "\u{20ac}"), s("b", "\u{fffd}")]
+        );
         assert_eq!(p(b"a=%00"), [s("a", "\0")]);
     }
 
@@ -817,25 +889,57 @@ mod tests {
 
     #[test]
     fn limits() {
-        let mut o = Options { max_pairs: 2, ..Options::default() };
+        let mut o = Options {
+            max_pairs: 2,
+            ..Options::default()
+        };
         assert_eq!(parse_with(b"a&&b", &o).unwrap().len(), 2);
         assert_eq!(parse_with(b"a&&b&&&", &o).unwrap().len(), 2);
-        assert_eq!(parse_with(b"a&b&&c", &o).unwrap_err(), Error::new(ErrorCode::UeLimitPairs, 5));
+        assert_eq!(
+            parse_with(b"a&b&&c", &o).unwrap_err(),
+            Error::new(ErrorCode::UeLimitPairs, 5)
+        );
         o.max_bytes = 4;
         assert_eq!(parse_with(b"a&bc", &o).unwrap().len(), 2);
-        assert_eq!(parse_with(b"a&bcd", &o).unwrap_err(), Error::new(ErrorCode::UeLimitBytes, 4));
+        assert_eq!(
+            parse_with(b"a&bcd", &o).unwrap_err(),
+            Error::new(ErrorCode::UeLimitBytes, 4)
+        );
         // Pair 3 begins at the cut: never processed.
-        assert_eq!(parse_with(b"a&b&c", &o).unwrap_err(), Error::new(ErrorCode::UeLimitBytes, 4));
+        assert_eq!(
+            parse_with(b"a&b&c", &o).unwrap_err(),
+            Error::new(ErrorCode::UeLimitBytes, 4)
+        );
         o.max_bytes = 5;
-        assert_eq!(parse_with(b"a&b&c", &o).unwrap_err(), Error::new(ErrorCode::UeLimitPairs, 4));
-        assert_eq!(parse_with(b"a&b&cd", &o).unwrap_err(), Error::new(ErrorCode::UeLimitPairs, 4));
-        for (input, max_pairs, max_bytes) in [(&b"a&b&&c"[..], 2, 100), (b"a&bcd", 2, 4), (b"a&b&c", 2, 4), (b"a&b&c", 2, 5)] {
-            let o = Options { max_pairs, max_bytes };
-            assert_eq!(Form::parse(input, &o).map(|f| f.len()), parse_with(input, &o).map(|v| v.len()));
+        assert_eq!(
+            parse_with(b"a&b&c", &o).unwrap_err(),
+            Error::new(ErrorCode::UeLimitPairs, 4)
+        );
+        assert_eq!(
+            parse_with(b"a&b&cd", &o).unwrap_err(),
+            Error::new(ErrorCode::UeLimitPairs, 4)
+        );
+        for (input, max_pairs, max_bytes) in [
+            (&b"a&b&&c"[..], 2, 100),
+            (b"a&bcd", 2, 4),
+            (b"a&b&c", 2, 4),
+            (b"a&b&c", 2, 5),
+        ] {
+            let o = Options {
+                max_pairs,
+                max_bytes,
+            };
+            assert_eq!(
+                Form::parse(input, &o).map(|f| f.len()),
+                parse_with(input, &o).map(|v| v.len())
+            );
         }
         o.max_bytes = 0;
         assert_eq!(parse_with(b"", &o).unwrap().len(), 0);
-        assert_eq!(parse_with(b"&", &o).unwrap_err(), Error::new(ErrorCode::UeLimitBytes, 0));
+        assert_eq!(
+            parse_with(b"&", &o).unwrap_err(),
+            Error::new(ErrorCode::UeLimitBytes, 0)
+        );
     }
 
     fn stream(input: &[u8], cuts: &[usize], o: &Options) -> Result<Vec<(String, String)>, Error> {
@@ -873,10 +977,17 @@ mod tests {
             let whole = p(input);
             for i in 0..=input.len() {
                 for j in i..=input.len() {
-                    let cuts: Vec<usize> = [i, j].into_iter().filter(|&c| c > 0 && c < input.len()).collect();
+                    let cuts: Vec<usize> = [i, j]
+                        .into_iter()
+                        .filter(|&c| c > 0 && c < input.len())
+                        .collect();
                     let mut cuts2 = cuts.clone();
                     cuts2.dedup();
-                    assert_eq!(stream(input, &cuts2, &o).unwrap(), whole, "{input:?} {cuts2:?}");
+                    assert_eq!(
+                        stream(input, &cuts2, &o).unwrap(),
+                        whole,
+                        "{input:?} {cuts2:?}"
+                    );
                 }
             }
             let bytes: Vec<usize> = (1..input.len()).collect();
@@ -889,11 +1000,21 @@ mod tests {
         let input = b"a=1&&b=2&c=3&dd=4&e";
         for max_pairs in [0, 1, 2, 3, 10] {
             for max_bytes in [0, 1, 3, 4, 5, 9, 10, 11, 19, 20, 100] {
-                let o = Options { max_pairs, max_bytes };
+                let o = Options {
+                    max_pairs,
+                    max_bytes,
+                };
                 let whole = parse_with(input, &o).map(owned);
                 for cut in 0..=input.len() {
-                    let cuts: Vec<usize> = [cut].into_iter().filter(|&c| c > 0 && c < input.len()).collect();
-                    assert_eq!(stream(input, &cuts, &o), whole, "{max_pairs} {max_bytes} {cut}");
+                    let cuts: Vec<usize> = [cut]
+                        .into_iter()
+                        .filter(|&c| c > 0 && c < input.len())
+                        .collect();
+                    assert_eq!(
+                        stream(input, &cuts, &o),
+                        whole,
+                        "{max_pairs} {max_bytes} {cut}"
+                    );
                 }
             }
         }
@@ -903,7 +1024,10 @@ mod tests {
     fn naive(input: &[u8]) -> Vec<(String, String)> {
         let hex = |b: u8| (b as char).to_digit(16).map(|d| d as u8);
         let dec = |s: &[u8]| {
-            let s: Vec<u8> = s.iter().map(|&b| if b == b'+' { b' ' } else { b }).collect();
+            let s: Vec<u8> = s
+                .iter()
+                .map(|&b| if b == b'+' { b' ' } else { b })
+                .collect();
             let mut out = Vec::new();
             let mut i = 0;
             while i < s.len() {
@@ -934,18 +1058,34 @@ mod tests {
         let alphabet: &[u8] = b"aZ09&&==++%%%fFgG\xc3\xa9\xe2\x82\xac\xff\x80 ;";
         let mut rng = crate::test_rng::Rng(7);
         let mut next = move || rng.next() as usize;
-        let o = Options { max_pairs: UNLIMITED, max_bytes: UNLIMITED };
+        let o = Options {
+            max_pairs: UNLIMITED,
+            max_bytes: UNLIMITED,
+        };
         for round in 0..3000 {
             let len = next() % if round % 10 == 0 { 400 } else { 40 };
-            let input: Vec<u8> = (0..len).map(|_| alphabet[next() % alphabet.len()]).collect();
+            let input: Vec<u8> = (0..len)
+                .map(|_| alphabet[next() % alphabet.len()])
+                .collect();
             let want = naive(&input);
             assert_eq!(owned(parse_with(&input, &o).unwrap()), want, "{input:?}");
             assert_eq!(owned(pairs(&input).collect()), want, "{input:?}");
             let form = Form::parse(&input, &o).unwrap();
-            let got: Vec<(String, String)> = form.iter().map(|(a, b)| (a.to_owned(), b.to_owned())).collect();
+            let got: Vec<(String, String)> = form
+                .iter()
+                .map(|(a, b)| (a.to_owned(), b.to_owned()))
+                .collect();
             assert_eq!(got, want, "{input:?}");
-            let cuts: Vec<usize> = if len > 1 { vec![1 + next() % (len - 1)] } else { vec![] };
-            assert_eq!(stream(&input, &cuts, &o).unwrap(), want, "{input:?} {cuts:?}");
+            let cuts: Vec<usize> = if len > 1 {
+                vec![1 + next() % (len - 1)]
+            } else {
+                vec![]
+            };
+            assert_eq!(
+                stream(&input, &cuts, &o).unwrap(),
+                want,
+                "{input:?} {cuts:?}"
+            );
         }
     }
 
@@ -954,11 +1094,17 @@ mod tests {
         assert_eq!(serialize::<[(&str, &str); 0], _, _>([]), "");
         assert_eq!(serialize([("a", "b"), ("c", "")]), "a=b&c=");
         assert_eq!(serialize([(" ", "+")]), "+=%2B");
-        assert_eq!(serialize([("*-._~!'()", "\u{1f600}")]), "*-._%7E%21%27%28%29=%F0%9F%98%80");
+        assert_eq!(
+            serialize([("*-._~!'()", "\u{1f600}")]),
+            "*-._%7E%21%27%28%29=%F0%9F%98%80"
+        );
         assert_eq!(serialize([("\r\n", "\0")]), "%0D%0A=%00");
         // Round trip.
         let pairs = [("k\u{e9}y &=", "v+%a\u{20ac}"), ("", "")];
         let text = serialize(pairs);
-        assert_eq!(p(text.as_bytes()), [s("k\u{e9}y &=", "v+%a\u{20ac}"), s("", "")]);
+        assert_eq!(
+            p(text.as_bytes()),
+            [s("k\u{e9}y &=", "v+%a\u{20ac}"), s("", "")]
+        );
     }
 }

@@ -22,11 +22,48 @@ use test_rng::Rng;
 /// valid and broken escapes, raw and escaped UTF-8 (valid, truncated,
 /// overlong, surrogate), a BOM.
 const PIECES: &[&[u8]] = &[
-    b"a", b"Zq", b"key", b"0123456789", b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
-    b"&", b"&&", b"=", b"==", b"+", b"++", b"%", b"%%", b"%4", b"%41", b"%2b", b"%2B", b"%26", b"%3D", b"%25",
-    b"%zz", b"%g1", b"%C3%A9", b"%c3%a9", b"%E2%82%AC", b"%F0%9F%98%80", b"%E2%82", b"%C0%AF", b"%ED%A0%80",
-    b"%FF", b"%80", b"%EF%BB%BF", "\u{e9}".as_bytes(), "\u{20ac}".as_bytes(), "\u{1f600}".as_bytes(),
-    b"\xc3", b"\xa9", b"\xff", b"\xe2\x82", b";", b" ", b"\0",
+    b"a",
+    b"Zq",
+    b"key",
+    b"0123456789",
+    b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ",
+    b"&",
+    b"&&",
+    b"=",
+    b"==",
+    b"+",
+    b"++",
+    b"%",
+    b"%%",
+    b"%4",
+    b"%41",
+    b"%2b",
+    b"%2B",
+    b"%26",
+    b"%3D",
+    b"%25",
+    b"%zz",
+    b"%g1",
+    b"%C3%A9",
+    b"%c3%a9",
+    b"%E2%82%AC",
+    b"%F0%9F%98%80",
+    b"%E2%82",
+    b"%C0%AF",
+    b"%ED%A0%80",
+    b"%FF",
+    b"%80",
+    b"%EF%BB%BF",
+    "\u{e9}".as_bytes(),
+    "\u{20ac}".as_bytes(),
+    "\u{1f600}".as_bytes(),
+    b"\xc3",
+    b"\xa9",
+    b"\xff",
+    b"\xe2\x82",
+    b";",
+    b" ",
+    b"\0",
 ];
 
 fn input(rng: &mut Rng) -> Vec<u8> {
@@ -42,7 +79,11 @@ fn input(rng: &mut Rng) -> Vec<u8> {
     let ascii = rng.below(3) == 0;
     let mut v = Vec::with_capacity(target + 16);
     while v.len() < target {
-        let piece = if plain && rng.below(10) != 0 { PIECES[rng.below(5)] } else { PIECES[rng.below(PIECES.len())] };
+        let piece = if plain && rng.below(10) != 0 {
+            PIECES[rng.below(5)]
+        } else {
+            PIECES[rng.below(PIECES.len())]
+        };
         if ascii && !piece.is_ascii() {
             continue;
         }
@@ -52,13 +93,21 @@ fn input(rng: &mut Rng) -> Vec<u8> {
 }
 
 fn owned(v: Vec<urlencoded::Pair<'_>>) -> Vec<(String, String)> {
-    v.into_iter().map(|(a, b)| (a.into_owned(), b.into_owned())).collect()
+    v.into_iter()
+        .map(|(a, b)| (a.into_owned(), b.into_owned()))
+        .collect()
 }
 
 #[test]
 fn parse_owned_with_equals_parse_with() {
-    let iters: usize = std::env::var("FORMWIRE_UE_OWNED_ITERS").ok().and_then(|s| s.parse().ok()).unwrap_or(300);
-    let seed0: u64 = std::env::var("FORMWIRE_UE_OWNED_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x5EED);
+    let iters: usize = std::env::var("FORMWIRE_UE_OWNED_ITERS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(300);
+    let seed0: u64 = std::env::var("FORMWIRE_UE_OWNED_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0x5EED);
     let mut pairs_seen = 0usize;
     for i in 0..iters {
         let seed = seed0.wrapping_add(i as u64);
@@ -75,7 +124,9 @@ fn parse_owned_with_equals_parse_with() {
             let got = urlencoded::parse_owned_with(&body, o);
             if got != want {
                 let hex: String = body.iter().map(|b| format!("{b:02x}")).collect();
-                panic!("seed {seed} options {o:?}: parse_owned_with differs from parse_with\ninput {hex}");
+                panic!(
+                    "seed {seed} options {o:?}: parse_owned_with differs from parse_with\ninput {hex}"
+                );
             }
             if let Ok(p) = &got {
                 pairs_seen += p.len();

@@ -66,7 +66,11 @@ impl Reader<'_> {
     }
     fn eat(&mut self, b: u8) {
         self.ws();
-        assert_eq!(self.s[self.i], b, "JSON: expected {:?} at {}", b as char, self.i);
+        assert_eq!(
+            self.s[self.i], b,
+            "JSON: expected {:?} at {}",
+            b as char, self.i
+        );
         self.i += 1;
     }
     fn value(&mut self) -> Json {
@@ -127,7 +131,12 @@ impl Reader<'_> {
                 while self.i < self.s.len() && b"+-0123456789.eE".contains(&self.s[self.i]) {
                     self.i += 1;
                 }
-                Json::Num(std::str::from_utf8(&self.s[start..self.i]).unwrap().parse().unwrap())
+                Json::Num(
+                    std::str::from_utf8(&self.s[start..self.i])
+                        .unwrap()
+                        .parse()
+                        .unwrap(),
+                )
             }
         }
     }
@@ -156,7 +165,8 @@ impl Reader<'_> {
                         b'f' => out.push('\u{c}'),
                         b'u' => {
                             let mut c = self.hex4();
-                            if (0xD800..0xDC00).contains(&c) && self.s[self.i..].starts_with(b"\\u") {
+                            if (0xD800..0xDC00).contains(&c) && self.s[self.i..].starts_with(b"\\u")
+                            {
                                 self.i += 2;
                                 let lo = self.hex4();
                                 c = 0x10000 + ((c - 0xD800) << 10) + (lo - 0xDC00);
@@ -195,7 +205,11 @@ fn base64(s: &str) -> Vec<u8> {
         b'+' | b'-' => 62,
         _ => 63,
     };
-    let digits: Vec<u8> = s.bytes().filter(|&c| c != b'=' && !c.is_ascii_whitespace()).map(val).collect();
+    let digits: Vec<u8> = s
+        .bytes()
+        .filter(|&c| c != b'=' && !c.is_ascii_whitespace())
+        .map(val)
+        .collect();
     let mut out = Vec::new();
     for q in digits.chunks(4) {
         let mut n = 0u32;
@@ -296,16 +310,22 @@ fn every_parse_vector() {
                     .collect();
                 assert_eq!(got.as_ref().expect(id), &want, "{id}");
             }
-            let cow = urlencoded::parse_with(&input, &options)
-                .map(|v| v.into_iter().map(|(a, b)| (a.into_owned(), b.into_owned())).collect::<Vec<_>>());
+            let cow = urlencoded::parse_with(&input, &options).map(|v| {
+                v.into_iter()
+                    .map(|(a, b)| (a.into_owned(), b.into_owned()))
+                    .collect::<Vec<_>>()
+            });
             assert_eq!(got, cow, "{id}: parse_owned_with differs from parse_with");
             // Unlimited, the same pairs as parse_with too (limits off).
             let mut free = Options::default();
             free.max_pairs = UNLIMITED;
             free.max_bytes = UNLIMITED;
             let a = urlencoded::parse_owned_with(&input, &free);
-            let b = urlencoded::parse_with(&input, &free)
-                .map(|v| v.into_iter().map(|(a, b)| (a.into_owned(), b.into_owned())).collect::<Vec<_>>());
+            let b = urlencoded::parse_with(&input, &free).map(|v| {
+                v.into_iter()
+                    .map(|(a, b)| (a.into_owned(), b.into_owned()))
+                    .collect::<Vec<_>>()
+            });
             assert_eq!(a, b, "{id} (unlimited)");
             cases += 1;
         }

@@ -35,9 +35,11 @@ fn sample() -> (Vec<u8>, Vec<P>) {
     let file2 = tricky(2, 3_000);
     let mut enc = Encoder::with_boundary(B).unwrap();
     enc.text("title", "hello \u{e9}t\u{e9}");
-    enc.file("upload", "big.bin", "application/octet-stream", &file1[..]).unwrap();
+    enc.file("upload", "big.bin", "application/octet-stream", &file1[..])
+        .unwrap();
     enc.text("empty", "");
-    enc.file("small", "s.txt", "text/plain", &file2[..]).unwrap();
+    enc.file("small", "s.txt", "text/plain", &file2[..])
+        .unwrap();
     enc.text("last", "bye");
     let body = enc.encode_to_vec().unwrap();
     let want = run(B.as_bytes(), &Options::default(), &body, &[]).unwrap();
@@ -53,7 +55,10 @@ fn owned(part: Part<'_>, body: Vec<u8>) -> P {
         filename_star: part.filename_star().map(<[u8]>::to_vec),
         content_type: part.content_type().map(<[u8]>::to_vec),
         mime: part.mime_type(),
-        headers: part.headers().map(|h| (h.name().to_owned(), h.value().to_vec())).collect(),
+        headers: part
+            .headers()
+            .map(|h| (h.name().to_owned(), h.value().to_vec()))
+            .collect(),
         body,
     }
 }
@@ -83,9 +88,11 @@ fn form_entries(form: &FormData) -> Vec<Owned> {
         .map(|e| {
             let v = match e.value {
                 Value::Text(t) => Ok(t.to_owned()),
-                Value::File { filename, content_type, bytes } => {
-                    Err((filename.to_owned(), content_type.to_owned(), bytes.to_vec()))
-                }
+                Value::File {
+                    filename,
+                    content_type,
+                    bytes,
+                } => Err((filename.to_owned(), content_type.to_owned(), bytes.to_vec())),
             };
             (e.name.to_owned(), v)
         })
@@ -117,12 +124,25 @@ fn form_data_matches_the_parts_at_every_cut() {
         .collect();
     let o = Options::default();
     let want = entries(&run(B.as_bytes(), &o, &body, &[]).unwrap());
-    assert_eq!(want[1].1, Ok("A\u{fffd}\u{fffd}\u{20ac}B\u{fffd}".to_owned()));
-    assert_eq!(want[2].1, Err(("r\u{e9}.txt".to_owned(), "text/plain;charset=UTF-8".to_owned(), vec![0x80, 0xE2, 0x82])));
+    assert_eq!(
+        want[1].1,
+        Ok("A\u{fffd}\u{fffd}\u{20ac}B\u{fffd}".to_owned())
+    );
+    assert_eq!(
+        want[2].1,
+        Err((
+            "r\u{e9}.txt".to_owned(),
+            "text/plain;charset=UTF-8".to_owned(),
+            vec![0x80, 0xE2, 0x82]
+        ))
+    );
     let mut parser = Parser::new(B.as_bytes(), o).unwrap();
     let mut form = FormData::parse(&mut parser, &body).unwrap();
     assert_eq!(form_entries(&form), want);
-    let cuts: Vec<Vec<usize>> = (1..body.len()).map(|i| vec![i]).chain([(1..body.len()).collect()]).collect();
+    let cuts: Vec<Vec<usize>> = (1..body.len())
+        .map(|i| vec![i])
+        .chain([(1..body.len()).collect()])
+        .collect();
     for cut in cuts {
         form.clear();
         parser.reset();
@@ -138,7 +158,12 @@ fn form_data_matches_the_parts_at_every_cut() {
         while let Some(ev) = feed.next() {
             form.add(&ev.unwrap());
         }
-        assert_eq!(form_entries(&form), want, "cut at {:?}", &cut[..cut.len().min(3)]);
+        assert_eq!(
+            form_entries(&form),
+            want,
+            "cut at {:?}",
+            &cut[..cut.len().min(3)]
+        );
     }
     assert_eq!(form.get_text("tail"), Some("\u{e9}\u{fffd}"));
     assert_eq!(form.fields().count(), 4);
@@ -149,11 +174,20 @@ fn form_data_matches_the_parts_at_every_cut() {
 fn form_data_from_the_reader_and_to_fields() {
     let (body, want) = sample();
     for sizes in [&[1usize][..], &[7, 64], &[usize::MAX]] {
-        let r = read::Reader::new(Trickle::new(&body, sizes), B.as_bytes(), Options::default()).unwrap();
+        let r = read::Reader::new(Trickle::new(&body, sizes), B.as_bytes(), Options::default())
+            .unwrap();
         let form = r.form_data().unwrap();
         assert_eq!(form_entries(&form), entries(&want), "{sizes:?}");
-        let fields: Vec<(String, String)> =
-            want.iter().filter(|p| p.filename.is_none()).map(|p| (p.name.clone(), String::from_utf8_lossy(&p.body).into_owned())).collect();
+        let fields: Vec<(String, String)> = want
+            .iter()
+            .filter(|p| p.filename.is_none())
+            .map(|p| {
+                (
+                    p.name.clone(),
+                    String::from_utf8_lossy(&p.body).into_owned(),
+                )
+            })
+            .collect();
         assert_eq!(form.to_fields(), fields);
     }
     // After one part was read: the rest only.
@@ -164,7 +198,10 @@ fn form_data_from_the_reader_and_to_fields() {
     assert_eq!(form_entries(&form), entries(&want[1..]));
     // Errors come through.
     let r = read::Reader::new(&body[..5000], B.as_bytes(), Options::default()).unwrap();
-    assert_eq!(Error::from_io(&r.form_data().unwrap_err()), Some(Error::new(ErrorCode::MpTruncated, 5000)));
+    assert_eq!(
+        Error::from_io(&r.form_data().unwrap_err()),
+        Some(Error::new(ErrorCode::MpTruncated, 5000))
+    );
 }
 
 #[test]
@@ -194,7 +231,13 @@ struct Trickle<'a> {
 
 impl<'a> Trickle<'a> {
     fn new(data: &'a [u8], sizes: &'a [usize]) -> Trickle<'a> {
-        Trickle { data, pos: 0, sizes, reads: 0, interrupt: false }
+        Trickle {
+            data,
+            pos: 0,
+            sizes,
+            reads: 0,
+            interrupt: false,
+        }
     }
 }
 
@@ -238,7 +281,15 @@ fn read_all<R: Read>(r: &mut read::Reader<R>, outs: &[usize]) -> io::Result<Vec<
 #[test]
 fn read_matches_the_parser_under_every_chunking() {
     let (body, want) = sample();
-    let sizes: [&[usize]; 7] = [&[1], &[2, 3], &[7], &[63, 64, 65], &[4096], &[usize::MAX], &[1, 70_000, 5]];
+    let sizes: [&[usize]; 7] = [
+        &[1],
+        &[2, 3],
+        &[7],
+        &[63, 64, 65],
+        &[4096],
+        &[usize::MAX],
+        &[1, 70_000, 5],
+    ];
     let outs: [&[usize]; 4] = [&[1], &[3, 1000], &[65_536], &[100_000]];
     for s in sizes {
         for o in outs {
@@ -247,8 +298,13 @@ fn read_matches_the_parser_under_every_chunking() {
             if s == [1] && o[0] < 1000 {
                 continue;
             }
-            let mut r = read::Reader::new(Trickle::new(&body, s), B.as_bytes(), Options::default()).unwrap();
-            assert_eq!(read_all(&mut r, o).unwrap(), want, "source sizes {s:?}, reads {o:?}");
+            let mut r = read::Reader::new(Trickle::new(&body, s), B.as_bytes(), Options::default())
+                .unwrap();
+            assert_eq!(
+                read_all(&mut r, o).unwrap(),
+                want,
+                "source sizes {s:?}, reads {o:?}"
+            );
             assert!(r.parser().is_done());
             assert!(r.next_part().unwrap().is_none(), "stays at the end");
         }
@@ -261,7 +317,8 @@ fn read_bufread_lines_and_read_to_end() {
     enc.text("lines", "one\ntwo\nthree");
     enc.text("blob", "x".repeat(150_000).as_str());
     let body = enc.encode_to_vec().unwrap();
-    let mut r = read::Reader::from_content_type(&body[..], &enc_type(), Options::default()).unwrap();
+    let mut r =
+        read::Reader::from_content_type(&body[..], &enc_type(), Options::default()).unwrap();
     let part = r.next_part().unwrap().unwrap();
     assert_eq!(part.name(), "lines");
     let lines: Vec<String> = part.lines().map(Result::unwrap).collect();
@@ -281,7 +338,12 @@ fn enc_type() -> String {
 fn read_skips_unread_and_half_read_parts() {
     let (body, want) = sample();
     for skip_after in [0usize, 1, 5, 70_000] {
-        let mut r = read::Reader::new(Trickle::new(&body, &[1000, 17]), B.as_bytes(), Options::default()).unwrap();
+        let mut r = read::Reader::new(
+            Trickle::new(&body, &[1000, 17]),
+            B.as_bytes(),
+            Options::default(),
+        )
+        .unwrap();
         let mut names = Vec::new();
         let mut i = 0;
         while let Some(mut part) = r.next_part().unwrap() {
@@ -298,7 +360,10 @@ fn read_skips_unread_and_half_read_parts() {
             }
             i += 1;
         }
-        assert_eq!(names, want.iter().map(|p| p.name.clone()).collect::<Vec<_>>());
+        assert_eq!(
+            names,
+            want.iter().map(|p| p.name.clone()).collect::<Vec<_>>()
+        );
     }
 }
 
@@ -309,34 +374,53 @@ fn read_errors_carry_code_and_offset() {
     // Cut inside the big file: MP_TRUNCATED at the input length, while reading.
     let cut = &body[..100_000];
     let mut r = read::Reader::new(cut, B.as_bytes(), o.clone()).unwrap();
-    r.next_part().unwrap().unwrap().read_to_end(&mut Vec::new()).unwrap();
+    r.next_part()
+        .unwrap()
+        .unwrap()
+        .read_to_end(&mut Vec::new())
+        .unwrap();
     let mut part = r.next_part().unwrap().unwrap();
     let err = part.read_to_end(&mut Vec::new()).unwrap_err();
     assert_eq!(err.kind(), io::ErrorKind::InvalidData);
     let want = Error::new(ErrorCode::MpTruncated, 100_000);
     assert_eq!(Error::from_io(&err), Some(want));
     // Poisoned: the same error again, from next_part too.
-    assert_eq!(Error::from_io(&part.read(&mut [0; 8]).unwrap_err()), Some(want));
+    assert_eq!(
+        Error::from_io(&part.read(&mut [0; 8]).unwrap_err()),
+        Some(want)
+    );
     assert_eq!(Error::from_io(&r.next_part().unwrap_err()), Some(want));
 
     // A field over max_field_bytes: at body start + limit.
-    let small = Options { max_field_bytes: 4, ..o.clone() };
+    let small = Options {
+        max_field_bytes: 4,
+        ..o.clone()
+    };
     let mut r = read::Reader::new(&body[..], B.as_bytes(), small).unwrap();
     let mut part = r.next_part().unwrap().unwrap();
     let start = part.part().body_offset();
     let err = part.read_to_string(&mut String::new()).unwrap_err();
-    assert_eq!(Error::from_io(&err), Some(Error::new(ErrorCode::MpLimitFieldBytes, start + 4)));
+    assert_eq!(
+        Error::from_io(&err),
+        Some(Error::new(ErrorCode::MpLimitFieldBytes, start + 4))
+    );
 
     // Bad headers surface from next_part.
     let bad = format!("--{B}\r\nContent-Disposition: form-data\r\n\r\nx\r\n--{B}--");
     let mut r = read::Reader::new(bad.as_bytes(), B.as_bytes(), o.clone()).unwrap();
     let err = r.next_part().unwrap_err();
     let line = bad.find("Content-Disposition").unwrap() as u64;
-    assert_eq!(Error::from_io(&err), Some(Error::new(ErrorCode::MpDisposition, line)));
+    assert_eq!(
+        Error::from_io(&err),
+        Some(Error::new(ErrorCode::MpDisposition, line))
+    );
 
     // An empty source: MP_TRUNCATED at 0.
     let mut r = read::Reader::new(&b""[..], B.as_bytes(), o).unwrap();
-    assert_eq!(Error::from_io(&r.next_part().unwrap_err()), Some(Error::new(ErrorCode::MpTruncated, 0)));
+    assert_eq!(
+        Error::from_io(&r.next_part().unwrap_err()),
+        Some(Error::new(ErrorCode::MpTruncated, 0))
+    );
 }
 
 /// Fails once with `BrokenPipe` at byte `fail_at`, then goes on.
@@ -353,7 +437,11 @@ impl Read for Flaky<'_> {
             self.failed = true;
             return Err(io::ErrorKind::BrokenPipe.into());
         }
-        let end = if self.failed { self.data.len() } else { self.fail_at };
+        let end = if self.failed {
+            self.data.len()
+        } else {
+            self.fail_at
+        };
         let n = out.len().min(end - self.pos).min(1000);
         out[..n].copy_from_slice(&self.data[self.pos..self.pos + n]);
         self.pos += n;
@@ -364,9 +452,17 @@ impl Read for Flaky<'_> {
 #[test]
 fn read_source_errors_pass_through_and_can_be_retried() {
     let (body, want) = sample();
-    let mut r =
-        read::Reader::new(Flaky { data: &body, pos: 0, fail_at: 50_000, failed: false }, B.as_bytes(), Options::default())
-            .unwrap();
+    let mut r = read::Reader::new(
+        Flaky {
+            data: &body,
+            pos: 0,
+            fail_at: 50_000,
+            failed: false,
+        },
+        B.as_bytes(),
+        Options::default(),
+    )
+    .unwrap();
     let mut parts = Vec::new();
     let mut errors = 0;
     while let Some(mut part) = r.next_part().unwrap() {
@@ -409,7 +505,10 @@ impl Read for Counting<'_> {
 fn read_buffers_at_most_one_buffer_ahead_of_a_slow_consumer() {
     let (body, want) = sample();
     let pulled = std::rc::Rc::new(std::cell::Cell::new(0));
-    let src = Counting { data: &body, pos: pulled.clone() };
+    let src = Counting {
+        data: &body,
+        pos: pulled.clone(),
+    };
     let mut r = read::Reader::new(src, B.as_bytes(), Options::default()).unwrap();
     let mut i = 0;
     let mut max_ahead = 0;
@@ -457,7 +556,10 @@ mod stream_tests {
     use crate::multipart::stream::{Error as SError, Multipart};
 
     fn block_on<F: std::future::Future>(f: F) -> F::Output {
-        tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(f)
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(f)
     }
 
     /// A socket-like source: `Pending` (waking itself) before every chunk,
@@ -481,7 +583,13 @@ mod stream_tests {
                 at += n;
                 k += 1;
             }
-            Source { chunks, next: 0, pending: false, pulled: Rc::new(Cell::new(0)), fail_at: None }
+            Source {
+                chunks,
+                next: 0,
+                pending: false,
+                pulled: Rc::new(Cell::new(0)),
+                fail_at: None,
+            }
         }
     }
 
@@ -498,7 +606,9 @@ mod stream_tests {
                 self.fail_at = None;
                 return Poll::Ready(Some(Err(io::ErrorKind::ConnectionReset.into())));
             }
-            let Some(chunk) = self.chunks.get(self.next).cloned() else { return Poll::Ready(None) };
+            let Some(chunk) = self.chunks.get(self.next).cloned() else {
+                return Poll::Ready(None);
+            };
             self.next += 1;
             self.pulled.set(self.pulled.get() + chunk.len());
             Poll::Ready(Some(Ok(chunk)))
@@ -525,12 +635,25 @@ mod stream_tests {
     #[test]
     fn stream_matches_the_parser_under_every_chunking() {
         let (body, want) = sample();
-        for sizes in [&[1usize][..], &[2, 3], &[7], &[63, 64, 65], &[4096], &[65_536], &[usize::MAX], &[1, 70_000, 5]] {
-            let mut form = Multipart::new(Source::new(&body, sizes), B, Options::default()).unwrap();
+        for sizes in [
+            &[1usize][..],
+            &[2, 3],
+            &[7],
+            &[63, 64, 65],
+            &[4096],
+            &[65_536],
+            &[usize::MAX],
+            &[1, 70_000, 5],
+        ] {
+            let mut form =
+                Multipart::new(Source::new(&body, sizes), B, Options::default()).unwrap();
             let got = block_on(collect(&mut form)).unwrap();
             assert_eq!(got, want, "chunk sizes {sizes:?}");
             assert!(form.parser().is_done());
-            assert!(block_on(form.next_part()).unwrap().is_none(), "stays at the end");
+            assert!(
+                block_on(form.next_part()).unwrap().is_none(),
+                "stays at the end"
+            );
         }
     }
 
@@ -538,8 +661,11 @@ mod stream_tests {
     fn stream_body_chunks_are_slices_of_the_source_chunks() {
         let (body, want) = sample();
         let src = Source::new(&body, &[10_000, 333]);
-        let ranges: Vec<(usize, usize)> =
-            src.chunks.iter().map(|c| (c.as_ptr() as usize, c.as_ptr() as usize + c.len())).collect();
+        let ranges: Vec<(usize, usize)> = src
+            .chunks
+            .iter()
+            .map(|c| (c.as_ptr() as usize, c.as_ptr() as usize + c.len()))
+            .collect();
         let delim = B.len() + 4;
         let mut form = Multipart::new(src, B, Options::default()).unwrap();
         let (mut copied, mut sliced) = (0, 0);
@@ -553,7 +679,11 @@ mod stream_tests {
                         sliced += chunk.len();
                     } else {
                         // Only held-back bytes are copied.
-                        assert!(chunk.len() <= delim, "a copied chunk of {} bytes", chunk.len());
+                        assert!(
+                            chunk.len() <= delim,
+                            "a copied chunk of {} bytes",
+                            chunk.len()
+                        );
                         copied += chunk.len();
                     }
                     got.extend_from_slice(&chunk);
@@ -562,7 +692,10 @@ mod stream_tests {
                 i += 1;
             }
         });
-        assert!(sliced > 200_000 && copied < 2_000, "sliced {sliced}, copied {copied}");
+        assert!(
+            sliced > 200_000 && copied < 2_000,
+            "sliced {sliced}, copied {copied}"
+        );
     }
 
     #[test]
@@ -584,7 +717,10 @@ mod stream_tests {
                         // At most the current chunk beyond the byte just
                         // delivered (plus held-back bytes not yet body).
                         let ahead = pulled.get() - (start + got);
-                        assert!(ahead <= chunk + B.len() + 4, "{ahead} bytes ahead with {chunk}-byte chunks");
+                        assert!(
+                            ahead <= chunk + B.len() + 4,
+                            "{ahead} bytes ahead with {chunk}-byte chunks"
+                        );
                     }
                     assert_eq!(got, want[i].body.len());
                     i += 1;
@@ -615,26 +751,38 @@ mod stream_tests {
             }
             names
         });
-        assert_eq!(names, want.iter().map(|p| p.name.clone()).collect::<Vec<_>>());
+        assert_eq!(
+            names,
+            want.iter().map(|p| p.name.clone()).collect::<Vec<_>>()
+        );
     }
 
     #[test]
     fn stream_text_and_bytes() {
         let (body, want) = sample();
-        let mut form = Multipart::from_content_type(Source::new(&body, &[65_536]), &enc_type(), Options::default()).unwrap();
+        let mut form = Multipart::from_content_type(
+            Source::new(&body, &[65_536]),
+            &enc_type(),
+            Options::default(),
+        )
+        .unwrap();
         block_on(async {
             let title = form.next_part().await.unwrap().unwrap();
             assert_eq!(title.text().await.unwrap(), "hello \u{e9}t\u{e9}");
             let upload = form.next_part().await.unwrap().unwrap();
             assert!(upload.is_file());
             assert_eq!(upload.filename().as_deref(), Some("big.bin"));
-            assert_eq!(upload.content_type(), Some(&b"application/octet-stream"[..]));
+            assert_eq!(
+                upload.content_type(),
+                Some(&b"application/octet-stream"[..])
+            );
             assert_eq!(upload.bytes().await.unwrap(), want[1].body);
             let empty = form.next_part().await.unwrap().unwrap();
             assert_eq!(empty.bytes().await.unwrap(), Bytes::new());
         });
         // Invalid UTF-8 in a field becomes U+FFFD (MP-F-01).
-        let raw = format!("--{B}\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx\u{0}\r\n--{B}--");
+        let raw =
+            format!("--{B}\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx\u{0}\r\n--{B}--");
         let mut raw = raw.into_bytes();
         let at = raw.iter().position(|&b| b == 0).unwrap();
         raw[at] = 0xFF;
@@ -649,7 +797,12 @@ mod stream_tests {
     fn stream_errors_carry_code_and_offset() {
         let (body, _) = sample();
         // Truncated inside the big file.
-        let mut form = Multipart::new(Source::new(&body[..100_000], &[4096]), B, Options::default()).unwrap();
+        let mut form = Multipart::new(
+            Source::new(&body[..100_000], &[4096]),
+            B,
+            Options::default(),
+        )
+        .unwrap();
         let err = block_on(collect(&mut form)).unwrap_err();
         let want = Error::new(ErrorCode::MpTruncated, 100_000);
         assert_eq!(err.form(), Some(want));
@@ -658,17 +811,28 @@ mod stream_tests {
         assert_eq!(block_on(form.next_part()).unwrap_err().form(), Some(want));
 
         // text() over max_field_bytes.
-        let o = Options { max_field_bytes: 3, ..Options::default() };
+        let o = Options {
+            max_field_bytes: 3,
+            ..Options::default()
+        };
         let mut form = Multipart::new(Source::new(&body, &[4096]), B, o).unwrap();
         let (err, start) = block_on(async {
             let part = form.next_part().await.unwrap().unwrap();
             let start = part.part().body_offset();
             (part.text().await.unwrap_err(), start)
         });
-        assert_eq!(err.form(), Some(Error::new(ErrorCode::MpLimitFieldBytes, start + 3)));
+        assert_eq!(
+            err.form(),
+            Some(Error::new(ErrorCode::MpLimitFieldBytes, start + 3))
+        );
 
         // The wrong content type, before any I/O.
-        let e = Multipart::from_content_type(Source::new(&body, &[1]), "text/plain", Options::default()).unwrap_err();
+        let e = Multipart::from_content_type(
+            Source::new(&body, &[1]),
+            "text/plain",
+            Options::default(),
+        )
+        .unwrap_err();
         assert_eq!(e, Error::new(ErrorCode::MpContentType, 0));
     }
 
@@ -699,7 +863,10 @@ mod stream_tests {
             }
             (names, part_bytes)
         });
-        assert_eq!(rest.0, want[2..].iter().map(|p| p.name.clone()).collect::<Vec<_>>());
+        assert_eq!(
+            rest.0,
+            want[2..].iter().map(|p| p.name.clone()).collect::<Vec<_>>()
+        );
     }
 
     #[test]
@@ -718,7 +885,8 @@ mod stream_tests {
             form.form_data().await.unwrap()
         });
         assert_eq!(form_entries(&rest), entries(&want[1..]));
-        let form = Multipart::new(Source::new(&body[..5000], &[4096]), B, Options::default()).unwrap();
+        let form =
+            Multipart::new(Source::new(&body[..5000], &[4096]), B, Options::default()).unwrap();
         let err = block_on(form.form_data()).unwrap_err();
         assert_eq!(err.form(), Some(Error::new(ErrorCode::MpTruncated, 5000)));
     }
@@ -727,7 +895,8 @@ mod stream_tests {
     fn stream_is_send_for_send_sources() {
         fn assert_send<T: Send>(_: &T) {}
         let chunks: Vec<Result<Bytes, io::Error>> = vec![Ok(Bytes::from_static(b"--b--"))];
-        let mut form = Multipart::new(futures_util::stream::iter(chunks), "b", Options::default()).unwrap();
+        let mut form =
+            Multipart::new(futures_util::stream::iter(chunks), "b", Options::default()).unwrap();
         let fut = form.next_part();
         assert_send(&fut);
         assert!(block_on(fut).unwrap().is_none());

@@ -52,14 +52,20 @@ enum Inner<'a> {
     Vec(Vec<u8>),
     #[cfg(feature = "bytes")]
     Bytes(bytes::Bytes),
-    Reader { reader: Box<dyn Read + Send + 'a>, size: Option<u64> },
+    Reader {
+        reader: Box<dyn Read + Send + 'a>,
+        size: Option<u64>,
+    },
 }
 
 impl<'a> Body<'a> {
     /// A streamed body. With `size`, reading more or fewer bytes than that is
     /// an I/O error (the announced Content-Length would be wrong).
     pub fn reader(reader: impl Read + Send + 'a, size: Option<u64>) -> Body<'a> {
-        Body(Inner::Reader { reader: Box::new(reader), size })
+        Body(Inner::Reader {
+            reader: Box::new(reader),
+            size,
+        })
     }
 
     /// The size in bytes, when known.
@@ -171,7 +177,11 @@ fn check_boundary(b: &str) -> Result<(), Error> {
         && b.len() <= 70
         && b.bytes().all(|c| BCHARS[c as usize])
         && !b.ends_with(' ');
-    if ok { Ok(()) } else { Err(Error::new(ErrorCode::MpEncodeBoundary, 0)) }
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::new(ErrorCode::MpEncodeBoundary, 0))
+    }
 }
 
 /// MP-S-02 (`normalize`, names) and MP-S-03 (filenames): escape LF, CR and
@@ -230,8 +240,17 @@ impl<'a> Encoder<'a> {
     }
 
     fn unchecked(boundary: String) -> Encoder<'a> {
-        let close = format!("--{boundary}--\r\n").into_bytes().into_boxed_slice();
-        Encoder { boundary, close, frame: Vec::new(), pieces: Vec::new(), entries: 0, body_bytes: Some(0) }
+        let close = format!("--{boundary}--\r\n")
+            .into_bytes()
+            .into_boxed_slice();
+        Encoder {
+            boundary,
+            close,
+            frame: Vec::new(),
+            pieces: Vec::new(),
+            entries: 0,
+            body_bytes: Some(0),
+        }
     }
 
     /// The boundary.
@@ -244,7 +263,11 @@ impl<'a> Encoder<'a> {
     /// else quoted as MIME Sniffing §4.5 serializes a parameter value
     /// (`bchars` hold no `"` or `\\`, so nothing needs escaping).
     pub fn content_type(&self) -> String {
-        if self.boundary.bytes().all(|b| crate::tables::TOKEN[b as usize]) {
+        if self
+            .boundary
+            .bytes()
+            .all(|b| crate::tables::TOKEN[b as usize])
+        {
             format!("multipart/form-data; boundary={}", self.boundary)
         } else {
             format!("multipart/form-data; boundary=\"{}\"", self.boundary)
@@ -286,7 +309,8 @@ impl<'a> Encoder<'a> {
     fn open_part(&mut self, name: &str) {
         self.frame.extend_from_slice(b"--");
         self.frame.extend_from_slice(self.boundary.as_bytes());
-        self.frame.extend_from_slice(b"\r\nContent-Disposition: form-data; name=\"");
+        self.frame
+            .extend_from_slice(b"\r\nContent-Disposition: form-data; name=\"");
         push_escaped(&mut self.frame, name.as_bytes(), true);
         self.frame.push(b'"');
     }
@@ -325,7 +349,11 @@ impl<'a> Encoder<'a> {
         self.frame.extend_from_slice(b"; filename=\"");
         push_escaped(&mut self.frame, filename.as_bytes(), false);
         self.frame.extend_from_slice(b"\"\r\nContent-Type: ");
-        let ct = if content_type.is_empty() { "application/octet-stream" } else { content_type };
+        let ct = if content_type.is_empty() {
+            "application/octet-stream"
+        } else {
+            content_type
+        };
         self.frame.extend_from_slice(ct.as_bytes());
         self.frame.extend_from_slice(b"\r\n\r\n");
         self.frame_end(start);
@@ -378,7 +406,11 @@ impl<'a> Encoder<'a> {
                 }
                 Piece::Body(body) => match body.0 {
                     Inner::Reader { reader, size } => {
-                        let mut r = SizedReader { inner: reader, size, read: 0 };
+                        let mut r = SizedReader {
+                            inner: reader,
+                            size,
+                            read: 0,
+                        };
                         n += io::copy(&mut r, w)?;
                     }
                     _ => {
@@ -395,7 +427,10 @@ impl<'a> Encoder<'a> {
 
     /// The body in one `Vec`, pre-sized when the length is known.
     pub fn encode_to_vec(self) -> io::Result<Vec<u8>> {
-        let cap = self.content_length().and_then(|n| usize::try_from(n).ok()).unwrap_or(0);
+        let cap = self
+            .content_length()
+            .and_then(|n| usize::try_from(n).ok())
+            .unwrap_or(0);
         let mut out = Vec::with_capacity(cap);
         self.write_to(&mut out)?;
         Ok(out)
@@ -409,7 +444,12 @@ impl<'a> Encoder<'a> {
         let mut frame = self.frame;
         frame.extend_from_slice(&close);
         pieces.push(Piece::Frame(frame_len, frame.len()));
-        EncodeReader { frame, pieces: pieces.into_iter(), current: None, at: 0 }
+        EncodeReader {
+            frame,
+            pieces: pieces.into_iter(),
+            current: None,
+            at: 0,
+        }
     }
 }
 
@@ -426,10 +466,16 @@ impl Read for SizedReader<'_> {
         self.read += n as u64;
         if let Some(size) = self.size {
             if self.read > size {
-                return Err(io::Error::new(io::ErrorKind::InvalidData, "body longer than its announced size"));
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "body longer than its announced size",
+                ));
             }
             if n == 0 && !buf.is_empty() && self.read < size {
-                return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "body shorter than its announced size"));
+                return Err(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    "body shorter than its announced size",
+                ));
             }
         }
         Ok(n)
@@ -467,7 +513,9 @@ impl Read for EncodeReader<'_> {
                 Piece::Frame(a, b) => copy_out(&self.frame[*a..*b], &mut self.at, buf),
                 Piece::Body(Body(Inner::Reader { reader, size })) => {
                     let want = match size {
-                        Some(s) => buf.len().min(usize::try_from(*s - self.at as u64).unwrap_or(usize::MAX)),
+                        Some(s) => buf
+                            .len()
+                            .min(usize::try_from(*s - self.at as u64).unwrap_or(usize::MAX)),
                         None => buf.len(),
                     };
                     if want == 0 {

@@ -12,7 +12,11 @@ enum Slot {
     /// `text[span]`.
     Text(Span),
     /// Filename and type in `text`, contents in `bytes`.
-    File { filename: Span, mime: Span, body: Span },
+    File {
+        filename: Span,
+        mime: Span,
+        body: Span,
+    },
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -200,7 +204,11 @@ impl FormData {
             };
             (filename, mime)
         });
-        let start = if file.is_some() { self.bytes.len() } else { self.raw.len() };
+        let start = if file.is_some() {
+            self.bytes.len()
+        } else {
+            self.raw.len()
+        };
         self.open = Some(Open { name, file, start });
     }
 
@@ -217,9 +225,16 @@ impl FormData {
         let Some(open) = self.open.take() else { return };
         let value = match open.file {
             None => Slot::Text((open.start, self.raw.len())),
-            Some((filename, mime)) => Slot::File { filename, mime, body: (open.start, self.bytes.len()) },
+            Some((filename, mime)) => Slot::File {
+                filename,
+                mime,
+                body: (open.start, self.bytes.len()),
+            },
         };
-        self.items.push(Item { name: open.name, value });
+        self.items.push(Item {
+            name: open.name,
+            value,
+        });
     }
 
     /// The form is complete: decode every name and value. All of them at
@@ -302,11 +317,20 @@ impl FormData {
         let t = |(a, b): Span| &self.text[a..b];
         let value = match item.value {
             Slot::Text(s) => Value::Text(t(s)),
-            Slot::File { filename, mime, body: (a, b) } => {
-                Value::File { filename: t(filename), content_type: t(mime), bytes: &self.bytes[a..b] }
-            }
+            Slot::File {
+                filename,
+                mime,
+                body: (a, b),
+            } => Value::File {
+                filename: t(filename),
+                content_type: t(mime),
+                bytes: &self.bytes[a..b],
+            },
         };
-        Entry { name: t(item.name), value }
+        Entry {
+            name: t(item.name),
+            value,
+        }
     }
 
     /// Entry number `i` (0-based), in body order.
@@ -330,9 +354,16 @@ impl FormData {
     /// The text fields as owned `(name, value)` pairs, in body order: the
     /// vector sized once, one allocation of the exact size per string.
     pub fn to_fields(&self) -> Vec<(String, String)> {
-        let n = self.items().iter().filter(|item| matches!(item.value, Slot::Text(_))).count();
+        let n = self
+            .items()
+            .iter()
+            .filter(|item| matches!(item.value, Slot::Text(_)))
+            .count();
         let mut out = Vec::with_capacity(n);
-        out.extend(self.fields().map(|(name, value)| (name.to_owned(), value.to_owned())));
+        out.extend(
+            self.fields()
+                .map(|(name, value)| (name.to_owned(), value.to_owned())),
+        );
         out
     }
 

@@ -76,11 +76,11 @@ pub use part::{Header, Headers, Part};
 use crate::error::{Error, ErrorCode};
 use crate::mime::MimeType;
 
+/// The value of a limit that is off.
+pub use crate::registry::UNLIMITED;
 /// Parser options: the named lenient flags (MP-R-02) and every multipart limit of
 /// `spec/limits.md`, generated from `spec/registry.json`.
 pub use crate::registry::multipart::Options;
-/// The value of a limit that is off.
-pub use crate::registry::UNLIMITED;
 
 /// Extracts the boundary `B` from a request Content-Type (MP-B-01..03):
 /// the WHATWG MIME type parser, essence `multipart/form-data`, the first
@@ -115,6 +115,6 @@ fn check_boundary(boundary: &[u8]) -> Result<(), Error> {
 }
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod adapter_tests;
+#[cfg(test)]
+mod tests;

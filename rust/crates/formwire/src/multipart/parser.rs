@@ -196,7 +196,11 @@ impl Parser {
         delim.extend_from_slice(b"\r\n--");
         delim.extend_from_slice(boundary);
         let delim = delim.into_boxed_slice();
-        let needle = if options.allow_lf { &delim[1..] } else { &delim[..] };
+        let needle = if options.allow_lf {
+            &delim[1..]
+        } else {
+            &delim[..]
+        };
         let finder = Finder::new(needle).into_owned();
         Ok(Parser {
             opts: options,
@@ -292,7 +296,11 @@ impl Parser {
     /// The current part, from its [`Event::PartStart`] to its
     /// [`Event::PartEnd`].
     pub fn part(&self) -> Option<Part<'_>> {
-        if self.in_part { Some(self.part_view()) } else { None }
+        if self.in_part {
+            Some(self.part_view())
+        } else {
+            None
+        }
     }
 
     /// The latest part, from its [`Event::PartStart`] until the next part's
@@ -300,7 +308,11 @@ impl Parser {
     /// [`Event::PartEnd`] (and after [`Event::End`] for the last part), so a
     /// caller that sees `PartEnd` can still tell which part ended.
     pub fn last_part(&self) -> Option<Part<'_>> {
-        if self.has_head { Some(self.part_view()) } else { None }
+        if self.has_head {
+            Some(self.part_view())
+        } else {
+            None
+        }
     }
 
     /// Feeds one chunk. Drain the returned [`Feed`] with [`Feed::next`].
@@ -332,7 +344,15 @@ impl Parser {
             (chunk, false)
         };
         self.chunk_base = self.consumed;
-        Feed { parser: self, chunk, full, pos: 0, over, eof, done: false }
+        Feed {
+            parser: self,
+            chunk,
+            full,
+            pos: 0,
+            over,
+            eof,
+            done: false,
+        }
     }
 
     #[cfg(test)]
@@ -427,7 +447,9 @@ impl Parser {
                         return Ok(None);
                     }
                     // The usual delimiter line: CRLF right after `--B`.
-                    if self.state == State::AfterBoundary && chunk.get(*pos..*pos + 2) == Some(b"\r\n") {
+                    if self.state == State::AfterBoundary
+                        && chunk.get(*pos..*pos + 2) == Some(b"\r\n")
+                    {
                         *pos += 1;
                         self.delimiter_line_end(pos)?;
                         continue;
@@ -544,7 +566,11 @@ impl Parser {
         while let Some(m) = self.find_delimiter(chunk, from, end) {
             // With allow_lf the needle is `LF "--" B`; a CR before it belongs
             // to the delimiter (MP-P-06).
-            let d = if lf_mode && m > start && chunk[m - 1] == CR { m - 1 } else { m };
+            let d = if lf_mode && m > start && chunk[m - 1] == CR {
+                m - 1
+            } else {
+                m
+            };
             let after = m + needle_len;
             if after == end {
                 // The byte that decides MP-P-04 is in the next chunk.
@@ -584,7 +610,10 @@ impl Parser {
         let mut p = from;
         while let Some(i) = memchr(needle[0], &chunk[p..w_end]) {
             let m = p + i;
-            if chunk.get(m..m + needle.len()).is_some_and(|h| same(h, needle)) {
+            if chunk
+                .get(m..m + needle.len())
+                .is_some_and(|h| same(h, needle))
+            {
                 return Some(m);
             }
             p = m + 1;
@@ -618,7 +647,11 @@ impl Parser {
                 return if q + 1 == end { q } else { end };
             }
             if self.delim[1..].starts_with(&chunk[q..end]) {
-                return if q > lo && chunk[q - 1] == CR { q - 1 } else { q };
+                return if q > lo && chunk[q - 1] == CR {
+                    q - 1
+                } else {
+                    q
+                };
             }
         }
         end
@@ -628,7 +661,10 @@ impl Parser {
     fn hold(&mut self, chunk: &[u8], from: usize, end: usize) {
         self.held_base = if chunk[from] == CR { 0 } else { 1 };
         self.held = end - from;
-        debug_assert_eq!(&self.delim[self.held_base..self.held_base + self.held], &chunk[from..end]);
+        debug_assert_eq!(
+            &self.delim[self.held_base..self.held_base + self.held],
+            &chunk[from..end]
+        );
     }
 
     /// The held bytes did not continue into a delimiter.
@@ -658,7 +694,11 @@ impl Parser {
     }
 
     fn delimiter_found(&mut self) {
-        self.state = if self.state == State::Body { State::PartEnd } else { State::AfterBoundary };
+        self.state = if self.state == State::Body {
+            State::PartEnd
+        } else {
+            State::AfterBoundary
+        };
     }
 
     /// Emits `chunk[a..b]` as body data (nothing in the preamble).
@@ -746,7 +786,8 @@ impl Parser {
                     return self.fast_bail();
                 }
                 // Lowercased on the way (MP-H-11): one pass over the bytes.
-                self.hbuf.extend(chunk[line_start..p].iter().map(u8::to_ascii_lowercase));
+                self.hbuf
+                    .extend(chunk[line_start..p].iter().map(u8::to_ascii_lowercase));
             }
             let name_end = self.hbuf.len();
             p += 1;
@@ -793,7 +834,9 @@ impl Parser {
     fn headers_step(&mut self, chunk: &[u8], pos: &mut usize) -> Result<bool, Error> {
         let end = chunk.len();
         let lf_ok = self.opts.allow_lf;
-        let State::Headers(mut hs) = self.state else { unreachable!() };
+        let State::Headers(mut hs) = self.state else {
+            unreachable!()
+        };
         if hs == Hs::LineStart && self.lines == 0 {
             if let Some(body) = self.headers_fast(chunk, *pos) {
                 let cr = self.chunk_base + (body - 2) as u64;
@@ -871,7 +914,8 @@ impl Parser {
                     while p < stop && TOKEN[chunk[p] as usize] {
                         p += 1;
                     }
-                    self.hbuf.extend(chunk[*pos..p].iter().map(u8::to_ascii_lowercase));
+                    self.hbuf
+                        .extend(chunk[*pos..p].iter().map(u8::to_ascii_lowercase));
                     *pos = p;
                     if p == end {
                         continue;
@@ -1018,7 +1062,13 @@ impl Parser {
         };
         let h = self.headers[cd];
         let qp_first = self.opts.allow_quoted_pairs;
-        if !part::parse_disposition_into(&mut self.hbuf, h.value_start, h.value_end, &mut self.disp, qp_first) {
+        if !part::parse_disposition_into(
+            &mut self.hbuf,
+            h.value_start,
+            h.value_end,
+            &mut self.disp,
+            qp_first,
+        ) {
             return Err(self.fail(ErrorCode::MpDisposition, h.line_start));
         }
         self.content_type = ct;
@@ -1036,7 +1086,10 @@ impl Parser {
         } else {
             // MP-L-02 and MP-L-04 as one per-part limit: whichever byte comes
             // first; MP_LIMIT_FIELD_BYTES when both fall on the same byte.
-            let room = self.opts.max_total_field_bytes.saturating_sub(self.field_total);
+            let room = self
+                .opts
+                .max_total_field_bytes
+                .saturating_sub(self.field_total);
             if self.opts.max_field_bytes <= room {
                 (self.opts.max_field_bytes, ErrorCode::MpLimitFieldBytes)
             } else {

@@ -59,7 +59,12 @@ fn token_end(v: &[u8], mut i: usize) -> usize {
 /// `form-data`, `name` is missing, or `name`, `filename`, `name*` or
 /// `filename*` is repeated.
 #[cfg(test)]
-pub(crate) fn parse_disposition(buf: &mut Vec<u8>, start: usize, end: usize, qp_first: bool) -> Option<Disposition> {
+pub(crate) fn parse_disposition(
+    buf: &mut Vec<u8>,
+    start: usize,
+    end: usize,
+    qp_first: bool,
+) -> Option<Disposition> {
     let mut d = Disposition::default();
     parse_disposition_into(buf, start, end, &mut d, qp_first).then_some(d)
 }
@@ -101,7 +106,12 @@ fn unescape_spans(buf: &mut Vec<u8>, d: &mut Disposition) -> bool {
         let mut i = a;
         while i < b {
             // A quoted-pair reading never ends a value on a lone backslash.
-            let c = if buf[i] == b'\\' { i += 1; buf[i] } else { buf[i] };
+            let c = if buf[i] == b'\\' {
+                i += 1;
+                buf[i]
+            } else {
+                buf[i]
+            };
             buf.push(c);
             i += 1;
         }
@@ -130,7 +140,9 @@ fn browser_form(buf: &[u8], start: usize, end: usize, d: &mut Disposition) -> bo
     }
     let rest = &v[NAME.len()..];
     // Names are short: a plain loop beats a memchr call.
-    let Some(q) = rest.iter().position(|&b| b == b'"') else { return false };
+    let Some(q) = rest.iter().position(|&b| b == b'"') else {
+        return false;
+    };
     let name = (start + NAME.len(), start + NAME.len() + q);
     let after = &rest[q + 1..];
     let filename = if after.is_empty() {
@@ -196,7 +208,11 @@ fn parse_into(buf: &[u8], start: usize, end: usize, d: &mut Disposition, qp: boo
         }
         i = skip_ows(v, i + 1);
         let value = if i < v.len() && v[i] == b'"' {
-            let close = if qp { qp_close(v, i + 1)? } else { memchr::memchr(b'"', &v[i + 1..])? + i + 1 };
+            let close = if qp {
+                qp_close(v, i + 1)?
+            } else {
+                memchr::memchr(b'"', &v[i + 1..])? + i + 1
+            };
             let s = span(i + 1, close);
             i = close + 1;
             s
@@ -333,13 +349,21 @@ impl<'a> Part<'a> {
         if self.parser.content_type.is_none() {
             return "text/plain".to_owned();
         }
-        let values = self.headers().filter(|h| h.name() == "content-type").map(|h| h.value());
-        mime::extract(values).map(|m| m.to_string()).unwrap_or_default()
+        let values = self
+            .headers()
+            .filter(|h| h.name() == "content-type")
+            .map(|h| h.value());
+        mime::extract(values)
+            .map(|m| m.to_string())
+            .unwrap_or_default()
     }
 
     /// Every header in order.
     pub fn headers(&self) -> Headers<'a> {
-        Headers { buf: &self.parser.hbuf, iter: self.parser.headers.iter() }
+        Headers {
+            buf: &self.parser.hbuf,
+            iter: self.parser.headers.iter(),
+        }
     }
 
     /// The absolute offset of the first body byte.
@@ -417,7 +441,12 @@ mod tests {
         let mut b = v.as_bytes().to_vec();
         let d = parse_disposition(&mut b, 0, v.len(), qp_first)?;
         let s = |(a, e): Span| String::from_utf8_lossy(&b[a..e]).into_owned();
-        Some((s(d.name), d.filename.map(s), d.name_star.map(s), d.filename_star.map(s)))
+        Some((
+            s(d.name),
+            d.filename.map(s),
+            d.name_star.map(s),
+            d.filename_star.map(s),
+        ))
     }
 
     fn cd(v: &str) -> Option<Params> {
@@ -428,16 +457,28 @@ mod tests {
     fn quoted_pairs_when_the_literal_reading_fails() {
         let f = |n: &str, f: &str| Some((n.to_owned(), Some(f.to_owned()), None, None));
         // Go's multipart.Writer: `"` written as `\"`.
-        assert_eq!(cd(r#"form-data; name="f"; filename="a\"b.txt""#), f("f", "a\"b.txt"));
-        assert_eq!(cd(r#"form-data; name="a\"b""#), Some(("a\"b".into(), None, None, None)));
+        assert_eq!(
+            cd(r#"form-data; name="f"; filename="a\"b.txt""#),
+            f("f", "a\"b.txt")
+        );
+        assert_eq!(
+            cd(r#"form-data; name="a\"b""#),
+            Some(("a\"b".into(), None, None, None))
+        );
         // Literal-valid: backslashes stay (browser output `a\` is `"a\"`).
-        assert_eq!(cd(r#"form-data; name="f"; filename="a\\b""#), f("f", r"a\\b"));
+        assert_eq!(
+            cd(r#"form-data; name="f"; filename="a\\b""#),
+            f("f", r"a\\b")
+        );
         assert_eq!(cd(r#"form-data; name="f"; filename="a\""#), f("f", "a\\"));
         // Both readings fail.
         assert_eq!(cd(r#"form-data; name="a\"; filename="b\"c""#), None);
         assert_eq!(cd(r#"form-data; name="a\"b"#), None);
         // One reading for the whole value: `\\` next to `\"` is one backslash.
-        assert_eq!(cd(r#"form-data; name="x\\y"; filename="a\"b""#), f("x\\y", "a\"b"));
+        assert_eq!(
+            cd(r#"form-data; name="x\\y"; filename="a\"b""#),
+            f("x\\y", "a\"b")
+        );
         assert_eq!(
             cd(r#"form-data; name="n"; name*="u\"v""#),
             Some(("n".into(), None, Some("u\"v".into()), None))
@@ -447,12 +488,27 @@ mod tests {
     #[test]
     fn allow_quoted_pairs_reads_them_first() {
         let f = |n: &str, f: &str| Some((n.to_owned(), Some(f.to_owned()), None, None));
-        assert_eq!(cd_with(r#"form-data; name="f"; filename="a\\b""#, true), f("f", r"a\b"));
-        assert_eq!(cd_with(r#"form-data; name="f"; filename="a\"b.txt""#, true), f("f", "a\"b.txt"));
+        assert_eq!(
+            cd_with(r#"form-data; name="f"; filename="a\\b""#, true),
+            f("f", r"a\b")
+        );
+        assert_eq!(
+            cd_with(r#"form-data; name="f"; filename="a\"b.txt""#, true),
+            f("f", "a\"b.txt")
+        );
         // The quoted-pair reading fails (no closing quote): literal.
-        assert_eq!(cd_with(r#"form-data; name="f"; filename="a\""#, true), f("f", "a\\"));
-        assert_eq!(cd_with(r#"form-data; name="f"; filename="x.txt""#, true), f("f", "x.txt"));
-        assert_eq!(cd_with(r#"form-data; name="a\"; filename="b\"c""#, true), None);
+        assert_eq!(
+            cd_with(r#"form-data; name="f"; filename="a\""#, true),
+            f("f", "a\\")
+        );
+        assert_eq!(
+            cd_with(r#"form-data; name="f"; filename="x.txt""#, true),
+            f("f", "x.txt")
+        );
+        assert_eq!(
+            cd_with(r#"form-data; name="a\"; filename="b\"c""#, true),
+            None
+        );
     }
 
     #[test]
@@ -469,7 +525,12 @@ mod tests {
         assert_eq!(cd("form-data; filename*0=x; name=a"), n("a"));
         assert_eq!(
             cd("form-data; name=a; filename=\"\"; name*=utf-8''b; filename*=utf-8''c"),
-            Some(("a".into(), Some("".into()), Some("utf-8''b".into()), Some("utf-8''c".into())))
+            Some((
+                "a".into(),
+                Some("".into()),
+                Some("utf-8''b".into()),
+                Some("utf-8''c".into())
+            ))
         );
     }
 
@@ -503,7 +564,10 @@ mod tests {
             "form-data;name=\"a\"",
         ] {
             let b = v.as_bytes();
-            assert!(!browser_form(b, 0, b.len(), &mut Disposition::default()), "{v}");
+            assert!(
+                !browser_form(b, 0, b.len(), &mut Disposition::default()),
+                "{v}"
+            );
         }
     }
 

@@ -27,8 +27,17 @@ pub(crate) enum Step {
 
 /// Feeds `chunk` (or, with `eof`, ends the input: `chunk` is then ignored)
 /// and takes one event. Returns it with the number of chunk bytes consumed.
-pub(crate) fn pull(parser: &mut Parser, chunk: &[u8], eof: bool, held: &mut Vec<u8>) -> Result<(Step, usize), Error> {
-    let mut feed = if eof { parser.finish() } else { parser.feed(chunk) };
+pub(crate) fn pull(
+    parser: &mut Parser,
+    chunk: &[u8],
+    eof: bool,
+    held: &mut Vec<u8>,
+) -> Result<(Step, usize), Error> {
+    let mut feed = if eof {
+        parser.finish()
+    } else {
+        parser.feed(chunk)
+    };
     let step = match feed.next() {
         None => Step::Need,
         Some(Err(e)) => return Err(e),
@@ -42,6 +51,10 @@ pub(crate) fn pull(parser: &mut Parser, chunk: &[u8], eof: bool, held: &mut Vec<
         Some(Ok(Event::PartEnd)) => Step::PartEnd,
         Some(Ok(Event::End)) => Step::End,
     };
-    let used = if eof { 0 } else { chunk.len() - feed.remaining().len() };
+    let used = if eof {
+        0
+    } else {
+        chunk.len() - feed.remaining().len()
+    };
     Ok((step, used))
 }

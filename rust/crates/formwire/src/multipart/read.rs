@@ -112,8 +112,15 @@ impl<R: Read> Reader<R> {
 
     /// A reader for a request `Content-Type`; the errors of
     /// [`Parser::from_content_type`].
-    pub fn from_content_type(inner: R, content_type: &str, options: Options) -> Result<Reader<R>, Error> {
-        Ok(Reader::with_parser(inner, Parser::from_content_type(content_type, options)?))
+    pub fn from_content_type(
+        inner: R,
+        content_type: &str,
+        options: Options,
+    ) -> Result<Reader<R>, Error> {
+        Ok(Reader::with_parser(
+            inner,
+            Parser::from_content_type(content_type, options)?,
+        ))
     }
 
     /// A reader around a parser made elsewhere (e.g. one [`Parser::reset`]
@@ -260,7 +267,10 @@ impl<R> core::fmt::Debug for PartReader<'_, R> {
 impl<'r, R> PartReader<'r, R> {
     /// The part's headers (name, filename, content type, every header).
     pub fn part(&self) -> Part<'_> {
-        self.reader.parser.last_part().expect("a part reader exists only after PartStart")
+        self.reader
+            .parser
+            .last_part()
+            .expect("a part reader exists only after PartStart")
     }
 
     /// The `name` parameter (MP-H-10).

@@ -180,14 +180,28 @@ where
 {
     /// The parts of `source` for the boundary `B` (the bytes after `--`);
     /// the errors of [`Parser::new`].
-    pub fn new(source: S, boundary: impl AsRef<[u8]>, options: Options) -> Result<Multipart<S>, crate::Error> {
-        Ok(Multipart::with_parser(source, Parser::new(boundary.as_ref(), options)?))
+    pub fn new(
+        source: S,
+        boundary: impl AsRef<[u8]>,
+        options: Options,
+    ) -> Result<Multipart<S>, crate::Error> {
+        Ok(Multipart::with_parser(
+            source,
+            Parser::new(boundary.as_ref(), options)?,
+        ))
     }
 
     /// The parts of `source` for a request `Content-Type`; the errors of
     /// [`Parser::from_content_type`].
-    pub fn from_content_type(source: S, content_type: &str, options: Options) -> Result<Multipart<S>, crate::Error> {
-        Ok(Multipart::with_parser(source, Parser::from_content_type(content_type, options)?))
+    pub fn from_content_type(
+        source: S,
+        content_type: &str,
+        options: Options,
+    ) -> Result<Multipart<S>, crate::Error> {
+        Ok(Multipart::with_parser(
+            source,
+            Parser::from_content_type(content_type, options)?,
+        ))
     }
 
     /// The parts of `source`, parsed by a parser made elsewhere (at the start
@@ -251,7 +265,11 @@ where
         Ok(form)
     }
 
-    fn poll_form(&mut self, cx: &mut Context<'_>, form: &mut FormData) -> Poll<Result<(), Error<E>>> {
+    fn poll_form(
+        &mut self,
+        cx: &mut Context<'_>,
+        form: &mut FormData,
+    ) -> Poll<Result<(), Error<E>>> {
         while !self.done {
             match self.poll_step(cx) {
                 Poll::Pending => return Poll::Pending,
@@ -292,7 +310,12 @@ where
     fn poll_step(&mut self, cx: &mut Context<'_>) -> Poll<Result<Got, Error<E>>> {
         loop {
             if self.pos < self.chunk.len() || self.eof {
-                let (step, used) = pull(&mut self.parser, &self.chunk[self.pos..], self.eof, &mut self.held)?;
+                let (step, used) = pull(
+                    &mut self.parser,
+                    &self.chunk[self.pos..],
+                    self.eof,
+                    &mut self.held,
+                )?;
                 let base = self.pos;
                 self.pos += used;
                 let got = match step {
@@ -327,17 +350,25 @@ where
                 // Zero-copy: a slice of the source's chunk.
                 Poll::Ready(Ok(Got::Data(r))) => return Poll::Ready(Some(Ok(self.chunk.slice(r)))),
                 // Held-back bytes (at most the delimiter's length) are copied.
-                Poll::Ready(Ok(Got::Held)) => return Poll::Ready(Some(Ok(Bytes::copy_from_slice(&self.held)))),
+                Poll::Ready(Ok(Got::Held)) => {
+                    return Poll::Ready(Some(Ok(Bytes::copy_from_slice(&self.held))));
+                }
                 Poll::Ready(Ok(Got::PartEnd)) => self.in_part = false,
                 // The parser always ends a part before another or the end.
-                Poll::Ready(Ok(Got::PartStart | Got::End)) => unreachable!("part ended without PartEnd"),
+                Poll::Ready(Ok(Got::PartStart | Got::End)) => {
+                    unreachable!("part ended without PartEnd")
+                }
             }
         }
         Poll::Ready(None)
     }
 
     /// The rest of the current part's body, appended to `out`.
-    fn poll_body_into(&mut self, cx: &mut Context<'_>, out: &mut Vec<u8>) -> Poll<Result<(), Error<E>>> {
+    fn poll_body_into(
+        &mut self,
+        cx: &mut Context<'_>,
+        out: &mut Vec<u8>,
+    ) -> Poll<Result<(), Error<E>>> {
         while self.in_part {
             match self.poll_step(cx) {
                 Poll::Pending => return Poll::Pending,
@@ -345,7 +376,9 @@ where
                 Poll::Ready(Ok(Got::Data(r))) => out.extend_from_slice(&self.chunk[r]),
                 Poll::Ready(Ok(Got::Held)) => out.extend_from_slice(&self.held),
                 Poll::Ready(Ok(Got::PartEnd)) => self.in_part = false,
-                Poll::Ready(Ok(Got::PartStart | Got::End)) => unreachable!("part ended without PartEnd"),
+                Poll::Ready(Ok(Got::PartStart | Got::End)) => {
+                    unreachable!("part ended without PartEnd")
+                }
             }
         }
         Poll::Ready(Ok(()))
@@ -370,7 +403,10 @@ impl<S> fmt::Debug for PartStream<'_, S> {
 impl<S> PartStream<'_, S> {
     /// The part's headers (name, filename, content type, every header).
     pub fn part(&self) -> Part<'_> {
-        self.form.parser.last_part().expect("a part stream exists only after PartStart")
+        self.form
+            .parser
+            .last_part()
+            .expect("a part stream exists only after PartStart")
     }
 
     /// The `name` parameter (MP-H-10).
@@ -400,7 +436,9 @@ where
 {
     /// The next chunk of the body; `None` at its end.
     pub async fn chunk(&mut self) -> Result<Option<Bytes>, Error<E>> {
-        std::future::poll_fn(|cx| self.form.poll_body(cx)).await.transpose()
+        std::future::poll_fn(|cx| self.form.poll_body(cx))
+            .await
+            .transpose()
     }
 
     /// The whole body in memory: the part's one chunk as it came when it

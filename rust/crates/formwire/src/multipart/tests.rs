@@ -18,7 +18,12 @@ pub(crate) struct P {
 }
 
 /// Parses `input` cut at `cuts`, checking the event order on the way.
-pub(crate) fn run(boundary: &[u8], opts: &Options, input: &[u8], cuts: &[usize]) -> Result<Vec<P>, Error> {
+pub(crate) fn run(
+    boundary: &[u8],
+    opts: &Options,
+    input: &[u8],
+    cuts: &[usize],
+) -> Result<Vec<P>, Error> {
     let mut parser = Parser::new(boundary, opts.clone())?;
     let mut parts: Vec<P> = Vec::new();
     let mut open = false;
@@ -39,7 +44,10 @@ pub(crate) fn run(boundary: &[u8], opts: &Options, input: &[u8], cuts: &[usize])
                     filename_star: part.filename_star().map(<[u8]>::to_vec),
                     content_type: part.content_type().map(<[u8]>::to_vec),
                     mime: part.mime_type(),
-                    headers: part.headers().map(|h| (h.name().to_owned(), h.value().to_vec())).collect(),
+                    headers: part
+                        .headers()
+                        .map(|h| (h.name().to_owned(), h.value().to_vec()))
+                        .collect(),
                     body: Vec::new(),
                 });
             }
@@ -78,9 +86,19 @@ pub(crate) fn run_all(boundary: &[u8], opts: &Options, input: &[u8]) -> Result<V
     let whole = run(boundary, opts, input, &[]);
     let n = input.len();
     let bytes: Vec<usize> = (1..n).collect();
-    assert_eq!(run(boundary, opts, input, &bytes), whole, "byte by byte: {:?}", String::from_utf8_lossy(input));
+    assert_eq!(
+        run(boundary, opts, input, &bytes),
+        whole,
+        "byte by byte: {:?}",
+        String::from_utf8_lossy(input)
+    );
     for i in 1..n {
-        assert_eq!(run(boundary, opts, input, &[i]), whole, "cut at {i}: {:?}", String::from_utf8_lossy(input));
+        assert_eq!(
+            run(boundary, opts, input, &[i]),
+            whole,
+            "cut at {i}: {:?}",
+            String::from_utf8_lossy(input)
+        );
     }
     if n <= 160 {
         for i in 1..n {
@@ -120,7 +138,11 @@ fn err_with(opts: &Options, input: &[u8]) -> Error {
 
 /// The offset of the `nth` occurrence (0-based) of `needle`.
 fn at(input: &str, needle: &str, nth: usize) -> u64 {
-    input.match_indices(needle).nth(nth).unwrap_or_else(|| panic!("{needle:?} not in {input:?}")).0 as u64
+    input
+        .match_indices(needle)
+        .nth(nth)
+        .unwrap_or_else(|| panic!("{needle:?} not in {input:?}"))
+        .0 as u64
 }
 
 fn e(code: ErrorCode, offset: u64) -> Error {
@@ -140,29 +162,56 @@ fn one(headers: &str, body: &str) -> String {
 fn mp_b_content_type() {
     let ct = |s: &str| boundary_from_content_type(s).map_err(|e| e.code);
     assert_eq!(ct("multipart/form-data; boundary=abc"), Ok(b"abc".to_vec()));
-    assert_eq!(ct("MULTIPART/FORM-DATA;BOUNDARY=\"a b\""), Ok(b"a b".to_vec()));
-    assert_eq!(ct("multipart/form-data; boundary=\"a.b(c)\""), Ok(b"a.b(c)".to_vec()));
-    assert_eq!(ct("multipart/form-data; boundary=\"b\u{e9}\""), Ok(vec![0x62, 0xC3, 0xA9]));
-    assert_eq!(ct("multipart/form-data; boundary=x; boundary=y"), Ok(b"x".to_vec()));
-    assert_eq!(ct("multipart/form-data; boundary=\"a\\\"b\""), Ok(b"a\"b".to_vec()));
+    assert_eq!(
+        ct("MULTIPART/FORM-DATA;BOUNDARY=\"a b\""),
+        Ok(b"a b".to_vec())
+    );
+    assert_eq!(
+        ct("multipart/form-data; boundary=\"a.b(c)\""),
+        Ok(b"a.b(c)".to_vec())
+    );
+    assert_eq!(
+        ct("multipart/form-data; boundary=\"b\u{e9}\""),
+        Ok(vec![0x62, 0xC3, 0xA9])
+    );
+    assert_eq!(
+        ct("multipart/form-data; boundary=x; boundary=y"),
+        Ok(b"x".to_vec())
+    );
+    assert_eq!(
+        ct("multipart/form-data; boundary=\"a\\\"b\""),
+        Ok(b"a\"b".to_vec())
+    );
     assert_eq!(ct("text/plain; boundary=x"), Err(MpContentType));
     assert_eq!(ct("multipart/form-data boundary=x"), Err(MpContentType));
     assert_eq!(ct(""), Err(MpContentType));
     assert_eq!(ct("multipart/form-data"), Err(MpBoundary));
     assert_eq!(ct("multipart/form-data; boundary="), Err(MpBoundary));
     assert_eq!(ct("multipart/form-data; boundary=\"\""), Err(MpBoundary));
-    assert_eq!(ct("multipart/form-data; boundary=\u{20ac}"), Err(MpBoundary));
+    assert_eq!(
+        ct("multipart/form-data; boundary=\u{20ac}"),
+        Err(MpBoundary)
+    );
     // MP-B-03 vs MP-B-04 order, and the limit itself.
     // MP-B-04: default 256, so the 71+ byte boundaries of werkzeug's test
     // client parse.
     let long = format!("multipart/form-data; boundary={}", "x".repeat(257));
-    assert_eq!(Parser::from_content_type(&long, strict()).unwrap_err(), e(MpLimitBoundary, 0));
+    assert_eq!(
+        Parser::from_content_type(&long, strict()).unwrap_err(),
+        e(MpLimitBoundary, 0)
+    );
     for n in [70, 71, 256] {
         let ok = format!("multipart/form-data; boundary={}", "x".repeat(n));
         assert!(Parser::from_content_type(&ok, strict()).is_ok(), "{n}");
     }
-    assert_eq!(Parser::new(b"a\rb", strict()).unwrap_err(), e(MpBoundary, 0));
-    assert_eq!(Parser::new(&[b'a'; 300][..], strict()).unwrap_err(), e(MpLimitBoundary, 0));
+    assert_eq!(
+        Parser::new(b"a\rb", strict()).unwrap_err(),
+        e(MpBoundary, 0)
+    );
+    assert_eq!(
+        Parser::new(&[b'a'; 300][..], strict()).unwrap_err(),
+        e(MpLimitBoundary, 0)
+    );
     let mut o = strict();
     o.max_boundary_bytes = UNLIMITED;
     assert!(Parser::new(&[b'a'; 300][..], o).is_ok());
@@ -202,7 +251,10 @@ fn mp_p_02_preamble() {
     assert_eq!(p.len(), 1);
     assert_eq!(p[0].body, b"v");
     // At offset 0 without CRLF, too.
-    assert_eq!(ok_with(&o, format!("--b\r\n{CD}\r\nv\r\n--b--").as_bytes()).len(), 1);
+    assert_eq!(
+        ok_with(&o, format!("--b\r\n{CD}\r\nv\r\n--b--").as_bytes()).len(),
+        1
+    );
     assert_eq!(ok_with(&o, b"--b--"), []);
     assert_eq!(ok_with(&o, b"xx\r\n--b--"), []);
     // `--bX` at offset 0 is skipped, the search goes on.
@@ -280,7 +332,9 @@ fn mp_p_06_allow_lf_bodies() {
 
 #[test]
 fn mp_p_07_truncated() {
-    for s in ["", "-", "--", "--b", "--b-", "--b ", "--b\r", "--b\r\n", "--b--\r"] {
+    for s in [
+        "", "-", "--", "--b", "--b-", "--b ", "--b\r", "--b\r\n", "--b--\r",
+    ] {
         assert_eq!(err(s), e(MpTruncated, s.len() as u64), "{s:?}");
     }
     let full = one(CD, "value");
@@ -331,7 +385,10 @@ fn mp_h_01_header_lines() {
     assert_eq!(
         p[0].headers,
         [
-            ("content-disposition".to_owned(), b"form-data; name=\"a\"".to_vec()),
+            (
+                "content-disposition".to_owned(),
+                b"form-data; name=\"a\"".to_vec()
+            ),
             ("x-empty".to_owned(), b"".to_vec()),
             ("x-sp".to_owned(), b"a  b".to_vec()),
         ]
@@ -377,7 +434,10 @@ fn mp_h_02_bad_bytes() {
     let mut o = strict();
     o.allow_lf = true;
     let s = one(&format!("{CD}X-Y\n"), "v");
-    assert_eq!(err_with(&o, s.as_bytes()), e(MpHeaderName, at(&s, "Y\n", 0) + 1));
+    assert_eq!(
+        err_with(&o, s.as_bytes()),
+        e(MpHeaderName, at(&s, "Y\n", 0) + 1)
+    );
 }
 
 #[test]
@@ -400,9 +460,15 @@ fn mp_h_04_obs_fold() {
     let p = ok_with(&o, s.as_bytes());
     assert_eq!(p[0].headers[1].1, b"one two three");
     // A folded Content-Disposition is parsed whole.
-    let s = one("Content-Disposition: form-data;\r\n name=\"f\";\r\n\tfilename=\"x\"\r\n", "v");
+    let s = one(
+        "Content-Disposition: form-data;\r\n name=\"f\";\r\n\tfilename=\"x\"\r\n",
+        "v",
+    );
     let p = ok_with(&o, s.as_bytes());
-    assert_eq!((p[0].name.as_str(), p[0].filename.as_deref()), ("f", Some("x")));
+    assert_eq!(
+        (p[0].name.as_str(), p[0].filename.as_deref()),
+        ("f", Some("x"))
+    );
     // The first line's leading OWS is not a fold (MP-H-01).
     assert_eq!(ok(&one(&format!(" {CD}"), "v")).len(), 1);
     // Continuations do not count as lines (MP-H-05).
@@ -416,7 +482,10 @@ fn mp_h_05_limits() {
     o.max_headers = 2;
     let h = format!("{CD}X-A: 1\r\nX-B: 2\r\n");
     let s = one(&h, "v");
-    assert_eq!(err_with(&o, s.as_bytes()), e(MpLimitHeaders, at(&s, "X-B", 0)));
+    assert_eq!(
+        err_with(&o, s.as_bytes()),
+        e(MpLimitHeaders, at(&s, "X-B", 0))
+    );
     o.max_headers = 3;
     assert_eq!(ok_with(&o, s.as_bytes()).len(), 1);
     // Header bytes: every header line with its CRLF, not the empty line.
@@ -424,20 +493,32 @@ fn mp_h_05_limits() {
     o.max_header_bytes = block;
     assert_eq!(ok_with(&o, s.as_bytes()).len(), 1);
     o.max_header_bytes = block - 1;
-    assert_eq!(err_with(&o, s.as_bytes()), e(MpLimitHeaderBytes, 5 + block - 1));
+    assert_eq!(
+        err_with(&o, s.as_bytes()),
+        e(MpLimitHeaderBytes, 5 + block - 1)
+    );
     o.max_header_bytes = 10;
     assert_eq!(err_with(&o, s.as_bytes()), e(MpLimitHeaderBytes, 15));
     o.max_header_bytes = 0;
     assert_eq!(err_with(&o, s.as_bytes()), e(MpLimitHeaderBytes, 5));
     // A part without headers at all passes the limits, then fails MP-H-06.
-    assert_eq!(err_with(&o, b"--b\r\n\r\nv\r\n--b--"), e(MpNoDisposition, 5));
+    assert_eq!(
+        err_with(&o, b"--b\r\n\r\nv\r\n--b--"),
+        e(MpNoDisposition, 5)
+    );
     // Limit order: bytes first, then count.
     o.max_headers = 1;
     o.max_header_bytes = CD.len() as u64;
     let s = one(&format!("{CD}X: y\r\n"), "v");
-    assert_eq!(err_with(&o, s.as_bytes()), e(MpLimitHeaderBytes, 5 + CD.len() as u64));
+    assert_eq!(
+        err_with(&o, s.as_bytes()),
+        e(MpLimitHeaderBytes, 5 + CD.len() as u64)
+    );
     o.max_header_bytes = 8192;
-    assert_eq!(err_with(&o, s.as_bytes()), e(MpLimitHeaders, 5 + CD.len() as u64));
+    assert_eq!(
+        err_with(&o, s.as_bytes()),
+        e(MpLimitHeaders, 5 + CD.len() as u64)
+    );
     // The CR of a line-start CRLF at the limit is the empty line: fine.
     o.max_headers = 8;
     o.max_header_bytes = CD.len() as u64;
@@ -454,7 +535,10 @@ fn mp_h_06_disposition_presence() {
     let s = one("X: y\r\nContent-Disposition: form-data; name=\"a\r\n", "v");
     assert_eq!(err(&s), e(MpDisposition, at(&s, "Content-Disposition", 0)));
     // A second one is reported even when the first is invalid.
-    let s = one("Content-Disposition: attachment\r\nContent-Disposition: x\r\n", "v");
+    let s = one(
+        "Content-Disposition: attachment\r\nContent-Disposition: x\r\n",
+        "v",
+    );
     assert_eq!(err(&s), e(MpDisposition, at(&s, "Content-Disposition", 1)));
 }
 
@@ -462,13 +546,24 @@ fn mp_h_06_disposition_presence() {
 fn mp_h_07_to_10_parameters() {
     let cd = |v: &str| format!("Content-Disposition: {v}\r\n");
     let p = ok(&one(&cd("form-data; name=\"a\\\"; filename=\"b\\\""), "v"));
-    assert_eq!((p[0].name.as_str(), p[0].filename.as_deref()), ("a\\", Some("b\\")));
+    assert_eq!(
+        (p[0].name.as_str(), p[0].filename.as_deref()),
+        ("a\\", Some("b\\"))
+    );
     let p = ok(&one(&cd("form-data; name=\"%22a%0A\"; filename=\"\""), "v"));
-    assert_eq!((p[0].name.as_str(), p[0].filename.as_deref()), ("%22a%0A", Some("")));
+    assert_eq!(
+        (p[0].name.as_str(), p[0].filename.as_deref()),
+        ("%22a%0A", Some(""))
+    );
     let raw = b"--b\r\nContent-Disposition: form-data; name=\"\xff\"\r\n\r\nv\r\n--b--".to_vec();
     assert_eq!(ok_with(&strict(), &raw)[0].name, "\u{fffd}");
     // name* / filename* are raw and never override (CVE-2026-53537).
-    let p = ok(&one(&cd("form-data; name=\"comment\"; name*=utf-8''role; filename=\"safe.txt\"; filename*=UTF-8''evil.php"), "v"));
+    let p = ok(&one(
+        &cd(
+            "form-data; name=\"comment\"; name*=utf-8''role; filename=\"safe.txt\"; filename*=UTF-8''evil.php",
+        ),
+        "v",
+    ));
     assert_eq!(p[0].name, "comment");
     assert_eq!(p[0].filename.as_deref(), Some("safe.txt"));
     assert_eq!(p[0].name_star.as_deref(), Some(&b"utf-8''role"[..]));
@@ -490,10 +585,16 @@ fn mp_h_07_to_10_parameters() {
 fn mp_h_11_content_type() {
     let h = format!("{CD}Content-Type: text/html\r\ncontent-type:  TEXT/Plain ;charset=x  \r\n");
     let p = ok(&one(&h, "v"));
-    assert_eq!(p[0].content_type.as_deref(), Some(&b"TEXT/Plain ;charset=x"[..]));
+    assert_eq!(
+        p[0].content_type.as_deref(),
+        Some(&b"TEXT/Plain ;charset=x"[..])
+    );
     assert_eq!(p[0].mime, "text/plain;charset=x");
     // Content-Transfer-Encoding is ignored.
-    let p = ok(&one(&format!("{CD}Content-Transfer-Encoding: base64\r\n"), "aGk="));
+    let p = ok(&one(
+        &format!("{CD}Content-Transfer-Encoding: base64\r\n"),
+        "aGk=",
+    ));
     assert_eq!(p[0].body, b"aGk=");
 }
 
@@ -522,7 +623,10 @@ fn mp_l_01_parts() {
     o.max_parts = 3;
     assert_eq!(ok_with(&o, s.as_bytes()).len(), 3);
     o.max_parts = 2;
-    assert_eq!(err_with(&o, s.as_bytes()), e(MpLimitParts, 2 * part.len() as u64 + 5));
+    assert_eq!(
+        err_with(&o, s.as_bytes()),
+        e(MpLimitParts, 2 * part.len() as u64 + 5)
+    );
     o.max_parts = 0;
     assert_eq!(err_with(&o, s.as_bytes()), e(MpLimitParts, 5));
     assert_eq!(ok_with(&o, b"--b--"), []);
@@ -537,15 +641,24 @@ fn mp_l_02_body_bytes() {
     // Exactly the limit passes whatever the chunking (the CRLF of the next
     // delimiter is not body).
     assert_eq!(ok_with(&o, one(CD, "12345").as_bytes())[0].body, b"12345");
-    assert_eq!(ok_with(&o, one(CD, "123\r\n").as_bytes())[0].body, b"123\r\n");
+    assert_eq!(
+        ok_with(&o, one(CD, "123\r\n").as_bytes())[0].body,
+        b"123\r\n"
+    );
     let s = one(CD, "123456");
     let start = at(&s, "123456", 0);
     assert_eq!(err_with(&o, s.as_bytes()), e(MpLimitFieldBytes, start + 5));
     let s = one(CD, "1234\r\n--bX");
-    assert_eq!(err_with(&o, s.as_bytes()), e(MpLimitFieldBytes, at(&s, "1234", 0) + 5));
+    assert_eq!(
+        err_with(&o, s.as_bytes()),
+        e(MpLimitFieldBytes, at(&s, "1234", 0) + 5)
+    );
     assert_eq!(ok_with(&o, one(file, "123").as_bytes())[0].body, b"123");
     let s = one(file, "1234");
-    assert_eq!(err_with(&o, s.as_bytes()), e(MpLimitFileBytes, at(&s, "1234", 0) + 3));
+    assert_eq!(
+        err_with(&o, s.as_bytes()),
+        e(MpLimitFileBytes, at(&s, "1234", 0) + 3)
+    );
     o.max_file_bytes = 0;
     assert_eq!(ok_with(&o, one(file, "").as_bytes())[0].body, b"");
 }
@@ -568,30 +681,57 @@ fn mp_l_04_total_field_bytes() {
     assert_eq!(ok_with(&o, s.as_bytes()).len(), 4);
     // The byte that makes the sum 7.
     let s = form(&[(CD, "1234"), (file, "ff"), (CD, "567")]);
-    assert_eq!(err_with(&o, s.as_bytes()), e(MpLimitTotalFieldBytes, at(&s, "567", 0) + 2));
+    assert_eq!(
+        err_with(&o, s.as_bytes()),
+        e(MpLimitTotalFieldBytes, at(&s, "567", 0) + 2)
+    );
     // A CR that is not a delimiter is a body byte (MP-L-02).
     let s = form(&[(CD, "12"), (CD, "3456\r\n--bX")]);
-    assert_eq!(err_with(&o, s.as_bytes()), e(MpLimitFieldBytes, at(&s, "3456", 0) + 4));
+    assert_eq!(
+        err_with(&o, s.as_bytes()),
+        e(MpLimitFieldBytes, at(&s, "3456", 0) + 4)
+    );
     let s = form(&[(CD, "123"), (CD, "456\r\n--bX")]);
-    assert_eq!(err_with(&o, s.as_bytes()), e(MpLimitTotalFieldBytes, at(&s, "456", 0) + 3));
+    assert_eq!(
+        err_with(&o, s.as_bytes()),
+        e(MpLimitTotalFieldBytes, at(&s, "456", 0) + 3)
+    );
     // Both at the same byte: MP_LIMIT_FIELD_BYTES wins.
     o.max_total_field_bytes = 8;
     let s = form(&[(CD, "1234"), (CD, "56789")]);
-    assert_eq!(err_with(&o, s.as_bytes()), e(MpLimitFieldBytes, at(&s, "56789", 0) + 4));
+    assert_eq!(
+        err_with(&o, s.as_bytes()),
+        e(MpLimitFieldBytes, at(&s, "56789", 0) + 4)
+    );
     // One byte earlier the total one fires.
     o.max_total_field_bytes = 7;
-    assert_eq!(err_with(&o, s.as_bytes()), e(MpLimitTotalFieldBytes, at(&s, "56789", 0) + 3));
+    assert_eq!(
+        err_with(&o, s.as_bytes()),
+        e(MpLimitTotalFieldBytes, at(&s, "56789", 0) + 3)
+    );
     // MP_LIMIT_TOTAL_BYTES at that byte wins over both (MP-L-03).
     o.max_total_bytes = at(&s, "56789", 0) + 3;
-    assert_eq!(err_with(&o, s.as_bytes()), e(MpLimitTotalBytes, at(&s, "56789", 0) + 3));
+    assert_eq!(
+        err_with(&o, s.as_bytes()),
+        e(MpLimitTotalBytes, at(&s, "56789", 0) + 3)
+    );
     // Off, and zero.
     let mut o = strict();
     o.max_total_field_bytes = UNLIMITED;
-    assert_eq!(ok_with(&o, form(&[(CD, "x"), (CD, "y")]).as_bytes()).len(), 2);
+    assert_eq!(
+        ok_with(&o, form(&[(CD, "x"), (CD, "y")]).as_bytes()).len(),
+        2
+    );
     o.max_total_field_bytes = 0;
-    assert_eq!(ok_with(&o, form(&[(CD, ""), (file, "z")]).as_bytes()).len(), 2);
+    assert_eq!(
+        ok_with(&o, form(&[(CD, ""), (file, "z")]).as_bytes()).len(),
+        2
+    );
     let s = form(&[(CD, ""), (CD, "y")]);
-    assert_eq!(err_with(&o, s.as_bytes()), e(MpLimitTotalFieldBytes, at(&s, "y\r\n--b--", 0)));
+    assert_eq!(
+        err_with(&o, s.as_bytes()),
+        e(MpLimitTotalFieldBytes, at(&s, "y\r\n--b--", 0))
+    );
     // reset() starts a new count.
     let mut o = strict();
     o.max_total_field_bytes = 3;
@@ -665,7 +805,10 @@ fn reset_reuses_the_parser() {
         }
         assert!(p.is_done());
         assert_eq!(p.offset(), body.len() as u64);
-        assert_eq!(got, body.as_bytes()[at(&body, "\r\n\r\n", 0) as usize + 4..body.len() - 9]);
+        assert_eq!(
+            got,
+            body.as_bytes()[at(&body, "\r\n\r\n", 0) as usize + 4..body.len() - 9]
+        );
     }
 }
 
@@ -717,7 +860,10 @@ fn data_events_are_views_of_the_chunk() {
 
 #[test]
 fn part_view_during_body() {
-    let s = one("Content-Disposition: form-data; name=\"f\"; filename=\"x.bin\"\r\n", "BODY");
+    let s = one(
+        "Content-Disposition: form-data; name=\"f\"; filename=\"x.bin\"\r\n",
+        "BODY",
+    );
     let mut p = Parser::new(b"b", strict()).unwrap();
     let mut feed = p.feed(s.as_bytes());
     let mut saw = false;
@@ -783,7 +929,9 @@ fn naive(boundary: &[u8], input: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
         }
         assert!(input[pos..].starts_with(b"\r\n"));
         pos += 2;
-        let hend = (pos..).find(|&i| input[i..].starts_with(b"\r\n\r\n")).unwrap();
+        let hend = (pos..)
+            .find(|&i| input[i..].starts_with(b"\r\n\r\n"))
+            .unwrap();
         let (headers, body_start) = (input[pos..hend + 2].to_vec(), hend + 4);
         let d = (body_start..input.len())
             .find(|&i| input[i..].starts_with(&delim) && follows(i + delim.len()))
@@ -828,7 +976,10 @@ fn sanitize(boundary: &[u8], mut body: Vec<u8>) -> Vec<u8> {
         t.extend_from_slice(&delim);
         t.extend_from_slice(b"\r\n");
         let first = (0..t.len())
-            .find(|&i| t[i..].starts_with(&delim) && matches!(t[i + delim.len()], b'-' | b' ' | b'\t' | b'\r' | b'\n'))
+            .find(|&i| {
+                t[i..].starts_with(&delim)
+                    && matches!(t[i + delim.len()], b'-' | b' ' | b'\t' | b'\r' | b'\n')
+            })
             .unwrap();
         if first == body.len() {
             return body;
@@ -843,7 +994,11 @@ fn streaming_matches_naive_under_random_chunking() {
     for case in 0..300 {
         let blen = 1 + rng.below(if case % 5 == 0 { 70 } else { 8 });
         let boundary: Vec<u8> = (0..blen).map(|_| b"-ab'()_ .x"[rng.below(10)]).collect();
-        let boundary = if boundary.iter().all(|&b| b == b' ') { b"z".to_vec() } else { boundary };
+        let boundary = if boundary.iter().all(|&b| b == b' ') {
+            b"z".to_vec()
+        } else {
+            boundary
+        };
         let mut input = b"--".to_vec();
         input.extend_from_slice(&boundary);
         let nparts = rng.below(5);
@@ -852,7 +1007,8 @@ fn streaming_matches_naive_under_random_chunking() {
             input.extend_from_slice(i.to_string().as_bytes());
             input.extend_from_slice(b"\"");
             if rng.below(2) == 0 {
-                input.extend_from_slice(b"; filename=\"f.bin\"\r\nContent-Type: application/x-test");
+                input
+                    .extend_from_slice(b"; filename=\"f.bin\"\r\nContent-Type: application/x-test");
             }
             input.extend_from_slice(b"\r\n\r\n");
             let len = rng.below(300);
@@ -869,17 +1025,23 @@ fn streaming_matches_naive_under_random_chunking() {
             let mut cuts: Vec<usize> = match round {
                 0 => vec![],
                 1 => (1..input.len()).collect(),
-                _ => (0..1 + rng.below(12)).map(|_| 1 + rng.below(input.len() - 1)).collect(),
+                _ => (0..1 + rng.below(12))
+                    .map(|_| 1 + rng.below(input.len() - 1))
+                    .collect(),
             };
             cuts.sort_unstable();
             cuts.dedup();
-            let got = run(&boundary, &o, &input, &cuts)
-                .unwrap_or_else(|e| panic!("case {case}: {e} {:?}", String::from_utf8_lossy(&input)));
+            let got = run(&boundary, &o, &input, &cuts).unwrap_or_else(|e| {
+                panic!("case {case}: {e} {:?}", String::from_utf8_lossy(&input))
+            });
             assert_eq!(got.len(), expect.len(), "case {case}");
             for (g, (h, b)) in got.iter().zip(&expect) {
                 assert_eq!(&g.body, b, "case {case} cuts {cuts:?}");
                 assert!(h.starts_with(b"Content-Disposition"));
-                assert_eq!(g.headers.len(), h.windows(2).filter(|w| w == b"\r\n").count());
+                assert_eq!(
+                    g.headers.len(),
+                    h.windows(2).filter(|w| w == b"\r\n").count()
+                );
             }
         }
     }
@@ -893,7 +1055,8 @@ fn mp_s_layout_and_escapes() {
     let mut enc = Encoder::with_boundary("BOUNDARY").unwrap();
     enc.text("a\nb", "x\ry\r\nz\n");
     enc.text("a\n\rb\"c%\\\u{e9}", "");
-    enc.file("f", "b\nc\r\n\"d", "text/plain", &b"hi"[..]).unwrap();
+    enc.file("f", "b\nc\r\n\"d", "text/plain", &b"hi"[..])
+        .unwrap();
     enc.file("g", "", "", Vec::new()).unwrap();
     enc.blob("h", "", &b"\x00\x01"[..]).unwrap();
     let len = enc.content_length().unwrap();
@@ -915,19 +1078,46 @@ fn mp_s_layout_and_escapes() {
 fn mp_s_06_09_errors() {
     let mut enc = Encoder::with_boundary("b").unwrap();
     enc.text("a", "b");
-    assert_eq!(enc.file("f", "x", "text/plain\r\nX: y", &b""[..]).unwrap_err(), e(MpEncodeHeader, 1));
-    assert_eq!(enc.blob("f", "a\0", &b""[..]).unwrap_err(), e(MpEncodeHeader, 1));
+    assert_eq!(
+        enc.file("f", "x", "text/plain\r\nX: y", &b""[..])
+            .unwrap_err(),
+        e(MpEncodeHeader, 1)
+    );
+    assert_eq!(
+        enc.blob("f", "a\0", &b""[..]).unwrap_err(),
+        e(MpEncodeHeader, 1)
+    );
     assert_eq!(enc.len(), 1);
-    for bad in ["", "a\"b", "a;b", "ends with space ", "\u{e9}", &"x".repeat(71)] {
-        assert_eq!(Encoder::with_boundary(bad).unwrap_err(), e(MpEncodeBoundary, 0), "{bad:?}");
+    for bad in [
+        "",
+        "a\"b",
+        "a;b",
+        "ends with space ",
+        "\u{e9}",
+        &"x".repeat(71),
+    ] {
+        assert_eq!(
+            Encoder::with_boundary(bad).unwrap_err(),
+            e(MpEncodeBoundary, 0),
+            "{bad:?}"
+        );
     }
     for good in ["a", "'()+_,-./:=? z", &"x".repeat(70)] {
         let enc = Encoder::with_boundary(good).unwrap();
         // MP-S-10: the Content-Type reads back as the same boundary.
-        assert_eq!(boundary_from_content_type(&enc.content_type()).unwrap(), good.as_bytes());
+        assert_eq!(
+            boundary_from_content_type(&enc.content_type()).unwrap(),
+            good.as_bytes()
+        );
     }
-    assert_eq!(Encoder::with_boundary("a-b").unwrap().content_type(), "multipart/form-data; boundary=a-b");
-    assert_eq!(Encoder::with_boundary("a:b").unwrap().content_type(), "multipart/form-data; boundary=\"a:b\"");
+    assert_eq!(
+        Encoder::with_boundary("a-b").unwrap().content_type(),
+        "multipart/form-data; boundary=a-b"
+    );
+    assert_eq!(
+        Encoder::with_boundary("a:b").unwrap().content_type(),
+        "multipart/form-data; boundary=\"a:b\""
+    );
 }
 
 #[cfg(feature = "getrandom")]
@@ -939,7 +1129,10 @@ fn mp_s_09_generated_boundaries() {
     for enc in [&a, &b] {
         let s = enc.boundary();
         assert!((27..=70).contains(&s.len()));
-        assert!(s.bytes().all(|c| c.is_ascii_alphanumeric() || b"'_-".contains(&c)));
+        assert!(
+            s.bytes()
+                .all(|c| c.is_ascii_alphanumeric() || b"'_-".contains(&c))
+        );
         assert!(enc.content_type().ends_with(s));
         assert!(Encoder::with_boundary(s).is_ok());
     }
@@ -952,7 +1145,8 @@ fn encoder_outputs_agree() {
         let mut enc = Encoder::with_boundary("zz").unwrap();
         enc.text("t", "v");
         enc.file("f", "a", "x/y", &blob[..]).unwrap();
-        enc.file("g", "b", "", Body::reader(&blob[..10], Some(10))).unwrap();
+        enc.file("g", "b", "", Body::reader(&blob[..10], Some(10)))
+            .unwrap();
         enc
     };
     let enc = build();
@@ -980,21 +1174,31 @@ fn encoder_outputs_agree() {
     enc.text("t", "v");
     enc.file("f", "a", "x/y", &blob[..]).unwrap();
     let slices = enc.slices().unwrap();
-    assert!(slices.iter().any(|s| s.as_ptr() == blob.as_ptr() && s.len() == blob.len()));
+    assert!(
+        slices
+            .iter()
+            .any(|s| s.as_ptr() == blob.as_ptr() && s.len() == blob.len())
+    );
     assert_eq!(slices.concat().len() as u64, enc.content_length().unwrap());
     // Unsized reader: no length up front; wrong sizes are I/O errors.
     let mut enc = Encoder::with_boundary("zz").unwrap();
-    enc.file("g", "b", "", Body::reader(&blob[..10], None)).unwrap();
+    enc.file("g", "b", "", Body::reader(&blob[..10], None))
+        .unwrap();
     assert_eq!(enc.content_length(), None);
     assert!(enc.encode_to_vec().is_ok());
     for size in [9, 11] {
         let mut enc = Encoder::with_boundary("zz").unwrap();
-        enc.file("g", "b", "", Body::reader(&blob[..10], Some(size))).unwrap();
+        enc.file("g", "b", "", Body::reader(&blob[..10], Some(size)))
+            .unwrap();
         assert!(enc.encode_to_vec().is_err(), "size {size}");
         let mut enc = Encoder::with_boundary("zz").unwrap();
-        enc.file("g", "b", "", Body::reader(&blob[..10], Some(size))).unwrap();
+        enc.file("g", "b", "", Body::reader(&blob[..10], Some(size)))
+            .unwrap();
         let mut sink = Vec::new();
-        assert!(std::io::Read::read_to_end(&mut enc.into_reader(), &mut sink).is_err(), "size {size}");
+        assert!(
+            std::io::Read::read_to_end(&mut enc.into_reader(), &mut sink).is_err(),
+            "size {size}"
+        );
     }
 }
 
@@ -1013,10 +1217,18 @@ fn encode_parse_round_trip() {
                 enc.text(&name, &text);
                 let mut norm = Vec::new();
                 encode::tests_support::normalize(&mut norm, text.as_bytes());
-                expect.push(("n".to_owned() + &i.to_string() + "\u{e9}%22%0D%0A", None, norm));
+                expect.push((
+                    "n".to_owned() + &i.to_string() + "\u{e9}%22%0D%0A",
+                    None,
+                    norm,
+                ));
             } else {
                 enc.file(&name, "f\r.bin", "a/b", bytes.clone()).unwrap();
-                expect.push(("n".to_owned() + &i.to_string() + "\u{e9}%22%0D%0A", Some("f%0D.bin".to_owned()), bytes));
+                expect.push((
+                    "n".to_owned() + &i.to_string() + "\u{e9}%22%0D%0A",
+                    Some("f%0D.bin".to_owned()),
+                    bytes,
+                ));
             }
         }
         let ct = enc.content_type();
@@ -1024,7 +1236,11 @@ fn encode_parse_round_trip() {
         let body = enc.encode_to_vec().unwrap();
         assert_eq!(body.len() as u64, len);
         let boundary = boundary_from_content_type(&ct).unwrap();
-        let cuts: Vec<usize> = (0..rng.below(6)).map(|_| 1 + rng.below(body.len() - 1)).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+        let cuts: Vec<usize> = (0..rng.below(6))
+            .map(|_| 1 + rng.below(body.len() - 1))
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
         let got = run(&boundary, &strict(), &body, &cuts).unwrap();
         assert_eq!(got.len(), expect.len());
         for (g, (n, f, b)) in got.iter().zip(&expect) {
@@ -1047,7 +1263,10 @@ fn mutated_inputs_are_chunking_invariant() {
         format!("pre\r\n--b \t\r\n{CD}\r\nv\r\n--b\r\n {CD}X:\r\n folded\r\n\r\n\r\n--b-- \r\nepi").into_bytes(),
         b"--b\nContent-Disposition: form-data; name=a\n\nv\n--b--\n".to_vec(),
     ];
-    let tokens: &[&[u8]] = &[b"\r", b"\n", b"\r\n", b"-", b"--b", b"\r\n--b", b" ", b"\t", b":", b"\0", b"\"", b";", b"x"];
+    let tokens: &[&[u8]] = &[
+        b"\r", b"\n", b"\r\n", b"-", b"--b", b"\r\n--b", b" ", b"\t", b":", b"\0", b"\"", b";",
+        b"x",
+    ];
     let mut outcomes = [0usize; 1];
     let mut codes = std::collections::BTreeMap::new();
     for round in 0..1500 {
@@ -1085,13 +1304,23 @@ fn mutated_inputs_are_chunking_invariant() {
         }
         let n = input.len();
         let bytes: Vec<usize> = (1..n).collect();
-        assert_eq!(run(b"b", &o, &input, &bytes), whole, "round {round} bytes {:?} {o:?}", String::from_utf8_lossy(&input));
+        assert_eq!(
+            run(b"b", &o, &input, &bytes),
+            whole,
+            "round {round} bytes {:?} {o:?}",
+            String::from_utf8_lossy(&input)
+        );
         for _ in 0..8 {
             let count = if n > 1 { 1 + rng.below(4) } else { 0 };
             let mut cuts: Vec<usize> = (0..count).map(|_| 1 + rng.below(n - 1)).collect();
             cuts.sort_unstable();
             cuts.dedup();
-            assert_eq!(run(b"b", &o, &input, &cuts), whole, "round {round} cuts {cuts:?} {:?} {o:?}", String::from_utf8_lossy(&input));
+            assert_eq!(
+                run(b"b", &o, &input, &cuts),
+                whole,
+                "round {round} cuts {cuts:?} {:?} {o:?}",
+                String::from_utf8_lossy(&input)
+            );
         }
     }
     // The mutations reach both outcomes and many error codes.
@@ -1130,11 +1359,17 @@ fn header_fast_path_agrees_at_every_limit() {
                     let whole = run(b"b", &o, input.as_bytes(), &[]);
                     match &whole {
                         Ok(_) => oks += 1,
-                        Err(e) if matches!(e.code, MpLimitHeaderBytes | MpLimitHeaders) => limited += 1,
+                        Err(e) if matches!(e.code, MpLimitHeaderBytes | MpLimitHeaders) => {
+                            limited += 1
+                        }
                         Err(_) => {}
                     }
                     let cuts: Vec<usize> = (1..input.len()).collect();
-                    assert_eq!(run(b"b", &o, input.as_bytes(), &cuts), whole, "{block:?} {limit} {max_headers} {fold}");
+                    assert_eq!(
+                        run(b"b", &o, input.as_bytes(), &cuts),
+                        whole,
+                        "{block:?} {limit} {max_headers} {fold}"
+                    );
                 }
             }
         }

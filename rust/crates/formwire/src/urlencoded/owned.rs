@@ -44,19 +44,32 @@ const PAD: usize = 64 + 16;
 const GATHER: u64 = 0x0102_0408_1020_4080;
 
 /// Parses a whole input into owned pairs; see the module documentation.
-pub(super) fn parse_owned_with(input: &[u8], options: &Options) -> Result<Vec<(String, String)>, Error> {
+pub(super) fn parse_owned_with(
+    input: &[u8],
+    options: &Options,
+) -> Result<Vec<(String, String)>, Error> {
     parse_chunked(input, options, CHUNK)
 }
 
 /// [`parse_owned_with`] with chunks of about `chunk` bytes (tests use small
 /// ones).
-fn parse_chunked(input: &[u8], options: &Options, chunk: usize) -> Result<Vec<(String, String)>, Error> {
-    let cut = usize::try_from(options.max_bytes).unwrap_or(usize::MAX).min(input.len());
+fn parse_chunked(
+    input: &[u8],
+    options: &Options,
+    chunk: usize,
+) -> Result<Vec<(String, String)>, Error> {
+    let cut = usize::try_from(options.max_bytes)
+        .unwrap_or(usize::MAX)
+        .min(input.len());
     let head = &input[..cut];
     // At most one pair per `&` plus one: no reallocation.
     let most = memchr::memchr_iter(b'&', head).count() as u64 + 1;
     let mut out = Vec::with_capacity(most.min(options.max_pairs.saturating_add(1)) as usize);
-    let mut s = Scratch { chunk, blocks: chunk.min(head.len()).div_ceil(64), ..Scratch::default() };
+    let mut s = Scratch {
+        chunk,
+        blocks: chunk.min(head.len()).div_ceil(64),
+        ..Scratch::default()
+    };
     let mut c0 = 0;
     while c0 < head.len() {
         let c1 = chunk_end(head, c0, chunk);
@@ -178,13 +191,26 @@ impl Decoded<'_> {
     /// `%`, else decoded into `dec` and filled in later (empty for now).
     /// `pos` are the chunk's `&`/`=`/`%` positions from the pair's first.
     #[inline(always)]
-    fn half(&mut self, a: usize, b: usize, pct: bool, pos: &[u32], pair: usize, value: bool) -> String {
+    fn half(
+        &mut self,
+        a: usize,
+        b: usize,
+        pct: bool,
+        pos: &[u32],
+        pair: usize,
+        value: bool,
+    ) -> String {
         if !pct {
             return String::from(&self.text[a..b]);
         }
         let d0 = self.dw;
         self.dw = percent_decode(self.raw, a, b, pos, self.dec, d0);
-        self.deferred.push(Deferred { pair, value, a: d0, b: self.dw });
+        self.deferred.push(Deferred {
+            pair,
+            value,
+            a: d0,
+            b: self.dw,
+        });
         String::new()
     }
 
@@ -198,13 +224,23 @@ impl Decoded<'_> {
         out.extend(bounds.iter().enumerate().map(|(i, f)| {
             let (start, eq) = (f.start as usize, f.eq as usize);
             let pos = idx.get(f.i0 as usize..).unwrap_or_default();
-            (self.half(start, eq, f.pct & NAME_PCT != 0, pos, first + i, false), String::new())
+            (
+                self.half(start, eq, f.pct & NAME_PCT != 0, pos, first + i, false),
+                String::new(),
+            )
         }));
         for ((i, f), slot) in bounds.iter().enumerate().zip(&mut out[first..]) {
             let (eq, end) = (f.eq as usize, f.end as usize);
             let pos = idx.get(f.i0 as usize..).unwrap_or_default();
             // UE-P-04: no `=` is an empty value.
-            slot.1 = self.half((eq + 1).min(end), end, f.pct & VALUE_PCT != 0, pos, first + i, true);
+            slot.1 = self.half(
+                (eq + 1).min(end),
+                end,
+                f.pct & VALUE_PCT != 0,
+                pos,
+                first + i,
+                true,
+            );
         }
     }
 }
@@ -212,7 +248,13 @@ impl Decoded<'_> {
 impl Scratch {
     /// Appends the pairs of `chunk` (whole pairs; `base` is its offset in the
     /// input) to `out`.
-    fn chunk(&mut self, chunk: &[u8], base: usize, max_pairs: u64, out: &mut Vec<(String, String)>) -> Result<(), Error> {
+    fn chunk(
+        &mut self,
+        chunk: &[u8],
+        base: usize,
+        max_pairs: u64,
+        out: &mut Vec<(String, String)>,
+    ) -> Result<(), Error> {
         let len = chunk.len();
         // One pair much longer than a chunk: its copy costs more than the
         // scan, and the buffers here stay small (positions fit in u32).
@@ -236,7 +278,9 @@ impl Scratch {
         last[..whole.remainder().len()].copy_from_slice(whole.remainder());
         let blocks_in = whole.chain((len % 64 != 0).then_some(&last[..]));
         for (bi, (block, dst)) in blocks_in.zip(self.raw.chunks_exact_mut(64)).enumerate() {
-            if let (Ok(block), Ok(dst)) = (<&[u8; 64]>::try_from(block), <&mut [u8; 64]>::try_from(dst)) {
+            if let (Ok(block), Ok(dst)) =
+                (<&[u8; 64]>::try_from(block), <&mut [u8; 64]>::try_from(dst))
+            {
                 k += classify(block, dst, bi, &mut self.idx, k);
             }
         }
@@ -290,7 +334,13 @@ impl Scratch {
             bounds.push(bounds_of(start, eq, len, name_pct, pct, i0));
         }
         self.deferred.clear();
-        let mut d = Decoded { text, raw, dec: &mut self.dec, dw: 0, deferred: &mut self.deferred };
+        let mut d = Decoded {
+            text,
+            raw,
+            dec: &mut self.dec,
+            dw: 0,
+            deferred: &mut self.deferred,
+        };
         d.pairs(bounds, idx, out);
         if d.deferred.is_empty() {
             return Ok(());
@@ -324,7 +374,13 @@ fn bounds_of(start: usize, eq: usize, end: usize, name_pct: bool, pct: bool, i0:
     } else {
         (eq, (name_pct as u32 * NAME_PCT) | (pct as u32 * VALUE_PCT))
     };
-    Bounds { start: start as u32, eq: eq as u32, end: end as u32, pct: flags, i0 }
+    Bounds {
+        start: start as u32,
+        eq: eq as u32,
+        end: end as u32,
+        pct: flags,
+        i0,
+    }
 }
 
 /// UE-P-07: writes `raw[a..b]` (where `+` is already a space) to `dec[w..]`
@@ -334,7 +390,14 @@ fn bounds_of(start: usize, eq: usize, end: usize, name_pct: bool, pct: bool, i0:
 /// Runs between escapes are copied eight bytes at a time: `raw` and `dec`
 /// have room past their ends.
 #[inline(never)]
-fn percent_decode(raw: &[u8], a: usize, b: usize, pos: &[u32], dec: &mut [u8], mut w: usize) -> usize {
+fn percent_decode(
+    raw: &[u8],
+    a: usize,
+    b: usize,
+    pos: &[u32],
+    dec: &mut [u8],
+    mut w: usize,
+) -> usize {
     // Eight bytes always (most runs are shorter), more in a loop.
     let copy = |dec: &mut [u8], w: usize, r: usize, n: usize| {
         let mut t = 0;
@@ -358,7 +421,10 @@ fn percent_decode(raw: &[u8], a: usize, b: usize, pos: &[u32], dec: &mut [u8], m
         }
         copy(dec, w, r, p - r);
         w += p - r;
-        let (h, l) = (HEX_VALUE[raw[p + 1] as usize], HEX_VALUE[raw[p + 2] as usize]);
+        let (h, l) = (
+            HEX_VALUE[raw[p + 1] as usize],
+            HEX_VALUE[raw[p + 2] as usize],
+        );
         let ok = p + 2 < b && (h | l) < 16;
         dec[w] = if ok { h << 4 | l } else { b'%' };
         w += 1;
@@ -370,7 +436,12 @@ fn percent_decode(raw: &[u8], a: usize, b: usize, pos: &[u32], dec: &mut [u8], m
 
 /// The pairs of a chunk that is not valid UTF-8 as a whole, one by one as
 /// [`parse_with`](super::parse_with) reads them.
-fn general(chunk: &[u8], base: usize, max_pairs: u64, out: &mut Vec<(String, String)>) -> Result<(), Error> {
+fn general(
+    chunk: &[u8],
+    base: usize,
+    max_pairs: u64,
+    out: &mut Vec<(String, String)>,
+) -> Result<(), Error> {
     let mut at = 0;
     while at < chunk.len() {
         let (end, pair) = scan_pair(chunk, None, at);
@@ -388,17 +459,24 @@ fn general(chunk: &[u8], base: usize, max_pairs: u64, out: &mut Vec<(String, Str
 
 #[cfg(test)]
 mod tests {
-    use super::super::{parse_with, UNLIMITED};
+    use super::super::{UNLIMITED, parse_with};
     use super::*;
 
     fn owned(v: Vec<super::super::Pair<'_>>) -> Vec<(String, String)> {
-        v.into_iter().map(|(a, b)| (a.into_owned(), b.into_owned())).collect()
+        v.into_iter()
+            .map(|(a, b)| (a.into_owned(), b.into_owned()))
+            .collect()
     }
 
     fn same(input: &[u8], o: &Options) {
         let want = parse_with(input, o).map(owned);
         for chunk in [1, 7, 64, 100, 333, 4096, CHUNK] {
-            assert_eq!(parse_chunked(input, o, chunk), want, "chunk {chunk}: {:?}", String::from_utf8_lossy(input));
+            assert_eq!(
+                parse_chunked(input, o, chunk),
+                want,
+                "chunk {chunk}: {:?}",
+                String::from_utf8_lossy(input)
+            );
         }
     }
 
@@ -418,38 +496,99 @@ mod tests {
         // `+` in names and values, before percent-decoding (UE-P-06).
         assert_eq!(p(b"a+b=c+d&%2B=%2b+"), [s("a b", "c d"), s("+", "+ ")]);
         // `%` at the end, `%X`, non-hex (UE-P-07).
-        assert_eq!(p(b"a=%&b=%4&c=%zz&d%=%%41&e=%2%41"), [s("a", "%"), s("b", "%4"), s("c", "%zz"), s("d%", "%A"), s("e", "%2A")]);
+        assert_eq!(
+            p(b"a=%&b=%4&c=%zz&d%=%%41&e=%2%41"),
+            [
+                s("a", "%"),
+                s("b", "%4"),
+                s("c", "%zz"),
+                s("d%", "%A"),
+                s("e", "%2A")
+            ]
+        );
         assert_eq!(p(b"%"), [s("%", "")]);
         assert_eq!(p(b"%4"), [s("%4", "")]);
         assert_eq!(p(b"x=%41%"), [s("x", "A%")]);
         // Invalid UTF-8 after decoding, raw and decoded bytes mixed (UE-P-08).
-        assert_eq!(p(b"a=%FF%fe&b=%E2%82&c=%C3%A9&d=%C0%AF"), [s("a", "\u{fffd}\u{fffd}"), s("b", "\u{fffd}"), s("c", "\u{e9}"), s("d", "\u{fffd}\u{fffd}")]);
-        assert_eq!(p(b"a=\xc3%A9&b=%C3\xa9&c=\xff"), [s("a", "\u{e9}"), s("b", "\u{e9}"), s("c", "\u{fffd}")]);
+        assert_eq!(
+            p(b"a=%FF%fe&b=%E2%82&c=%C3%A9&d=%C0%AF"),
+            [
+                s("a", "\u{fffd}\u{fffd}"),
+                s("b", "\u{fffd}"),
+                s("c", "\u{e9}"),
+                s("d", "\u{fffd}\u{fffd}")
+            ]
+        );
+        assert_eq!(
+            p(b"a=\xc3%A9&b=%C3\xa9&c=\xff"),
+            [s("a", "\u{e9}"), s("b", "\u{e9}"), s("c", "\u{fffd}")]
+        );
         assert_eq!(p(b"%EF%BB%BFa=\xef\xbb\xbf"), [s("\u{feff}a", "\u{feff}")]);
-        for input in [&b"a=%e2%82%ac&%F0%9F%98%80=%ED%A0%80"[..], b"=&=&=", b"a=%00&b=\x80"] {
+        for input in [
+            &b"a=%e2%82%ac&%F0%9F%98%80=%ED%A0%80"[..],
+            b"=&=&=",
+            b"a=%00&b=\x80",
+        ] {
             same(input, &o);
         }
     }
 
     #[test]
     fn limits_with_offsets() {
-        let lim = |max_pairs, max_bytes| Options { max_pairs, max_bytes };
+        let lim = |max_pairs, max_bytes| Options {
+            max_pairs,
+            max_bytes,
+        };
         let e = |code, off| Err(Error::new(code, off));
-        assert_eq!(parse_chunked(b"a&b&&c", &lim(2, 100), CHUNK), e(ErrorCode::UeLimitPairs, 5));
-        assert_eq!(parse_chunked(b"a&b&&c", &lim(2, 100), 2), e(ErrorCode::UeLimitPairs, 5));
-        assert_eq!(parse_chunked(b"a&bcd", &lim(2, 4), CHUNK), e(ErrorCode::UeLimitBytes, 4));
-        assert_eq!(parse_chunked(b"a&b&c", &lim(2, 4), CHUNK), e(ErrorCode::UeLimitBytes, 4));
-        assert_eq!(parse_chunked(b"a&b&c", &lim(2, 5), CHUNK), e(ErrorCode::UeLimitPairs, 4));
-        assert_eq!(parse_chunked(b"\xff&b&c", &lim(2, 5), 1), e(ErrorCode::UeLimitPairs, 4));
-        assert_eq!(parse_chunked(b"a&&&", &lim(1, 100), 1), Ok(vec![s("a", "")]));
-        assert_eq!(parse_chunked(b"&", &lim(0, 0), CHUNK), e(ErrorCode::UeLimitBytes, 0));
-        assert_eq!(parse_chunked(b"=", &lim(0, 1), CHUNK), e(ErrorCode::UeLimitPairs, 0));
-        for (input, max_pairs, max_bytes) in [(&b"a=1&&b=2&c=3&dd=4&e"[..], 3, 100), (b"a&bcd", 2, 4), (b"x%41&y+&z", 1, 7)] {
+        assert_eq!(
+            parse_chunked(b"a&b&&c", &lim(2, 100), CHUNK),
+            e(ErrorCode::UeLimitPairs, 5)
+        );
+        assert_eq!(
+            parse_chunked(b"a&b&&c", &lim(2, 100), 2),
+            e(ErrorCode::UeLimitPairs, 5)
+        );
+        assert_eq!(
+            parse_chunked(b"a&bcd", &lim(2, 4), CHUNK),
+            e(ErrorCode::UeLimitBytes, 4)
+        );
+        assert_eq!(
+            parse_chunked(b"a&b&c", &lim(2, 4), CHUNK),
+            e(ErrorCode::UeLimitBytes, 4)
+        );
+        assert_eq!(
+            parse_chunked(b"a&b&c", &lim(2, 5), CHUNK),
+            e(ErrorCode::UeLimitPairs, 4)
+        );
+        assert_eq!(
+            parse_chunked(b"\xff&b&c", &lim(2, 5), 1),
+            e(ErrorCode::UeLimitPairs, 4)
+        );
+        assert_eq!(
+            parse_chunked(b"a&&&", &lim(1, 100), 1),
+            Ok(vec![s("a", "")])
+        );
+        assert_eq!(
+            parse_chunked(b"&", &lim(0, 0), CHUNK),
+            e(ErrorCode::UeLimitBytes, 0)
+        );
+        assert_eq!(
+            parse_chunked(b"=", &lim(0, 1), CHUNK),
+            e(ErrorCode::UeLimitPairs, 0)
+        );
+        for (input, max_pairs, max_bytes) in [
+            (&b"a=1&&b=2&c=3&dd=4&e"[..], 3, 100),
+            (b"a&bcd", 2, 4),
+            (b"x%41&y+&z", 1, 7),
+        ] {
             same(input, &lim(max_pairs, max_bytes));
         }
         // The default byte limit applies: one byte over it fails at it.
         let big = vec![b'a'; (10 << 20) + 1];
-        assert_eq!(super::super::parse_owned(&big), e(ErrorCode::UeLimitBytes, 10 << 20));
+        assert_eq!(
+            super::super::parse_owned(&big),
+            e(ErrorCode::UeLimitBytes, 10 << 20)
+        );
     }
 
     /// Random inputs over an alphabet that hits every class, many chunk and
@@ -459,7 +598,10 @@ mod tests {
         let alphabet: &[u8] = b"aZ09&&==++%%%fFgG\xc3\xa9\xe2\x82\xac\xff\x80 ;";
         let mut rng = crate::test_rng::Rng(11);
         let mut next = move || rng.next() as usize;
-        let unlimited = Options { max_pairs: UNLIMITED, max_bytes: UNLIMITED };
+        let unlimited = Options {
+            max_pairs: UNLIMITED,
+            max_bytes: UNLIMITED,
+        };
         for round in 0..2000 {
             let len = next() % [40, 200, 1000, 9000][round % 4];
             // Some inputs in mostly-plain runs (long halves, few `&`), some valid UTF-8 only.
@@ -468,11 +610,18 @@ mod tests {
             let input: Vec<u8> = (0..len)
                 .map(|_| {
                     let c = alphabet[next() % alphabet.len()];
-                    if (plain && next() % 8 != 0) || (valid && c >= 0x80) { b'a' + (next() % 26) as u8 } else { c }
+                    if (plain && next() % 8 != 0) || (valid && c >= 0x80) {
+                        b'a' + (next() % 26) as u8
+                    } else {
+                        c
+                    }
                 })
                 .collect();
             same(&input, &unlimited);
-            let o = Options { max_pairs: (next() % 50) as u64, max_bytes: (next() % (len + 2)) as u64 };
+            let o = Options {
+                max_pairs: (next() % 50) as u64,
+                max_bytes: (next() % (len + 2)) as u64,
+            };
             same(&input, &o);
         }
     }
@@ -502,8 +651,21 @@ mod tests {
             input.extend_from_slice(b"%C3%A9+x");
         }
         input.extend_from_slice(b"&last");
-        same(&input, &Options { max_pairs: UNLIMITED, max_bytes: UNLIMITED });
-        let got = super::super::parse_owned_with(&input, &Options { max_pairs: UNLIMITED, max_bytes: UNLIMITED }).unwrap();
+        same(
+            &input,
+            &Options {
+                max_pairs: UNLIMITED,
+                max_bytes: UNLIMITED,
+            },
+        );
+        let got = super::super::parse_owned_with(
+            &input,
+            &Options {
+                max_pairs: UNLIMITED,
+                max_bytes: UNLIMITED,
+            },
+        )
+        .unwrap();
         assert_eq!(got.len(), 302);
         assert_eq!(got[300], s("big", &"\u{e9} x".repeat(10_000)));
         assert_eq!(got[301], s("last", ""));
