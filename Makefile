@@ -8,7 +8,7 @@ RUST_MANIFEST := rust/Cargo.toml
 LANGS := $(strip $(if $(wildcard rust/Cargo.toml),rust) $(if $(wildcard ts/package.json),ts) $(if $(wildcard python/pyproject.toml),python) $(if $(wildcard go/go.mod),go))
 
 .DEFAULT_GOAL := help
-.PHONY: help setup build rust-build ts-build python-build go-build test conformance cross validate registry vectors demo bench bench-quick interop interop-smoke clean
+.PHONY: help setup build rust-build ts-build python-build go-build test conformance cross validate registry lint vectors demo bench bench-quick interop interop-smoke clean
 
 help: ## List the targets
 	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -42,6 +42,9 @@ cross: build ## Every encoder's output decoded by every other implementation
 validate: ## Check every vector against vectors/schema.json and the spec rule IDs, and generated files against spec/registry.json
 	@$(PYTHON) conformance/run --validate
 	@$(PYTHON) scripts/registry/gen.py --check
+
+lint: setup ## Every linter and formatter check (clippy, rustfmt, tsc, ruff, mypy, go vet/gofmt, javac -Werror), warnings as errors
+	@scripts/lint
 
 registry: ## Regenerate every language's limits/error constants and the spec tables from spec/registry.json
 	@$(PYTHON) scripts/registry/gen.py

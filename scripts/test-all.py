@@ -35,6 +35,8 @@ def suites() -> list[Suite]:
         Suite("conformance-runner", [sys.executable, "-m", "unittest", "discover", "-s", "conformance/tests"], "unittest", "conformance/tests"),
         Suite("vectors-validate", [sys.executable, "conformance/run", "--validate"], "validate", "conformance/run"),
         Suite("registry", [sys.executable, "scripts/registry/gen.py", "--check"], "plain", "scripts/registry/gen.py"),
+        # scripts/lint: one check (clippy, rustfmt, tsc, ruff, mypy, go vet, javac -Werror, ...) = one test.
+        Suite("lint", ["scripts/lint"], "plain", "scripts/lint"),
         Suite("vectors-fresh", ["scripts/check-vectors-fresh"], "plain", "scripts/check-vectors-fresh"),
         Suite("rust-unit", ["cargo", "test", "--manifest-path", "rust/Cargo.toml", "--workspace", "--release"], "cargo", "rust/Cargo.toml"),
         Suite("rust-conformance", [sys.executable, "conformance/run", "--lang", "rust", "-j", "2"], "plain", "rust/Cargo.toml"),
