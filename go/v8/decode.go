@@ -256,7 +256,7 @@ func (d *decoder) value() (Value, bool) {
 	tp := d.valueTag()
 	d.values++
 	if d.values > d.maxValues {
-		fail(codeLimitValues, tp, "more than max_values values")
+		fail(formwire.SCLimitValues, tp, "more than max_values values")
 	}
 	t := d.b[tp]
 	d.p = tp + 1
@@ -434,7 +434,7 @@ func (d *decoder) bigint(tp int) *big.Int {
 		fail(formwire.SCTag, tp, "BigInt with a sign and no digits")
 	}
 	if int64(n) > d.maxBigint {
-		fail(codeLimitBigint, tp, "BigInt longer than max_bigint_bytes")
+		fail(formwire.SCLimitBigint, tp, "BigInt longer than max_bigint_bytes")
 	}
 	s := d.take(n)
 	be := make([]byte, len(s))

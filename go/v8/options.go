@@ -25,8 +25,8 @@ func DefaultOptions() Options {
 	return Options{
 		MaxDepth:       formwire.DefaultCloneMaxDepth,
 		MaxBytes:       formwire.DefaultCloneMaxBytes,
-		MaxValues:      defaultCloneMaxValues,
-		MaxBigIntBytes: defaultCloneMaxBigintBytes,
+		MaxValues:      formwire.DefaultCloneMaxValues,
+		MaxBigIntBytes: formwire.DefaultCloneMaxBigintBytes,
 	}
 }
 
