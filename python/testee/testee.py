@@ -117,7 +117,7 @@ def parse_op(req: dict[str, Any]) -> dict[str, Any]:
 def clone_decode_options(options: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for k, v in options.items():
-        if k not in ("max_depth", "max_bytes", "node_ipc"):
+        if k not in ("max_depth", "max_bytes", "max_values", "max_bigint_bytes", "node_ipc"):
             raise TesteeError(f"unknown clone option {k}")
         out[k] = v
     return out

@@ -58,8 +58,11 @@ __all__ = [
 ]
 
 
-def dumps(value: Any, *, max_depth: int = 1000) -> bytes:
-    """Serializes ``value`` (version 15, the canonical encoding of spec/structured-clone.md)."""
+def dumps(value: Any, *, max_depth: int | None = 1000) -> bytes:
+    """Serializes ``value`` (version 15, the canonical encoding of spec/structured-clone.md).
+
+    Any nesting is converted without recursion; containers deeper than ``max_depth`` (``None``: no limit) are a
+    ``V8Error`` ``SC_LIMIT_DEPTH``."""
     return _dumps(value, max_depth=max_depth)
 
 
@@ -68,12 +71,18 @@ def loads(
     *,
     max_depth: int | None = 1000,
     max_bytes: int | None = 268435456,
+    max_values: int | None = 10000000,
+    max_bigint_bytes: int | None = 1048576,
     node_ipc: bool = False,
 ) -> Any:
     """Deserializes V8 ValueSerializer bytes (versions 13-15, raw or Node ``v8.serialize`` dialect).
 
-    ``node_ipc=True`` reads the child_process ``serialization: 'advanced'`` framing."""
-    return _loads(data, max_depth=max_depth, max_bytes=max_bytes, node_ipc=node_ipc)
+    Limits (spec/limits.md; ``None`` means none): ``max_depth`` nesting, ``max_bytes`` input length, ``max_values``
+    values read (each becomes a Python object), ``max_bigint_bytes`` digit bytes of one BigInt. Exceeding one is a
+    ``V8Error`` with its ``SC_LIMIT_*`` code. ``node_ipc=True`` reads the child_process ``serialization: 'advanced'``
+    framing. Input of 256 KiB or more in a read-only buffer (``bytes``) is decoded with the GIL released."""
+    return _loads(data, max_depth=max_depth, max_bytes=max_bytes, max_values=max_values,
+                  max_bigint_bytes=max_bigint_bytes, node_ipc=node_ipc)
 
 
 class Undefined:

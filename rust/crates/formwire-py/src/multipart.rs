@@ -377,7 +377,6 @@ fn events_to_py<'py>(
     spans: bool,
     latin1_fallback: bool,
 ) -> PyResult<Bound<'py, PyList>> {
-    let _gc = if evs.len() > 64 { Some(util::GcPause::new(py)) } else { None };
     let mut mv: Option<Bound<'py, PyAny>> = None;
     let mut items: Vec<Bound<'py, PyAny>> = Vec::with_capacity(evs.len());
     for ev in evs {

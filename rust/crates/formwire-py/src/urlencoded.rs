@@ -16,7 +16,6 @@ fn options(max_pairs: Option<i128>, max_bytes: Option<i128>) -> PyResult<Options
 }
 
 fn pairs_to_py<'py>(py: Python<'py>, pairs: &[(std::borrow::Cow<'_, str>, std::borrow::Cow<'_, str>)]) -> PyResult<Bound<'py, PyList>> {
-    let _gc = util::GcPause::new(py);
     let items: Vec<Bound<'py, PyAny>> = pairs.iter().map(|(n, v)| util::str_pair(py, n, v)).collect();
     util::list_of(py, items)
 }

@@ -230,32 +230,3 @@ pub fn list_of<'py>(py: Python<'py>, items: Vec<Bound<'py, PyAny>>) -> PyResult<
         Ok(Bound::from_owned_ptr(py, l).cast_into_unchecked())
     }
 }
-
-/// Pauses the cyclic garbage collector while many new objects that cannot
-/// form cycles (strs, tuples of strs) are created; restores it after.
-pub struct GcPause {
-    #[allow(dead_code)]
-    was_enabled: bool,
-}
-
-impl GcPause {
-    #[inline]
-    pub fn new(_py: Python<'_>) -> GcPause {
-        #[cfg(Py_3_10)]
-        // SAFETY: called with the GIL held.
-        let was_enabled = unsafe { ffi::PyGC_Disable() } == 1;
-        #[cfg(not(Py_3_10))]
-        let was_enabled = false;
-        GcPause { was_enabled }
-    }
-}
-
-impl Drop for GcPause {
-    fn drop(&mut self) {
-        #[cfg(Py_3_10)]
-        if self.was_enabled {
-            // SAFETY: dropped where it was made, with the GIL held.
-            unsafe { ffi::PyGC_Enable() };
-        }
-    }
-}

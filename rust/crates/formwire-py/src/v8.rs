@@ -22,11 +22,20 @@
 //! | Error | `JSError(name, message, stack, cause)` |
 //!
 //! Object identity (shared references, cycles) is kept both ways.
+//!
+//! Both directions work without recursion, so no nesting depth can exhaust the C stack: `loads`
+//! reads the borrowed graph of `formwire_v8::decode_borrowed_with` (strings and bytes still in the
+//! input) and makes every container first, empty, then fills them in id order; `dumps` builds a
+//! `formwire_v8::Heap` from a work list (a container gets its id when first met, its contents when
+//! taken from the list). BigInts go through `int.from_bytes` / `int.to_bytes`, linear in their size.
 
 use std::collections::HashMap;
 
-use formwire_v8::neutral;
-use formwire_v8::{DecodeOptions, EncodeOptions, ErrorCode, Graph};
+use formwire_v8::borrowed::{BigIntRef, BorrowedGraph, ObjectRef, Str, ValueRef};
+use formwire_v8::{
+    ArrayBuffer, BigInt, DecodeOptions, EncodeOptions, ErrorCode, ErrorName, ErrorObject, Graph, Heap, JsString, ObjId,
+    Object, Prop, RegExpFlags, Value, View, ViewKind,
+};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::ffi;
 use pyo3::prelude::*;
@@ -34,15 +43,14 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{
     PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyFrozenSet, PyInt, PyList, PySet, PyString, PyTuple, PyType,
 };
-use serde_json::{Map, Value as Json, json};
 
 use crate::errors;
-use crate::util::Buf;
-
-// The conversion goes through formwire-v8's neutral value description (vectors/SCHEMA.md, a shared
-// contract) rather than its in-memory value model, which is free to change.
+use crate::util::{Buf, GIL_RELEASE_BYTES};
 
 const MAX_SAFE: f64 = 9007199254740991.0;
+
+/// Graphs with at least this many objects are encoded with the GIL released.
+const ENCODE_DETACH_OBJECTS: usize = 4096;
 
 /// The helper classes of `formwire.v8`, imported once.
 struct Classes {
@@ -58,6 +66,7 @@ struct Classes {
     datetime: Py<PyType>,
     from_ms: Py<PyAny>,
     to_ms: Py<PyAny>,
+    from_bytes: Py<PyAny>,
 }
 
 static CLASSES: PyOnceLock<Classes> = PyOnceLock::new();
@@ -79,6 +88,7 @@ fn classes(py: Python<'_>) -> PyResult<&Classes> {
             datetime: py.import("datetime")?.getattr("datetime")?.cast_into::<PyType>()?.unbind(),
             from_ms: m.getattr("_date_from_ms")?.unbind(),
             to_ms: m.getattr("_date_to_ms")?.unbind(),
+            from_bytes: py.get_type::<PyInt>().getattr("from_bytes")?.unbind(),
         })
     })
 }
@@ -88,26 +98,32 @@ fn data_clone(py: Python<'_>, what: &str) -> PyErr {
 }
 
 fn bad(what: &str) -> PyErr {
-    PyValueError::new_err(format!("unexpected neutral description: {what}"))
+    PyValueError::new_err(format!("inconsistent decoded graph: {what}"))
+}
+
+fn type_name(o: &Bound<'_, PyAny>) -> String {
+    o.get_type().name().map(|n| n.to_string()).unwrap_or_default()
 }
 
 // ---------------------------------------------------------------------------
 // Strings
 
-/// A Python str as JS code units: code points above U+FFFF become surrogate
-/// pairs, lone surrogates stay lone. `None` when the str is plain UTF-8 text.
-fn units(s: &Bound<'_, PyString>) -> Option<Vec<u16>> {
-    if s.to_str().is_ok() {
-        return None;
-    }
+/// A Python str as a JS string: one-byte strs are copied as Latin-1, others as UTF-16 code units
+/// (code points above U+FFFF become surrogate pairs, lone surrogates stay lone).
+fn js_string(s: &Bound<'_, PyString>) -> JsString {
     let p = s.as_ptr();
-    // SAFETY: `p` is a (ready) str object; DATA holds LENGTH units of KIND bytes.
+    // SAFETY: `p` is a str object (ready: every str is since 3.12, and the ones Python code makes
+    // before); DATA holds LENGTH units of KIND bytes.
     unsafe {
         let len = ffi::PyUnicode_GET_LENGTH(p) as usize;
         let data = ffi::PyUnicode_DATA(p);
-        Some(match ffi::PyUnicode_KIND(p) {
-            ffi::PyUnicode_1BYTE_KIND => std::slice::from_raw_parts(data as *const u8, len).iter().map(|&b| b as u16).collect(),
-            ffi::PyUnicode_2BYTE_KIND => std::slice::from_raw_parts(data as *const u16, len).to_vec(),
+        match ffi::PyUnicode_KIND(p) {
+            ffi::PyUnicode_1BYTE_KIND => {
+                JsString::from_latin1_slice(std::slice::from_raw_parts(data as *const u8, len))
+            }
+            ffi::PyUnicode_2BYTE_KIND => {
+                JsString::from_utf16(std::slice::from_raw_parts(data as *const u16, len).to_vec())
+            }
             _ => {
                 let mut u = Vec::with_capacity(len + 8);
                 for &c in std::slice::from_raw_parts(data as *const u32, len) {
@@ -119,27 +135,29 @@ fn units(s: &Bound<'_, PyString>) -> Option<Vec<u16>> {
                         u.push(c as u16);
                     }
                 }
-                u
+                JsString::from_utf16(u)
             }
-        })
+        }
     }
 }
 
 /// JS code units as a Python str: surrogate pairs combine, lone surrogates stay code points.
-fn py_from_units<'py>(py: Python<'py>, u: &[u16]) -> PyResult<Bound<'py, PyAny>> {
-    let mut cps: Vec<u32> = Vec::with_capacity(u.len());
-    let mut i = 0;
-    while i < u.len() {
-        let c = u[i];
-        if (0xD800..0xDC00).contains(&c) && i + 1 < u.len() && (0xDC00..0xE000).contains(&u[i + 1]) {
-            cps.push(0x10000 + (((c as u32) - 0xD800) << 10) + ((u[i + 1] as u32) - 0xDC00));
-            i += 2;
-        } else {
-            cps.push(c as u32);
-            i += 1;
+fn py_from_units<'py>(py: Python<'py>, u: impl Iterator<Item = u16>, n: usize) -> PyResult<Bound<'py, PyAny>> {
+    let mut cps: Vec<u32> = Vec::with_capacity(n);
+    let mut u = u.peekable();
+    while let Some(c) = u.next() {
+        if (0xD800..0xDC00).contains(&c) {
+            if let Some(&d) = u.peek() {
+                if (0xDC00..0xE000).contains(&d) {
+                    u.next();
+                    cps.push(0x10000 + (((c as u32) - 0xD800) << 10) + ((d as u32) - 0xDC00));
+                    continue;
+                }
+            }
         }
+        cps.push(c as u32);
     }
-    // SAFETY: PyUnicode_FromKindAndData copies `len` 4-byte code points.
+    // SAFETY: PyUnicode_FromKindAndData copies `len` 4-byte code points (and narrows the str).
     unsafe {
         Bound::from_owned_ptr_or_err(
             py,
@@ -148,499 +166,546 @@ fn py_from_units<'py>(py: Python<'py>, u: &[u16]) -> PyResult<Bound<'py, PyAny>>
     }
 }
 
-/// A neutral string field (`"text"` or `{"u16": [...]}`) as a Python str.
-fn py_str_field<'py>(py: Python<'py>, j: &Json) -> PyResult<Bound<'py, PyAny>> {
-    match j {
-        Json::String(s) => Ok(PyString::new(py, s).into_any()),
-        Json::Object(o) => py_from_units(py, &u16s(o.get("u16").ok_or_else(|| bad("string field"))?)?),
-        _ => Err(bad("string field")),
-    }
-}
-
-fn u16s(j: &Json) -> PyResult<Vec<u16>> {
-    j.as_array()
-        .ok_or_else(|| bad("u16"))?
-        .iter()
-        .map(|x| x.as_u64().and_then(|n| u16::try_from(n).ok()).ok_or_else(|| bad("u16")))
-        .collect()
-}
-
-/// A Python str as a neutral string field.
-fn str_field(s: &Bound<'_, PyString>) -> PyResult<Json> {
-    Ok(match units(s) {
-        None => Json::String(s.to_str()?.to_owned()),
-        Some(u) => json!({ "u16": u }),
-    })
-}
-
-fn key_field(k: &Bound<'_, PyAny>) -> PyResult<Json> {
-    match k.cast::<PyString>() {
-        Ok(s) => str_field(s),
-        Err(_) => Err(PyTypeError::new_err("object keys must be str")),
-    }
-}
-
-const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-fn base64(data: &[u8]) -> String {
-    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
-    for c in data.chunks(3) {
-        let n = (u32::from(c[0]) << 16) | (u32::from(*c.get(1).unwrap_or(&0)) << 8) | u32::from(*c.get(2).unwrap_or(&0));
-        for (i, shift) in [18, 12, 6, 0].into_iter().enumerate() {
-            out.push(if i <= c.len() { B64[(n >> shift) as usize & 63] as char } else { '=' });
-        }
-    }
-    out
-}
-
-fn unbase64(s: &str) -> PyResult<Vec<u8>> {
-    let mut out = Vec::with_capacity(s.len() / 4 * 3);
-    let (mut acc, mut bits) = (0u32, 0u32);
-    for &b in s.as_bytes() {
-        let v = match b {
-            b'A'..=b'Z' => b - b'A',
-            b'a'..=b'z' => b - b'a' + 26,
-            b'0'..=b'9' => b - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            b'=' => break,
-            _ => return Err(bad("base64")),
+/// A borrowed JS string as a Python str.
+fn py_str<'py>(py: Python<'py>, s: Str<'_>) -> PyResult<Bound<'py, PyAny>> {
+    // SAFETY (the three calls): CPython copies from a valid pointer and length; null is an error.
+    unsafe {
+        let o = match s {
+            Str::Latin1(b) => ffi::PyUnicode_DecodeLatin1(b.as_ptr().cast(), b.len() as isize, std::ptr::null()),
+            Str::Utf8(t) => ffi::PyUnicode_FromStringAndSize(t.as_ptr().cast(), t.len() as isize),
+            Str::Int(n) => {
+                let t = n.to_string();
+                ffi::PyUnicode_FromStringAndSize(t.as_ptr().cast(), t.len() as isize)
+            }
+            Str::Utf16Le(b) => return py_from_units(py, s.units(), b.len() / 2),
         };
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-        }
+        Bound::from_owned_ptr_or_err(py, o)
     }
-    Ok(out)
 }
 
 // ---------------------------------------------------------------------------
-// Python -> neutral description
+// Python -> heap (dumps)
+
+/// A container met but not yet filled.
+enum Todo {
+    Dict,
+    Map,
+    List,
+    Array,
+    Set,
+    Error,
+}
 
 struct ToJs<'py> {
     py: Python<'py>,
     c: &'py Classes,
-    next_id: u64,
-    memo: HashMap<usize, u64>,
-    /// Keeps every memoized object alive (ids stay unique).
+    heap: Heap,
+    memo: HashMap<usize, ObjId>,
+    /// Keeps every memoized object alive (addresses stay unique).
     keep: Vec<Bound<'py, PyAny>>,
-    max_depth: u32,
+    todo: Vec<(Bound<'py, PyAny>, ObjId, Todo)>,
 }
 
 impl<'py> ToJs<'py> {
-    fn int(&mut self, o: &Bound<'py, PyAny>, force_bigint: bool) -> PyResult<Json> {
-        if !force_bigint {
-            if let Ok(v) = o.extract::<i64>() {
-                if v.unsigned_abs() <= MAX_SAFE as u64 {
-                    return Ok(json!({"t": "number", "v": v}));
-                }
-            }
-        }
-        let text = o.call_method0("__index__")?.str()?.to_str()?.to_owned();
-        Ok(json!({"t": "bigint", "v": text}))
+    /// SC-W-04: a JS BigInt from a Python int, through its little-endian bytes (linear).
+    fn bigint(&self, o: &Bound<'py, PyAny>) -> PyResult<BigInt> {
+        let v = o.call_method0("__index__")?;
+        let negative = v.lt(0)?;
+        let mag = if negative { v.neg()? } else { v };
+        let bits: usize = mag.call_method0("bit_length")?.extract()?;
+        let bytes = mag.call_method1("to_bytes", (bits.div_ceil(8), "little"))?;
+        Ok(BigInt::from_slice(negative, bytes.cast::<PyBytes>()?.as_bytes()))
     }
 
-    /// The next object id (first-visit depth-first order), remembered for `o`.
-    fn id(&mut self, o: &Bound<'py, PyAny>) -> u64 {
-        let id = self.next_id;
-        self.next_id += 1;
+    fn int(&self, o: &Bound<'py, PyAny>) -> PyResult<Value> {
+        if let Ok(v) = o.extract::<i64>() {
+            if v.unsigned_abs() <= MAX_SAFE as u64 {
+                return Ok(Value::Number(v as f64));
+            }
+        }
+        Ok(Value::BigInt(self.bigint(o)?))
+    }
+
+    fn remember(&mut self, o: &Bound<'py, PyAny>, object: Object) -> ObjId {
+        let id = self.heap.alloc(object);
         self.memo.insert(o.as_ptr() as usize, id);
         self.keep.push(o.clone());
         id
     }
 
-    fn fresh_id(&mut self) -> u64 {
-        let id = self.next_id;
-        self.next_id += 1;
-        id
+    /// A container: its id now, its contents when it is taken from the work list.
+    fn later(&mut self, o: &Bound<'py, PyAny>, what: Todo) -> Value {
+        let id = self.remember(o, Object::Date(0.0));
+        self.todo.push((o.clone(), id, what));
+        Value::Object(id)
     }
 
-    fn value(&mut self, o: &Bound<'py, PyAny>, depth: u32) -> PyResult<Json> {
+    /// The value of `o`: a primitive, a leaf object made now, or a container's id.
+    fn value(&mut self, o: &Bound<'py, PyAny>) -> PyResult<Value> {
         let py = self.py;
         let c = self.c;
         if o.is_none() {
-            return Ok(json!({"t": "null"}));
-        }
-        if o.is(c.undefined.bind(py)) {
-            return Ok(json!({"t": "undefined"}));
-        }
-        if let Ok(b) = o.cast::<PyBool>() {
-            return Ok(json!({"t": "bool", "v": b.is_true()}));
+            return Ok(Value::Null);
         }
         if let Ok(s) = o.cast::<PyString>() {
-            let mut m = Map::new();
-            m.insert("t".into(), json!("string"));
-            match units(s) {
-                None => m.insert("v".into(), Json::String(s.to_str()?.to_owned())),
-                Some(u) => m.insert("u16".into(), json!(u)),
-            };
-            return Ok(Json::Object(m));
+            return Ok(Value::String(js_string(s)));
         }
-        if o.is_instance(c.bigint.bind(py))? {
-            return self.int(o, true);
-        }
-        if o.is_instance_of::<PyInt>() {
-            return self.int(o, false);
+        if let Ok(b) = o.cast::<PyBool>() {
+            return Ok(Value::Bool(b.is_true()));
         }
         if let Ok(f) = o.cast::<PyFloat>() {
-            return Ok(json!({"t": "number", "v": neutral::number_to_json(f.value())}));
+            return Ok(Value::Number(f.value()));
+        }
+        if o.is_instance_of::<PyInt>() {
+            if o.is_instance(c.bigint.bind(py))? {
+                return Ok(Value::BigInt(self.bigint(o)?));
+            }
+            return self.int(o);
+        }
+        if o.is(c.undefined.bind(py)) {
+            return Ok(Value::Undefined);
         }
         if let Some(&id) = self.memo.get(&(o.as_ptr() as usize)) {
-            return Ok(json!({"t": "ref", "id": id}));
+            return Ok(Value::Object(id));
         }
-        if depth >= self.max_depth {
-            return Err(errors::v8_code(py, ErrorCode::LimitDepth, 0, "nesting deeper than max_depth"));
-        }
-        let d = depth + 1;
         if let Ok(dict) = o.cast::<PyDict>() {
             let as_map = o.is_instance(c.map.bind(py))? || dict.keys().iter().any(|k| !k.is_instance_of::<PyString>());
-            let id = self.id(o);
-            if as_map {
-                let mut entries = Vec::with_capacity(dict.len());
-                for (k, v) in dict.iter() {
-                    entries.push(json!([self.value(&k, d)?, self.value(&v, d)?]));
-                }
-                return Ok(json!({"t": "map", "id": id, "entries": entries}));
-            }
-            let mut props = Vec::with_capacity(dict.len());
-            for (k, v) in dict.iter() {
-                props.push(json!([key_field(&k)?, self.value(&v, d)?]));
-            }
-            return Ok(json!({"t": "object", "id": id, "props": props}));
+            return Ok(self.later(o, if as_map { Todo::Map } else { Todo::Dict }));
         }
         if o.is_instance_of::<PyList>() || o.is_instance_of::<PyTuple>() {
-            let id = self.id(o);
-            let mut items = Vec::with_capacity(o.len()?);
-            for (i, x) in o.try_iter()?.enumerate() {
-                items.push(json!([i, self.value(&x?, d)?]));
-            }
-            return Ok(json!({"t": "array", "id": id, "length": items.len(), "items": items, "props": []}));
+            return Ok(self.later(o, Todo::List));
         }
         if o.is_instance(c.array.bind(py))? {
-            let id = self.id(o);
-            let length: u32 = o.getattr("length")?.extract()?;
-            let items_d = o.getattr("items")?;
-            let mut idx: Vec<(u32, Bound<'py, PyAny>)> = Vec::new();
-            for (k, v) in items_d.cast::<PyDict>()?.iter() {
-                let i: u32 = k.extract()?;
-                if i >= length {
-                    return Err(PyValueError::new_err("JSArray item index beyond length"));
-                }
-                idx.push((i, v));
-            }
-            idx.sort_by_key(|(i, _)| *i);
-            let mut items = Vec::with_capacity(idx.len());
-            for (i, v) in &idx {
-                items.push(json!([i, self.value(v, d)?]));
-            }
-            let mut props = Vec::new();
-            for (k, v) in o.getattr("props")?.cast::<PyDict>()?.iter() {
-                props.push(json!([key_field(&k)?, self.value(&v, d)?]));
-            }
-            return Ok(json!({"t": "array", "id": id, "length": length, "items": items, "props": props}));
+            return Ok(self.later(o, Todo::Array));
         }
         if o.is_instance_of::<PySet>() || o.is_instance_of::<PyFrozenSet>() {
-            let id = self.id(o);
-            let mut vals = Vec::with_capacity(o.len()?);
-            for x in o.try_iter()? {
-                vals.push(self.value(&x?, d)?);
-            }
-            return Ok(json!({"t": "set", "id": id, "values": vals}));
-        }
-        if o.is_instance_of::<PyBytes>() || o.is_instance(c.view.bind(py))? {
-            // A view and its own buffer; the buffer is numbered first (SC-N-01).
-            let (kind, data) = if let Ok(b) = o.cast::<PyBytes>() {
-                ("Uint8Array".to_owned(), b.as_bytes().to_vec())
-            } else {
-                let kind: String = o.getattr("kind")?.extract()?;
-                (kind, Buf::get(&o.getattr("data")?)?.as_slice().to_vec())
-            };
-            let bid = self.fresh_id();
-            let id = self.id(o);
-            let buffer = json!({"t": "arraybuffer", "id": bid, "base64": base64(&data)});
-            return Ok(json!({"t": "view", "id": id, "kind": kind, "buffer": buffer, "byte_offset": 0,
-                             "byte_length": data.len(), "length_tracking": false}));
-        }
-        if o.is_instance_of::<PyByteArray>() {
-            let id = self.id(o);
-            let data = Buf::get(o)?;
-            return Ok(json!({"t": "arraybuffer", "id": id, "base64": base64(data.as_slice())}));
-        }
-        if o.is_instance(c.datetime.bind(py))? || o.is_instance(c.date.bind(py))? {
-            let id = self.id(o);
-            let ms: f64 = c.to_ms.bind(py).call1((o,))?.extract()?;
-            return Ok(json!({"t": "date", "id": id, "v": neutral::number_to_json(ms)}));
-        }
-        if o.is_instance(c.regexp.bind(py))? {
-            let id = self.id(o);
-            let source = str_field(o.getattr("source")?.cast::<PyString>()?)?;
-            let flags: String = o.getattr("flags")?.extract()?;
-            return Ok(json!({"t": "regexp", "id": id, "source": source, "flags": flags}));
-        }
-        if o.is_instance(c.boxed.bind(py))? {
-            let id = self.id(o);
-            let v = o.getattr("value")?;
-            let inner = self.value(&v, d)?;
-            let (t, mut m) = match inner {
-                Json::Object(m) => (m.get("t").and_then(Json::as_str).unwrap_or("").to_owned(), m),
-                _ => return Err(bad("boxed")),
-            };
-            let kind = match t.as_str() {
-                "bool" => "boolean-object",
-                "number" => "number-object",
-                "bigint" => "bigint-object",
-                "string" => "string-object",
-                _ => return Err(PyTypeError::new_err("JSBoxed holds a bool, number, JSBigInt or str")),
-            };
-            m.insert("t".into(), json!(kind));
-            m.insert("id".into(), json!(id));
-            return Ok(Json::Object(m));
+            return Ok(self.later(o, Todo::Set));
         }
         if o.is_instance(c.error.bind(py))? {
-            let id = self.id(o);
-            let mut m = Map::new();
-            m.insert("t".into(), json!("error"));
-            m.insert("id".into(), json!(id));
-            let name: String = o.getattr("name")?.extract()?;
-            m.insert("name".into(), json!(name));
-            for a in ["message", "stack"] {
-                let v = o.getattr(a)?;
-                if !v.is_none() {
-                    m.insert(a.into(), str_field(v.cast::<PyString>()?)?);
-                }
-            }
-            if o.getattr("has_cause")?.extract::<bool>()? {
-                m.insert("cause".into(), self.value(&o.getattr("cause")?, d)?);
-            }
-            return Ok(Json::Object(m));
+            return Ok(self.later(o, Todo::Error));
         }
-        Err(data_clone(
-            py,
-            &format!("{} cannot be cloned", o.get_type().name().map(|n| n.to_string()).unwrap_or_default()),
-        ))
-    }
-}
-
-// ---------------------------------------------------------------------------
-// Neutral description -> Python
-
-struct ToPy<'py> {
-    py: Python<'py>,
-    c: &'py Classes,
-    ids: HashMap<u64, Bound<'py, PyAny>>,
-}
-
-fn field<'a>(o: &'a Map<String, Json>, k: &str) -> PyResult<&'a Json> {
-    o.get(k).ok_or_else(|| bad(k))
-}
-
-fn list<'a>(o: &'a Map<String, Json>, k: &str) -> PyResult<&'a Vec<Json>> {
-    field(o, k)?.as_array().ok_or_else(|| bad(k))
-}
-
-impl<'py> ToPy<'py> {
-    fn number(&self, j: &Json) -> PyResult<Bound<'py, PyAny>> {
-        let py = self.py;
-        let n = neutral::number_from_json(j).ok_or_else(|| bad("number"))?;
-        if n.is_finite() && n.fract() == 0.0 && n.abs() <= MAX_SAFE && !(n == 0.0 && n.is_sign_negative()) {
-            return Ok((n as i64).into_pyobject(py)?.into_any());
+        // Leaves: made now.
+        if o.is_instance_of::<PyBytes>() || o.is_instance(c.view.bind(py))? {
+            let (kind, data) = if let Ok(b) = o.cast::<PyBytes>() {
+                (ViewKind::Uint8Array, b.as_bytes().to_vec())
+            } else {
+                let name: String = o.getattr("kind")?.extract()?;
+                let kind = ViewKind::from_name(&name)
+                    .ok_or_else(|| PyValueError::new_err(format!("unknown JSView kind {name:?}")))?;
+                (kind, Buf::get(&o.getattr("data")?)?.as_slice().to_vec())
+            };
+            let byte_length =
+                u32::try_from(data.len()).map_err(|_| data_clone(py, "a view longer than 2**32-1 bytes"))?;
+            let buffer = self.heap.alloc(Object::ArrayBuffer(ArrayBuffer { data, max_byte_length: None }));
+            let view = View { kind, buffer, byte_offset: 0, byte_length, length_tracking: false };
+            return Ok(Value::Object(self.remember(o, Object::View(view))));
         }
-        Ok(PyFloat::new(py, n).into_any())
+        if o.is_instance_of::<PyByteArray>() {
+            let data = Buf::get(o)?.as_slice().to_vec();
+            return Ok(Value::Object(
+                self.remember(o, Object::ArrayBuffer(ArrayBuffer { data, max_byte_length: None })),
+            ));
+        }
+        if o.is_instance(c.datetime.bind(py))? || o.is_instance(c.date.bind(py))? {
+            let ms: f64 = c.to_ms.bind(py).call1((o,))?.extract()?;
+            return Ok(Value::Object(self.remember(o, Object::Date(ms))));
+        }
+        if o.is_instance(c.regexp.bind(py))? {
+            let source = js_string(o.getattr("source")?.cast::<PyString>()?);
+            let letters: String = o.getattr("flags")?.extract()?;
+            let flags = RegExpFlags::from_letters(&letters)
+                .ok_or_else(|| PyValueError::new_err(format!("unknown RegExp flags {letters:?}")))?;
+            return Ok(Value::Object(self.remember(o, Object::RegExp { source, flags })));
+        }
+        if o.is_instance(c.boxed.bind(py))? {
+            let v = o.getattr("value")?;
+            let object = if let Ok(b) = v.cast::<PyBool>() {
+                Object::BooleanObject(b.is_true())
+            } else if let Ok(s) = v.cast::<PyString>() {
+                Object::StringObject(js_string(s))
+            } else if v.is_instance(c.bigint.bind(py))? {
+                Object::BigIntObject(self.bigint(&v)?)
+            } else if let Ok(f) = v.cast::<PyFloat>() {
+                Object::NumberObject(f.value())
+            } else if v.is_instance_of::<PyInt>() {
+                Object::NumberObject(v.extract::<f64>()?)
+            } else {
+                return Err(PyTypeError::new_err("JSBoxed holds a bool, number, JSBigInt or str"));
+            };
+            return Ok(Value::Object(self.remember(o, object)));
+        }
+        Err(data_clone(py, &format!("{} cannot be cloned", type_name(o))))
     }
 
-    fn bigint(&self, j: &Json) -> PyResult<Bound<'py, PyAny>> {
-        let text = j.as_str().ok_or_else(|| bad("bigint"))?;
-        let v = self.py.get_type::<PyInt>().call1((text,))?;
-        self.c.bigint.bind(self.py).call1((v,))
+    fn key(&self, k: &Bound<'py, PyAny>) -> PyResult<JsString> {
+        match k.cast::<PyString>() {
+            Ok(s) => Ok(js_string(s)),
+            Err(_) => Err(PyTypeError::new_err("object keys must be str")),
+        }
     }
 
-    fn register(&mut self, o: &Map<String, Json>, obj: &Bound<'py, PyAny>) -> PyResult<()> {
-        let id = field(o, "id")?.as_u64().ok_or_else(|| bad("id"))?;
-        self.ids.insert(id, obj.clone());
-        Ok(())
-    }
-
-    fn value(&mut self, j: &Json) -> PyResult<Bound<'py, PyAny>> {
-        let py = self.py;
-        let c = self.c;
-        let o = j.as_object().ok_or_else(|| bad("value"))?;
-        let t = field(o, "t")?.as_str().ok_or_else(|| bad("t"))?;
-        let out = match t {
-            "undefined" => c.undefined.bind(py).clone(),
-            "null" => py.None().into_bound(py),
-            "bool" => PyBool::new(py, field(o, "v")?.as_bool().ok_or_else(|| bad("bool"))?).to_owned().into_any(),
-            "number" => self.number(field(o, "v")?)?,
-            "bigint" => self.bigint(field(o, "v")?)?,
-            "string" => match o.get("v") {
-                Some(Json::String(s)) => PyString::new(py, s).into_any(),
-                _ => py_from_units(py, &u16s(field(o, "u16")?)?)?,
-            },
-            "ref" => {
-                let id = field(o, "id")?.as_u64().ok_or_else(|| bad("id"))?;
-                self.ids.get(&id).cloned().ok_or_else(|| bad("ref to an unknown id"))?
-            }
-            "object" => {
-                let d = PyDict::new(py);
-                self.register(o, d.as_any())?;
-                for p in list(o, "props")? {
-                    let p = p.as_array().ok_or_else(|| bad("prop"))?;
-                    let (k, v) = (py_str_field(py, &p[0])?, self.value(&p[1])?);
-                    d.set_item(k, v)?;
+    /// Fills the container `id` (its children get ids, containers among them join the work list).
+    fn fill(&mut self, o: &Bound<'py, PyAny>, id: ObjId, what: Todo, props: &mut Vec<Prop>) -> PyResult<()> {
+        let object = match what {
+            Todo::Dict => {
+                for (k, v) in o.cast::<PyDict>()?.iter() {
+                    let key = self.key(&k)?;
+                    let v = self.value(&v)?;
+                    props.push((key, v));
                 }
-                d.into_any()
+                Object::Plain(self.heap.push_props(props.drain(..)))
             }
-            "array" => {
-                let length = field(o, "length")?.as_u64().ok_or_else(|| bad("length"))?;
-                let items = list(o, "items")?;
-                let props = list(o, "props")?;
-                if props.is_empty() && items.len() as u64 == length {
-                    let l = PyList::empty(py);
-                    self.register(o, l.as_any())?;
-                    for it in items {
-                        l.append(self.value(&it[1])?)?;
+            Todo::Map => {
+                let dict = o.cast::<PyDict>()?;
+                let mut entries = Vec::with_capacity(dict.len());
+                for (k, v) in dict.iter() {
+                    entries.push((self.value(&k)?, self.value(&v)?));
+                }
+                Object::Map(entries)
+            }
+            Todo::List => {
+                let mut items = Vec::with_capacity(o.len()?);
+                for x in o.try_iter()? {
+                    items.push(self.value(&x?)?);
+                }
+                Object::Array(self.heap.dense(items))
+            }
+            Todo::Array => {
+                let length: u32 = o.getattr("length")?.extract()?;
+                let mut idx: Vec<(u32, Bound<'py, PyAny>)> = Vec::new();
+                for (k, v) in o.getattr("items")?.cast::<PyDict>()?.iter() {
+                    let i: u32 = k.extract()?;
+                    if i >= length {
+                        return Err(PyValueError::new_err("JSArray item index beyond length"));
                     }
-                    l.into_any()
+                    idx.push((i, v));
+                }
+                idx.sort_by_key(|(i, _)| *i);
+                let mut items = Vec::with_capacity(idx.len());
+                for (i, v) in &idx {
+                    items.push((*i, self.value(v)?));
+                }
+                for (k, v) in o.getattr("props")?.cast::<PyDict>()?.iter() {
+                    let key = self.key(&k)?;
+                    let v = self.value(&v)?;
+                    props.push((key, v));
+                }
+                Object::Array(self.heap.sparse(length, items, props.drain(..)))
+            }
+            Todo::Set => {
+                let mut values = Vec::with_capacity(o.len()?);
+                for x in o.try_iter()? {
+                    values.push(self.value(&x?)?);
+                }
+                Object::Set(values)
+            }
+            Todo::Error => {
+                let name: String = o.getattr("name")?.extract()?;
+                let text = |a: &str| -> PyResult<Option<JsString>> {
+                    let v = o.getattr(a)?;
+                    if v.is_none() { Ok(None) } else { Ok(Some(js_string(v.cast::<PyString>()?))) }
+                };
+                let (message, stack) = (text("message")?, text("stack")?);
+                let cause = if o.getattr("has_cause")?.extract::<bool>()? {
+                    Some(self.value(&o.getattr("cause")?)?)
                 } else {
-                    let (di, dp) = (PyDict::new(py), PyDict::new(py));
-                    let arr = c.array.bind(py).call1((length, &di, &dp))?;
-                    self.register(o, &arr)?;
-                    for it in items {
-                        di.set_item(it[0].as_u64().ok_or_else(|| bad("index"))?, self.value(&it[1])?)?;
-                    }
-                    for p in props {
-                        dp.set_item(py_str_field(py, &p[0])?, self.value(&p[1])?)?;
-                    }
-                    arr
-                }
-            }
-            "map" => {
-                let m = c.map.bind(py).call0()?;
-                self.register(o, &m)?;
-                for e in list(o, "entries")? {
-                    let (k, v) = (self.value(&e[0])?, self.value(&e[1])?);
-                    m.set_item(k, v)?;
-                }
-                m
-            }
-            "set" => {
-                let s = PySet::empty(py)?;
-                self.register(o, s.as_any())?;
-                for v in list(o, "values")? {
-                    s.add(self.value(v)?)?;
-                }
-                s.into_any()
-            }
-            "date" => {
-                let ms = neutral::number_from_json(field(o, "v")?).ok_or_else(|| bad("date"))?;
-                c.from_ms.bind(py).call1((ms,))?
-            }
-            "regexp" => {
-                let flags = field(o, "flags")?.as_str().ok_or_else(|| bad("flags"))?;
-                c.regexp.bind(py).call1((py_str_field(py, field(o, "source")?)?, flags))?
-            }
-            "boolean-object" => c.boxed.bind(py).call1((field(o, "v")?.as_bool().ok_or_else(|| bad("bool"))?,))?,
-            "number-object" => {
-                let n = neutral::number_from_json(field(o, "v")?).ok_or_else(|| bad("number"))?;
-                c.boxed.bind(py).call1((PyFloat::new(py, n),))?
-            }
-            "bigint-object" => c.boxed.bind(py).call1((self.bigint(field(o, "v")?)?,))?,
-            "string-object" => {
-                let s = match o.get("v") {
-                    Some(Json::String(s)) => PyString::new(py, s).into_any(),
-                    _ => py_from_units(py, &u16s(field(o, "u16")?)?)?,
+                    None
                 };
-                c.boxed.bind(py).call1((s,))?
+                Object::Error(Box::new(ErrorObject { name: ErrorName::from_name(&name), message, stack, cause }))
             }
-            "arraybuffer" => {
-                let data = unbase64(field(o, "base64")?.as_str().ok_or_else(|| bad("base64"))?)?;
-                PyByteArray::new(py, &data).into_any()
-            }
-            "view" => {
-                let buffer = self.value(field(o, "buffer")?)?;
-                let buf = Buf::get(&buffer)?;
-                let data = buf.as_slice();
-                let off = field(o, "byte_offset")?.as_u64().ok_or_else(|| bad("byte_offset"))? as usize;
-                let len = field(o, "byte_length")?.as_u64().ok_or_else(|| bad("byte_length"))? as usize;
-                // A length-tracking view runs to the end of its buffer; any other range must lie inside it
-                // (the decoder guarantees this, so a failure here is a bug, reported rather than clamped).
-                let tracking = o.get("length_tracking").and_then(|v| v.as_bool()).unwrap_or(false);
-                let end = if tracking { Some(data.len()) } else { off.checked_add(len) };
-                let (a, b) = match end {
-                    Some(b) if off <= b && b <= data.len() => (off, b),
-                    _ => return Err(bad("byte_offset/byte_length")),
-                };
-                let bytes = PyBytes::new(py, &data[a..b]);
-                drop(buf);
-                let kind = field(o, "kind")?.as_str().ok_or_else(|| bad("kind"))?;
-                if kind == "Uint8Array" { bytes.into_any() } else { c.view.bind(py).call1((kind, bytes))? }
-            }
-            "error" => {
-                let name = field(o, "name")?.as_str().unwrap_or("Error");
-                let s = |k: &str| -> PyResult<Bound<'py, PyAny>> {
-                    match o.get(k) {
-                        Some(j) => py_str_field(py, j),
-                        None => Ok(py.None().into_bound(py)),
-                    }
-                };
-                let err = c.error.bind(py).call1((name, s("message")?, s("stack")?))?;
-                self.register(o, &err)?;
-                if let Some(cause) = o.get("cause") {
-                    let cause = self.value(cause)?;
-                    err.call_method1("_set_cause", (cause,))?;
-                }
-                return Ok(err);
-            }
-            _ => return Err(bad(t)),
         };
-        if o.contains_key("id") && t != "ref" {
-            self.register(o, &out)?;
-        }
-        Ok(out)
+        self.heap.replace(id, object);
+        Ok(())
     }
 }
 
 /// `dumps(value, *, max_depth=1000) -> bytes`: V8 ValueSerializer v15 (canonical encoder).
 #[pyfunction]
-#[pyo3(signature = (value, *, max_depth=1000))]
-pub fn v8_dumps<'py>(py: Python<'py>, value: &Bound<'py, PyAny>, max_depth: u32) -> PyResult<Bound<'py, PyBytes>> {
+#[pyo3(signature = (value, *, max_depth=Some(1000)), text_signature = "(value, *, max_depth=1000)")]
+pub fn v8_dumps<'py>(
+    py: Python<'py>,
+    value: &Bound<'py, PyAny>,
+    max_depth: Option<u32>,
+) -> PyResult<Bound<'py, PyBytes>> {
     let c = classes(py)?;
-    let mut t = ToJs { py, c, next_id: 0, memo: HashMap::new(), keep: Vec::new(), max_depth };
-    let j = t.value(value, 0)?;
-    let g = neutral::from_json(&j).map_err(|e| errors::v8(py, &e))?;
-    let mut opts = EncodeOptions::default();
-    opts.max_depth = max_depth;
-    let bytes = formwire_v8::encode_with(&g, &opts).map_err(|e| errors::v8(py, &e))?;
+    let mut t = ToJs { py, c, heap: Heap::new(), memo: HashMap::new(), keep: Vec::new(), todo: Vec::new() };
+    let root = t.value(value)?;
+    let mut props = Vec::new();
+    while let Some((o, id, what)) = t.todo.pop() {
+        t.fill(&o, id, what, &mut props)?;
+    }
+    let objects = t.heap.len();
+    let g = Graph::new(t.heap, root);
+    drop((t.memo, t.keep));
+    let opts = EncodeOptions { max_depth: max_depth.unwrap_or(u32::MAX) };
+    // The graph is Rust's own: nothing another thread can change while the GIL is released.
+    let bytes = if objects >= ENCODE_DETACH_OBJECTS {
+        py.detach(|| formwire_v8::encode_with(&g, &opts))
+    } else {
+        formwire_v8::encode_with(&g, &opts)
+    }
+    .map_err(|e| errors::v8(py, &e))?;
+    drop(g);
     Ok(PyBytes::new(py, &bytes))
 }
 
-/// `loads(data, *, max_depth=1000, max_bytes=268435456, node_ipc=False)`.
+// ---------------------------------------------------------------------------
+// Borrowed graph -> Python (loads)
+
+struct ToPy<'py, 'g, 'a> {
+    py: Python<'py>,
+    c: &'py Classes,
+    g: &'g BorrowedGraph<'a>,
+    /// The Python object of each object id (containers from the start, leaves when first used).
+    objs: Vec<Option<Bound<'py, PyAny>>>,
+    /// The str of each key slot: objects of one shape share key slots, so their dicts share keys.
+    keys: Vec<Option<Bound<'py, PyAny>>>,
+}
+
+impl<'py, 'a> ToPy<'py, '_, 'a> {
+    fn number(&self, n: f64) -> Bound<'py, PyAny> {
+        let py = self.py;
+        if n.is_finite() && n.fract() == 0.0 && n.abs() <= MAX_SAFE && !(n == 0.0 && n.is_sign_negative()) {
+            // SAFETY: a new int; null only when out of memory, which from_owned_ptr turns into a panic.
+            return unsafe { Bound::from_owned_ptr(py, ffi::PyLong_FromLongLong(n as i64)) };
+        }
+        PyFloat::new(py, n).into_any()
+    }
+
+    /// A BigInt through `int.from_bytes` (linear in its size), as `JSBigInt`.
+    fn bigint(&self, b: BigIntRef<'_>) -> PyResult<Bound<'py, PyAny>> {
+        let py = self.py;
+        let mag = self.c.from_bytes.bind(py).call1((PyBytes::new(py, b.magnitude_le()), "little"))?;
+        let v = if b.is_negative() { mag.neg()? } else { mag };
+        self.c.bigint.bind(py).call1((v,))
+    }
+
+    fn value(&mut self, v: ValueRef<'_>) -> PyResult<Bound<'py, PyAny>> {
+        let py = self.py;
+        Ok(match v {
+            ValueRef::Undefined => self.c.undefined.bind(py).clone(),
+            ValueRef::Null => py.None().into_bound(py),
+            ValueRef::Bool(b) => PyBool::new(py, b).to_owned().into_any(),
+            ValueRef::Number(n) => self.number(n),
+            ValueRef::BigInt(b) => self.bigint(b)?,
+            ValueRef::String(s) => py_str(py, s)?,
+            ValueRef::Object(id) => self.object(id)?,
+        })
+    }
+
+    fn key(&mut self, at: usize, k: Str<'_>) -> PyResult<Bound<'py, PyAny>> {
+        if let Some(Some(s)) = self.keys.get(at) {
+            return Ok(s.clone());
+        }
+        let s = py_str(self.py, k)?;
+        if self.keys.len() <= at {
+            self.keys.resize_with(at + 1, || None);
+        }
+        self.keys[at] = Some(s.clone());
+        Ok(s)
+    }
+
+    fn get(&self, id: ObjId) -> PyResult<ObjectRef<'a>> {
+        self.g.object(id).ok_or_else(|| bad("object id"))
+    }
+
+    /// The Python object of `id`; a leaf is made on first use (a view's own buffer, say, only when
+    /// something else refers to it).
+    fn object(&mut self, id: ObjId) -> PyResult<Bound<'py, PyAny>> {
+        if let Some(Some(o)) = self.objs.get(id.index()) {
+            return Ok(o.clone());
+        }
+        let py = self.py;
+        let c = self.c;
+        let o = match self.get(id)? {
+            ObjectRef::Date(t) => c.from_ms.bind(py).call1((t,))?,
+            ObjectRef::RegExp { source, flags } => {
+                c.regexp.bind(py).call1((py_str(py, source)?, flags.to_letters()))?
+            }
+            ObjectRef::BooleanObject(b) => c.boxed.bind(py).call1((b,))?,
+            ObjectRef::NumberObject(n) => c.boxed.bind(py).call1((PyFloat::new(py, n),))?,
+            ObjectRef::BigIntObject(b) => c.boxed.bind(py).call1((self.bigint(b)?,))?,
+            ObjectRef::StringObject(s) => c.boxed.bind(py).call1((py_str(py, s)?,))?,
+            ObjectRef::ArrayBuffer { data, .. } => PyByteArray::new(py, data).into_any(),
+            ObjectRef::View(v) => {
+                let ObjectRef::ArrayBuffer { data, .. } = self.get(v.buffer)? else {
+                    return Err(bad("view over a non-buffer"));
+                };
+                // A length-tracking view runs to the end of its buffer; any other range lies inside
+                // it (the decoder checked: a failure here is a bug, reported rather than clamped).
+                let off = v.byte_offset as usize;
+                let end = if v.length_tracking { Some(data.len()) } else { off.checked_add(v.byte_length as usize) };
+                let bytes = match end {
+                    Some(e) if off <= e && e <= data.len() => PyBytes::new(py, &data[off..e]),
+                    _ => return Err(bad("view range")),
+                };
+                if v.kind == ViewKind::Uint8Array {
+                    bytes.into_any()
+                } else {
+                    c.view.bind(py).call1((v.kind.name(), bytes))?
+                }
+            }
+            _ => return Err(bad("container without its Python object")),
+        };
+        self.objs[id.index()] = Some(o.clone());
+        Ok(o)
+    }
+
+    /// Every container, empty (so that any value can refer to any of them).
+    fn shells(&mut self) -> PyResult<()> {
+        let py = self.py;
+        let c = self.c;
+        for i in 0..self.g.len() {
+            let o = match self.get(ObjId(i as u32))? {
+                ObjectRef::Plain(_) => PyDict::new(py).into_any(),
+                ObjectRef::Array(a) if a.is_dense() && a.props.is_empty() => {
+                    // SAFETY: a list of `length` empty slots, every one set in `fill` before the list
+                    // is handed out (a list with empty slots is still safe to free or traverse).
+                    unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyList_New(a.length as isize))? }
+                }
+                ObjectRef::Array(a) => c.array.bind(py).call1((a.length, PyDict::new(py), PyDict::new(py)))?,
+                ObjectRef::Map(_) => c.map.bind(py).call0()?,
+                ObjectRef::Set(_) => PySet::empty(py)?.into_any(),
+                ObjectRef::Error(e) => {
+                    let text = |s: Option<Str<'_>>| match s {
+                        Some(s) => py_str(py, s),
+                        None => Ok(py.None().into_bound(py)),
+                    };
+                    c.error.bind(py).call1((e.name.name(), text(e.message)?, text(e.stack)?))?
+                }
+                _ => continue,
+            };
+            self.objs[i] = Some(o);
+        }
+        Ok(())
+    }
+
+    /// Fills every container in id order: no recursion, whatever the nesting.
+    fn fill(&mut self) -> PyResult<()> {
+        let py = self.py;
+        let g = self.g;
+        for i in 0..g.len() {
+            let id = ObjId(i as u32);
+            let Some(o) = self.objs[i].clone() else { continue };
+            match self.get(id)? {
+                ObjectRef::Plain(p) => {
+                    for (j, (k, v)) in g.props(p).enumerate() {
+                        let k = self.key(p.keys as usize + j, k)?;
+                        let v = self.value(v)?;
+                        // SAFETY: `o` is a dict; SetItem does not steal references.
+                        if unsafe { ffi::PyDict_SetItem(o.as_ptr(), k.as_ptr(), v.as_ptr()) } != 0 {
+                            return Err(PyErr::fetch(py));
+                        }
+                    }
+                }
+                ObjectRef::Array(a) if a.is_dense() && a.props.is_empty() => {
+                    for (j, v) in g.elements(&a) {
+                        let v = self.value(v)?;
+                        if j >= a.length {
+                            return Err(bad("element index"));
+                        }
+                        // SAFETY: `o` is the list of `a.length` slots made by `shells`, slot `j` still
+                        // empty (indexes ascend); SET_ITEM steals the new reference.
+                        unsafe { ffi::PyList_SET_ITEM(o.as_ptr(), j as isize, v.into_ptr()) };
+                    }
+                }
+                ObjectRef::Array(a) => {
+                    let items = o.getattr("items")?;
+                    for (j, v) in g.elements(&a) {
+                        items.set_item(j, self.value(v)?)?;
+                    }
+                    let props = o.getattr("props")?;
+                    for (j, (k, v)) in g.props(a.props).enumerate() {
+                        let k = self.key(a.props.keys as usize + j, k)?;
+                        props.set_item(k, self.value(v)?)?;
+                    }
+                }
+                ObjectRef::Map(span) => {
+                    for (k, v) in g.map_entries(span) {
+                        let (k, v) = (self.value(k)?, self.value(v)?);
+                        o.set_item(&k, v).map_err(|e| unhashable(py, e, "Map key", &k))?;
+                    }
+                }
+                ObjectRef::Set(span) => {
+                    let set = o.cast::<PySet>()?;
+                    for v in g.set_values(span) {
+                        let v = self.value(v)?;
+                        set.add(&v).map_err(|e| unhashable(py, e, "Set value", &v))?;
+                    }
+                }
+                ObjectRef::Error(e) => {
+                    if let Some(cause) = e.cause {
+                        let cause = self.value(cause)?;
+                        o.call_method1("_set_cause", (cause,))?;
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A Map key or Set value Python cannot hash (a dict, list, set, ...): the value has no Python
+/// form, a coded error like any other value that cannot be carried over.
+fn unhashable(py: Python<'_>, e: PyErr, what: &str, v: &Bound<'_, PyAny>) -> PyErr {
+    if e.is_instance_of::<PyTypeError>(py) {
+        return data_clone(py, &format!("a {what} that is a {} cannot be held by a Python dict or set", type_name(v)));
+    }
+    e
+}
+
+/// The decoder options of `loads` (`None` = unlimited).
+pub(crate) fn decode_options(
+    max_depth: Option<u32>,
+    max_bytes: Option<u64>,
+    max_values: Option<u64>,
+    max_bigint_bytes: Option<u32>,
+    node_ipc: bool,
+) -> DecodeOptions {
+    DecodeOptions {
+        max_depth: max_depth.unwrap_or(u32::MAX),
+        max_bytes: max_bytes.unwrap_or(u64::MAX),
+        max_values: max_values.unwrap_or(u64::MAX),
+        max_bigint_bytes: max_bigint_bytes.unwrap_or(u32::MAX),
+        node_ipc,
+    }
+}
+
+/// `loads(data, *, max_depth=1000, max_bytes=268435456, max_values=10000000, max_bigint_bytes=1048576, node_ipc=False)`.
 #[pyfunction]
 #[pyo3(
-    signature = (data, *, max_depth=Some(1000), max_bytes=Some(268435456), node_ipc=false),
-    text_signature = "(data, *, max_depth=1000, max_bytes=268435456, node_ipc=False)"
+    signature = (data, *, max_depth=Some(1000), max_bytes=Some(268435456), max_values=Some(10000000),
+                 max_bigint_bytes=Some(1048576), node_ipc=false),
+    text_signature = "(data, *, max_depth=1000, max_bytes=268435456, max_values=10000000, max_bigint_bytes=1048576, node_ipc=False)"
 )]
 pub fn v8_loads<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyAny>,
     max_depth: Option<u32>,
     max_bytes: Option<u64>,
+    max_values: Option<u64>,
+    max_bigint_bytes: Option<u32>,
     node_ipc: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     let c = classes(py)?;
-    let g = decode(py, data, max_depth, max_bytes, node_ipc)?;
-    let j = neutral::to_json(&g);
-    drop(g);
-    let mut t = ToPy { py, c, ids: HashMap::new() };
-    t.value(&j)
-}
-
-pub(crate) fn decode(py: Python<'_>, data: &Bound<'_, PyAny>, max_depth: Option<u32>, max_bytes: Option<u64>, node_ipc: bool) -> PyResult<Graph> {
+    let opts = decode_options(max_depth, max_bytes, max_values, max_bigint_bytes, node_ipc);
     let buf = Buf::get(data)?;
-    let mut opts = DecodeOptions::default();
-    opts.max_depth = max_depth.unwrap_or(u32::MAX);
-    opts.max_bytes = max_bytes.unwrap_or(u64::MAX);
-    opts.node_ipc = node_ipc;
-    formwire_v8::decode_with(buf.as_slice(), &opts).map_err(|e| errors::v8(py, &e))
+    let input = buf.as_slice();
+    // A read-only buffer cannot change while the GIL is released (util::GIL_RELEASE_BYTES).
+    let g = if buf.readonly() && input.len() >= GIL_RELEASE_BYTES {
+        py.detach(|| formwire_v8::decode_borrowed_with(input, &opts))
+    } else {
+        formwire_v8::decode_borrowed_with(input, &opts)
+    }
+    .map_err(|e| errors::v8(py, &e))?;
+    let mut t = ToPy { py, c, g: &g, objs: Vec::new(), keys: Vec::new() };
+    t.objs.resize_with(g.len(), || None);
+    t.shells()?;
+    t.fill()?;
+    let root = t.value(g.root())?;
+    drop(t);
+    drop(g);
+    drop(buf);
+    Ok(root)
 }
