@@ -60,21 +60,26 @@ func (m *maxBytesReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// pool holds read buffers for urlencoded bodies (golang/go#14655). On
-// golang/go#21516 rsc warns that a pooled buffer handed to a user io.Reader
-// may be retained by it. Decision: the buffer goes only to r.Body.Read, whose
-// io.Reader contract forbids retaining p; no string or slice the caller gets
-// aliases it (urlencoded.ParseFunc decodes into its own allocation); and
-// buffers that grew past 1 MiB are dropped, not pooled, so the pool never
-// pins a large body.
+// Body buffers (golang/go#14655). When the request says its length, the
+// body is read into one buffer of that size (plus one byte, to see a body
+// over the limit) and decoded in place: the strings in r.Form alias that
+// buffer, so the text is never copied again (net/http copies it three times:
+// ReadAll, string(b), unescape). That buffer belongs to the parsed values
+// and is never reused.
+//
+// Bodies of unknown length (chunked) are read into a buffer from pool and
+// decoded into a new allocation. On golang/go#21516 rsc warns that a pooled
+// buffer handed to a user io.Reader may be retained by it. Decision: the
+// pooled buffer goes only to r.Body.Read, whose io.Reader contract forbids
+// retaining p; nothing the caller gets aliases it (urlencoded.ParseValues
+// copies); and buffers that grew past 4 MiB are dropped, not pooled, so the
+// pool never pins a large body.
 var pool = sync.Pool{New: func() any { b := make([]byte, 0, 32<<10); return &b }}
 
-const poolKeep = 1 << 20
+const poolKeep = 4 << 20
 
-// readBody reads all of body into a pooled buffer, at most limit bytes.
-func readBody(body io.Reader, limit int64) (*[]byte, error) {
-	bp := pool.Get().(*[]byte)
-	b := (*bp)[:0]
+// readInto appends all of body to b, at most limit bytes in total.
+func readInto(b []byte, body io.Reader, limit int64) ([]byte, error) {
 	for {
 		if len(b) == cap(b) {
 			b = append(b, 0)[:len(b)]
@@ -84,21 +89,17 @@ func readBody(body io.Reader, limit int64) (*[]byte, error) {
 			room = int(left)
 		}
 		if room <= 0 {
-			break
+			return b, nil
 		}
 		n, err := body.Read(b[len(b) : len(b)+room])
 		b = b[:len(b)+n]
 		if err == io.EOF {
-			break
+			return b, nil
 		}
 		if err != nil {
-			*bp = b
-			release(bp)
-			return nil, err
+			return b, err
 		}
 	}
-	*bp = b
-	return bp, nil
 }
 
 func release(bp *[]byte) {
@@ -131,46 +132,72 @@ func ParseRequest(r *http.Request, o *Options) (*multipart.Form, error) {
 		t, ok := mime.Parse(multipart.ContentTypeLatin1(ct))
 		switch {
 		case ok && t.Essence() == "application/x-www-form-urlencoded":
-			bodyErr = parseURLEncodedBody(r, o.URLEncoded)
+			var vs url.Values
+			vs, bodyErr = parseURLEncodedBody(r, o.URLEncoded)
+			if len(r.PostForm) == 0 && vs != nil {
+				r.PostForm = vs
+			} else {
+				for k, v := range vs {
+					r.PostForm[k] = append(r.PostForm[k], v...)
+				}
+			}
 		case ok && t.Essence() == "multipart/form-data":
 			form, bodyErr = parseMultipartBody(r, ct, o)
 		}
 	}
 	if r.Form == nil {
-		r.Form = make(url.Values, len(r.PostForm))
-		for k, v := range r.PostForm {
-			r.Form[k] = append([]string(nil), v...)
-		}
+		var query url.Values
 		if r.URL != nil && r.URL.RawQuery != "" {
 			qo := urlencoded.DefaultOptions()
 			if o.URLEncoded != nil {
 				qo = *o.URLEncoded
 			}
-			qerr := urlencoded.ParseFunc([]byte(r.URL.RawQuery), &qo, func(n, v string) { r.Form[n] = append(r.Form[n], v) })
+			var qerr error
+			query, qerr = urlencoded.ParseValues([]byte(r.URL.RawQuery), &qo)
 			if bodyErr == nil {
 				bodyErr = qerr
 			}
+		}
+		// Body values first, then the query's (net/http's order). The slices
+		// are shared with r.PostForm with their capacity cut, so appending to
+		// one copies it instead of writing into the other.
+		r.Form = make(url.Values, len(r.PostForm)+len(query))
+		for k, v := range r.PostForm {
+			r.Form[k] = v[:len(v):len(v)]
+		}
+		for k, v := range query {
+			r.Form[k] = append(r.Form[k], v...)
 		}
 	}
 	return form, bodyErr
 }
 
-func parseURLEncodedBody(r *http.Request, uo *urlencoded.Options) error {
+func parseURLEncodedBody(r *http.Request, uo *urlencoded.Options) (url.Values, error) {
 	opts := urlencoded.DefaultOptions()
 	if uo != nil {
 		opts = *uo
 	}
-	// One byte past MaxBytes is enough for ParseFunc to report UE_LIMIT_BYTES.
+	// One byte past MaxBytes is enough for the parser to report UE_LIMIT_BYTES.
 	limit := formwire.Lim(opts.MaxBytes)
 	if limit < 1<<63-1 {
 		limit++
 	}
-	bp, err := readBody(&maxBytesReader{r.Body, formwire.UELimitBytes}, limit)
-	if err != nil {
-		return err
+	body := &maxBytesReader{r.Body, formwire.UELimitBytes}
+	if r.ContentLength > 0 {
+		b, err := readInto(make([]byte, 0, min(r.ContentLength+1, limit)), body, limit)
+		if err != nil {
+			return nil, err
+		}
+		return urlencoded.ParseValuesInPlace(b, &opts)
 	}
+	bp := pool.Get().(*[]byte)
+	b, err := readInto((*bp)[:0], body, limit)
+	*bp = b
 	defer release(bp)
-	return urlencoded.ParseFunc(*bp, &opts, func(n, v string) { r.PostForm[n] = append(r.PostForm[n], v) })
+	if err != nil {
+		return nil, err
+	}
+	return urlencoded.ParseValues(b, &opts)
 }
 
 func parseMultipartBody(r *http.Request, ct string, o *Options) (*multipart.Form, error) {
@@ -182,8 +209,12 @@ func parseMultipartBody(r *http.Request, ct string, o *Options) (*multipart.Form
 	if err != nil {
 		return nil, err
 	}
-	for k, v := range form.Value {
-		r.PostForm[k] = append(r.PostForm[k], v...)
+	if len(r.PostForm) == 0 {
+		r.PostForm = form.Value
+	} else {
+		for k, v := range form.Value {
+			r.PostForm[k] = append(r.PostForm[k], v...)
+		}
 	}
 	// net/http's FormValue and FormFile parse only while MultipartForm is nil:
 	// the values are here, the files only in form (see the package doc).

@@ -91,7 +91,8 @@ func appendDecoded(dst, src []byte) []byte {
 // The decoded names and values share one allocation.
 func Parse(b []byte, o *Options) ([]Pair, error) {
 	var pairs []Pair
-	err := parseInto(b, o, func(n, v string) { pairs = append(pairs, Pair{n, v}) })
+	err := parse(b, o, false, func(n int) { pairs = make([]Pair, 0, n) },
+		func(n, v string) { pairs = append(pairs, Pair{n, v}) })
 	if err != nil {
 		return nil, err
 	}
@@ -100,18 +101,57 @@ func Parse(b []byte, o *Options) ([]Pair, error) {
 
 // ParseString is Parse over the UTF-8 bytes of s (UE-P-01).
 func ParseString(s string, o *Options) ([]Pair, error) {
+	// Copying mode never writes to the input, so s's bytes are only read.
 	return Parse(unsafe.Slice(unsafe.StringData(s), len(s)), o)
 }
 
-// ParseFunc calls fn for every pair of b, in order, then returns the limit
-// error if any (pairs before it were already reported). It is Parse without
-// the slice, for callers that fill their own structure (formhttp fills a
-// url.Values).
+// ParseFunc calls fn for every pair of b, in order, or returns the limit
+// error without calling fn (limits are checked before any pair is decoded).
 func ParseFunc(b []byte, o *Options, fn func(name, value string)) error {
-	return parseInto(b, o, fn)
+	return parse(b, o, false, nil, fn)
 }
 
-func parseInto(b []byte, o *Options, fn func(name, value string)) error {
+// ParseValues parses b into a map in the shape of url.Values, sized for its
+// pairs up front, every value slice cut from one backing array (appending to
+// one copies it, as it must).
+func ParseValues(b []byte, o *Options) (map[string][]string, error) {
+	return parseValues(b, o, false)
+}
+
+// ParseValuesInPlace is ParseValues decoding b in place: the strings alias b
+// (no copy of the text at all), so b must never be modified or reused
+// afterwards. Decoding never makes a name or value longer, except invalid
+// UTF-8, whose U+FFFD replacement is then allocated separately.
+func ParseValuesInPlace(b []byte, o *Options) (map[string][]string, error) {
+	return parseValues(b, o, true)
+}
+
+func parseValues(b []byte, o *Options, inPlace bool) (map[string][]string, error) {
+	var m map[string][]string
+	var backing []string
+	err := parse(b, o, inPlace, func(n int) {
+		m = make(map[string][]string, n)
+		backing = make([]string, n)
+	}, func(n, v string) {
+		if old, ok := m[n]; ok {
+			m[n] = append(old, v)
+			return
+		}
+		backing[0] = v
+		m[n] = backing[:1:1]
+		backing = backing[1:]
+	})
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// parse is every whole-input parser: limits first (so fn sees nothing of an
+// input that fails), then size(n) with the pair count, then fn per pair. In
+// copying mode the text goes to one new buffer; in place it is decoded over
+// b itself.
+func parse(b []byte, o *Options, inPlace bool, size func(int), fn func(name, value string)) error {
 	opts := normalize(o)
 	in := b
 	var limitErr error
@@ -119,8 +159,7 @@ func parseInto(b []byte, o *Options, fn func(name, value string)) error {
 		in = in[:opts.MaxBytes]
 		limitErr = formwire.New(formwire.UELimitBytes, opts.MaxBytes)
 	}
-	// Check the pair limit first (an earlier UE_LIMIT_PAIRS wins, UE-L-03),
-	// and size the output: one buffer, one string, substrings per pair.
+	// An earlier UE_LIMIT_PAIRS wins (UE-L-03).
 	n := int64(0)
 	for i := 0; i < len(in); {
 		j := indexAmp(in[i:])
@@ -137,6 +176,27 @@ func parseInto(b []byte, o *Options, fn func(name, value string)) error {
 	}
 	if limitErr != nil {
 		return limitErr
+	}
+	if size != nil {
+		size(int(n))
+	}
+	if inPlace {
+		for i := 0; i < len(in); {
+			j := indexAmp(in[i:])
+			seq := in[i:]
+			if j >= 0 {
+				seq = in[i : i+j]
+				i += j + 1
+			} else {
+				i = len(in)
+			}
+			if len(seq) == 0 {
+				continue // UE-P-03
+			}
+			name, value := split(seq)
+			fn(decodeInPlace(name), decodeInPlace(value))
+		}
+		return nil
 	}
 	out := make([]byte, 0, len(in))
 	type cut struct{ n, v int }
@@ -173,6 +233,43 @@ func parseInto(b []byte, o *Options, fn func(name, value string)) error {
 		prev = c.v
 	}
 	return nil
+}
+
+// decodeInPlace decodes src over itself (UE-P-06/07 never lengthen) and
+// returns a string aliasing it; invalid UTF-8 (UE-P-08) gets its own copy.
+func decodeInPlace(src []byte) string {
+	i := 0
+	for i < len(src) && plain[src[i]] {
+		i++
+	}
+	if i == len(src) {
+		if len(src) == 0 {
+			return ""
+		}
+		return unsafe.String(&src[0], len(src))
+	}
+	w := i
+	high := false
+	for ; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c == '+':
+			c = ' '
+		case c == '%' && i+2 < len(src) && hexVal[src[i+1]] != 0xFF && hexVal[src[i+2]] != 0xFF:
+			c = hexVal[src[i+1]]<<4 | hexVal[src[i+2]]
+			i += 2
+		}
+		if c >= 0x80 {
+			high = true
+		}
+		src[w] = c
+		w++
+	}
+	d := src[:w]
+	if high && !utf8.Valid(d) {
+		return text.Lossy(d)
+	}
+	return unsafe.String(&d[0], len(d))
 }
 
 func indexAmp(b []byte) int {

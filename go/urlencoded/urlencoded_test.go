@@ -155,9 +155,27 @@ func TestRandomRoundTrip(t *testing.T) {
 		if a, b := show(whole, nil), show(stream(in, nil, cuts)); a != b {
 			t.Fatalf("%q: whole %s, chunked %s", in, a, b)
 		}
+		// ParseValues and ParseValuesInPlace hold the same values per name, in order.
+		want := map[string][]string{}
+		for _, p := range whole {
+			want[p.Name] = append(want[p.Name], p.Value)
+		}
+		cp := append([]byte(nil), in...)
+		for mode, got := range []map[string][]string{must(ParseValues(in, nil)), must(ParseValuesInPlace(cp, nil))} {
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("%q mode %d: %v, want %v", in, mode, got, want)
+			}
+		}
 		back, _ := Parse([]byte(Serialize(whole)), nil)
 		if a, b := show(whole, nil), show(back, nil); a != b {
 			t.Fatalf("%q: round trip %s -> %s", in, a, b)
 		}
 	}
+}
+
+func must(m map[string][]string, err error) map[string][]string {
+	if err != nil {
+		panic(err)
+	}
+	return m
 }
