@@ -89,9 +89,8 @@ fn parse_args(argv: Vec<OsString>) -> Result<Config, UsageError> {
                 "--allow-obs-fold" | "--allow_obs_fold" => c.mp.allow_obs_fold = true,
                 "--limit" => {
                     let v = a.value_str()?;
-                    let (name, value) = v
-                        .split_once('=')
-                        .ok_or_else(|| UsageError(format!("--limit wants NAME=VALUE, got `{v}`")))?;
+                    let (name, value) =
+                        v.split_once('=').ok_or_else(|| UsageError(format!("--limit wants NAME=VALUE, got `{v}`")))?;
                     let value = parse_size(value)?;
                     if !c.mp.set_limit(name, value) && !c.ue.set_limit(name, value) {
                         return Err(UsageError(format!("unknown limit `{name}` (see spec/limits.md)")));
@@ -154,7 +153,9 @@ impl Sink {
 
     fn end(&mut self) -> Result<(), Failure> {
         let digest = hex(&std::mem::take(&mut self.hasher).finalize());
-        let Some(p) = self.parts.last_mut() else { return Ok(()) };
+        let Some(p) = self.parts.last_mut() else {
+            return Ok(());
+        };
         p.sha256 = digest;
         if let Some(x) = &mut self.extract {
             x.end(p.size, &p.sha256).map_err(io_err("--extract"))?;
@@ -188,15 +189,30 @@ fn read_some(r: &mut dyn Read, buf: &mut [u8]) -> Result<usize, Failure> {
     }
 }
 
+/// What the body's first delimiter line says about its boundary.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Sniffed {
+    /// `B` of the first line `"--" B` (padding and line end removed).
+    pub boundary: Vec<u8>,
+    /// The line is `"--" X "--"`: also the close delimiter of boundary `X`
+    /// (an empty form). The body is read with `boundary` (`X--`); the
+    /// empty-form reading is taken only when that fails and nothing but
+    /// SP, HT, CR and LF follows the line.
+    pub close_reading: bool,
+    /// Offset just past the first delimiter line (after its LF, or the end
+    /// of `head`).
+    pub line_end: usize,
+}
+
 /// The boundary from the body's first delimiter line (`"--" B` then
 /// optional padding and CRLF, MP-P-01/03), for bodies given without a
 /// Content-Type. With `allow_preamble` the first line that starts with
-/// `--` is taken. `eof` says `head` is the whole input.
+/// `--` is taken. `eof` says `head` is the whole input; otherwise the line
+/// must be complete in `head` (`None` asks for more).
 ///
-/// A first line `--X--` is ambiguous: the close delimiter of boundary `X`
-/// (an empty form) or the opening delimiter of boundary `X--`. It is read
-/// as `X--` only when `--X--` occurs again later in `head`.
-pub fn sniff_boundary(head: &[u8], allow_preamble: bool, eof: bool) -> Option<Vec<u8>> {
+/// The decision never depends on how much of the body `head` holds beyond
+/// that line, so it does not depend on how the input arrives.
+pub fn sniff_boundary(head: &[u8], allow_preamble: bool, eof: bool) -> Option<Sniffed> {
     let mut at = 0;
     loop {
         let rest = &head[at..];
@@ -208,14 +224,10 @@ pub fn sniff_boundary(head: &[u8], allow_preamble: bool, eof: bool) -> Option<Ve
         if let Some(b) = line.strip_prefix(b"--") {
             let b = b.strip_suffix(b"\r").unwrap_or(b);
             let end = b.iter().rposition(|&c| c != b' ' && c != b'\t').map_or(0, |i| i + 1);
-            let mut b = &b[..end];
-            if let Some(short) = b.strip_suffix(b"--") {
-                let again = [b"\n--".as_slice(), b].concat();
-                if !short.is_empty() && memmem(&head[at + line.len()..], &again).is_none() {
-                    b = short;
-                }
-            }
-            return (!b.is_empty()).then(|| b.to_vec());
+            let b = &b[..end];
+            let close_reading = b.strip_suffix(b"--").is_some_and(|x| !x.is_empty());
+            let line_end = at + lf.map_or(rest.len(), |i| i + 1);
+            return (!b.is_empty()).then(|| Sniffed { boundary: b.to_vec(), close_reading, line_end });
         }
         match lf {
             Some(i) if allow_preamble => at += i + 1,
@@ -224,16 +236,22 @@ pub fn sniff_boundary(head: &[u8], allow_preamble: bool, eof: bool) -> Option<Ve
     }
 }
 
+/// The longest first line worth waiting for when sniffing without
+/// `allow_preamble`: `"--" B "--"`, some transport padding, CRLF. A longer
+/// line without an LF is `MP_LIMIT_BOUNDARY` (MP-B-04), never a guess.
+fn first_line_limit(o: &multipart::Options) -> usize {
+    const PADDING: u64 = 64;
+    usize::try_from(o.max_boundary_bytes.saturating_add(6 + PADDING)).unwrap_or(usize::MAX)
+}
+
 fn memchr_lf(s: &[u8]) -> Option<usize> {
     s.iter().position(|&b| b == b'\n')
 }
 
-fn memmem(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    hay.windows(needle.len()).position(|w| w == needle)
-}
-
 enum Kind {
-    Multipart(Box<multipart::Parser>),
+    /// The parser, and for a sniffed `--X--` first line the parser of the
+    /// empty-form reading (boundary `X`) with where that line ends.
+    Multipart(Box<multipart::Parser>, Option<(Box<multipart::Parser>, usize)>),
     Urlencoded(urlencoded::Parser),
 }
 
@@ -258,26 +276,53 @@ pub fn run(argv: Vec<OsString>) -> Result<(), Failure> {
         Some(ct) if MimeType::parse(ct).is_some_and(|m| m.essence() == "application/x-www-form-urlencoded") => {
             Kind::Urlencoded(urlencoded::Parser::new(cfg.ue.clone()))
         }
-        Some(ct) => Kind::Multipart(Box::new(
-            multipart::Parser::from_content_type(ct, cfg.mp.clone()).map_err(Failure::Input)?,
-        )),
+        Some(ct) => Kind::Multipart(
+            Box::new(multipart::Parser::from_content_type(ct, cfg.mp.clone()).map_err(Failure::Input)?),
+            None,
+        ),
         None => {
-            // Read until the first line is complete (or the buffer is full).
+            // Read until the first line is complete, however the input
+            // arrives (a pipe may deliver it in pieces); without a preamble
+            // that line is bounded by max_boundary_bytes.
+            let limit = if cfg.mp.allow_preamble { CHUNK } else { first_line_limit(&cfg.mp) };
             loop {
+                if filled == buf.len() {
+                    if buf.len() >= limit {
+                        break;
+                    }
+                    buf.resize(buf.len().saturating_mul(2).min(limit), 0);
+                }
                 let n = read_some(&mut *input, &mut buf[filled..])?;
                 filled += n;
                 eof = n == 0;
-                if eof || filled == CHUNK || (!cfg.mp.allow_preamble && buf[..filled].contains(&b'\n')) {
+                if eof || (!cfg.mp.allow_preamble && buf[..filled].contains(&b'\n')) {
                     break;
                 }
             }
-            let Some(boundary) = sniff_boundary(&buf[..filled], cfg.mp.allow_preamble, eof) else {
+            let Some(sniffed) = sniff_boundary(&buf[..filled], cfg.mp.allow_preamble, eof) else {
+                if !cfg.mp.allow_preamble && filled >= limit && buf[..filled].starts_with(b"--") {
+                    return Err(Failure::InputHint(
+                        Error::new(ErrorCode::MpLimitBoundary, 0),
+                        "the first line is longer than max_boundary_bytes allows; give --content-type or raise it",
+                    ));
+                }
                 return Err(Failure::InputHint(
                     Error::new(ErrorCode::MpBoundary, 0),
                     "the body does not begin with a `--BOUNDARY` line; give --content-type",
                 ));
             };
-            Kind::Multipart(Box::new(multipart::Parser::new(&boundary, cfg.mp.clone()).map_err(Failure::Input)?))
+            let parser = multipart::Parser::new(&sniffed.boundary, cfg.mp.clone());
+            let short = sniffed.boundary.len().saturating_sub(2);
+            let empty = sniffed
+                .close_reading
+                .then(|| multipart::Parser::new(&sniffed.boundary[..short], cfg.mp.clone()).ok())
+                .flatten();
+            match (parser, empty) {
+                (Ok(p), e) => Kind::Multipart(Box::new(p), e.map(|e| (Box::new(e), sniffed.line_end))),
+                // `X--` is over the limit but `X` is not: only the empty form is left to read.
+                (Err(_), Some(e)) => Kind::Multipart(Box::new(e), None),
+                (Err(err), None) => return Err(Failure::Input(err)),
+            }
         }
     };
     let mut progress = Progress::new("decode", total, cfg.progress);
@@ -286,8 +331,8 @@ pub fn run(argv: Vec<OsString>) -> Result<(), Failure> {
         None => None,
     };
     let result = match kind {
-        Kind::Multipart(parser) => {
-            multipart_body(parser, &mut *input, &mut buf, filled, eof, &mut progress, extract, &cfg)
+        Kind::Multipart(parser, empty) => {
+            multipart_body(parser, empty, &mut *input, &mut buf, filled, eof, &mut progress, extract, &cfg)
         }
         Kind::Urlencoded(parser) => urlencoded_body(parser, &mut *input, &mut buf, &mut progress, extract, &cfg),
     };
@@ -305,6 +350,7 @@ pub fn run(argv: Vec<OsString>) -> Result<(), Failure> {
 #[allow(clippy::too_many_arguments)]
 fn multipart_body(
     mut parser: Box<multipart::Parser>,
+    empty: Option<(Box<multipart::Parser>, usize)>,
     input: &mut dyn Read,
     buf: &mut [u8],
     mut filled: usize,
@@ -314,15 +360,35 @@ fn multipart_body(
     cfg: &Config,
 ) -> Result<String, Failure> {
     let mut sink = Sink { parts: Vec::new(), hasher: Sha256::new(), extract };
+    // A sniffed `--X--` first line: `X--` is read, and the empty form of
+    // boundary `X` is the answer only when that reading fails and nothing
+    // but SP/HT/CR/LF follows the line (which the `X` parser also checks,
+    // limits included). Never an empty form for a body with content.
+    let (mut empty, mut skip) = match empty {
+        Some((p, line_end)) => (Some(p), line_end),
+        None => (None, 0),
+    };
+    let mut failed: Option<Error> = None;
     loop {
         if filled > 0 {
-            let mut feed = parser.feed(&buf[..filled]);
-            while let Some(event) = feed.next() {
-                match event.map_err(Failure::Input)? {
-                    Event::PartStart(part) => sink.start(&part)?,
-                    Event::Data(d) | Event::HeldData(d) => sink.data(d)?,
-                    Event::PartEnd => sink.end()?,
-                    Event::End => {}
+            let chunk = &buf[..filled];
+            if failed.is_none() {
+                if let Err(e) = feed_all(&mut parser, chunk, &mut sink) {
+                    match e {
+                        Failure::Input(err) if empty.is_some() => failed = Some(err),
+                        e => return Err(e),
+                    }
+                }
+            }
+            if let Some(p) = empty.as_deref_mut() {
+                let from = skip.min(chunk.len());
+                skip -= from;
+                let blank = chunk[from..].iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'));
+                if !(blank && feed_ok(p, chunk)) {
+                    empty = None;
+                    if let Some(err) = failed {
+                        return Err(Failure::Input(err));
+                    }
                 }
             }
             progress.add(filled);
@@ -333,15 +399,76 @@ fn multipart_body(
         filled = read_some(input, buf)?;
         eof = filled == 0;
     }
-    let mut feed = parser.finish();
-    while let Some(event) = feed.next() {
-        event.map_err(Failure::Input)?;
+    match failed {
+        None => {
+            let mut feed = parser.finish();
+            while let Some(event) = feed.next() {
+                if let Err(err) = event {
+                    return match empty.as_deref_mut().is_some_and(finished_ok) {
+                        true => empty_form(cfg, sink),
+                        false => Err(Failure::Input(err)),
+                    };
+                }
+            }
+            debug_assert!(parser.is_done());
+        }
+        Some(err) => {
+            return match empty.as_deref_mut().is_some_and(finished_ok) {
+                true => empty_form(cfg, sink),
+                false => Err(Failure::Input(err)),
+            };
+        }
     }
-    debug_assert!(parser.is_done());
     if let Some(x) = sink.extract.take() {
         x.commit().map_err(io_err("--extract"))?;
     }
     Ok(if cfg.json { parts_json(&sink.parts) } else { parts_table(&sink.parts, cfg.extract.is_some()) })
+}
+
+/// Feeds one chunk to `parser`, passing its events to `sink`.
+fn feed_all(parser: &mut multipart::Parser, chunk: &[u8], sink: &mut Sink) -> Result<(), Failure> {
+    let mut feed = parser.feed(chunk);
+    while let Some(event) = feed.next() {
+        match event.map_err(Failure::Input)? {
+            Event::PartStart(part) => sink.start(&part)?,
+            Event::Data(d) | Event::HeldData(d) => sink.data(d)?,
+            Event::PartEnd => sink.end()?,
+            Event::End => {}
+        }
+    }
+    Ok(())
+}
+
+/// Feeds one chunk to `parser`, ignoring its events: `false` on an error.
+fn feed_ok(parser: &mut multipart::Parser, chunk: &[u8]) -> bool {
+    let mut feed = parser.feed(chunk);
+    while let Some(ev) = feed.next() {
+        if ev.is_err() {
+            return false;
+        }
+    }
+    true
+}
+
+/// Ends `parser`'s input: `true` when its form is complete.
+fn finished_ok(parser: &mut multipart::Parser) -> bool {
+    let mut feed = parser.finish();
+    while let Some(ev) = feed.next() {
+        if ev.is_err() {
+            return false;
+        }
+    }
+    parser.is_done()
+}
+
+/// The result for the empty-form reading of a `--X--` first line (no part
+/// reached the sink: blank bytes never start one).
+fn empty_form(cfg: &Config, mut sink: Sink) -> Result<String, Failure> {
+    debug_assert!(sink.parts.is_empty());
+    if let Some(x) = sink.extract.take() {
+        x.commit().map_err(io_err("--extract"))?;
+    }
+    Ok(if cfg.json { parts_json(&[]) } else { parts_table(&[], cfg.extract.is_some()) })
 }
 
 fn urlencoded_body(
@@ -461,7 +588,7 @@ mod tests {
     use super::*;
 
     fn sniff(h: &str, pre: bool, eof: bool) -> Option<String> {
-        sniff_boundary(h.as_bytes(), pre, eof).map(|b| String::from_utf8(b).unwrap())
+        sniff_boundary(h.as_bytes(), pre, eof).map(|s| String::from_utf8(s.boundary).unwrap())
     }
 
     #[test]
@@ -476,13 +603,23 @@ mod tests {
         assert_eq!(sniff("", false, true), None);
         assert_eq!(sniff("preamble\r\n--abc\r\n", true, true).as_deref(), Some("abc"));
         assert_eq!(sniff("preamble\r\n--abc\r\n", false, true), None);
+        let s = sniff_boundary(b"pre\r\n--abc\r\nrest", true, false).unwrap();
+        assert_eq!((s.close_reading, s.line_end), (false, 12));
     }
 
     #[test]
-    fn close_delimiter_first() {
-        assert_eq!(sniff("--abc--\r\n", false, true).as_deref(), Some("abc"));
-        assert_eq!(sniff("--abc--\r\nx\r\n--abc--\r\n", false, true).as_deref(), Some("abc--"));
-        assert_eq!(sniff("----\r\n", false, true).as_deref(), Some("--"));
+    fn close_delimiter_first_is_read_as_the_longer_boundary() {
+        // `--X--` is `X--` with the empty form of `X` as the fallback, whatever
+        // follows it in `head` (the old guess looked ahead, so it depended on
+        // how much the first read returned).
+        for head in ["--abc--\r\n", "--abc--\r\nx\r\n--abc--\r\n", "--abc--\r\nContent-"] {
+            let s = sniff_boundary(head.as_bytes(), false, true).unwrap();
+            assert_eq!((s.boundary.as_slice(), s.close_reading, s.line_end), (&b"abc--"[..], true, 9), "{head:?}");
+        }
+        let s = sniff_boundary(b"----\r\n", false, true).unwrap();
+        assert_eq!((s.boundary.as_slice(), s.close_reading), (&b"--"[..], false));
+        let s = sniff_boundary(b"--abc-- \t", false, true).unwrap();
+        assert_eq!((s.boundary.as_slice(), s.close_reading, s.line_end), (&b"abc--"[..], true, 9));
     }
 
     #[test]

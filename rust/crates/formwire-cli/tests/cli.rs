@@ -299,6 +299,107 @@ fn no_boundary_to_sniff_is_mp_boundary() {
     );
 }
 
+/// Runs `formwire args...` with standard input written in `pieces`, each
+/// flushed and followed by a pause, as a slow pipe delivers them.
+fn run_pieces(args: &[&str], pieces: &[&[u8]]) -> Output {
+    let mut child = bin()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn formwire");
+    let mut input = child.stdin.take().unwrap();
+    let pieces: Vec<Vec<u8>> = pieces.iter().map(|p| p.to_vec()).collect();
+    let writer = std::thread::spawn(move || {
+        for p in pieces {
+            let _ = input.write_all(&p).and_then(|()| input.flush());
+            std::thread::sleep(std::time::Duration::from_millis(150));
+        }
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    out
+}
+
+#[test]
+fn sniffing_never_depends_on_how_the_first_line_arrives() {
+    // `--X--` is boundary `X--` with content after it, however the pipe
+    // delivers it (the first read used to decide: `{"parts":[]}`, exit 0).
+    let rest: &[u8] = b"Content-Disposition: form-data; name=\"s\"\r\n\r\np\r\n--X----\r\n";
+    let want = json!({"parts": [{"name": "s", "filename": null, "content_type": null,
+        "headers": [["content-disposition", "form-data; name=\"s\""]], "size": 1, "sha256": sha256(b"p")}]});
+    let whole = [b"--X--\r\n".as_slice(), rest].concat();
+    for pieces in [
+        vec![whole.as_slice()],
+        vec![b"--X--\r\n".as_slice(), rest],
+        vec![b"--".as_slice(), b"X-", b"-\r", b"\n", rest],
+    ] {
+        let o = run_pieces(&["decode", "--json", "-"], &pieces);
+        assert_eq!(o.status.code(), Some(0), "{pieces:?}: {}", stderr(&o));
+        let got: Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(got, want, "{pieces:?}");
+    }
+    // A first line that arrives in pieces.
+    let body = form(&[part("a", "", b"1")]);
+    let o = run_pieces(&["decode", "--json", "-"], &[&body[..1], &body[1..3], &body[3..4], &body[4..]]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(serde_json::from_str::<Value>(&stdout(&o)).unwrap()["parts"][0]["name"], "a");
+    // A file whose second line lies past the first 64 KiB read.
+    let mut big = b"--X--\r\n".to_vec();
+    big.extend_from_slice(b"Content-Disposition: form-data; name=\"s\"\r\nX-Pad: ");
+    big.extend(std::iter::repeat_n(b'p', 7000));
+    big.extend_from_slice(b"\r\n\r\n");
+    big.extend(std::iter::repeat_n(b'v', 70_000));
+    big.extend_from_slice(b"\r\n--X----\r\n");
+    let tmp = Tmp::new("sniff");
+    fs::write(tmp.path("big.http"), &big).unwrap();
+    let o = run(&["decode", "--json", &tmp.s("big.http")], b"");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let got: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(got["parts"][0]["size"], 70_000);
+}
+
+#[test]
+fn sniffed_close_delimiter_is_an_empty_form_only_without_content() {
+    // Nothing, or only blank bytes, after `--X--`: the empty form of `X`.
+    for body in [&b"--X--"[..], b"--X--\r\n", b"--X--\r\n\r\n \t\r\n"] {
+        let o = run_pieces(&["decode", "--json", "-"], &[body]);
+        assert_eq!(o.status.code(), Some(0), "{body:?}: {}", stderr(&o));
+        assert_eq!(stdout(&o), "{\"parts\":[]}\n", "{body:?}");
+    }
+    // Content that is not a form of `X--`: the error of that reading, never
+    // an empty form with exit 0.
+    let o = run_pieces(&["decode", "--json", "-"], &[b"--X--\r\n", b"junk\r\n"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stderr(&o).starts_with("{\"error\":{\"code\":\"MP_HEADER_NAME\",\"offset\":11"), "{}", stderr(&o));
+    let o = run_pieces(&["decode", "--json", "-"], &[b"--X--\r\nContent-Disposition: form-data; name=\"s\"\r\n\r\np"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("MP_TRUNCATED"), "{}", stderr(&o));
+    // Blank bytes count towards max_total_bytes in the empty-form reading too.
+    let o = run_pieces(&["decode", "--json", "--limit", "max_total_bytes=8", "-"], &[b"--X--\r\n\r\n\r\n"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn sniffing_a_first_line_longer_than_max_boundary_bytes_is_a_limit_error() {
+    let mut body = b"--".to_vec();
+    body.extend(std::iter::repeat_n(b'b', 400));
+    let o = run_pieces(&["decode", "--json", "-"], &[&body[..200], &body[200..]]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).starts_with("{\"error\":{\"code\":\"MP_LIMIT_BOUNDARY\",\"offset\":0"), "{}", stderr(&o));
+    // A 71-byte boundary (werkzeug's test client) is fine with the default 256.
+    let b71 = "w".repeat(71);
+    let body = format!("--{b71}\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--{b71}--\r\n");
+    let o = run_pieces(&["decode", "--json", "-"], &[body.as_bytes()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // Raised limits wait for longer first lines.
+    let b400 = "q".repeat(400);
+    let body = format!("--{b400}\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--{b400}--\r\n");
+    let o = run_pieces(&["decode", "--json", "--limit", "max_boundary_bytes=1000", "-"], &[&body.as_bytes()[..100], &body.as_bytes()[100..]]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
 #[test]
 fn lenient_flags_and_limits() {
     let body = b"preamble\r\n--B\nContent-Disposition: form-data; name=\"a\"\n\n1\n--B--\n";
