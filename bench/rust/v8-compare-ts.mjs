@@ -2,12 +2,12 @@
 // bench's W6 values, in one session: W6a a 3,000,000-char one-byte string, W6b 100 flat {name, age,
 // active} objects, W6c an 11-char string, W6d the nested config (bench/lib/gen.py gen_w6).
 //
-//   cargo build --release -p formwire-v8 --manifest-path rust/Cargo.toml --example speed --features serde
-//   node rust/crates/formwire-v8/tools/compare-ts.mjs [rounds]        (default 5)
+//   CARGO_TARGET_DIR=bench/.deps/rust-target cargo build --release --manifest-path bench/rust/Cargo.toml --example v8_speed
+//   node bench/rust/v8-compare-ts.mjs [rounds]        (default 5)
 //
 // The values come from bench/.work/full/w6.json when `bench/run` made it, else from the generator itself
 // (python3, W6 only). Their V8 bytes are what Node's v8.serialize writes (TS serialize must write the same).
-// Each round runs `--example speed DIR` (one process, every Rust row) and then times the TS serialize and
+// Each round runs `--example v8_speed DIR` (one process, every Rust row) and then times the TS serialize and
 // deserialize of the same values in this process; both measure CPU time per operation, median of 9
 // batches of at least 20 ms. Printed: per row the median over the rounds of the Rust time, the TS time,
 // both as MB/s (10^6 bytes of V8 data per second) and the median and range of the per-round ratios
@@ -19,10 +19,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const { serialize, deserialize } = await import(path.join(root, 'ts/dist/src/clone/node.js'));
 const rounds = Number(process.argv[2] ?? 5);
-const speed = path.join(root, 'rust/target/release/examples/speed');
+const speed = path.join(root, 'bench/.deps/rust-target/release/examples/v8_speed');
 
 function w6values() {
   const cached = path.join(root, 'bench/.work/full/w6.json');

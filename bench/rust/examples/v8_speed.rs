@@ -1,10 +1,10 @@
 //! Encode/decode throughput on the W6 clone workloads (bench/README.md), CPU time per operation.
 //!
-//! `cargo run --release -p formwire-v8 --example speed --features serde` times built-in values: an
+//! `cargo run --release --manifest-path bench/rust/Cargo.toml --example v8_speed` times built-in values: an
 //! array of 100 flat `{name, age, active}` objects and a 3,000,000-char one-byte string.
 //!
-//! `... --example speed -- DIR` times the V8 bytes `DIR/w6a.v8` .. `DIR/w6d.v8` (the bench's W6a-W6d
-//! values as `v8.serialize` writes them; `tools/compare-ts.mjs` makes them) and prints one line per
+//! `... --example v8_speed -- DIR` times the V8 bytes `DIR/w6a.v8` .. `DIR/w6d.v8` (the bench's W6a-W6d
+//! values as `v8.serialize` writes them; `bench/rust/v8-compare-ts.mjs` makes them) and prints one line per
 //! workload and operation, `W6b decode ...`, for the comparison tool to read.
 use formwire_v8::{Graph, Heap, JsString, Value, decode, decode_borrowed, encode, encode_into};
 use std::hint::black_box;
@@ -65,7 +65,6 @@ fn report(name: &str, bytes: usize, d: Duration) {
     );
 }
 
-#[cfg(feature = "serde")]
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Person {
     name: String,
@@ -176,8 +175,7 @@ fn builtin() {
     let obj_bytes = encode(&objects).unwrap();
     rows("[100 objects]", &obj_bytes, &objects);
 
-    #[cfg(feature = "serde")]
-    {
+        {
         let people: Vec<Person> = (0..100)
             .map(|i| Person {
                 name: format!("Alice{}", i % 10),

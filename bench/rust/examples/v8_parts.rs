@@ -1,7 +1,7 @@
 //! Per-item costs on simple payloads (300 ints, 300 short strings, 100 empty objects, 100 one-property
 //! objects), CPU time per decode and encode. Linux only (`/proc/thread-self/schedstat`).
 //!
-//! `cargo run --release -p formwire-v8 --example parts`
+//! `cargo run --release --manifest-path bench/rust/Cargo.toml --example v8_parts`
 use formwire_v8::{Graph, Heap, Value, decode, encode};
 use std::time::Duration;
 fn cpu() -> Duration {
