@@ -16,8 +16,8 @@ const native: BufferIndexOf | null = g.Buffer && typeof g.Buffer.prototype.index
 /**
  * Window of one native search call. Node's search (src/string_search.h) starts each call in a memchr-driven mode
  * and, after about 4 × needle-length first-byte candidates, falls back for the rest of that call to a
- * Boyer-Moore-Horspool loop that runs at half the speed or less on random bytes (measured: a 200 MiB file part
- * in 64 KiB calls 71 ms, in 16 KiB windows 40 ms; in cache 4.2 vs 2.1 ms per 50 MiB). So long haystacks are
+ * Boyer-Moore-Horspool loop that is much slower on random bytes (bench/node/quick.mjs's bare rows compare the two;
+ * figures in CHANGELOG.md). So long haystacks are
  * searched in windows of this size, overlapping by needle length - 1 bytes so no occurrence is missed (the
  * overlap rescans at most 0.3 % of the bytes; each window's search is linear).
  */

@@ -4,12 +4,8 @@
  * `worker_threads` (Worker, MessagePort, parentPort: the listener receives the data) and Web workers / MessagePort /
  * BroadcastChannel-like targets (the listener receives a MessageEvent: pass the event or its `data`).
  *
- * Measured (Node 20.20, 2 vCPU shared with other jobs, load average ~10, so read ratios only;
- * `node dist/test/clone/bench.js worker`, median round trip of 300, payload cloned both ways, two runs):
- *   [100 {name, age, active}] 114-118 µs native vs 67-80 µs here (1.5-1.7x faster); 3.67 MB string 5.0-5.5 vs
- *   6.2-11.4 ms; 11-char string 9-46 vs 14-57 µs; ~800-byte nested config 28 vs 74 µs; Float64Array(100k) 690-720
- *   vs 810-960 µs.
- * So native postMessage still wins for strings, binary and small graphs (the per-message cost of a transfer and of
+ * Round trips measured with `node bench/node/clone.mjs worker` (figures in CHANGELOG.md) show that native
+ * postMessage still wins for strings, binary and small graphs (the per-message cost of a transfer and of
  * the worker-side decode dominates), and this helper wins for arrays of records. Use it for those, or when the bytes
  * themselves are wanted (the same message also goes to storage, another process or a non-V8 peer) or a receiver
  * needs decode limits (maxDepth/maxBytes).

@@ -220,8 +220,8 @@ const isWellFormed: (s: string) => boolean =
 // and that is flattened later), and allocates little besides its result: what the garbage collector has to copy
 // while the result is alive is mostly the result itself. Windows keep the batch strings and the scratch buffers small
 // (young-generation objects, not large-object-space ones that every parse would add to the old generation).
-// Measured on bench W4 (1 MiB, 20,000 pairs; bench/run --workload W4 --lang ts): per-component slice +
-// `replaceAll('+', ' ')` + `decodeURIComponent` 10.96 ms (a quiet machine); this path about 2.5 ms.
+// Measured against per-component slice + `replaceAll('+', ' ')` + `decodeURIComponent` on bench W4
+// (bench/run --workload W4 --lang ts, bench/node/urlencoded.mjs); figures in CHANGELOG.md.
 
 /** Window length in UTF-16 code units; a window ends at an `&` (it holds whole sequences). */
 const WINDOW = 16384;
