@@ -47,6 +47,8 @@ def suites() -> list[Suite]:
                                "exec node rust/crates/formwire-v8/tools/v8-diff.mjs 1 2000"], "plain", "rust/Cargo.toml"),
         Suite("ts-unit", ["npm", "--prefix", "ts", "test", "--silent"], "node", "ts/package.json"),
         Suite("ts-conformance", [sys.executable, "conformance/run", "--lang", "ts", "-j", "2"], "plain", "ts/package.json"),
+        # short mode (3 s per target, fixed seed); long runs by hand: node ts/fuzz/fuzz.mjs --seconds 600
+        Suite("ts-fuzz", ["node", "ts/fuzz/fuzz.mjs", "--seconds", "3", "--seed", "1"], "plain", "ts/fuzz/fuzz.mjs"),
         Suite("v8-oracle-conformance", [sys.executable, "conformance/run", "--lang", "v8"], "plain", "conformance/oracles/v8-testee.mjs"),
         Suite("python-unit", [py, "-m", "pytest", "-q", "python/tests"], "pytest", "python/pyproject.toml"),
         Suite("python-conformance", [sys.executable, "conformance/run", "--lang", "python", "-j", "2"], "plain", "python/pyproject.toml"),
