@@ -8,8 +8,11 @@ import (
 	"net/textproto"
 	"os"
 	"strconv"
+	"unicode/utf8"
+	"unsafe"
 
 	formwire "github.com/formwire/formwire/go"
+	"github.com/formwire/formwire/go/internal/text"
 )
 
 // FormOptions bounds what ReadForm keeps. They are not wire limits (those are
@@ -114,11 +117,55 @@ type sectionFile struct{ *io.SectionReader }
 
 func (sectionFile) Close() error { return nil }
 
-// ReadForm reads a whole form from r (see NewReader): fields in memory,
-// files in memory up to fo.MaxMemory then in owner-only temp files. On any
-// error (a parse error, a limit, a read error such as an aborted upload)
-// every temp file already written is removed before it returns. A nil fo
-// means DefaultFormOptions.
+// arena hands out strings cut from shared 64 KiB chunks: one allocation for
+// many short names and values instead of one each. A chunk is only appended
+// to, never rewritten, so the strings stay valid.
+type arena struct {
+	buf  []byte
+	vals []string
+}
+
+func (a *arena) str(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(b) > 4<<10 {
+		return string(b)
+	}
+	if cap(a.buf)-len(a.buf) < len(b) {
+		a.buf = make([]byte, 0, 64<<10)
+	}
+	start := len(a.buf)
+	a.buf = append(a.buf, b...)
+	return unsafe.String(&a.buf[start], len(b))
+}
+
+// text is the MP-F-01 string of b (UTF-8 with U+FFFD), from the arena.
+func (a *arena) text(b []byte) string {
+	if utf8.Valid(b) {
+		return a.str(b)
+	}
+	return text.Lossy(b)
+}
+
+// one returns a one-element slice for v, cut from a shared backing array
+// with its capacity cut (appending to it copies).
+func (a *arena) one(v string) []string {
+	if len(a.vals) == 0 {
+		a.vals = make([]string, 256)
+	}
+	a.vals[0] = v
+	s := a.vals[:1:1]
+	a.vals = a.vals[1:]
+	return s
+}
+
+// ReadForm reads a whole form from r (see NewReader), from its current
+// position: fields in memory (bounded by Options.MaxTotalFieldBytes), files
+// in memory up to fo.MaxMemory then in owner-only temp files. On any error (a
+// parse error, a limit, a read error such as an aborted upload) every temp
+// file already written is removed before it returns. A nil fo means
+// DefaultFormOptions.
 func ReadForm(r *Reader, fo *FormOptions) (form *Form, err error) {
 	opts := DefaultFormOptions()
 	if fo != nil {
@@ -126,99 +173,132 @@ func ReadForm(r *Reader, fo *FormOptions) (form *Form, err error) {
 	}
 	maxMem, maxDisk, maxFiles := formwire.Lim(opts.MaxMemory), formwire.Lim(opts.MaxDiskBytes), formwire.Lim(opts.MaxFiles)
 	form = &Form{Value: map[string][]string{}, File: map[string][]*FileHeader{}}
+	var tmp *os.File
 	defer func() {
+		if tmp != nil {
+			tmp.Close()
+		}
 		if err != nil {
 			form.RemoveAll()
 			form = nil
 		}
 	}()
+	if r.err != nil {
+		return form, r.err
+	}
+	// The part NextPart handed out last (if any) is skipped.
+	skip := r.part != nil && !r.part.done
+	if r.part != nil {
+		r.part.done = true
+		r.part = nil
+	}
+	r.pending = nil
+	var a arena
 	var mem, disk, files int64
-	var field bytes.Buffer
+	var field []byte
+	var fh *FileHeader
+	var buf []byte
+	isFile := false
 	for {
-		part, err := r.NextPart()
-		if err == io.EOF {
-			return form, nil
-		}
+		ev, err := r.event()
 		if err != nil {
+			if err == io.EOF && r.ended {
+				r.err = io.EOF
+				return form, nil
+			}
+			r.err = err
 			return form, err
 		}
-		if !part.IsFile {
-			field.Reset()
-			if _, err := part.WriteTo(&field); err != nil {
-				return form, err
-			}
-			form.Value[part.Name] = append(form.Value[part.Name], DecodeLossy(field.Bytes()))
-			continue
-		}
-		files++
-		if files > maxFiles {
-			return form, &LimitError{"MaxFiles", opts.MaxFiles}
-		}
-		h := part.Head()
-		fh := &FileHeader{Filename: part.Filename, Header: textproto.MIMEHeader{}, ContentType: h.Type()}
-		for i := 0; i < h.NumHeaders(); i++ {
-			n, v := h.Header(i)
-			k := textproto.CanonicalMIMEHeaderKey(string(n))
-			fh.Header[k] = append(fh.Header[k], DecodeLossy(v))
-		}
-		// In memory while it fits; the first byte that does not moves it to disk.
-		var buf []byte
-		var tmp *os.File
-		for {
-			d, derr := part.data()
-			if derr == io.EOF {
-				break
-			}
-			if derr != nil {
-				if tmp != nil {
-					tmp.Close()
-				}
-				return form, derr
-			}
-			if tmp == nil && mem+int64(len(d)) <= maxMem {
-				buf = append(buf, d...)
-				mem += int64(len(d))
+		switch ev.Kind {
+		case PartStart:
+			skip = false
+			h := r.p.Head()
+			isFile = h.IsFile()
+			if !isFile {
+				field = field[:0]
 				continue
 			}
-			if tmp == nil {
-				tmp, err = os.CreateTemp(opts.TempDir, "formwire-*")
-				if err != nil {
+			files++
+			if files > maxFiles {
+				return form, &LimitError{"MaxFiles", opts.MaxFiles}
+			}
+			fh = &FileHeader{Filename: h.Filename(), Header: textproto.MIMEHeader{}, ContentType: h.Type()}
+			for i := 0; i < h.NumHeaders(); i++ {
+				n, v := h.Header(i)
+				k := textproto.CanonicalMIMEHeaderKey(string(n))
+				fh.Header[k] = append(fh.Header[k], DecodeLossy(v))
+			}
+			buf = nil
+		case Data:
+			d := ev.Data
+			switch {
+			case skip:
+			case !isFile:
+				field = append(field, d...)
+			case tmp == nil && mem+int64(len(d)) <= maxMem:
+				// In memory while it fits; the first byte that does not moves it to disk.
+				buf = append(buf, d...)
+				mem += int64(len(d))
+			default:
+				if tmp == nil {
+					if tmp, err = os.CreateTemp(opts.TempDir, "formwire-*"); err != nil {
+						return form, err
+					}
+					form.temps = append(form.temps, tmp.Name())
+					fh.tmpfile = tmp.Name()
+					mem -= int64(len(buf))
+					disk += int64(len(buf))
+					if _, err := tmp.Write(buf); err != nil {
+						return form, err
+					}
+					buf = nil
+				}
+				disk += int64(len(d))
+				if disk > maxDisk {
+					return form, &LimitError{"MaxDiskBytes", opts.MaxDiskBytes}
+				}
+				if _, err := tmp.Write(d); err != nil {
 					return form, err
 				}
-				form.temps = append(form.temps, tmp.Name())
-				fh.tmpfile = tmp.Name()
-				mem -= int64(len(buf))
-				disk += int64(len(buf))
-				if _, err := tmp.Write(buf); err != nil {
-					tmp.Close()
-					return form, err
+			}
+		case PartEnd:
+			if skip {
+				skip = false
+				continue
+			}
+			h := r.p.Head()
+			name := h.NameBytes()
+			if !isFile {
+				v := a.text(field)
+				// A name seen before is looked up without allocating its key.
+				if old, ok := form.Value[string(name)]; ok && utf8.Valid(name) {
+					form.Value[string(name)] = append(old, v)
+				} else if k := a.text(name); len(form.Value[k]) > 0 {
+					form.Value[k] = append(form.Value[k], v)
+				} else {
+					form.Value[k] = a.one(v)
 				}
-				buf = nil
+				continue
 			}
-			disk += int64(len(d))
-			if disk > maxDisk {
-				tmp.Close()
-				return form, &LimitError{"MaxDiskBytes", opts.MaxDiskBytes}
+			if tmp != nil {
+				st, serr := tmp.Stat()
+				cerr := tmp.Close()
+				tmp = nil
+				if serr != nil {
+					return form, serr
+				}
+				if cerr != nil {
+					return form, cerr
+				}
+				fh.Size = st.Size()
+			} else {
+				fh.content = buf
+				fh.Size = int64(len(buf))
 			}
-			if _, err := tmp.Write(d); err != nil {
-				tmp.Close()
-				return form, err
-			}
+			k := a.text(name)
+			form.File[k] = append(form.File[k], fh)
+		case End:
+			r.ended = true
 		}
-		if tmp != nil {
-			st, serr := tmp.Stat()
-			cerr := tmp.Close()
-			if serr != nil {
-				return form, serr
-			}
-			if cerr != nil {
-				return form, cerr
-			}
-			fh.Size = st.Size()
-		} else {
-			fh.content = buf
-			fh.Size = int64(len(buf))
-		}
-		form.File[part.Name] = append(form.File[part.Name], fh)
 	}
 }

@@ -3,6 +3,7 @@ package multipart
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -177,5 +178,24 @@ func TestReadFormDiskLimit(t *testing.T) {
 	}
 	if left := tempEntries(t, dir); len(left) != 0 {
 		t.Fatal(left)
+	}
+}
+
+// ReadForm from a Reader whose first part was already handed out skips that
+// part; names with invalid UTF-8 are keyed by their U+FFFD reading, and
+// repeats of every name keep their order (MP-F-04).
+func TestReadFormAfterNextPartAndNames(t *testing.T) {
+	b := body(field("skipped", "x"), field("a\xff", "1"), field("b", "2"), field("a\xff", "3"), field("b", "4"), field("", "5"))
+	r, _ := NewReader(bytes.NewReader(b), ct, nil)
+	if p, err := r.NextPart(); err != nil || p.Name != "skipped" {
+		t.Fatal(err)
+	}
+	form, err := ReadForm(r, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := fmt.Sprint(form.Value)
+	if want := "map[:[5] a\uFFFD:[1 3] b:[2 4]]"; got != want {
+		t.Fatalf("%s, want %s", got, want)
 	}
 }

@@ -31,13 +31,15 @@ Options:
                         boundary is taken from its first line `--BOUNDARY`.
   --json                print {\"parts\":[{\"name\",\"filename\",\"content_type\",\"headers\",\"size\",\"sha256\"}]}
                         (urlencoded: {\"pairs\":[[name,value],...]}); errors as {\"error\":{...}} on stderr
-  --lenient             all three lenient options below
+  --lenient             all four lenient options below
   --allow-preamble      skip bytes before the first delimiter (RFC 2046 preamble)
   --allow-lf            accept bare LF line ends
   --allow-obs-fold      accept obs-fold continuation lines in part headers
+  --allow-quoted-pairs  read Content-Disposition quoted-strings with quoted-pairs first (`\\\\` is one `\\`)
   --limit NAME=VALUE    set a limit of spec/limits.md (max_parts, max_headers, max_header_bytes,
-                        max_field_bytes, max_file_bytes, max_total_bytes, max_boundary_bytes; urlencoded:
-                        max_pairs, max_bytes). VALUE: an integer, optionally with K/M/G/T, or `none`.
+                        max_field_bytes, max_total_field_bytes, max_file_bytes, max_total_bytes,
+                        max_boundary_bytes; urlencoded: max_pairs, max_bytes). VALUE: an integer,
+                        optionally with K/M/G/T, or `none`.
   --extract DIR         write file parts into DIR (which must not exist or be empty) under safe names,
                         fields into DIR/fields.json, and DIR/files.json mapping saved names to parts.
                         Nothing is left in DIR when the body is bad.
@@ -83,10 +85,12 @@ fn parse_args(argv: Vec<OsString>) -> Result<Config, UsageError> {
                     c.mp.allow_preamble = true;
                     c.mp.allow_lf = true;
                     c.mp.allow_obs_fold = true;
+                    c.mp.allow_quoted_pairs = true;
                 }
                 "--allow-preamble" | "--allow_preamble" => c.mp.allow_preamble = true,
                 "--allow-lf" | "--allow_lf" => c.mp.allow_lf = true,
                 "--allow-obs-fold" | "--allow_obs_fold" => c.mp.allow_obs_fold = true,
+                "--allow-quoted-pairs" | "--allow_quoted_pairs" => c.mp.allow_quoted_pairs = true,
                 "--limit" => {
                     let v = a.value_str()?;
                     let (name, value) =
