@@ -93,11 +93,14 @@ fn parse_args(argv: Vec<OsString>) -> Result<Config, UsageError> {
                 "--allow-quoted-pairs" | "--allow_quoted_pairs" => c.mp.allow_quoted_pairs = true,
                 "--limit" => {
                     let v = a.value_str()?;
-                    let (name, value) =
-                        v.split_once('=').ok_or_else(|| UsageError(format!("--limit wants NAME=VALUE, got `{v}`")))?;
+                    let (name, value) = v.split_once('=').ok_or_else(|| {
+                        UsageError(format!("--limit wants NAME=VALUE, got `{v}`"))
+                    })?;
                     let value = parse_size(value)?;
                     if !c.mp.set_limit(name, value) && !c.ue.set_limit(name, value) {
-                        return Err(UsageError(format!("unknown limit `{name}` (see spec/limits.md)")));
+                        return Err(UsageError(format!(
+                            "unknown limit `{name}` (see spec/limits.md)"
+                        )));
                     }
                 }
                 "--extract" => c.extract = Some(PathBuf::from(a.value()?)),
@@ -132,14 +135,29 @@ impl Sink {
     fn start(&mut self, part: &Part<'_>) -> Result<(), Failure> {
         let name = part.name().into_owned();
         let filename = part.filename().map(|f| f.into_owned());
-        let content_type = part.content_type().map(|c| String::from_utf8_lossy(c).into_owned());
-        let headers = part.headers().map(|h| (h.name().to_owned(), h.value_str().into_owned())).collect();
+        let content_type = part
+            .content_type()
+            .map(|c| String::from_utf8_lossy(c).into_owned());
+        let headers = part
+            .headers()
+            .map(|h| (h.name().to_owned(), h.value_str().into_owned()))
+            .collect();
         let saved_as = match &mut self.extract {
-            Some(x) => x.start(&name, filename.as_deref(), content_type.as_deref()).map_err(io_err("--extract"))?,
+            Some(x) => x
+                .start(&name, filename.as_deref(), content_type.as_deref())
+                .map_err(io_err("--extract"))?,
             None => None,
         };
         self.hasher = Sha256::new();
-        self.parts.push(PartInfo { name, filename, content_type, headers, size: 0, sha256: String::new(), saved_as });
+        self.parts.push(PartInfo {
+            name,
+            filename,
+            content_type,
+            headers,
+            size: 0,
+            sha256: String::new(),
+            saved_as,
+        });
         Ok(())
     }
 
@@ -227,11 +245,18 @@ pub fn sniff_boundary(head: &[u8], allow_preamble: bool, eof: bool) -> Option<Sn
         let line = &rest[..lf.unwrap_or(rest.len())];
         if let Some(b) = line.strip_prefix(b"--") {
             let b = b.strip_suffix(b"\r").unwrap_or(b);
-            let end = b.iter().rposition(|&c| c != b' ' && c != b'\t').map_or(0, |i| i + 1);
+            let end = b
+                .iter()
+                .rposition(|&c| c != b' ' && c != b'\t')
+                .map_or(0, |i| i + 1);
             let b = &b[..end];
             let close_reading = b.strip_suffix(b"--").is_some_and(|x| !x.is_empty());
             let line_end = at + lf.map_or(rest.len(), |i| i + 1);
-            return (!b.is_empty()).then(|| Sniffed { boundary: b.to_vec(), close_reading, line_end });
+            return (!b.is_empty()).then(|| Sniffed {
+                boundary: b.to_vec(),
+                close_reading,
+                line_end,
+            });
         }
         match lf {
             Some(i) if allow_preamble => at += i + 1,
@@ -255,7 +280,10 @@ fn memchr_lf(s: &[u8]) -> Option<usize> {
 enum Kind {
     /// The parser, and for a sniffed `--X--` first line the parser of the
     /// empty-form reading (boundary `X`) with where that line ends.
-    Multipart(Box<multipart::Parser>, Option<(Box<multipart::Parser>, usize)>),
+    Multipart(
+        Box<multipart::Parser>,
+        Option<(Box<multipart::Parser>, usize)>,
+    ),
     Urlencoded(urlencoded::Parser),
 }
 
@@ -264,7 +292,9 @@ pub fn run(argv: Vec<OsString>) -> Result<(), Failure> {
     let from_stdin = cfg.input.as_deref().is_none_or(|p| p == "-");
     let (mut input, total): (Box<dyn Read>, Option<u64>) = if from_stdin {
         if cfg.input.is_none() && io::stdin().is_terminal() {
-            return Err(Failure::Usage("no input: give a FILE, or `-` to read the terminal".into()));
+            return Err(Failure::Usage(
+                "no input: give a FILE, or `-` to read the terminal".into(),
+            ));
         }
         (Box::new(io::stdin().lock()), None)
     } else {
@@ -277,18 +307,27 @@ pub fn run(argv: Vec<OsString>) -> Result<(), Failure> {
     let mut filled = 0;
     let mut eof = false;
     let kind = match &cfg.content_type {
-        Some(ct) if MimeType::parse(ct).is_some_and(|m| m.essence() == "application/x-www-form-urlencoded") => {
+        Some(ct)
+            if MimeType::parse(ct)
+                .is_some_and(|m| m.essence() == "application/x-www-form-urlencoded") =>
+        {
             Kind::Urlencoded(urlencoded::Parser::new(cfg.ue.clone()))
         }
         Some(ct) => Kind::Multipart(
-            Box::new(multipart::Parser::from_content_type(ct, cfg.mp.clone()).map_err(Failure::Input)?),
+            Box::new(
+                multipart::Parser::from_content_type(ct, cfg.mp.clone()).map_err(Failure::Input)?,
+            ),
             None,
         ),
         None => {
             // Read until the first line is complete, however the input
             // arrives (a pipe may deliver it in pieces); without a preamble
             // that line is bounded by max_boundary_bytes.
-            let limit = if cfg.mp.allow_preamble { CHUNK } else { first_line_limit(&cfg.mp) };
+            let limit = if cfg.mp.allow_preamble {
+                CHUNK
+            } else {
+                first_line_limit(&cfg.mp)
+            };
             loop {
                 if filled == buf.len() {
                     if buf.len() >= limit {
@@ -322,7 +361,9 @@ pub fn run(argv: Vec<OsString>) -> Result<(), Failure> {
                 .then(|| multipart::Parser::new(&sniffed.boundary[..short], cfg.mp.clone()).ok())
                 .flatten();
             match (parser, empty) {
-                (Ok(p), e) => Kind::Multipart(Box::new(p), e.map(|e| (Box::new(e), sniffed.line_end))),
+                (Ok(p), e) => {
+                    Kind::Multipart(Box::new(p), e.map(|e| (Box::new(e), sniffed.line_end)))
+                }
                 // `X--` is over the limit but `X` is not: only the empty form is left to read.
                 (Err(_), Some(e)) => Kind::Multipart(Box::new(e), None),
                 (Err(err), None) => return Err(Failure::Input(err)),
@@ -331,20 +372,35 @@ pub fn run(argv: Vec<OsString>) -> Result<(), Failure> {
     };
     let mut progress = Progress::new("decode", total, cfg.progress);
     let extract = match &cfg.extract {
-        Some(dir) => Some(Extractor::new(dir).map_err(|e| Failure::Io(format!("{}: {e}", dir.display())))?),
+        Some(dir) => {
+            Some(Extractor::new(dir).map_err(|e| Failure::Io(format!("{}: {e}", dir.display())))?)
+        }
         None => None,
     };
     let result = match kind {
-        Kind::Multipart(parser, empty) => {
-            multipart_body(parser, empty, &mut *input, &mut buf, filled, eof, &mut progress, extract, &cfg)
+        Kind::Multipart(parser, empty) => multipart_body(
+            parser,
+            empty,
+            &mut *input,
+            &mut buf,
+            filled,
+            eof,
+            &mut progress,
+            extract,
+            &cfg,
+        ),
+        Kind::Urlencoded(parser) => {
+            urlencoded_body(parser, &mut *input, &mut buf, &mut progress, extract, &cfg)
         }
-        Kind::Urlencoded(parser) => urlencoded_body(parser, &mut *input, &mut buf, &mut progress, extract, &cfg),
     };
     // The progress line goes away before the result is printed.
     progress.done();
     let out = result?;
     let mut stdout = io::stdout().lock();
-    stdout.write_all(out.as_bytes()).and_then(|()| stdout.flush()).map_err(io_err("writing the result"))?;
+    stdout
+        .write_all(out.as_bytes())
+        .and_then(|()| stdout.flush())
+        .map_err(io_err("writing the result"))?;
     if cfg.stats {
         print_stats("decoded", progress.bytes(), progress.elapsed());
     }
@@ -363,7 +419,11 @@ fn multipart_body(
     extract: Option<Extractor>,
     cfg: &Config,
 ) -> Result<String, Failure> {
-    let mut sink = Sink { parts: Vec::new(), hasher: Sha256::new(), extract };
+    let mut sink = Sink {
+        parts: Vec::new(),
+        hasher: Sha256::new(),
+        extract,
+    };
     // A sniffed `--X--` first line: `X--` is read, and the empty form of
     // boundary `X` is the answer only when that reading fails and nothing
     // but SP/HT/CR/LF follows the line (which the `X` parser also checks,
@@ -387,7 +447,9 @@ fn multipart_body(
             if let Some(p) = empty.as_deref_mut() {
                 let from = skip.min(chunk.len());
                 skip -= from;
-                let blank = chunk[from..].iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'));
+                let blank = chunk[from..]
+                    .iter()
+                    .all(|&b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'));
                 if !(blank && feed_ok(p, chunk)) {
                     empty = None;
                     if let Some(err) = failed {
@@ -426,7 +488,11 @@ fn multipart_body(
     if let Some(x) = sink.extract.take() {
         x.commit().map_err(io_err("--extract"))?;
     }
-    Ok(if cfg.json { parts_json(&sink.parts) } else { parts_table(&sink.parts, cfg.extract.is_some()) })
+    Ok(if cfg.json {
+        parts_json(&sink.parts)
+    } else {
+        parts_table(&sink.parts, cfg.extract.is_some())
+    })
 }
 
 /// Feeds one chunk to `parser`, passing its events to `sink`.
@@ -472,7 +538,11 @@ fn empty_form(cfg: &Config, mut sink: Sink) -> Result<String, Failure> {
     if let Some(x) = sink.extract.take() {
         x.commit().map_err(io_err("--extract"))?;
     }
-    Ok(if cfg.json { parts_json(&[]) } else { parts_table(&[], cfg.extract.is_some()) })
+    Ok(if cfg.json {
+        parts_json(&[])
+    } else {
+        parts_table(&[], cfg.extract.is_some())
+    })
 }
 
 fn urlencoded_body(
@@ -484,7 +554,9 @@ fn urlencoded_body(
     cfg: &Config,
 ) -> Result<String, Failure> {
     let mut pairs: Vec<(String, String)> = Vec::new();
-    let mut take = |pair: Result<urlencoded::Pair<'_>, Error>, x: &mut Option<Extractor>| -> Result<(), Failure> {
+    let mut take = |pair: Result<urlencoded::Pair<'_>, Error>,
+                    x: &mut Option<Extractor>|
+     -> Result<(), Failure> {
         let (n, v) = pair.map_err(Failure::Input)?;
         if let Some(x) = x {
             x.start(&n, None, None)
@@ -513,7 +585,11 @@ fn urlencoded_body(
     if let Some(x) = extract {
         x.commit().map_err(io_err("--extract"))?;
     }
-    Ok(if cfg.json { pairs_json(&pairs) } else { pairs_table(&pairs) })
+    Ok(if cfg.json {
+        pairs_json(&pairs)
+    } else {
+        pairs_table(&pairs)
+    })
 }
 
 fn parts_json(parts: &[PartInfo]) -> String {
@@ -529,8 +605,14 @@ fn parts_json(parts: &[PartInfo]) -> String {
         j.push_str(",\"content_type\":");
         j.push_str(&json::opt_string(p.content_type.as_deref()));
         j.push_str(",\"headers\":");
-        json::push_pairs(&mut j, p.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())));
-        j.push_str(&format!(",\"size\":{},\"sha256\":\"{}\"}}", p.size, p.sha256));
+        json::push_pairs(
+            &mut j,
+            p.headers.iter().map(|(n, v)| (n.as_str(), v.as_str())),
+        );
+        j.push_str(&format!(
+            ",\"size\":{},\"sha256\":\"{}\"}}",
+            p.size, p.sha256
+        ));
     }
     j.push_str("]}\n");
     j
@@ -577,7 +659,11 @@ fn pairs_table(pairs: &[(String, String)]) -> String {
         .enumerate()
         .map(|(i, (n, v))| {
             let shown = if v.chars().count() > SHOW {
-                format!("{}… ({} bytes)", v.chars().take(SHOW).collect::<String>(), v.len())
+                format!(
+                    "{}… ({} bytes)",
+                    v.chars().take(SHOW).collect::<String>(),
+                    v.len()
+                )
             } else {
                 v.clone()
             };
@@ -597,7 +683,10 @@ mod tests {
 
     #[test]
     fn sniffs_the_first_delimiter_line() {
-        assert_eq!(sniff("--abc\r\nContent-", false, false).as_deref(), Some("abc"));
+        assert_eq!(
+            sniff("--abc\r\nContent-", false, false).as_deref(),
+            Some("abc")
+        );
         assert_eq!(sniff("--abc \t\r\n", false, false).as_deref(), Some("abc"));
         assert_eq!(sniff("--a b\nx", false, false).as_deref(), Some("a b"));
         assert_eq!(sniff("--abc", false, false), None);
@@ -605,7 +694,10 @@ mod tests {
         assert_eq!(sniff("x--abc\r\n", false, true), None);
         assert_eq!(sniff("--\r\n", false, true), None);
         assert_eq!(sniff("", false, true), None);
-        assert_eq!(sniff("preamble\r\n--abc\r\n", true, true).as_deref(), Some("abc"));
+        assert_eq!(
+            sniff("preamble\r\n--abc\r\n", true, true).as_deref(),
+            Some("abc")
+        );
         assert_eq!(sniff("preamble\r\n--abc\r\n", false, true), None);
         let s = sniff_boundary(b"pre\r\n--abc\r\nrest", true, false).unwrap();
         assert_eq!((s.close_reading, s.line_end), (false, 12));
@@ -616,14 +708,28 @@ mod tests {
         // `--X--` is `X--` with the empty form of `X` as the fallback, whatever
         // follows it in `head` (the old guess looked ahead, so it depended on
         // how much the first read returned).
-        for head in ["--abc--\r\n", "--abc--\r\nx\r\n--abc--\r\n", "--abc--\r\nContent-"] {
+        for head in [
+            "--abc--\r\n",
+            "--abc--\r\nx\r\n--abc--\r\n",
+            "--abc--\r\nContent-",
+        ] {
             let s = sniff_boundary(head.as_bytes(), false, true).unwrap();
-            assert_eq!((s.boundary.as_slice(), s.close_reading, s.line_end), (&b"abc--"[..], true, 9), "{head:?}");
+            assert_eq!(
+                (s.boundary.as_slice(), s.close_reading, s.line_end),
+                (&b"abc--"[..], true, 9),
+                "{head:?}"
+            );
         }
         let s = sniff_boundary(b"----\r\n", false, true).unwrap();
-        assert_eq!((s.boundary.as_slice(), s.close_reading), (&b"--"[..], false));
+        assert_eq!(
+            (s.boundary.as_slice(), s.close_reading),
+            (&b"--"[..], false)
+        );
         let s = sniff_boundary(b"--abc-- \t", false, true).unwrap();
-        assert_eq!((s.boundary.as_slice(), s.close_reading, s.line_end), (&b"abc--"[..], true, 9));
+        assert_eq!(
+            (s.boundary.as_slice(), s.close_reading, s.line_end),
+            (&b"abc--"[..], true, 9)
+        );
     }
 
     #[test]
