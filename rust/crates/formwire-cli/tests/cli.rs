@@ -342,9 +342,15 @@ fn sniffing_never_depends_on_how_the_first_line_arrives() {
     }
     // A first line that arrives in pieces.
     let body = form(&[part("a", "", b"1")]);
-    let o = run_pieces(&["decode", "--json", "-"], &[&body[..1], &body[1..3], &body[3..4], &body[4..]]);
+    let o = run_pieces(
+        &["decode", "--json", "-"],
+        &[&body[..1], &body[1..3], &body[3..4], &body[4..]],
+    );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    assert_eq!(serde_json::from_str::<Value>(&stdout(&o)).unwrap()["parts"][0]["name"], "a");
+    assert_eq!(
+        serde_json::from_str::<Value>(&stdout(&o)).unwrap()["parts"][0]["name"],
+        "a"
+    );
     // A file whose second line lies past the first 64 KiB read.
     let mut big = b"--X--\r\n".to_vec();
     big.extend_from_slice(b"Content-Disposition: form-data; name=\"s\"\r\nX-Pad: ");
@@ -372,12 +378,22 @@ fn sniffed_close_delimiter_is_an_empty_form_only_without_content() {
     // an empty form with exit 0.
     let o = run_pieces(&["decode", "--json", "-"], &[b"--X--\r\n", b"junk\r\n"]);
     assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
-    assert!(stderr(&o).starts_with("{\"error\":{\"code\":\"MP_HEADER_NAME\",\"offset\":11"), "{}", stderr(&o));
-    let o = run_pieces(&["decode", "--json", "-"], &[b"--X--\r\nContent-Disposition: form-data; name=\"s\"\r\n\r\np"]);
+    assert!(
+        stderr(&o).starts_with("{\"error\":{\"code\":\"MP_HEADER_NAME\",\"offset\":11"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run_pieces(
+        &["decode", "--json", "-"],
+        &[b"--X--\r\nContent-Disposition: form-data; name=\"s\"\r\n\r\np"],
+    );
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("MP_TRUNCATED"), "{}", stderr(&o));
     // Blank bytes count towards max_total_bytes in the empty-form reading too.
-    let o = run_pieces(&["decode", "--json", "--limit", "max_total_bytes=8", "-"], &[b"--X--\r\n\r\n\r\n"]);
+    let o = run_pieces(
+        &["decode", "--json", "--limit", "max_total_bytes=8", "-"],
+        &[b"--X--\r\n\r\n\r\n"],
+    );
     assert_eq!(o.status.code(), Some(2));
 }
 
@@ -387,16 +403,32 @@ fn sniffing_a_first_line_longer_than_max_boundary_bytes_is_a_limit_error() {
     body.extend(std::iter::repeat_n(b'b', 400));
     let o = run_pieces(&["decode", "--json", "-"], &[&body[..200], &body[200..]]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).starts_with("{\"error\":{\"code\":\"MP_LIMIT_BOUNDARY\",\"offset\":0"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with("{\"error\":{\"code\":\"MP_LIMIT_BOUNDARY\",\"offset\":0"),
+        "{}",
+        stderr(&o)
+    );
     // A 71-byte boundary (werkzeug's test client) is fine with the default 256.
     let b71 = "w".repeat(71);
-    let body = format!("--{b71}\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--{b71}--\r\n");
+    let body =
+        format!("--{b71}\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--{b71}--\r\n");
     let o = run_pieces(&["decode", "--json", "-"], &[body.as_bytes()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     // Raised limits wait for longer first lines.
     let b400 = "q".repeat(400);
-    let body = format!("--{b400}\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--{b400}--\r\n");
-    let o = run_pieces(&["decode", "--json", "--limit", "max_boundary_bytes=1000", "-"], &[&body.as_bytes()[..100], &body.as_bytes()[100..]]);
+    let body = format!(
+        "--{b400}\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n--{b400}--\r\n"
+    );
+    let o = run_pieces(
+        &[
+            "decode",
+            "--json",
+            "--limit",
+            "max_boundary_bytes=1000",
+            "-",
+        ],
+        &[&body.as_bytes()[..100], &body.as_bytes()[100..]],
+    );
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 
