@@ -114,12 +114,19 @@ func (e *Error) Is(target error) bool {
 // Status is the HTTP status for this error (Code.Status).
 func (e *Error) Status() int { return e.Code.Status() }
 
-// StatusOf is the HTTP status for any error: the formwire code's status, 413
-// for *http.MaxBytesError-like errors wrapped in a formwire limit, else 0.
+// StatusOf is the HTTP status for any error: a formwire code's status, 413
+// for any other error of kind limit (errors.Is(err, ErrLimit), e.g. a form's
+// disk limit), 400 for other malformed input, else 0 (not the client's fault
+// as far as formwire knows, e.g. a read error).
 func StatusOf(err error) int {
 	var fe *Error
-	if errors.As(err, &fe) {
+	switch {
+	case errors.As(err, &fe):
 		return fe.Status()
+	case errors.Is(err, ErrLimit):
+		return 413
+	case errors.Is(err, ErrMalformed):
+		return 400
 	}
 	return 0
 }

@@ -201,7 +201,7 @@ func parseURLEncodedBody(r *http.Request, uo *urlencoded.Options) (url.Values, e
 }
 
 func parseMultipartBody(r *http.Request, ct string, o *Options) (*multipart.Form, error) {
-	mr, err := multipart.NewReader(&maxBytesReader{r.Body, formwire.MPLimitTotalBytes}, multipart.ContentTypeLatin1(ct), o.Multipart)
+	mr, err := multipart.NewReader(&maxBytesReader{r.Body, formwire.MPLimitTotalBytes}, ct, o.Multipart)
 	if err != nil {
 		return nil, err
 	}

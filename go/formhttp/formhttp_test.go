@@ -146,3 +146,28 @@ func TestBodyBuffersNotAliased(t *testing.T) {
 		}
 	}
 }
+
+// A form limit that is not a wire limit (ReadForm's MaxFiles) is still a 413.
+func TestMiddlewareFormLimitIs413(t *testing.T) {
+	e, b := multipartBody(t)
+	h := Middleware(&Options{Form: &multipart.FormOptions{MaxMemory: 1 << 20, MaxDiskBytes: 1 << 20, MaxFiles: 0}})(
+		http.HandlerFunc(func(http.ResponseWriter, *http.Request) { t.Error("next ran") }))
+	r := httptest.NewRequest("POST", "/", bytes.NewReader(b))
+	r.Header.Set("Content-Type", e.ContentType())
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	if w.Code != 413 {
+		t.Fatal(w.Code, w.Body.String())
+	}
+}
+
+// A raw header byte E9 is isomorphic-decoded (MP-B-02): the boundary is é,
+// looked for as C3 A9.
+func TestRawHeaderBoundary(t *testing.T) {
+	body := "--b\xc3\xa9\r\nContent-Disposition: form-data; name=a\r\n\r\nv\r\n--b\xc3\xa9--"
+	r := httptest.NewRequest("POST", "/", strings.NewReader(body))
+	r.Header.Set("Content-Type", "multipart/form-data; boundary=b\xe9")
+	if _, err := ParseRequest(r, nil); err != nil || r.FormValue("a") != "v" {
+		t.Fatal(err, r.Form)
+	}
+}

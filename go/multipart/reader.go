@@ -25,9 +25,10 @@ type Reader struct {
 	ended   bool // End seen
 }
 
-// NewReader returns a Reader over r for a request Content-Type (MP-B-01..04;
-// an error here is MP_CONTENT_TYPE, MP_BOUNDARY or MP_LIMIT_BOUNDARY). A nil
-// o means DefaultOptions.
+// NewReader returns a Reader over r for a request Content-Type header value
+// as net/http gives it (raw bytes; they are isomorphic-decoded, MP-B-02). An
+// error here is MP_CONTENT_TYPE, MP_BOUNDARY or MP_LIMIT_BOUNDARY (MP-B-01..04).
+// A nil o means DefaultOptions.
 func NewReader(r io.Reader, contentType string, o *Options) (*Reader, error) {
 	return NewReaderBuffer(r, contentType, o, nil)
 }
@@ -37,7 +38,7 @@ func NewReader(r io.Reader, contentType string, o *Options) (*Reader, error) {
 // buf and hands out views of it (Part.WriteTo); the caller may reuse buf once
 // it is done with the Reader.
 func NewReaderBuffer(r io.Reader, contentType string, o *Options, buf []byte) (*Reader, error) {
-	p, err := NewParser(contentType, o)
+	p, err := NewParser(ContentTypeLatin1(contentType), o)
 	if err != nil {
 		return nil, err
 	}
