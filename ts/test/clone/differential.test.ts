@@ -80,7 +80,33 @@ class Gen {
     return this.pick([
       () => this.pick(['a', 'b', 'name', 'age', 'active', 'x', 'length', '__proto__', 'constructor', '']),
       () => String(this.int(20)), () => String(2 ** 32 + this.int(3) - 2), () => '-1', () => '1.5', () => this.string(),
+      () => this.adversarialKey(), () => this.adversarialKey(),
     ])();
+  }
+  /**
+   * Keys that caches and key encodings get wrong (issue #13): NUL and other control characters (a NUL-joined key list
+   * once confused one key "a\0b" with the keys a, b), prototype names, integer-like keys at and around the array-index
+   * bound and ones that are not canonical integers, lone surrogates, long keys, keys that are joins of others.
+   */
+  adversarialKey(): string {
+    return this.pick([
+      () => this.pick(['a\u0000b', 'b\u0000a', 'a\u0000', '\u0000a', '\u0000', 'a\u0001b', 'a\tb', '\u001f', '\u007f', 'ab', 'a,b']),
+      () => this.pick(['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '__defineGetter__']),
+      () => this.pick(['0', '1', '4294967294', '4294967295', '4294967296', '-0', '01', '00', '9007199254740991', '9007199254740992', '1e3', ' 1']),
+      () => this.pick(['\ud800', '\udfff', 'a\udc00', '\ud83d\ude00', '\ud83d', 'é', 'ÿ', '\u0100']),
+      () => 'k'.repeat(this.pick([127, 128, 129, 255, 256, 5000])),
+      () => String.fromCharCode(this.int(32)) + this.pick(['', 'a', 'b']),
+    ])();
+  }
+  /**
+   * Key lists from one small family, so that many objects of one run (and of the runs before: the caches live for
+   * the process) have lists that are prefixes, extensions and NUL-joins of each other.
+   */
+  keyList(): string[] {
+    return this.pick([
+      ['a', 'b'], ['a\u0000b'], ['a', 'b', 'c'], ['a'], ['a\u0000b', 'c'], ['a', 'b\u0000c'], ['a\u0000b\u0000c'], [''], [],
+      ['b', 'a'], ['__proto__', 'a'], ['a', '__proto__'], ['0', 'a'], ['4294967295', 'a'], ['a', '01'], ['\ud800', 'a'],
+    ]);
   }
   buffer(): ArrayBuffer {
     if (this.buffers.length && this.int(3) === 0) {
@@ -139,10 +165,25 @@ class Gen {
         return a;
       }
       case 5: {
-        // array of same-shape flat objects (the shape-cache path)
+        // array of same-shape flat objects (the shape-cache path); half of the time with key lists that a cache
+        // keyed by a join would confuse, runs of one list and then another
         const n = 1 + this.int(12);
         const a = [];
-        for (let i = 0; i < n; i++) a.push({ name: this.string(), age: this.number(), active: this.int(2) === 0 });
+        if (this.int(2) === 0) {
+          for (let i = 0; i < n; i++) a.push({ name: this.string(), age: this.number(), active: this.int(2) === 0 });
+          return a;
+        }
+        let keys = this.keyList();
+        for (let i = 0; i < n; i++) {
+          if (this.int(4) === 0) keys = this.keyList();
+          const o: Record<string, unknown> = {};
+          for (const k of keys) {
+            const v = this.int(4) === 0 ? this.value(depth + 2) : this.primitive();
+            if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+            else o[k] = v;
+          }
+          a.push(o);
+        }
         return a;
       }
       case 6: {
