@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Seeds rust/fuzz/corpus/<target>/ from the shared vectors, in the input layouts documented in src/lib.rs:
+# Seeds rust/fuzz/corpus/<target>/ from the shared vectors, in the input layouts documented in
+# rust/crates/formwire-props/src/lib.rs:
 #   multipart_chunked  every multipart-parse case with a raw .http input (its content_type and lenient flags)
 #   urlencoded         every urlencoded-parse case with a raw or inline input
 #   encode_roundtrip   every multipart-serialize case (boundary + entries)

@@ -1,6 +1,6 @@
-//! cargo-fuzz target: the `multipart_chunked` property of `formwire_fuzz` (src/lib.rs documents it and its input layout).
+//! cargo-fuzz target: the `multipart_chunked` property of `formwire_props` (src/lib.rs documents it and its input layout).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| formwire_fuzz::multipart_chunked(data));
+fuzz_target!(|data: &[u8]| formwire_props::multipart_chunked(data));

@@ -2,8 +2,8 @@
 //!
 //! Each `fuzz_targets/<name>.rs` calls the function of the same name here;
 //! the same functions run on stable as a deterministic seeded-mutation test
-//! (`rust/crates/formwire-cli/tests/fuzz_props.rs` includes this file), so
-//! `cargo test` keeps every property alive without nightly. A property
+//! (`tests/seeded.rs` of this crate), so `cargo test` keeps every property
+//! alive without nightly. A property
 //! panics when it does not hold; inputs it cannot use are ignored.
 //!
 //! Input layouts (the `*_input` builders write them; `seed-corpus.sh`

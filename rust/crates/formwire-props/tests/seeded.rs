@@ -1,13 +1,11 @@
 //! The fuzz properties of `rust/fuzz` on stable, deterministically: every
 //! shared vector as a seed, then seeded mutations of them (20 000 inputs
 //! over the three targets by default; `FORMWIRE_FUZZ_ITERS=N` changes the
-//! total). The properties themselves are `rust/fuzz/src/lib.rs`, compiled
-//! here as a module, so the nightly fuzz targets and this test check the
-//! same code. A failure prints the input in hex: save it with
+//! total). The properties themselves are this crate's library, which the
+//! nightly fuzz targets (rust/fuzz) call too, so both check the same code. A failure prints the input in hex: save it with
 //! `xxd -r -p` and replay it with `cargo +nightly fuzz run <target> FILE`.
 
-#[path = "../../../fuzz/src/lib.rs"]
-mod props;
+use formwire_props as props;
 
 use std::path::{Path, PathBuf};
 
