@@ -162,12 +162,32 @@ impl fmt::Debug for Encoder<'_> {
 /// 190 bits from the operating system's CSPRNG).
 #[cfg(feature = "getrandom")]
 pub fn random_boundary() -> String {
+    boundary_from(|buf| {
+        getrandom::fill(buf).expect("the operating system's random number generator failed")
+    })
+}
+
+/// [`random_boundary`] over any byte source. Bytes of 248 and up are
+/// dropped (rejection sampling): 248 is 4 x 62, so every character is
+/// equally likely, where `b % 62` over all 256 values favours `0`-`7`.
+#[cfg(any(test, feature = "getrandom"))]
+pub(crate) fn boundary_from(mut fill: impl FnMut(&mut [u8])) -> String {
     const ALPHABET: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-    let mut bytes = [0u8; 32];
-    getrandom::fill(&mut bytes).expect("the operating system's random number generator failed");
-    let mut s = String::with_capacity(45);
-    s.push_str("----formwire-");
-    s.extend(bytes.iter().map(|&b| ALPHABET[b as usize % 62] as char));
+    const PREFIX: &str = "----formwire-";
+    const LEN: usize = PREFIX.len() + 32;
+    let mut s = String::with_capacity(LEN);
+    s.push_str(PREFIX);
+    // 32 bytes usually suffice (each is kept with probability 248/256).
+    let mut bytes = [0u8; 36];
+    while s.len() < LEN {
+        fill(&mut bytes);
+        for &b in bytes.iter().filter(|&&b| b < 248) {
+            if s.len() == LEN {
+                break;
+            }
+            s.push(ALPHABET[(b % 62) as usize] as char);
+        }
+    }
     s
 }
 

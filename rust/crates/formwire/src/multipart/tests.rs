@@ -1120,6 +1120,59 @@ fn mp_s_06_09_errors() {
     );
 }
 
+/// Pearson's chi-squared statistic of the 32 random characters of `n`
+/// boundaries against the uniform distribution over the 62 characters.
+fn boundary_chi2(n: usize, mut next: impl FnMut() -> String) -> f64 {
+    let alphabet = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+    let mut counts = [0u64; 62];
+    for _ in 0..n {
+        let s = next();
+        let tail = s.strip_prefix("----formwire-").expect("prefix");
+        assert_eq!(tail.len(), 32);
+        for c in tail.bytes() {
+            counts[alphabet.iter().position(|&a| a == c).expect("base-62")] += 1;
+        }
+    }
+    let expected = (n * 32) as f64 / 62.0;
+    counts
+        .iter()
+        .map(|&o| (o as f64 - expected).powi(2) / expected)
+        .sum()
+}
+
+#[test]
+fn mp_s_09_boundary_characters_are_uniform() {
+    // 61 degrees of freedom: P(chi2 > 129) is about 1e-6. A modulo-62 map of
+    // every byte value gives about 4,200 here (0-7 are 1.25x as likely).
+    let mut rng = Rng(0x5eed_b0da);
+    let chi2 = boundary_chi2(20_000, || {
+        encode::boundary_from(|buf| {
+            for b in buf.iter_mut() {
+                *b = rng.next() as u8;
+            }
+        })
+    });
+    assert!(chi2 < 129.0, "seeded source: chi2 = {chi2:.1}");
+    // Only bytes 248..=255 are dropped: a source that sends just those and
+    // then uniform bytes still gives a boundary.
+    let mut k = 0u32;
+    let s = encode::boundary_from(|buf| {
+        for b in buf.iter_mut() {
+            k += 1;
+            *b = if k <= 100 { 248 + (k % 8) as u8 } else { 61 };
+        }
+    });
+    assert_eq!(s, format!("----formwire-{}", "z".repeat(32)));
+}
+
+#[cfg(feature = "getrandom")]
+#[test]
+fn mp_s_09_boundary_characters_are_uniform_from_the_os() {
+    // P(chi2 > 153) is about 1e-9 for 61 degrees of freedom.
+    let chi2 = boundary_chi2(20_000, encode::random_boundary);
+    assert!(chi2 < 153.0, "operating system source: chi2 = {chi2:.1}");
+}
+
 #[cfg(feature = "getrandom")]
 #[test]
 fn mp_s_09_generated_boundaries() {
