@@ -52,6 +52,8 @@ def suites() -> list[Suite]:
         Suite("v8-oracle-conformance", [sys.executable, "conformance/run", "--lang", "v8"], "plain", "conformance/oracles/v8-testee.mjs"),
         Suite("python-unit", [py, "-m", "pytest", "-q", "python/tests"], "pytest", "python/pyproject.toml"),
         Suite("python-conformance", [sys.executable, "conformance/run", "--lang", "python", "-j", "2"], "plain", "python/pyproject.toml"),
+        # The short mode of the V8 fuzzer (python/fuzz/fuzz_v8.py; seeded, so a finding replays).
+        Suite("python-fuzz", [py, "python/fuzz/fuzz_v8.py", "--iterations", "3000", "--seed", "1"], "plain", "python/fuzz/fuzz_v8.py"),
         # Java: one Maven run builds every module and runs JUnit (Surefire); the conformance run uses its classes.
         Suite("java-unit", ["mvn", "-B", "-ntp", "-Dstyle.color=never", "-f", "java/pom.xml", "test"], "surefire", "java/pom.xml"),
         Suite("java-conformance", [sys.executable, "conformance/run", "--lang", "java", "-j", "2"], "plain", "java/pom.xml"),

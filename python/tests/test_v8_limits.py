@@ -1,6 +1,7 @@
 """formwire.v8 robustness: linear BigInts with a limit, no recursion at any depth (checked in a child process, so a
 crash fails the test instead of killing pytest), max_values, bounded memory, unhashable Map keys, and the parsers
 leaving CPython's collector alone."""
+
 from __future__ import annotations
 
 import gc
@@ -186,8 +187,17 @@ print(json.dumps({"held": status("VmRSS") - base, "peak_over_base": status("VmHW
 @pytest.mark.parametrize("kind", ["records", "undefined"])
 def test_peak_memory_is_a_small_multiple_of_the_result(kind: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
     if kind == "records":  # 200k ordinary objects, the shape Node writes for an array of rows (~12 MB)
-        value = [{"id": i, "name": f"user{i}", "email": f"u{i}@example.com", "active": i % 3 == 0,
-                  "score": i * 0.5, "tags": ["a", "b"]} for i in range(200_000)]
+        value = [
+            {
+                "id": i,
+                "name": f"user{i}",
+                "email": f"u{i}@example.com",
+                "active": i % 3 == 0,
+                "score": i * 0.5,
+                "tags": ["a", "b"],
+            }
+            for i in range(200_000)
+        ]
         bound = 2.0  # measured 1.35 (json.loads holds about the same objects; the former path peaked at 13x)
     else:  # 10 MiB of `undefined`: the worst case, 1 input byte per value (was 9.6 GiB peak)
         value = [v8.undefined] * (10 << 20)
@@ -222,10 +232,17 @@ def test_parsers_leave_the_collector_running() -> None:
     assert gc.isenabled()
     threshold = gc.get_threshold()[0]
     body = "&".join(f"k{i}=v{i}" for i in range(50_000)).encode()
-    form = b"".join(b'--B\r\nContent-Disposition: form-data; name="f%d"\r\n\r\nv\r\n' % i for i in range(900)) + b"--B--\r\n"
-    for run in [lambda: urlencoded.parse(body, max_pairs=None),
-                lambda: list(multipart.Parser.from_content_type("multipart/form-data; boundary=B", max_parts=None).events([form])),
-                lambda: v8.loads(v8.dumps([{"a": [i]} for i in range(50_000)]))]:
+    form = (
+        b"".join(b'--B\r\nContent-Disposition: form-data; name="f%d"\r\n\r\nv\r\n' % i for i in range(900))
+        + b"--B--\r\n"
+    )
+    for run in [
+        lambda: urlencoded.parse(body, max_pairs=None),
+        lambda: list(
+            multipart.Parser.from_content_type("multipart/form-data; boundary=B", max_parts=None).events([form])
+        ),
+        lambda: v8.loads(v8.dumps([{"a": [i]} for i in range(50_000)])),
+    ]:
         gc.collect()
         result = run()
         assert gc.isenabled()

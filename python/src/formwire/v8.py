@@ -81,8 +81,14 @@ def loads(
     values read (each becomes a Python object), ``max_bigint_bytes`` digit bytes of one BigInt. Exceeding one is a
     ``V8Error`` with its ``SC_LIMIT_*`` code. ``node_ipc=True`` reads the child_process ``serialization: 'advanced'``
     framing. Input of 256 KiB or more in a read-only buffer (``bytes``) is decoded with the GIL released."""
-    return _loads(data, max_depth=max_depth, max_bytes=max_bytes, max_values=max_values,
-                  max_bigint_bytes=max_bigint_bytes, node_ipc=node_ipc)
+    return _loads(
+        data,
+        max_depth=max_depth,
+        max_bytes=max_bytes,
+        max_values=max_values,
+        max_bigint_bytes=max_bigint_bytes,
+        node_ipc=node_ipc,
+    )
 
 
 class Undefined:
