@@ -6,9 +6,9 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * One decode (SC-D rules): a single pass over the input with an explicit stack of open containers, so nesting is
@@ -39,8 +39,7 @@ final class Decoder {
     private static final class Frame {
         final byte kind;
         JsObject obj;
-        List<String> objKeys; // an object's keys and values in read order, ordered at its end
-        List<Object> objVals;
+        boolean unorder; // an object read an array-index key: ordered at its end (SC-D-12)
         JsArray arr;
         JsMap map;
         JsSet set;
@@ -53,7 +52,6 @@ final class Decoder {
         long idx = -1;
         boolean half;
         Object mapKey;
-        HashSet<String> names;
         HashMap<Object, Integer> members;
         int errSeen;
 
@@ -372,8 +370,6 @@ final class Decoder {
         open(tp);
         Frame f = new Frame((byte) 'o');
         f.obj = new JsObject();
-        f.objKeys = new ArrayList<>();
-        f.objVals = new ArrayList<>();
         ids.add(f.obj);
         if (alias >= 0) {
             ids.set(alias, f.obj);
@@ -620,12 +616,17 @@ final class Decoder {
                     if (varint() != f.n) {
                         throw fail(ErrorCode.SC_COUNT, ep, "object end count does not match");
                     }
-                    finishObject(f);
+                    if (f.unorder) {
+                        finishObject(f.obj.props);
+                    }
                     pop();
                     return f.obj;
                 }
                 String name = key();
-                checkName(f, name, f.objKeys);
+                if (f.obj.props.containsKey(name)) {
+                    throw fail(ErrorCode.SC_KEY, keyTag, "duplicate property");
+                }
+                f.unorder |= keyIdx >= 0;
                 f.key = name;
                 return value();
             }
@@ -739,58 +740,28 @@ final class Decoder {
         }
     }
 
-    /** Duplicate property names (SC-D-12): a scan while there are few, then a set. */
-    private void checkName(Frame f, String name, List<String> have) {
-        if (f.names == null) {
-            if (have.size() < 16) {
-                if (have.contains(name)) {
-                    throw fail(ErrorCode.SC_KEY, keyTag, "duplicate property");
-                }
-                return;
-            }
-            f.names = new HashSet<>(have);
-        }
-        if (!f.names.add(name)) {
-            throw fail(ErrorCode.SC_KEY, keyTag, "duplicate property");
-        }
-    }
-
     /** Index keys first, ascending, then the others in read order (SC-D-12). */
-    private static void finishObject(Frame f) {
-        LinkedHashMap<String, Object> props = f.obj.props;
-        List<String> ks = f.objKeys;
-        List<Object> vs = f.objVals;
-        List<long[]> idx = null;
-        for (int k = 0; k < ks.size(); k++) {
-            long i = Wire.arrayIndex(ks.get(k));
-            if (i >= 0) {
-                if (idx == null) {
-                    idx = new ArrayList<>();
-                }
-                idx.add(new long[] {i, k});
-            }
+    private static void finishObject(LinkedHashMap<String, Object> props) {
+        List<Map.Entry<String, Object>> idx = new ArrayList<>();
+        List<Map.Entry<String, Object>> rest = new ArrayList<>();
+        for (Map.Entry<String, Object> e : props.entrySet()) {
+            (Wire.arrayIndex(e.getKey()) >= 0 ? idx : rest).add(new java.util.AbstractMap.SimpleEntry<>(e));
         }
-        if (idx != null) {
-            idx.sort((x, y) -> Long.compare(x[0], y[0]));
-            for (long[] x : idx) {
-                props.put(ks.get((int) x[1]), vs.get((int) x[1]));
-            }
+        idx.sort((x, y) -> Long.compare(Wire.arrayIndex(x.getKey()), Wire.arrayIndex(y.getKey())));
+        props.clear();
+        for (Map.Entry<String, Object> e : idx) {
+            props.put(e.getKey(), e.getValue());
         }
-        for (int k = 0; k < ks.size(); k++) {
-            if (idx == null || Wire.arrayIndex(ks.get(k)) < 0) {
-                props.put(ks.get(k), vs.get(k));
-            }
+        for (Map.Entry<String, Object> e : rest) {
+            props.put(e.getKey(), e.getValue());
         }
-        f.objKeys = null;
-        f.objVals = null;
     }
 
     /** Gives a finished value to the container that asked for it. */
     private void deliver(Frame f, Object v) {
         switch (f.kind) {
             case 'o':
-                f.objKeys.add(f.key);
-                f.objVals.add(v);
+                f.obj.props.put(f.key, v);
                 f.n++;
                 return;
             case 'A': case 'a': {

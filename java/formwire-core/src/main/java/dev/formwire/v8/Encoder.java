@@ -2,9 +2,10 @@ package dev.formwire.v8;
 
 import dev.formwire.ErrorCode;
 import dev.formwire.FormwireException;
-import java.io.ByteArrayOutputStream;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.Iterator;
@@ -21,14 +22,36 @@ final class Encoder {
     private final IdentityHashMap<Object, Integer> ids = new IdentityHashMap<>();
     private final ArrayList<Frame> stack = new ArrayList<>();
 
-    /** A growable byte buffer (ByteArrayOutputStream without its synchronization). */
-    private static final class Out extends ByteArrayOutputStream {
-        Out() {
-            super(64);
+    /** A growable byte buffer (ByteArrayOutputStream's write methods are synchronized: one lock per byte). */
+    private static final class Out {
+        byte[] buf = new byte[64];
+        int count;
+
+        private void room(int n) {
+            if (buf.length - count < n) {
+                buf = Arrays.copyOf(buf, Math.max(buf.length * 2, count + n));
+            }
+        }
+
+        void write(int b) {
+            if (count == buf.length) {
+                room(1);
+            }
+            buf[count++] = (byte) b;
+        }
+
+        void write(byte[] b, int off, int len) {
+            room(len);
+            System.arraycopy(b, off, buf, count, len);
+            count += len;
         }
 
         int size0() {
             return count;
+        }
+
+        byte[] toByteArray() {
+            return Arrays.copyOf(buf, count);
         }
     }
 
@@ -123,9 +146,8 @@ final class Encoder {
         if (oneByte) {
             out.write('"');
             varint(n);
-            for (int k = 0; k < n; k++) {
-                out.write(s.charAt(k));
-            }
+            byte[] b = s.getBytes(StandardCharsets.ISO_8859_1);
+            out.write(b, 0, b.length);
             return;
         }
         long nb = 2L * n;
@@ -134,11 +156,14 @@ final class Encoder {
         }
         out.write('c');
         varint(nb);
+        // by hand: String.getBytes(UTF_16LE) would replace lone surrogates
+        byte[] b = new byte[2 * n];
         for (int k = 0; k < n; k++) {
             char c = s.charAt(k);
-            out.write(c);
-            out.write(c >>> 8);
+            b[2 * k] = (byte) c;
+            b[2 * k + 1] = (byte) (c >>> 8);
         }
+        out.write(b, 0, b.length);
     }
 
     // SC-E-04
