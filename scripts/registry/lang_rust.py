@@ -115,11 +115,18 @@ def code_enum(errs: list[dict], variant, all_as_array: bool, from_fn: str) -> st
     return "".join(out)
 
 
+# Limits whose Rust option field is narrower than u64 (formwire-v8's DecodeOptions/EncodeOptions).
+NARROW = {("clone", "max_depth"): "u32", ("clone", "max_bigint_bytes"): "u32"}
+
+
 def limits_mod(reg: dict, fmt: str, indent: str = "") -> str:
     out = []
     for lim in gen.limits(reg, fmt):
+        ty = NARROW.get((fmt, lim["name"]), "u64")
+        if ty == "u32" and lim["default"] >= 2**32:
+            raise gen.RegistryError(f"{lim['name']}: default {lim['default']} does not fit the Rust field's u32")
         out.append(doc(f"`{lim['name']}` (`{lim['error']}`): {lim['why']}", indent))
-        out.append(f"{indent}pub const {const(lim['name'])}: u64 = {rust_int(lim['default'])};\n")
+        out.append(f"{indent}pub const {const(lim['name'])}: {ty} = {rust_int(lim['default'])};\n")
     names = [f'"{x["name"]}"' for x in gen.limits(reg, fmt)]
     out.append(f"{indent}/// Every {fmt} limit's spec name, in registry order.\n")
     out.append(list_const(f"{indent}pub const LIMITS: &[&str] = ", names, indent))

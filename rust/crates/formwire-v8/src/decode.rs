@@ -9,6 +9,7 @@
 
 use crate::borrowed_decode::decode_borrowed_with;
 use crate::error::Error;
+use crate::registry;
 use crate::value::{ErrorName, Graph};
 use std::collections::HashMap;
 
@@ -34,10 +35,10 @@ pub struct DecodeOptions {
 impl Default for DecodeOptions {
     fn default() -> Self {
         DecodeOptions {
-            max_depth: 1000,
-            max_bytes: 256 * 1024 * 1024,
-            max_values: 10_000_000,
-            max_bigint_bytes: 1024 * 1024,
+            max_depth: registry::MAX_DEPTH,
+            max_bytes: registry::MAX_BYTES,
+            max_values: registry::MAX_VALUES,
+            max_bigint_bytes: registry::MAX_BIGINT_BYTES,
             node_ipc: false,
         }
     }

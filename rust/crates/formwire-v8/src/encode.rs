@@ -22,7 +22,9 @@ pub struct EncodeOptions {
 
 impl Default for EncodeOptions {
     fn default() -> Self {
-        EncodeOptions { max_depth: 1000 }
+        EncodeOptions {
+            max_depth: crate::registry::MAX_DEPTH,
+        }
     }
 }
 

@@ -58,6 +58,7 @@ mod decode;
 mod encode;
 mod error;
 mod number;
+pub mod registry;
 mod string;
 mod tags;
 mod value;
@@ -75,7 +76,7 @@ pub use decode::{DecodeOptions, decode, decode_with};
 pub use encode::{
     EncodeOptions, encode, encode_into, encode_value, encode_value_into, encode_with,
 };
-pub use error::{Error, ErrorCode};
+pub use error::{Error, ErrorCode, ErrorKind};
 pub use number::number_to_js_string;
 pub use string::{JsString, Units};
 pub use value::{

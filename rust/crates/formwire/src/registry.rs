@@ -211,7 +211,7 @@ pub mod urlencoded {
 pub mod clone {
     /// `max_depth` (`SC_LIMIT_DEPTH`): Nesting of containers; keeps recursion bounded in every
     /// language (V8's own bound is its stack).
-    pub const MAX_DEPTH: u64 = 1000;
+    pub const MAX_DEPTH: u32 = 1000;
     /// `max_bytes` (`SC_LIMIT_BYTES`): Input size accepted by `decode`.
     pub const MAX_BYTES: u64 = 268_435_456;
     /// `max_values` (`SC_LIMIT_VALUES`): Values decoded (SC-L-05): each becomes an object of the
@@ -220,7 +220,7 @@ pub mod clone {
     pub const MAX_VALUES: u64 = 10_000_000;
     /// `max_bigint_bytes` (`SC_LIMIT_BIGINT`): A BigInt's digit bytes (SC-L-06), about 2.5 million
     /// decimal digits; converting or printing longer ones costs seconds in several languages.
-    pub const MAX_BIGINT_BYTES: u64 = 1_048_576;
+    pub const MAX_BIGINT_BYTES: u32 = 1_048_576;
     /// Every clone limit's spec name, in registry order.
     pub const LIMITS: &[&str] = &["max_depth", "max_bytes", "max_values", "max_bigint_bytes"];
 }
