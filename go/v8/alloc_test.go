@@ -3,6 +3,7 @@ package v8
 import (
 	"runtime"
 	"testing"
+	"time"
 
 	formwire "github.com/formwire/formwire/go"
 )
@@ -76,5 +77,29 @@ func TestNestedDenseLengthsStayLinear(t *testing.T) {
 	wantErr(t, err, formwire.SCTruncated, int64(len(in)))
 	if grew := after.TotalAlloc - before.TotalAlloc; grew > 32<<20 {
 		t.Errorf("%d bytes allocated for a %d-byte input", grew, len(in))
+	}
+}
+
+// A Set of large BigInts: SameValueZero keys are linear in the BigInt's size (a decimal conversion per member
+// would take seconds for 1 MiB digits).
+func TestLargeBigIntMembersAreCheap(t *testing.T) {
+	const n = 1 << 20
+	in := []byte{0xFF, 0x0F, '\'', 'Z', 0x80, 0x80, 0x80, 0x01} // bitfield 2^21: 2^20 digit bytes, positive
+	in = append(in, make([]byte, n)...)
+	in[len(in)-1] = 1
+	in = append(in, 'Z', 0x81, 0x80, 0x80, 0x01) // the same magnitude, negative: another member
+	in = append(in, make([]byte, n)...)
+	in[len(in)-1] = 1
+	in = append(in, ',', 2)
+	start := time.Now()
+	v, err := Decode(in, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(v.(*Set).Values); got != 2 {
+		t.Fatalf("%d members", got)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("took %v", d)
 	}
 }

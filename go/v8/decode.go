@@ -945,7 +945,8 @@ func keyOf(v Value) memberKey {
 	case string:
 		return memberKey{kind: 5, s: x}
 	case *big.Int:
-		return memberKey{kind: 6, s: x.String()}
+		// the magnitude's bytes and the sign: linear in the size, where a decimal String() is not
+		return memberKey{kind: 6, bits: uint64(x.Sign() + 1), s: string(x.Bytes())}
 	}
 	return memberKey{kind: 7, ptr: v}
 }
