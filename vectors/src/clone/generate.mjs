@@ -78,6 +78,7 @@ const V = [
   ['object-empty-key', () => ({ '': 1 }), ['SC-W-09'], 'empty-string key'],
   ['object-proto-key', () => JSON.parse('{"__proto__": {"x": 1}}'), ['SC-W-09', 'SC-D-12'], 'an own property named __proto__ stays an own property'],
   ['object-two-byte-key', () => ({ é: 1, '€': 2 }), ['SC-W-09', 'SC-W-08'], 'one-byte and two-byte keys'],
+  ['object-keys-nul-join', () => [{ a: 1, b: 2 }, { a: 3, b: 4 }, { a: 5, b: 6 }, { 'a\u0000b': 7 }, { 'a\u0000b': 8 }, { 'a\u0000b': 9 }, { a: 10, b: 11 }, { 'a\u0000b': 12, c: 13 }, { a: 14, 'b\u0000c': 15 }, {}, { '': 16 }, {}, { '': 17 }], ['SC-W-09', 'SC-D-12'], 'repeated key lists that a NUL join would confuse (a, b and "a\\0b"; [] and [""]) stay apart (shape caches)'],
   ['object-lone-surrogate-key', () => ({ '\ud800': 1 }), ['SC-W-09', 'SC-N-03'], 'a key with a lone surrogate (u16 key form)'],
   ['object-nested', () => ({ a: { b: { c: [1, { d: null }] } }, e: 'x' }), ['SC-W-09', 'SC-W-21'], 'nested objects and arrays'],
   // arrays
@@ -189,6 +190,7 @@ A('sc-dec-int-zigzag-min', 'ff0f 49 ffffffff0f', ['SC-W-01', 'SC-D-08'], 'zigzag
 A('sc-dec-padding-everywhere', 'ff0f 00 6f 00 220161 00 4902 00 7b01 00 00', ['SC-W-03', 'SC-D-06', 'SC-D-28'], 'padding before a value, a key, an end tag and after the value', { expect: { t: 'object', id: 0, props: [['a', num(1)]] } });
 A('sc-dec-verify-count', 'ff0f 3f00 6f 3f01 220161 3f01 4902 7b01', ['SC-W-22', 'SC-D-06'], '`?` verify-count prefixes before values and keys are ignored', { expect: { t: 'object', id: 0, props: [['a', num(1)]] } });
 A('sc-dec-verify-count-chain', 'ff0f 3f00 3f05 00 3f07 5f', ['SC-W-22', 'SC-D-06'], 'several `?` prefixes and padding in a row', { expect: { t: 'undefined' } });
+A('sc-dec-verify-count-4000', 'ff0f ' + '3f00'.repeat(4000) + ' 492a', ['SC-W-22', 'SC-D-06', 'SC-L-02'], '4,000 `?` prefixes (8 KB) before one value: read in a loop, never by recursion (V8 reads and ignores each count)', { expect: { t: 'number', v: 21 } });
 A('sc-dec-trailing-padding', 'ff0f 5f 00 00 00', ['SC-D-28'], 'padding after the top-level value is allowed', { expect: { t: 'undefined' } });
 A('sc-dec-dense-holes', 'ff0f 41 03 2d 4902 2d 2400 03', ['SC-W-11', 'SC-D-14'], 'dense array with `-` holes', { expect: { t: 'array', id: 0, length: 3, items: [[1, num(1)]], props: [] } });
 A('sc-dec-dense-hole-padding', 'ff0f 41 02 00 2d 00 5f 2400 02', ['SC-D-06', 'SC-D-14'], 'padding before a hole', { expect: { t: 'array', id: 0, length: 2, items: [[1, { t: 'undefined' }]], props: [] } });
