@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -71,3 +72,26 @@ def sample() -> bytes:
         part("file", b"\x00\x01\r\n--boundar\r\n\xff", filename="x.bin", content_type="application/x-demo"),
         part("empty", b""),
     )
+
+
+def many_fields(n: int, size: int, sent: list[int], boundary: str = B) -> Iterator[bytes]:
+    """A body of ``n`` text fields of ``size`` bytes each, made as it is read, in 64 KiB chunks; ``sent[0]`` counts
+    the field bytes handed out (so a test can tell how much of a 1 GiB body was ever produced)."""
+    chunk = b"v" * 65536
+    for i in range(n):
+        yield f'--{boundary}\r\nContent-Disposition: form-data; name="f{i}"\r\n\r\n'.encode()
+        left = size
+        while left:
+            k = min(left, len(chunk))
+            sent[0] += k
+            left -= k
+            yield chunk[:k]
+        yield b"\r\n"
+    yield f"--{boundary}--\r\n".encode()
+
+
+def total_field_offset(n_full: int, size: int, boundary: str = B) -> int:
+    """MP-L-04 offset when fields of ``size`` bytes fill max_total_field_bytes exactly after ``n_full`` of them: the
+    first body byte of the next field."""
+    head = lambda i: len(f'--{boundary}\r\nContent-Disposition: form-data; name="f{i}"\r\n\r\n')  # noqa: E731
+    return sum(head(i) + size + 2 for i in range(n_full)) + head(n_full)

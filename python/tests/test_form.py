@@ -5,7 +5,7 @@ import asyncio
 import os
 
 import pytest
-from conftest import CT, form, part
+from conftest import CT, form, many_fields, part, total_field_offset
 
 import formwire
 
@@ -82,6 +82,38 @@ def test_limits_and_unknown_content_type() -> None:
     with pytest.raises(formwire.MultipartError) as e:
         formwire.parse_form(body, "text/plain")
     assert e.value.code == "MP_CONTENT_TYPE"
+
+
+def test_a_thousand_1_mib_fields_stop_at_max_total_field_bytes() -> None:
+    """MP-L-04 (issue #13 item 6): 1,000 text fields of 1 MiB each are MP_LIMIT_TOTAL_FIELD_BYTES at the first byte
+    of field 11; parse_form never reads (nor holds) much more than the 10 MiB default."""
+    import tracemalloc
+
+    sent = [0]
+    tracemalloc.start()
+    try:
+        with pytest.raises(formwire.MultipartError) as e:
+            formwire.parse_form(many_fields(1000, 1 << 20, sent), CT)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert (e.value.code, e.value.offset) == ("MP_LIMIT_TOTAL_FIELD_BYTES", total_field_offset(10, 1 << 20))
+    assert sent[0] <= (10 << 20) + 65536, sent[0]
+    # the ten fields held as str (10 MiB) and one chunk: no more than the limit and a little
+    assert peak < 12 << 20, peak
+    with pytest.raises(formwire.MultipartError) as e:
+        asyncio.run(formwire.aparse_form(_aiter(many_fields(1000, 1 << 20, [0])), CT))
+    assert e.value.code == "MP_LIMIT_TOTAL_FIELD_BYTES"
+    # exactly the limit passes; None turns it off
+    with formwire.parse_form(many_fields(10, 1 << 20, [0]), CT) as f:
+        assert len(f.fields) == 10
+    with formwire.parse_form(many_fields(11, 1 << 20, [0]), CT, max_total_field_bytes=None) as f:
+        assert len(f.fields) == 11
+
+
+async def _aiter(chunks):  # type: ignore[no-untyped-def]
+    for c in chunks:
+        yield c
 
 
 def test_aparse_form_from_asgi_receive_and_async_iterable() -> None:

@@ -12,6 +12,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
+import formwire
 import formwire.compat.starlette as fw_starlette
 from formwire.compat import python_multipart as shim
 
@@ -537,3 +538,39 @@ def test_subclass_with_its_own_callbacks_keeps_starlettes_parse() -> None:
         assert asyncio.run(run(fp.MultiPartParser)) == [("a", "abc")]
     finally:
         fw_starlette.uninstall()
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_a_thousand_1_mib_fields_stop_at_max_total_field_bytes(native: bool) -> None:
+    """MP-L-04 (issue #13 item 6): Starlette keeps every text field in memory, each up to max_part_size (1 MiB), up
+    to max_fields (1,000): 1,000 MiB. With formwire the form stops at 10 MiB of fields in all, on both paths, and the
+    rest of the body is never read."""
+    import asyncio
+
+    from starlette.formparsers import MultiPartException
+    from conftest import many_fields
+
+    sent = [0]
+    chunks = many_fields(1000, 1 << 20, sent, boundary="B")
+
+    async def receive() -> dict[str, object]:
+        c = next(chunks, None)
+        return {"type": "http.request", "body": c or b"", "more_body": c is not None}
+
+    async def parse() -> None:
+        scope = {"type": "http", "method": "POST", "path": "/", "query_string": b"",
+                 "headers": [(b"content-type", b"multipart/form-data; boundary=B")]}
+        async with Request(scope, receive).form():
+            pass
+
+    fw_starlette.install(native=native)
+    try:
+        with pytest.raises(MultiPartException) as e:
+            asyncio.run(parse())
+    finally:
+        fw_starlette.uninstall()
+    if native:
+        assert e.value.message == "Fields exceeded maximum total size of 10240KB."
+    assert isinstance(e.value.__cause__, formwire.MultipartError)
+    assert e.value.__cause__.code == "MP_LIMIT_TOTAL_FIELD_BYTES"
+    assert sent[0] <= (10 << 20) + 65536, sent[0]

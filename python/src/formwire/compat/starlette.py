@@ -402,6 +402,10 @@ def _native_parse(fp: Any, original: Any, options: dict[str, Any]) -> Any:
                     raise _too_many(MultiPartException, "fields", max_fields) from exc
                 if exc.code == "MP_LIMIT_FIELD_BYTES":
                     raise MultiPartException(f"Part exceeded maximum size of {int(max_part_size / 1024)}KB.") from exc
+                if exc.code == "MP_LIMIT_TOTAL_FIELD_BYTES":
+                    # MP-L-04: the text fields Starlette holds in memory, all together (formwire's own limit)
+                    total = opts.get("max_total_field_bytes", 10 << 20)
+                    raise MultiPartException(f"Fields exceeded maximum total size of {int(total / 1024)}KB.") from exc
                 if exc.code == "MP_NO_DISPOSITION" or (
                         exc.code == "MP_DISPOSITION" and _disposition_lacks_name(recent, exc.offset)):
                     # Starlette's answer to a part without a name (formwire's MP-H-08 rejects it too)

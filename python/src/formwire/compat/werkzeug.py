@@ -8,8 +8,10 @@
 ``request.form`` and ``request.files`` keep their types (``MultiDict``, ``FileStorage``), the app's stream factory,
 and Werkzeug's limits: ``max_form_parts`` (Flask ``MAX_FORM_PARTS``) is formwire's ``max_parts`` and
 ``max_form_memory_size`` (Flask ``MAX_FORM_MEMORY_SIZE``) its ``max_field_bytes``; exceeding either is a 413 as
-before. Malformed bodies are a ``ValueError`` (formwire's ``MultipartError``), which Werkzeug's form parser turns
-into an empty form unless ``silent=False``, as it does with its own errors. ``allow_preamble`` is on by default
+before, and so is every other formwire limit (``MP_LIMIT_*``: a boundary over ``max_boundary_bytes``, 10 MiB of text
+fields in all, ...), so a limit is never an empty form. Malformed bodies are a ``ValueError`` (formwire's
+``MultipartError``), which Werkzeug's form parser turns into an empty form unless ``silent=False``, as it does with
+its own errors. ``allow_preamble`` is on by default
 here, because Werkzeug's own test client sends a CRLF before the first delimiter. Text fields are UTF-8 with U+FFFD
 (MP-F-01) whatever charset a part claims. ``uninstall()`` restores Werkzeug's parser.
 """
@@ -23,7 +25,6 @@ from formwire.multipart import Parser
 
 __all__ = ["install", "uninstall", "installed"]
 
-_LIMITS = {"MP_LIMIT_PARTS", "MP_LIMIT_FIELD_BYTES", "MP_LIMIT_FILE_BYTES", "MP_LIMIT_TOTAL_BYTES", "MP_LIMIT_HEADER_BYTES"}
 _saved: Any = None
 _options: dict[str, Any] = {}
 
@@ -36,7 +37,13 @@ def _parse(self: Any, stream: IO[bytes], boundary: bytes, content_length: int | 
     opts: dict[str, Any] = {"max_parts": self.max_form_parts, "max_field_bytes": self.max_form_memory_size,
                             "allow_preamble": True}
     opts.update(_options)
-    parser = Parser(boundary, **opts)
+    try:
+        parser = Parser(boundary, **opts)
+    except MultipartError as e:
+        # MP-B-04: a boundary over max_boundary_bytes is a limit (413), never the empty form of a silent ValueError.
+        if e.code.startswith("MP_LIMIT_"):
+            raise RequestEntityTooLarge() from e
+        raise
     fields: list[tuple[str, str]] = []
     files: list[tuple[str, Any]] = []
     part: Part | None = None
@@ -83,7 +90,7 @@ def _parse(self: Any, stream: IO[bytes], boundary: bytes, content_length: int | 
             f.close()
         if container is not None:
             container.close()
-        if e.code in _LIMITS:
+        if e.code.startswith("MP_LIMIT_"):
             raise RequestEntityTooLarge() from e
         raise
     return self.cls(fields), self.cls(files)
