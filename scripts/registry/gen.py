@@ -13,6 +13,7 @@ generated from spec/registry.json by scripts/registry/gen.py and must not be edi
 of a hand-written file (the spec tables between marker comments): it then returns the whole file with that part
 replaced (see `splice`). Python stdlib only.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -130,6 +131,7 @@ def load(path: Path = REGISTRY) -> dict:
 
 # ---- helpers the emitters share ---------------------------------------------------------------------------------
 
+
 def limits(reg: dict, fmt: str | None = None) -> list[dict]:
     return [x for x in reg["limits"] if fmt is None or x["format"] == fmt]
 
@@ -164,6 +166,7 @@ def splice(text: str, begin: str, end: str, body: str, path: str = "") -> str:
 
 
 # ---- driver -----------------------------------------------------------------------------------------------------
+
 
 def emitters() -> list[tuple[str, object]]:
     mods = []

@@ -3,6 +3,7 @@
 Markers: `<!-- registry:limits FORMAT -->`, `<!-- registry:errors FORMAT -->` (decode errors: code, meaning, offset),
 `<!-- registry:encode-errors FORMAT -->` (encoder errors), each closed by `<!-- /registry -->`.
 """
+
 from __future__ import annotations
 
 import re

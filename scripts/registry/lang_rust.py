@@ -7,6 +7,7 @@
 
 The output is already in rustfmt's layout (`cargo fmt --check` runs over it in `make lint`).
 """
+
 from __future__ import annotations
 
 import textwrap
@@ -15,7 +16,11 @@ import gen  # type: ignore[import-not-found]
 
 KINDS = [
     ("malformed", "Malformed", "The input breaks a rule of the format (HTTP 400)."),
-    ("unsupported", "Unsupported", "The input is well-formed but uses what cannot cross a process boundary (HTTP 400)."),
+    (
+        "unsupported",
+        "Unsupported",
+        "The input is well-formed but uses what cannot cross a process boundary (HTTP 400).",
+    ),
     ("limit", "Limit", "A named limit of `spec/limits.md` was exceeded (HTTP 413)."),
     ("encode", "Encode", "An encoder refused its input; no HTTP response status."),
 ]
@@ -24,8 +29,7 @@ KIND_NAME = {k: n for k, n, _ in KINDS}
 
 def doc(text: str, indent: str = "", prefix: str = "///") -> str:
     lead = f"{indent}{prefix} "
-    lines = textwrap.wrap(" ".join(text.split()), width=100 - len(lead), break_long_words=False,
-                          break_on_hyphens=False)
+    lines = textwrap.wrap(" ".join(text.split()), width=100 - len(lead), break_long_words=False, break_on_hyphens=False)
     return "".join(f"{lead}{ln}\n".replace(" \n", "\n") for ln in lines)
 
 
@@ -46,10 +50,12 @@ def rust_int(n: int) -> str:
 
 
 def kind_enum() -> str:
-    out = ["/// What an error code means for a caller: the `kind` column of `spec/registry.json`.\n",
-           "#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]\n",
-           "#[non_exhaustive]\n",
-           "pub enum ErrorKind {\n"]
+    out = [
+        "/// What an error code means for a caller: the `kind` column of `spec/registry.json`.\n",
+        "#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]\n",
+        "#[non_exhaustive]\n",
+        "pub enum ErrorKind {\n",
+    ]
     for _, name, d in KINDS:
         out.append(doc(d, "    "))
         out.append(f"    {name},\n")
@@ -73,13 +79,15 @@ def kind_enum() -> str:
 
 
 def code_enum(errs: list[dict], variant, all_as_array: bool, from_fn: str) -> str:
-    out = ["/// The error codes of `spec/errors.md`, one variant per code.\n",
-           "///\n",
-           "/// [`ErrorCode::as_str`] gives the registry string; the byte offset that comes with each code is\n",
-           "/// documented on the variant.\n",
-           "#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]\n",
-           "#[non_exhaustive]\n",
-           "pub enum ErrorCode {\n"]
+    out = [
+        "/// The error codes of `spec/errors.md`, one variant per code.\n",
+        "///\n",
+        "/// [`ErrorCode::as_str`] gives the registry string; the byte offset that comes with each code is\n",
+        "/// documented on the variant.\n",
+        "#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]\n",
+        "#[non_exhaustive]\n",
+        "pub enum ErrorCode {\n",
+    ]
     for e in errs:
         text = f"`{e['code']}`: {e['meaning']}"
         if "offset" in e:
@@ -156,18 +164,21 @@ def options_struct(reg: dict, fmt: str) -> str:
     codes = {e["code"]: e for e in reg["errors"]}
     lims, flags = gen.limits(reg, fmt), gen.options(reg, fmt)
     i = "    "
-    out = [f"{i}/// Parser options: the lenient flags (MP-R-02, all off) and limits (`spec/limits.md`) of\n"
-           if flags else f"{i}/// Parser options: the limits (`spec/limits.md`) of\n",
-           f"{i}/// `spec/registry.json`.\n",
-           f"{i}///\n",
-           f"{i}/// `Default` is the strict profile with the default limits. A limit of\n",
-           f"{i}/// [`UNLIMITED`](crate::registry::UNLIMITED) (`u64::MAX`) is off. Field names are the spec's;\n",
-           f"{i}/// [`Options::set_limit`]{' and [`Options::set_flag`]' if flags else ''} take them as strings, "
-           f"for bindings and\n",
-           f"{i}/// configuration files.\n",
-           f"{i}#[derive(Clone, Debug, PartialEq, Eq)]\n",
-           f"{i}#[non_exhaustive]\n",
-           f"{i}pub struct Options {{\n"]
+    out = [
+        f"{i}/// Parser options: the lenient flags (MP-R-02, all off) and limits (`spec/limits.md`) of\n"
+        if flags
+        else f"{i}/// Parser options: the limits (`spec/limits.md`) of\n",
+        f"{i}/// `spec/registry.json`.\n",
+        f"{i}///\n",
+        f"{i}/// `Default` is the strict profile with the default limits. A limit of\n",
+        f"{i}/// [`UNLIMITED`](crate::registry::UNLIMITED) (`u64::MAX`) is off. Field names are the spec's;\n",
+        f"{i}/// [`Options::set_limit`]{' and [`Options::set_flag`]' if flags else ''} take them as strings, "
+        f"for bindings and\n",
+        f"{i}/// configuration files.\n",
+        f"{i}#[derive(Clone, Debug, PartialEq, Eq)]\n",
+        f"{i}#[non_exhaustive]\n",
+        f"{i}pub struct Options {{\n",
+    ]
     for o in flags:
         rules = ", ".join(o.get("rules", []))
         out.append(doc(f"`{o['name']}`{' (' + rules + ')' if rules else ''}: {o['meaning']}.", i * 2))
@@ -187,7 +198,9 @@ def options_struct(reg: dict, fmt: str) -> str:
     out.append(f"{i * 3}}}\n{i}{i}}}\n{i}}}\n\n")
     out.append(f"{i}impl Options {{\n")
     if flags:
-        out.append(f"{i}{i}/// Sets a lenient flag by its spec name ([`FLAGS`]). Returns `false` for an unknown name.\n")
+        out.append(
+            f"{i}{i}/// Sets a lenient flag by its spec name ([`FLAGS`]). Returns `false` for an unknown name.\n"
+        )
         out.append(f"{i}{i}pub fn set_flag(&mut self, name: &str, on: bool) -> bool {{\n")
         out.append(f"{i * 3}let slot = match name {{\n")
         for o in flags:
@@ -199,8 +212,10 @@ def options_struct(reg: dict, fmt: str) -> str:
     out.append(f"{i * 3}let slot = match name {{\n")
     for lim in lims:
         out.append(f"{i * 4}\"{lim['name']}\" => &mut self.{lim['name']},\n")
-    out.append(f"{i * 4}_ => return false,\n{i * 3}}};\n"
-               f"{i * 3}*slot = limit.unwrap_or(crate::registry::UNLIMITED);\n{i * 3}true\n{i}{i}}}\n{i}}}\n")
+    out.append(
+        f"{i * 4}_ => return false,\n{i * 3}}};\n"
+        f"{i * 3}*slot = limit.unwrap_or(crate::registry::UNLIMITED);\n{i * 3}true\n{i}{i}}}\n{i}}}\n"
+    )
     return "".join(out)
 
 
@@ -215,13 +230,15 @@ def format_mod(reg: dict, fmt: str) -> str:
 
 
 def core(reg: dict) -> str:
-    out = [gen.header("//"),
-           "//! The limits, error codes and lenient options of `spec/registry.json`.\n",
-           "//!\n",
-           "//! Generated: edit `spec/registry.json` and run `make registry`. Limit defaults are `u64`\n",
-           "//! ([`UNLIMITED`] is off).\n\n",
-           "/// The value of a limit that is off.\n",
-           "pub const UNLIMITED: u64 = u64::MAX;\n\n"]
+    out = [
+        gen.header("//"),
+        "//! The limits, error codes and lenient options of `spec/registry.json`.\n",
+        "//!\n",
+        "//! Generated: edit `spec/registry.json` and run `make registry`. Limit defaults are `u64`\n",
+        "//! ([`UNLIMITED`] is off).\n\n",
+        "/// The value of a limit that is off.\n",
+        "pub const UNLIMITED: u64 = u64::MAX;\n\n",
+    ]
     for fmt in gen.FORMATS:
         out.append(format_mod(reg, fmt))
         out.append("\n")
@@ -233,12 +250,17 @@ def core(reg: dict) -> str:
 
 def v8(reg: dict) -> str:
     errs = gen.errors(reg, "clone")
-    out = [gen.header("//"),
-           "//! The structured-clone limits and `SC_` error codes of `spec/registry.json`.\n",
-           "//!\n",
-           "//! Generated: edit `spec/registry.json` and run `make registry`.\n\n",
-           limits_mod(reg, "clone"), "\n", kind_enum(), "\n",
-           code_enum(errs, lambda c: gen.pascal(c[3:]), True, "from_str_code")]
+    out = [
+        gen.header("//"),
+        "//! The structured-clone limits and `SC_` error codes of `spec/registry.json`.\n",
+        "//!\n",
+        "//! Generated: edit `spec/registry.json` and run `make registry`.\n\n",
+        limits_mod(reg, "clone"),
+        "\n",
+        kind_enum(),
+        "\n",
+        code_enum(errs, lambda c: gen.pascal(c[3:]), True, "from_str_code"),
+    ]
     return "".join(out)
 
 

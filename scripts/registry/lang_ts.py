@@ -1,5 +1,6 @@
 """TypeScript emitter: ts/src/core/registry.ts, the limit defaults, lenient option names, the `ErrorCode` union (every
 format, SC codes included) and each code's kind and HTTP status. Runtime-free, no imports."""
+
 from __future__ import annotations
 
 import textwrap
@@ -11,8 +12,9 @@ TYPES = {"multipart": "Multipart", "urlencoded": "Urlencoded", "clone": "Clone"}
 
 
 def jsdoc(text: str, indent: str = "") -> str:
-    lines = textwrap.wrap(" ".join(text.split()), width=116 - len(indent), break_long_words=False,
-                          break_on_hyphens=False)
+    lines = textwrap.wrap(
+        " ".join(text.split()), width=116 - len(indent), break_long_words=False, break_on_hyphens=False
+    )
     if len(lines) == 1 and len(indent) + len(lines[0]) + 7 <= 120:
         return f"{indent}/** {lines[0]} */\n"
     return f"{indent}/**\n" + "".join(f"{indent} * {ln}\n" for ln in lines) + f"{indent} */\n"
@@ -25,11 +27,13 @@ def union(name: str, codes: list[str]) -> str:
 
 
 def outputs(reg: dict) -> dict[str, str]:
-    out = [gen.header("//"),
-           "/**\n",
-           " * The limits, lenient options and error codes of spec/registry.json: defaults by format, the `ErrorCode`\n",
-           " * union and each code's kind and HTTP status. Edit spec/registry.json and run `make registry`.\n",
-           " */\n\n"]
+    out = [
+        gen.header("//"),
+        "/**\n",
+        " * The limits, lenient options and error codes of spec/registry.json: defaults by format, the `ErrorCode`\n",
+        " * union and each code's kind and HTTP status. Edit spec/registry.json and run `make registry`.\n",
+        " */\n\n",
+    ]
     for fmt in gen.FORMATS:
         lims = gen.limits(reg, fmt)
         out.append(f"/** The {fmt} limits, each optional; `Infinity` (or `null` where accepted) is unlimited. */\n")
@@ -57,12 +61,16 @@ def outputs(reg: dict) -> dict[str, str]:
         out.append("\n")
     out.append("/** Every error code of spec/errors.md. Codes are the contract; messages are not. */\n")
     out.append("export type ErrorCode = " + " | ".join(f"{TYPES[f]}ErrorCode" for f in gen.FORMATS) + ";\n\n")
-    out.append("/** What a code means for a caller: malformed input (400), an unsupported value (400), a limit (413), an\n"
-               " * encoder error (no HTTP status). */\n")
+    out.append(
+        "/** What a code means for a caller: malformed input (400), an unsupported value (400), a limit (413), an\n"
+        " * encoder error (no HTTP status). */\n"
+    )
     out.append("export type ErrorKind = " + " | ".join(f"'{k}'" for k in gen.KIND_STATUS) + ";\n\n")
     out.append("/** Each code's kind and the HTTP status a server answers with (`null` for encoder errors). */\n")
-    out.append("export const ERROR_CODES: Readonly<Record<ErrorCode, { readonly kind: ErrorKind; "
-               "readonly httpStatus: number | null }>> =\n  Object.freeze({\n")
+    out.append(
+        "export const ERROR_CODES: Readonly<Record<ErrorCode, { readonly kind: ErrorKind; "
+        "readonly httpStatus: number | null }>> =\n  Object.freeze({\n"
+    )
     for e in reg["errors"]:
         st = "null" if e["http_status"] is None else e["http_status"]
         out.append(f"    {e['code']}: {{ kind: '{e['kind']}', httpStatus: {st} }},\n")

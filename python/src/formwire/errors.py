@@ -5,10 +5,13 @@ format. ``code`` is the contract (``"MP_TRUNCATED"``, ``"UE_LIMIT_PAIRS"``, ``"S
 offset the code's definition points at (for the multipart encoder: the index of the offending entry; for the V8
 encoder: the output length when the error happened). The message is for humans and may change.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
+
+from ._registry import ERRORS
 
 __all__ = ["ParseError", "MultipartError", "UrlencodedError", "V8Error"]
 
@@ -26,6 +29,18 @@ class ParseError(ValueError):
 
     def __reduce__(self) -> tuple[type[ParseError], tuple[str, str, int]]:
         return (type(self), (str(self), self.code, self.offset))
+
+    @property
+    def kind(self) -> str | None:
+        """``"malformed"``, ``"unsupported"``, ``"limit"`` or ``"encode"`` (spec/registry.json); None for an unknown code."""
+        got = ERRORS.get(self.code)
+        return got[0] if got else None
+
+    @property
+    def http_status(self) -> int | None:
+        """The HTTP status a server answers with: 400 for malformed input, 413 for a limit; None for encoder errors."""
+        got = ERRORS.get(self.code)
+        return got[1] if got else None
 
 
 class MultipartError(ParseError):
