@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gc
 import json
+import shutil
 import subprocess
 import sys
 import time
@@ -42,6 +43,15 @@ def test_bigints_beyond_int_str_digits_round_trip() -> None:
         assert y == x and isinstance(y, v8.JSBigInt)
     boxed = v8.loads(v8.dumps(v8.JSBoxed(v8.JSBigInt(-(2**30000)))))
     assert boxed == v8.JSBoxed(v8.JSBigInt(-(2**30000)))
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed (the repository's setup requires it)")
+def test_node_bigints_beyond_int_str_digits() -> None:
+    script = "process.stdout.write(require('v8').serialize([2n ** 20000n, -(3n ** 30000n)]).toString('hex'))"
+    out = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True).stdout
+    x = v8.loads(bytes.fromhex(out))
+    assert x == [2**20000, -(3**30000)] and all(isinstance(i, v8.JSBigInt) for i in x)
+    assert v8.dumps(x) == bytes.fromhex(out)
 
 
 def test_bigint_conversion_is_linear() -> None:
@@ -248,3 +258,35 @@ def test_parsers_leave_the_collector_running() -> None:
         assert gc.isenabled()
         assert gc.get_count()[0] < 2 * threshold, gc.get_count()
         del result
+
+
+def test_large_read_only_input_is_decoded_without_the_gil() -> None:
+    # Another thread runs only when the caller releases the GIL (the switch interval is made too long to force it).
+    import threading
+
+    data = v8.dumps([v8.undefined] * (4 << 20))
+    count, stop = [0], threading.Event()
+
+    def spin() -> None:
+        while not stop.is_set():
+            count[0] += 1
+            time.sleep(0)  # releases the GIL for a moment, so the main thread can take it back
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(100.0)
+    t = threading.Thread(target=spin)
+    t.start()
+    try:
+        before = count[0]
+        value = v8.loads(data)
+        during = count[0] - before
+        mutable = bytearray(data)
+        before = count[0]
+        v8.loads(mutable)  # another thread could change a bytearray: decoded with the GIL held
+        held = count[0] - before
+    finally:
+        stop.set()
+        sys.setswitchinterval(old)
+        t.join()
+    assert len(value) == 4 << 20
+    assert during > 0 and held == 0, (during, held)
