@@ -28,6 +28,7 @@ import (
 	stdmultipart "mime/multipart"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 
 	formwire "github.com/formwire/formwire/go"
@@ -129,9 +130,9 @@ func ParseRequest(r *http.Request, o *Options) (*multipart.Form, error) {
 	var bodyErr error
 	if r.Body != nil && (r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch) {
 		ct := r.Header.Get("Content-Type")
-		t, ok := mime.Parse(multipart.ContentTypeLatin1(ct))
+		essence := essenceOf(ct)
 		switch {
-		case ok && t.Essence() == "application/x-www-form-urlencoded":
+		case essence == "application/x-www-form-urlencoded":
 			var vs url.Values
 			vs, bodyErr = parseURLEncodedBody(r, o.URLEncoded)
 			if len(r.PostForm) == 0 && vs != nil {
@@ -141,7 +142,7 @@ func ParseRequest(r *http.Request, o *Options) (*multipart.Form, error) {
 					r.PostForm[k] = append(r.PostForm[k], v...)
 				}
 			}
-		case ok && t.Essence() == "multipart/form-data":
+		case essence == "multipart/form-data":
 			form, bodyErr = parseMultipartBody(r, ct, o)
 		}
 	}
@@ -220,6 +221,21 @@ func parseMultipartBody(r *http.Request, ct string, o *Options) (*multipart.Form
 	// the values are here, the files only in form (see the package doc).
 	r.MultipartForm = &stdmultipart.Form{Value: form.Value, File: map[string][]*stdmultipart.FileHeader{}}
 	return form, nil
+}
+
+// essenceOf is the MIME essence of a Content-Type (MIME Sniffing §4.4), with
+// a shortcut for the exact spellings clients send (no allocation).
+func essenceOf(ct string) string {
+	for _, e := range [...]string{"application/x-www-form-urlencoded", "multipart/form-data"} {
+		if len(ct) >= len(e) && strings.EqualFold(ct[:len(e)], e) && (len(ct) == len(e) || ct[len(e)] == ';') {
+			return e
+		}
+	}
+	t, ok := mime.Parse(multipart.ContentTypeLatin1(ct))
+	if !ok {
+		return ""
+	}
+	return t.Essence()
 }
 
 type ctxKey struct{}

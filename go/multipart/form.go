@@ -25,6 +25,10 @@ type FormOptions struct {
 	// (net/http's ParseMultipartForm default). Text fields are always in
 	// memory, bounded by Options.MaxTotalFieldBytes.
 	MaxMemory int64
+	// MaxFileMemory is the largest file kept in memory: a bigger one goes
+	// to its temp file as soon as it passes this size, instead of being
+	// buffered up to MaxMemory first. Default 1 MiB.
+	MaxFileMemory int64
 	// MaxDiskBytes is how many bytes all temp files of one form may hold.
 	// Default 10 GiB.
 	MaxDiskBytes int64
@@ -37,7 +41,7 @@ type FormOptions struct {
 
 // DefaultFormOptions returns the FormOptions defaults.
 func DefaultFormOptions() FormOptions {
-	return FormOptions{MaxMemory: 32 << 20, MaxDiskBytes: 10 << 30, MaxFiles: 1000}
+	return FormOptions{MaxMemory: 32 << 20, MaxFileMemory: 1 << 20, MaxDiskBytes: 10 << 30, MaxFiles: 1000}
 }
 
 // LimitError is a FormOptions limit exceeded while reading a form.
@@ -172,6 +176,7 @@ func ReadForm(r *Reader, fo *FormOptions) (form *Form, err error) {
 		opts = *fo
 	}
 	maxMem, maxDisk, maxFiles := formwire.Lim(opts.MaxMemory), formwire.Lim(opts.MaxDiskBytes), formwire.Lim(opts.MaxFiles)
+	maxFileMem := formwire.Lim(opts.MaxFileMemory)
 	form = &Form{Value: map[string][]string{}, File: map[string][]*FileHeader{}}
 	var tmp *os.File
 	defer func() {
@@ -235,7 +240,7 @@ func ReadForm(r *Reader, fo *FormOptions) (form *Form, err error) {
 			case skip:
 			case !isFile:
 				field = append(field, d...)
-			case tmp == nil && mem+int64(len(d)) <= maxMem:
+			case tmp == nil && mem+int64(len(d)) <= maxMem && int64(len(buf)+len(d)) <= maxFileMem:
 				// In memory while it fits; the first byte that does not moves it to disk.
 				buf = append(buf, d...)
 				mem += int64(len(d))

@@ -199,3 +199,23 @@ func TestReadFormAfterNextPartAndNames(t *testing.T) {
 		t.Fatalf("%s, want %s", got, want)
 	}
 }
+
+// MaxFileMemory: a file over it goes to disk although MaxMemory has room.
+func TestReadFormMaxFileMemory(t *testing.T) {
+	dir := t.TempDir()
+	b := body("Content-Disposition: form-data; name=f; filename=a\r\n\r\n"+strings.Repeat("x", 2000),
+		"Content-Disposition: form-data; name=f; filename=b\r\n\r\n"+strings.Repeat("y", 500))
+	fo := DefaultFormOptions()
+	fo.MaxFileMemory = 1000
+	fo.TempDir = dir
+	r, _ := NewReader(bytes.NewReader(b), ct, nil)
+	form, err := ReadForm(r, &fo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer form.RemoveAll()
+	fs := form.File["f"]
+	if fs[0].tmpfile == "" || fs[0].Size != 2000 || fs[1].tmpfile != "" || fs[1].Size != 500 {
+		t.Fatalf("%+v %+v", fs[0], fs[1])
+	}
+}

@@ -22,7 +22,8 @@ type Reader struct {
 	part    *Part
 	srcDone bool
 	err     error
-	ended   bool // End seen
+	ended   bool  // End seen
+	names   arena // Part.Name and Filename strings, many per allocation
 }
 
 // NewReader returns a Reader over r for a request Content-Type header value
@@ -111,9 +112,9 @@ func (r *Reader) NextPart() (*Part, error) {
 		switch ev.Kind {
 		case PartStart:
 			h := r.p.Head()
-			r.part = &Part{r: r, Name: h.Name(), Filename: h.Filename(), IsFile: h.IsFile()}
+			r.part = &Part{r: r, Name: r.names.text(h.NameBytes()), Filename: r.names.text(h.FilenameBytes()), IsFile: h.IsFile()}
 			if ct, ok := h.ContentType(); ok {
-				r.part.ContentType = string(ct)
+				r.part.ContentType = r.names.str(ct)
 			}
 			return r.part, nil
 		case End:

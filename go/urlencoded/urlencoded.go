@@ -14,6 +14,7 @@
 package urlencoded
 
 import (
+	"bytes"
 	"unicode/utf8"
 	"unsafe"
 
@@ -40,28 +41,36 @@ var hexVal = func() (t [256]byte) {
 	return
 }()
 
-// plain: bytes that decoding leaves as they are (not '+', '%', '&', '=', or >= 0x80).
-var plain = func() (t [256]bool) {
-	for i := 0; i < 0x80; i++ {
-		t[i] = true
+// firstSpecial is the index of the first '+' or '%' of src, or -1. Short
+// names and values are scanned inline; long ones with IndexByte (SIMD).
+func firstSpecial(src []byte) int {
+	if len(src) < 32 {
+		for i, c := range src {
+			if c == '+' || c == '%' {
+				return i
+			}
+		}
+		return -1
 	}
-	t['+'], t['%'], t['&'], t['='] = false, false, false, false
-	return
-}()
+	p, q := bytes.IndexByte(src, '+'), bytes.IndexByte(src, '%')
+	if p < 0 || (q >= 0 && q < p) {
+		return q
+	}
+	return p
+}
 
 // appendDecoded appends the UE-P-06/07/08 decoding of src to dst.
 func appendDecoded(dst, src []byte) []byte {
-	// The usual case: nothing to decode.
-	i := 0
-	for i < len(src) && plain[src[i]] {
-		i++
-	}
-	if i == len(src) {
-		return append(dst, src...)
+	i := firstSpecial(src)
+	if i < 0 {
+		// The usual case: nothing to decode but the UTF-8 check.
+		if utf8.Valid(src) {
+			return append(dst, src...)
+		}
+		return text.AppendLossy(dst, src)
 	}
 	start := len(dst)
 	dst = append(dst, src[:i]...)
-	high := false
 	for ; i < len(src); i++ {
 		c := src[i]
 		switch {
@@ -71,13 +80,10 @@ func appendDecoded(dst, src []byte) []byte {
 			c = hexVal[src[i+1]]<<4 | hexVal[src[i+2]] // UE-P-07
 			i += 2
 		}
-		if c >= 0x80 {
-			high = true
-		}
 		dst = append(dst, c)
 	}
 	// UE-P-08: UTF-8 decode without BOM, with replacement.
-	if high && !utf8.Valid(dst[start:]) {
+	if !utf8.Valid(dst[start:]) {
 		fixed := text.AppendLossy(nil, dst[start:])
 		dst = append(dst[:start], fixed...)
 	}
@@ -159,20 +165,15 @@ func parse(b []byte, o *Options, inPlace bool, size func(int), fn func(name, val
 		in = in[:opts.MaxBytes]
 		limitErr = formwire.New(formwire.UELimitBytes, opts.MaxBytes)
 	}
-	// An earlier UE_LIMIT_PAIRS wins (UE-L-03).
-	n := int64(0)
-	for i := 0; i < len(in); {
-		j := indexAmp(in[i:])
-		if j != 0 {
-			n++
-			if n > opts.MaxPairs {
-				return formwire.New(formwire.UELimitPairs, int64(i))
-			}
+	// An earlier UE_LIMIT_PAIRS wins (UE-L-03). With fewer '&' than
+	// MaxPairs the limit cannot be reached: count them in one pass and size
+	// for that many (empty sequences make it an upper bound).
+	n := int64(bytes.Count(in, []byte{'&'})) + 1
+	if n > opts.MaxPairs {
+		n = pairCount(in, opts.MaxPairs)
+		if n < 0 {
+			return formwire.New(formwire.UELimitPairs, -n-1)
 		}
-		if j < 0 {
-			break
-		}
-		i += j + 1
 	}
 	if limitErr != nil {
 		return limitErr
@@ -235,21 +236,40 @@ func parse(b []byte, o *Options, inPlace bool, size func(int), fn func(name, val
 	return nil
 }
 
+// pairCount counts the pairs of in (UE-P-03: empty sequences are not
+// pairs), or returns -(offset+1) of the first byte of pair max+1.
+func pairCount(in []byte, max int64) int64 {
+	n := int64(0)
+	for i := 0; i < len(in); {
+		j := indexAmp(in[i:])
+		if j != 0 {
+			n++
+			if n > max {
+				return -int64(i) - 1
+			}
+		}
+		if j < 0 {
+			break
+		}
+		i += j + 1
+	}
+	return n
+}
+
 // decodeInPlace decodes src over itself (UE-P-06/07 never lengthen) and
 // returns a string aliasing it; invalid UTF-8 (UE-P-08) gets its own copy.
 func decodeInPlace(src []byte) string {
-	i := 0
-	for i < len(src) && plain[src[i]] {
-		i++
-	}
-	if i == len(src) {
+	i := firstSpecial(src)
+	if i < 0 {
 		if len(src) == 0 {
 			return ""
+		}
+		if !utf8.Valid(src) {
+			return text.Lossy(src)
 		}
 		return unsafe.String(&src[0], len(src))
 	}
 	w := i
-	high := false
 	for ; i < len(src); i++ {
 		c := src[i]
 		switch {
@@ -259,34 +279,22 @@ func decodeInPlace(src []byte) string {
 			c = hexVal[src[i+1]]<<4 | hexVal[src[i+2]]
 			i += 2
 		}
-		if c >= 0x80 {
-			high = true
-		}
 		src[w] = c
 		w++
 	}
 	d := src[:w]
-	if high && !utf8.Valid(d) {
+	if !utf8.Valid(d) {
 		return text.Lossy(d)
 	}
 	return unsafe.String(&d[0], len(d))
 }
 
-func indexAmp(b []byte) int {
-	for i, c := range b {
-		if c == '&' {
-			return i
-		}
-	}
-	return -1
-}
+func indexAmp(b []byte) int { return bytes.IndexByte(b, '&') }
 
 // split: UE-P-04, at the first '='.
 func split(seq []byte) (name, value []byte) {
-	for i, c := range seq {
-		if c == '=' {
-			return seq[:i], seq[i+1:]
-		}
+	if i := bytes.IndexByte(seq, '='); i >= 0 {
+		return seq[:i], seq[i+1:]
 	}
 	return seq, nil
 }
