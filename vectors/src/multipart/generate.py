@@ -34,12 +34,14 @@ WPT_FORM = "WPT html/semantics/forms/form-submission-0/multipart-formdata.window
 CT = "multipart/form-data; boundary=boundary"
 CRLF = b"\r\n"
 
-# Defaults from spec/limits.md (used to compute offsets of default-limit cases).
-MAX_HEADERS = 8
-MAX_HEADER_BYTES = 8192
-MAX_FIELD = 1048576
-MAX_TOTAL_FIELD = 10485760
-MAX_BOUNDARY = 256
+# Defaults from spec/registry.json (used to compute offsets of default-limit cases).
+with open(os.path.join(ROOT, "spec", "registry.json"), encoding="utf-8") as _f:
+    DEFAULTS = {x["name"]: x["default"] for x in json.load(_f)["limits"] if x["format"] == "multipart"}
+MAX_HEADERS = DEFAULTS["max_headers"]
+MAX_HEADER_BYTES = DEFAULTS["max_header_bytes"]
+MAX_FIELD = DEFAULTS["max_field_bytes"]
+MAX_TOTAL_FIELD = DEFAULTS["max_total_field_bytes"]
+MAX_BOUNDARY = DEFAULTS["max_boundary_bytes"]
 
 CASES = []
 

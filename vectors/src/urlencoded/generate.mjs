@@ -29,8 +29,12 @@ const OUT = path.join(ROOT, 'vectors', 'urlencoded');
 const SPEC = path.join(ROOT, 'spec', 'urlencoded.md');
 
 const OWN_ID = /^(wpt-ue-|ue-|cve-|gen-ue-)/; // the ids this script writes (and may delete)
-const DEFAULT_MAX_PAIRS = 10000; // spec/limits.md
-const DEFAULT_MAX_BYTES = 10485760; // spec/limits.md
+// Default limits from the one registry (spec/registry.json).
+const LIMITS = Object.fromEntries(
+  JSON.parse(fs.readFileSync(path.join(HERE, '..', '..', '..', 'spec', 'registry.json'), 'utf8'))
+    .limits.filter((l) => l.format === 'urlencoded').map((l) => [l.name, l.default]));
+const DEFAULT_MAX_PAIRS = LIMITS.max_pairs;
+const DEFAULT_MAX_BYTES = LIMITS.max_bytes;
 
 const FFFD = '\uFFFD';
 const WPT_PARSER = 'WPT url/urlencoded-parser.any.js (data url/resources/urlencoded-parser-data.json): URLSearchParams constructed with: ';
