@@ -80,6 +80,43 @@ test('errors reach the iterator with code and offset, after the parts before the
   assert.throws(() => parseMultipart(bin(BODY), 'text/plain'), (e: unknown) => e instanceof FormwireError && e.code === 'MP_CONTENT_TYPE');
 });
 
+test('formData(): 1,000 text fields of 1 MiB stop at max_total_field_bytes (10 MiB), the rest never read', async () => {
+  // MP-L-04, issue #13 item 6: formData() holds every field; without the total it would hold 1,000 MiB.
+  const MiB = 1 << 20;
+  const piece = new Uint8Array(65536).fill(0x76);
+  const head = (i: number) => `--b\r\nContent-Disposition: form-data; name="f${i}"\r\n\r\n`;
+  let sent = 0;
+  async function* body(n: number): AsyncGenerator<Uint8Array> {
+    for (let i = 0; i < n; i++) {
+      yield bin(head(i));
+      for (let k = 0; k < MiB; k += piece.length) {
+        sent += piece.length;
+        yield piece;
+      }
+      yield bin('\r\n');
+    }
+    yield bin('--b--\r\n');
+  }
+  let at = 0;
+  for (let i = 0; i < 10; i++) at += head(i).length + MiB + 2;
+  at += head(10).length;
+  global.gc?.();
+  const before = process.memoryUsage().rss;
+  await assert.rejects(
+    formData(Readable.from(body(1000)), CT),
+    (e: unknown) => e instanceof FormwireError && e.code === 'MP_LIMIT_TOTAL_FIELD_BYTES' && e.offset === at && e.httpStatus === 413,
+  );
+  // Readable.from reads up to 16 chunks ahead of the parser
+  assert.ok(sent <= 10 * MiB + 16 * piece.length, `${sent} bytes of fields read`);
+  // the ten 1 MiB strings (UTF-16 or Latin-1 in V8) and their byte copies at most: far from 1,000 MiB
+  assert.ok(process.memoryUsage().rss - before < 200 * MiB, `rss grew ${process.memoryUsage().rss - before}`);
+  sent = 0;
+  const fd = await formData(Readable.from(body(10)), CT);
+  assert.equal([...fd.keys()].length, 10);
+  const off = await formData(Readable.from(body(11)), CT, { maxTotalFieldBytes: Infinity });
+  assert.equal([...off.keys()].length, 11);
+});
+
 test('formData() equals Response.formData() on valid bodies', async () => {
   const form = new FormData();
   form.append('x', 'ü\r\n');

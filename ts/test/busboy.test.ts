@@ -83,6 +83,18 @@ test('bad input is an error event carrying the formwire code and offset', async 
   assert.throws(() => busboy({ headers: { 'content-type': 'text/plain' } }), /Unsupported content type/);
 });
 
+test("boundaries: 71 bytes (werkzeug's test client) parse; over max_boundary_bytes (256) throw MP_LIMIT_BOUNDARY, never an empty form", async () => {
+  const b71 = 'w'.repeat(71);
+  const input = Buffer.from(`--${b71}\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--${b71}--\r\n`, 'latin1');
+  const seen = await runBusboy({ headers: { 'content-type': `multipart/form-data; boundary=${b71}` } }, input);
+  assert.equal(seen.error, null);
+  assert.deepEqual(seen.fields.map(([n, v]) => [n, v]), [['a', '1']]);
+  assert.throws(
+    () => busboy({ headers: { 'content-type': `multipart/form-data; boundary=${'b'.repeat(257)}` } }),
+    (e: unknown) => e instanceof FormwireError && e.code === 'MP_LIMIT_BOUNDARY' && e.httpStatus === 413,
+  );
+});
+
 test('urlencoded bodies: fields, fieldNameSize and fieldSize truncation', async () => {
   const seen = await runBusboy(
     { headers: { 'content-type': 'application/x-www-form-urlencoded' }, limits: { fieldNameSize: 3, fieldSize: 2 } },
