@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"strconv"
 )
 
 // The neutral value description of vectors/SCHEMA.md (SC-N rules): the JSON form the conformance vectors and
@@ -533,5 +532,3 @@ func (n *neutralIn) b(j any) (Value, error) {
 	}
 	return nil, fmt.Errorf("%w: type %q", errNeutral, t)
 }
-
-var _ = strconv.Itoa
