@@ -204,6 +204,93 @@ fn form_data_from_the_reader_and_to_fields() {
     );
 }
 
+/// A body of `n` text fields of 1 MiB each, made as it is read; `sent`
+/// counts the field bytes handed out.
+struct ManyFields {
+    n: usize,
+    i: usize,
+    /// Bytes of the current piece still to hand out.
+    piece: Vec<u8>,
+    at: usize,
+    left: usize,
+    sent: std::rc::Rc<std::cell::Cell<u64>>,
+}
+
+impl Read for ManyFields {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        if self.at == self.piece.len() {
+            if self.left > 0 {
+                let k = self.left.min(out.len());
+                out[..k].fill(b'v');
+                self.left -= k;
+                self.sent.set(self.sent.get() + k as u64);
+                return Ok(k);
+            }
+            self.piece = if self.i < self.n {
+                self.left = 1 << 20;
+                let sep = if self.i == 0 { "" } else { "\r\n" };
+                format!(
+                    "{sep}--B\r\nContent-Disposition: form-data; name=\"f{}\"\r\n\r\n",
+                    self.i
+                )
+                .into_bytes()
+            } else if self.i == self.n {
+                b"\r\n--B--\r\n".to_vec()
+            } else {
+                return Ok(0);
+            };
+            self.i += 1;
+            self.at = 0;
+        }
+        let k = (self.piece.len() - self.at).min(out.len());
+        out[..k].copy_from_slice(&self.piece[self.at..self.at + k]);
+        self.at += k;
+        Ok(k)
+    }
+}
+
+#[test]
+fn form_data_of_a_thousand_1_mib_fields_stops_at_max_total_field_bytes() {
+    // MP-L-04, issue #13 item 6: the 11th field's first byte is over 10 MiB.
+    let sent = std::rc::Rc::new(std::cell::Cell::new(0));
+    let body = |n| ManyFields {
+        n,
+        i: 0,
+        piece: Vec::new(),
+        at: 0,
+        left: 0,
+        sent: sent.clone(),
+    };
+    let head = |i: usize| {
+        format!("--B\r\nContent-Disposition: form-data; name=\"f{i}\"\r\n\r\n").len() as u64
+    };
+    let at = (0..10).map(|i| head(i) + (1 << 20) + 2).sum::<u64>() + head(10);
+    let r = read::Reader::new(body(1000), b"B", Options::default()).unwrap();
+    let e = r.form_data().unwrap_err();
+    assert_eq!(
+        Error::from_io(&e),
+        Some(Error::new(ErrorCode::MpLimitTotalFieldBytes, at))
+    );
+    // One 64 KiB read past the limit at most: the rest of the 1,000 MiB is never produced.
+    assert!(
+        sent.get() <= (10 << 20) + (64 << 10),
+        "{} field bytes read",
+        sent.get()
+    );
+    let form = read::Reader::new(body(10), b"B", Options::default())
+        .unwrap()
+        .form_data()
+        .unwrap();
+    assert_eq!(form.len(), 10);
+    let mut o = Options::default();
+    o.max_total_field_bytes = UNLIMITED;
+    let form = read::Reader::new(body(11), b"B", o)
+        .unwrap()
+        .form_data()
+        .unwrap();
+    assert_eq!(form.len(), 11);
+}
+
 #[test]
 fn form_data_of_the_sample_and_errors() {
     let (body, want) = sample();
