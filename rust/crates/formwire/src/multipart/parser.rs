@@ -66,6 +66,7 @@ enum Raw {
     End,
 }
 
+/// Parser states, named as in spec/multipart.md § Parser states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
     /// Before the first delimiter (MP-P-02): a scan whose data is discarded.
@@ -77,7 +78,7 @@ enum State {
     /// In transport padding after `"--" B`.
     Padding,
     /// After the CR of a delimiter line.
-    LineCr,
+    DelimiterCr,
     /// In a part's header block.
     Headers(Hs),
     /// The header block is complete: emit `PartStart`.
@@ -87,7 +88,7 @@ enum State {
     /// A delimiter was recognized after a body: emit `PartEnd`.
     PartEnd,
     /// After `"--" B "--"`: padding, then CRLF or the end of input (MP-P-05).
-    Close,
+    ClosePadding,
     /// After the CR of the close delimiter line.
     CloseCr,
     /// The close delimiter line is complete: emit `End`.
@@ -96,7 +97,7 @@ enum State {
     Epilogue,
 }
 
-/// Header-line states (MP-H-01..05).
+/// Header-line states (MP-H-01..05), named as in spec/multipart.md § Parser states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Hs {
     /// At the first byte of a line.
@@ -104,7 +105,7 @@ enum Hs {
     /// After a CR at the start of a line: the empty line, or a bare CR.
     LineStartCr,
     /// Leading OWS of the first header line (MP-H-01).
-    Lead,
+    LeadOws,
     /// In a header name.
     Name,
     /// OWS between the name and the colon.
@@ -398,7 +399,7 @@ impl Parser {
     /// MP-P-05, MP-P-07: the input ended.
     fn at_eof(&mut self) -> Result<Option<Raw>, Error> {
         match self.state {
-            State::Close => {
+            State::ClosePadding => {
                 self.state = State::Epilogue;
                 Ok(Some(Raw::End))
             }
@@ -469,25 +470,25 @@ impl Parser {
             State::AfterBoundary => match b {
                 b'-' => self.state = State::Dash,
                 SP | HT => self.state = State::Padding,
-                CR => self.state = State::LineCr,
+                CR => self.state = State::DelimiterCr,
                 LF if lf_ok => return self.delimiter_line_end(pos),
                 _ => return Err(self.fail(ErrorCode::MpDelimiter, off)),
             },
             State::Dash => match b {
-                b'-' => self.state = State::Close,
+                b'-' => self.state = State::ClosePadding,
                 _ => return Err(self.fail(ErrorCode::MpDelimiter, off)),
             },
             State::Padding => match b {
                 SP | HT => {}
-                CR => self.state = State::LineCr,
+                CR => self.state = State::DelimiterCr,
                 LF if lf_ok => return self.delimiter_line_end(pos),
                 _ => return Err(self.fail(ErrorCode::MpDelimiter, off)),
             },
-            State::LineCr => match b {
+            State::DelimiterCr => match b {
                 LF => return self.delimiter_line_end(pos),
                 _ => return Err(self.fail(ErrorCode::MpDelimiter, off)),
             },
-            State::Close => match b {
+            State::ClosePadding => match b {
                 SP | HT => {}
                 CR => self.state = State::CloseCr,
                 LF if lf_ok => self.state = State::End,
@@ -880,7 +881,7 @@ impl Parser {
                     self.new_line(off)?;
                     if matches!(b, SP | HT) {
                         // MP-H-01: the first line may start with OWS.
-                        hs = Hs::Lead;
+                        hs = Hs::LeadOws;
                         *pos += 1;
                     } else {
                         hs = Hs::Name;
@@ -898,7 +899,7 @@ impl Parser {
                     self.new_line(cr)?;
                     break Err(self.fail(ErrorCode::MpHeaderName, cr));
                 }
-                Hs::Lead => {
+                Hs::LeadOws => {
                     self.header_byte(off)?;
                     if matches!(b, SP | HT) {
                         *pos += 1;
