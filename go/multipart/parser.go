@@ -722,6 +722,13 @@ func (p *Parser) headersStep() (done bool, err error) {
 			p.hs = hs
 		}
 	}()
+	if hs == hsLineStart && p.lines == 0 {
+		if body, ok := p.headersFast(); ok {
+			crOff := p.base + int64(body-2)
+			p.pos = body
+			return true, p.endBlock(crOff, crOff+2)
+		}
+	}
 	for {
 		if p.pos == end {
 			return false, nil
@@ -893,6 +900,84 @@ func (p *Parser) headersStep() (done bool, err error) {
 			p.pos++
 		}
 	}
+}
+
+// headersFast reads a whole header block in the common shape in one pass:
+// every line `token ":" OWS value CRLF` with no byte needing a second look
+// (no OWS before the colon, no obs-fold, no bare CR or LF, no NUL, within
+// the limits), then the empty line, all inside the chunk. It fills hbuf and
+// headers exactly as the byte-at-a-time path does and returns where the body
+// begins; ok false (nothing changed) sends the block to that path, which
+// decides everything else, errors included.
+func (p *Parser) headersFast() (body int, ok bool) {
+	chunk := p.chunk
+	end := len(chunk)
+	from := p.pos
+	// Header line bytes must end before the limit (MP-H-05).
+	limit := min(end, from+p.headerRoom(p.base+int64(from)))
+	q := from
+	lines := int64(0)
+	bail := func() (int, bool) {
+		p.hbuf = p.hbuf[:0]
+		p.headers = p.headers[:0]
+		return 0, false
+	}
+	for {
+		if q+1 < end && chunk[q] == cr && chunk[q+1] == lf {
+			break
+		}
+		lines++
+		if lines > p.opts.MaxHeaders {
+			return bail()
+		}
+		lineStart := q
+		nameStart := len(p.hbuf)
+		// The names browsers send, spelled as they send them.
+		rest := chunk[q:]
+		switch {
+		case len(rest) >= 20 && string(rest[:20]) == "Content-Disposition:" && q+20 < limit:
+			p.hbuf = append(p.hbuf, "content-disposition"...)
+			q += 19
+		case len(rest) >= 13 && string(rest[:13]) == "Content-Type:" && q+13 < limit:
+			p.hbuf = append(p.hbuf, "content-type"...)
+			q += 12
+		default:
+			for q < limit && mime.TokenByte(chunk[q]) {
+				p.hbuf = append(p.hbuf, lowerByte(chunk[q]))
+				q++
+			}
+			if q == lineStart || q >= limit || chunk[q] != ':' {
+				return bail()
+			}
+		}
+		nameEnd := len(p.hbuf)
+		q++ // the colon
+		for q < limit && (chunk[q] == sp || chunk[q] == ht) {
+			q++
+		}
+		v := q
+		for q < limit && chunk[q] != 0 && chunk[q] != cr && chunk[q] != lf {
+			q++
+		}
+		// The CR and its LF are header-line bytes too.
+		if q+1 >= limit || chunk[q] != cr || chunk[q+1] != lf {
+			return bail()
+		}
+		ve := q
+		for ve > v && (chunk[ve-1] == sp || chunk[ve-1] == ht) {
+			ve--
+		}
+		vs := len(p.hbuf)
+		p.hbuf = append(p.hbuf, chunk[v:ve]...)
+		p.headers = append(p.headers, hspan{nameStart, nameEnd, vs, len(p.hbuf), p.base + int64(lineStart)})
+		q += 2
+		// MP-H-04: a continuation line takes the slow path.
+		if q < end && (chunk[q] == sp || chunk[q] == ht) {
+			return bail()
+		}
+	}
+	p.lines = lines
+	return q + 2, true
 }
 
 // newLine: MP-H-05 (2), a new header line begins at off.
