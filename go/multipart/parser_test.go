@@ -417,3 +417,15 @@ func (h halfReader) Read(p []byte) (int, error) {
 }
 
 func iotestHalf(r io.Reader) io.Reader { return halfReader{r} }
+
+type stuck struct{}
+
+func (stuck) Read([]byte) (int, error) { return 0, nil }
+
+// A source that never makes progress is io.ErrNoProgress, not a busy loop.
+func TestReaderNoProgress(t *testing.T) {
+	r, _ := NewReader(stuck{}, ct, nil)
+	if _, err := r.NextPart(); err != io.ErrNoProgress {
+		t.Fatal(err)
+	}
+}

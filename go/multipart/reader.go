@@ -24,6 +24,7 @@ type Reader struct {
 	err     error
 	ended   bool  // End seen
 	names   arena // Part.Name and Filename strings, many per allocation
+	empty   int   // consecutive empty reads
 }
 
 // NewReader returns a Reader over r for a request Content-Type header value
@@ -72,6 +73,12 @@ func (r *Reader) event() (Event, error) {
 		n, rerr := r.src.Read(r.buf)
 		if n > 0 {
 			r.p.Feed(r.buf[:n])
+			r.empty = 0
+		} else if rerr == nil {
+			// A reader that keeps returning nothing (as bufio does).
+			if r.empty++; r.empty >= 100 {
+				return Event{}, io.ErrNoProgress
+			}
 		}
 		if rerr == io.EOF {
 			if n == 0 {
