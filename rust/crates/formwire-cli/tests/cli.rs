@@ -398,6 +398,32 @@ fn sniffed_close_delimiter_is_an_empty_form_only_without_content() {
 }
 
 #[test]
+fn text_fields_stop_at_max_total_field_bytes() {
+    // MP-L-04: 11 fields of 1 MiB are MP_LIMIT_TOTAL_FIELD_BYTES at the first byte of the 11th.
+    let v = vec![b'v'; 1 << 20];
+    let parts: Vec<Vec<u8>> = (0..11).map(|i| part(&format!("f{i:02}"), "", &v)).collect();
+    let body = form(&parts);
+    let at = 10 * parts[0].len() + (parts[0].len() - v.len() - 2);
+    let o = run(&["decode", "--json", "--content-type", CT, "-"], &body);
+    assert_eq!(o.status.code(), Some(2));
+    let want = format!("{{\"error\":{{\"code\":\"MP_LIMIT_TOTAL_FIELD_BYTES\",\"offset\":{at}");
+    assert!(stderr(&o).starts_with(&want), "{}", stderr(&o));
+    let o = run(
+        &[
+            "decode",
+            "--json",
+            "--limit",
+            "max_total_field_bytes=none",
+            "--content-type",
+            CT,
+            "-",
+        ],
+        &body,
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
 fn sniffing_a_first_line_longer_than_max_boundary_bytes_is_a_limit_error() {
     let mut body = b"--".to_vec();
     body.extend(std::iter::repeat_n(b'b', 400));
