@@ -147,7 +147,7 @@ QUIRK_RULES = {
     "name-newlines-not-normalized": ["MP-S-02", "MP-H-10"],
     "value-newlines-not-normalized": ["MP-S-04", "MP-P-06"],
     "backslash-escaped": ["MP-H-07", "MP-H-10"],
-    "quote-as-quoted-pair": ["MP-H-07", "MP-H-06"],
+    "quote-as-quoted-pair": ["MP-H-07", "MP-H-10"],
     "control-chars-escaped": ["MP-S-02", "MP-S-03", "MP-H-10"],
     "untyped-file-no-content-type": ["MP-F-03", "MP-S-06"],
     "empty-filename-omitted": ["MP-S-05", "MP-H-08"],
@@ -204,9 +204,79 @@ class WireError(Exception):
         self.code, self.index, self.quirk = code, index, quirk
 
 
+_TOKEN = re.compile(r"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+
+
+def _cd_params(v: str, qp: bool) -> dict | None:
+    """MP-H-07's grammar over a Content-Disposition value, quoted-strings read literally or (`qp`) with quoted-pairs:
+    the parameters by lowercased name, or None when the value does not match (a separate reading from the parsers')."""
+    m = _TOKEN.match(v)
+    if not m or m.group().lower() != "form-data":
+        return None
+    i, out = m.end(), {}
+    while True:
+        while i < len(v) and v[i] in " \t":
+            i += 1
+        if i == len(v):
+            return out
+        if v[i] != ";":
+            return None
+        i += 1
+        while i < len(v) and v[i] in " \t":
+            i += 1
+        if i == len(v) or v[i] == ";":
+            continue
+        m = _TOKEN.match(v, i)
+        if not m:
+            return None
+        key, i = m.group().lower(), m.end()
+        while i < len(v) and v[i] in " \t":
+            i += 1
+        if i == len(v) or v[i] != "=":
+            return None
+        i += 1
+        while i < len(v) and v[i] in " \t":
+            i += 1
+        if i < len(v) and v[i] == '"':
+            i += 1
+            val = []
+            while i < len(v) and v[i] != '"':
+                if qp and v[i] == "\\" and i + 1 < len(v):
+                    i += 1
+                val.append(v[i])
+                i += 1
+            if i == len(v):
+                return None
+            i += 1
+            value = "".join(val)
+        else:
+            m = _TOKEN.match(v, i)
+            if not m:
+                return None
+            value, i = m.group(), m.end()
+        if key in out:
+            return None
+        out[key] = value
+
+
+def _go_read(name: str, filename: str | None, quirks: set, index: int) -> tuple[str, str | None]:
+    """How formwire reads Go's Content-Disposition for these (already escaped) parameters: literally first, with
+    quoted-pairs when that fails (MP-H-07)."""
+    cd = f'form-data; name="{name}"' + (f'; filename="{filename}"' if filename is not None else "")
+    for qp in (False, True):
+        got = _cd_params(cd, qp)
+        if got is not None and "name" in got:
+            if qp:
+                quirks.add("quote-as-quoted-pair")
+            elif "\\" in cd:
+                quirks.add("backslash-escaped")
+            return got["name"], got.get("filename")
+    raise WireError("MP_DISPOSITION", index, "quote-as-quoted-pair")
+
+
 def _wire_param(s: str, style: str, is_name: bool, quirks: set, index: int) -> str:
-    """The parameter value a producer writes for `s`, as formwire reads it back (MP-H-07: no quoted-pairs, MP-H-10:
-    no decoding)."""
+    """The parameter value a producer writes for `s`, as formwire reads it back (MP-H-10: no decoding); Go's values
+    are returned as written, for `_go_read` to read (MP-H-07 reads the whole header one way)."""
     if style == "whatwg":
         return esc_name(s) if is_name else esc_filename(s)
     lone_nl = re.search(r"\r(?!\n)|(?<!\r)\n", s) is not None
@@ -215,12 +285,7 @@ def _wire_param(s: str, style: str, is_name: bool, quirks: set, index: int) -> s
     if style == "pct":
         return esc_filename(s)
     if style == "go":  # mime/multipart escapeQuotes: \ -> \\, " -> \", CR -> %0D, LF -> %0A
-        if '"' in s:
-            quirks.add("quote-as-quoted-pair")
-            raise WireError("MP_DISPOSITION", index, "quote-as-quoted-pair")
-        if "\\" in s:
-            quirks.add("backslash-escaped")
-        return s.replace("\\", "\\\\").replace("\r", "%0D").replace("\n", "%0A")
+        return s.replace("\\", "\\\\").replace('"', '\\"').replace("\r", "%0D").replace("\n", "%0A")
     if style == "httpx":  # " -> %22, \ -> \\, every C0 control but ESC -> %XX
         if "\\" in s:
             quirks.add("backslash-escaped")
@@ -264,6 +329,8 @@ def wire_multipart(producer: str, entries: list[dict]) -> Expectation:
                         quirks.add("value-newlines-not-normalized")
                 else:
                     v = norm_newlines(v)
+                if p.name_esc == "go":
+                    name, _ = _go_read(name, None, quirks, i)
                 out.append({"name": name, "filename": None, "type": None, "content_type": None,
                             "body": v.encode("utf-8")})
                 continue
@@ -278,6 +345,8 @@ def wire_multipart(producer: str, entries: list[dict]) -> Expectation:
                             "body": body_of(e)})
                 continue
             filename = _wire_param(fn, p.filename_esc, False, quirks, i)
+            if p.name_esc == "go":
+                name, filename = _go_read(name, filename, quirks, i)
             out.append({"name": name, "filename": filename, "type": ctype if ctype is not None else "text/plain",
                         "content_type": ctype, "body": body_of(e)})
     except WireError as err:

@@ -29,11 +29,24 @@ class Meant(unittest.TestCase):
 
 
 class Wire(unittest.TestCase):
-    def test_go_quote_is_a_disposition_error(self):
-        exp = forms.wire_multipart("go", [forms.V("ok", "1"), forms.V('a"b', "2")])
-        self.assertIsNone(exp.entries)
-        self.assertEqual((exp.error.code, exp.error.index), ("MP_DISPOSITION", 1))
-        self.assertIn("quote-as-quoted-pair", exp.quirks)
+    def test_go_quote_is_read_with_quoted_pairs(self):
+        # MP-H-07: the literal reading of name="a\"b" fails, so the whole header is read with quoted-pairs
+        exp = forms.wire_multipart("go", [forms.V("ok", "1"), forms.V('a"b', "2"), forms.F('q"\\', "c\\d", "", b"x")])
+        self.assertIsNone(exp.error)
+        self.assertEqual([(e["name"], e["filename"]) for e in exp.entries], [("ok", None), ('a"b', None), ('q"\\', "c\\d")])
+        self.assertEqual(exp.quirks, {"quote-as-quoted-pair"})
+
+    def test_go_quote_hiding_a_parameter_is_one_value(self):
+        # Go writes filename="x\"; filename=\"": literally a second filename (MP-H-08 fails), with quoted-pairs one value
+        exp = forms.wire_multipart("go", [forms.F('a', 'x"; filename=', "", b"1")])
+        self.assertIsNotNone(exp.entries)
+        self.assertEqual(exp.entries[0]["filename"], 'x"; filename=')
+
+    def test_go_cd_reader(self):
+        self.assertEqual(forms._cd_params('form-data; name="a\\"; filename="b\\"c"', False), None)
+        self.assertEqual(forms._cd_params('form-data; name="a\\"; filename="b\\"c"', True), None)
+        self.assertEqual(forms._cd_params('form-data; name="a\\\\b"', False), {"name": "a\\\\b"})
+        self.assertEqual(forms._cd_params('form-data; name="a\\\\b"', True), {"name": "a\\b"})
 
     def test_go_backslash_doubles(self):
         exp = forms.wire_multipart("go", [forms.F("f", "a\\b", "text/plain", b"x")])
