@@ -12,6 +12,13 @@ public final class Utf8 {
 
     /** Decodes {@code b[off..off+len)} (UE-P-08, MP-H-10, MP-F-01); a BOM is kept. */
     public static String decode(byte[] b, int off, int len) {
+        // Valid UTF-8 (the usual case) decodes the same either way, and the JDK's decoder is an intrinsic: use it,
+        // and decode again by WHATWG's rules only when it replaced something.
+        String fast = new String(b, off, len, java.nio.charset.StandardCharsets.UTF_8);
+        return fast.indexOf('\uFFFD') < 0 ? fast : whatwg(b, off, len);
+    }
+
+    private static String whatwg(byte[] b, int off, int len) {
         int end = off + len;
         int i = off;
         // ASCII prefix: no state needed.

@@ -3,7 +3,6 @@ package dev.formwire.multipart;
 import dev.formwire.ErrorCode;
 import dev.formwire.FormwireException;
 import dev.formwire.Utf8;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -273,13 +272,28 @@ public final class MultipartEncoder {
         if (length > Integer.MAX_VALUE - 8) {
             throw new IllegalStateException("body too large for one array: " + length);
         }
-        ByteArrayOutputStream out = new ByteArrayOutputStream((int) length);
+        // The exact length is known (MP-S-08): write straight into the result, no growing buffer and no final copy.
+        byte[] result = new byte[(int) length];
+        OutputStream out = new OutputStream() {
+            int n;
+
+            @Override
+            public void write(int b) {
+                result[n++] = (byte) b;
+            }
+
+            @Override
+            public void write(byte[] b, int off, int len) {
+                System.arraycopy(b, off, result, n, len);
+                n += len;
+            }
+        };
         try {
             writeTo(out);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        } catch (IOException | IndexOutOfBoundsException e) {
+            throw new IllegalStateException("a body source changed its length while being written", e);
         }
-        return out.toByteArray();
+        return result;
     }
 
     /**

@@ -56,7 +56,7 @@ public final class Part {
         this.filename = d.filename;
         this.nameStar = d.nameStar;
         this.filenameStar = d.filenameStar;
-        this.headers = Collections.unmodifiableList(new ArrayList<>(headers));
+        this.headers = Collections.unmodifiableList(headers); // a fresh list per part, owned here
         this.contentType = contentType;
         this.bodyOffset = bodyOffset;
     }

@@ -295,4 +295,50 @@ class MultipartParserTest {
         assertNull(r.nextPart());
         assertNull(r.nextPart());
     }
+
+    /**
+     * The block-skipping search against a plain one: bodies over a small alphabet made of the delimiter's own bytes
+     * (so near-misses are everywhere), random chunkings; each body must come back exactly, with the part count a
+     * naive search gives.
+     */
+    @Test
+    void searchAgreesWithANaiveSearch() {
+        Random rnd = new Random(11);
+        byte[] alphabet = ascii("\r\n-bx");
+        int checked = 0;
+        for (int round = 0; round < 600; round++) {
+            String b = rnd.nextBoolean() ? "bxb" : "b";
+            int n = rnd.nextInt(400);
+            byte[] body = new byte[n];
+            for (int i = 0; i < n; i++) {
+                body[i] = alphabet[rnd.nextInt(alphabet.length)];
+            }
+            // Naive: the first `CRLF--B` followed by a delimiter follower (MP-P-04) ends the body.
+            byte[] needle = ascii("\r\n--" + b);
+            int cut = n;
+            for (int i = 0; i + needle.length <= n; i++) {
+                if (java.util.Arrays.equals(body, i, i + needle.length, needle, 0, needle.length)
+                        && (i + needle.length == n || "- \t\r\n".indexOf(body[i + needle.length]) >= 0)) {
+                    cut = i;
+                    break;
+                }
+            }
+            if (cut < n) {
+                continue; // the body holds a delimiter: not a single-part form any more
+            }
+            byte[] head = ascii("--" + b + "\r\nContent-Disposition: form-data; name=\"f\"; filename=\"f\"\r\n\r\n");
+            byte[] tail = ascii("\r\n--" + b + "--\r\n");
+            byte[] input = new byte[head.length + n + tail.length];
+            System.arraycopy(head, 0, input, 0, head.length);
+            System.arraycopy(body, 0, input, head.length, n);
+            System.arraycopy(tail, 0, input, head.length + n, tail.length);
+            int[] cuts = rnd.ints(rnd.nextInt(6), 1, input.length).distinct().sorted().toArray();
+            List<Bodies.P> parts = Bodies.parse(MultipartParser.forContentType("multipart/form-data; boundary=" + b,
+                    new MultipartOptions()), input, cuts, rnd.nextBoolean());
+            checked++;
+            assertEquals(1, parts.size(), "round " + round);
+            assertArrayEquals(body, parts.get(0).body(), "round " + round);
+        }
+        assertTrue(checked > 100, checked + " bodies checked");
+    }
 }
