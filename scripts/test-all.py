@@ -7,6 +7,7 @@ conformance cases). Exit status is 1 when any suite failed or could not report c
 
 Usage: scripts/test-all.py [--only NAME[,NAME...]] [--list]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,43 +33,127 @@ class Suite:
 def suites() -> list[Suite]:
     py = str(ROOT / ".venv" / "bin" / "python")
     return [
-        Suite("conformance-runner", [sys.executable, "-m", "unittest", "discover", "-s", "conformance/tests"], "unittest", "conformance/tests"),
+        Suite(
+            "conformance-runner",
+            [sys.executable, "-m", "unittest", "discover", "-s", "conformance/tests"],
+            "unittest",
+            "conformance/tests",
+        ),
         Suite("vectors-validate", [sys.executable, "conformance/run", "--validate"], "validate", "conformance/run"),
         Suite("registry", [sys.executable, "scripts/registry/gen.py", "--check"], "plain", "scripts/registry/gen.py"),
         # scripts/lint: one check (clippy, rustfmt, tsc, ruff, mypy, go vet, javac -Werror, ...) = one test.
         Suite("lint", ["scripts/lint"], "plain", "scripts/lint"),
         Suite("vectors-fresh", ["scripts/check-vectors-fresh"], "plain", "scripts/check-vectors-fresh"),
-        Suite("rust-unit", ["cargo", "test", "--manifest-path", "rust/Cargo.toml", "--workspace", "--release"], "cargo", "rust/Cargo.toml"),
-        Suite("rust-conformance", [sys.executable, "conformance/run", "--lang", "rust", "-j", "2"], "plain", "rust/Cargo.toml"),
+        Suite(
+            "rust-unit",
+            ["cargo", "test", "--manifest-path", "rust/Cargo.toml", "--workspace", "--release"],
+            "cargo",
+            "rust/Cargo.toml",
+        ),
+        Suite(
+            "rust-conformance",
+            [sys.executable, "conformance/run", "--lang", "rust", "-j", "2"],
+            "plain",
+            "rust/Cargo.toml",
+        ),
         # formwire-v8 against Node's V8 and the JS reference codec (conformance/oracles/reference.mjs): random values
         # both ways plus mutated inputs, so the decoder's fast paths are checked by an independent implementation.
-        Suite("rust-v8-diff", ["bash", "-c", "cargo build -q --release -p formwire-v8 --manifest-path rust/Cargo.toml "
-                               "--example neutral_cli --features neutral && "
-                               "exec node rust/crates/formwire-v8/tools/v8-diff.mjs 1 2000"], "plain", "rust/Cargo.toml"),
+        Suite(
+            "rust-v8-diff",
+            [
+                "bash",
+                "-c",
+                "cargo build -q --release -p formwire-v8 --manifest-path rust/Cargo.toml "
+                "--example neutral_cli --features neutral && "
+                "exec node rust/crates/formwire-v8/tools/v8-diff.mjs 1 2000",
+            ],
+            "plain",
+            "rust/Cargo.toml",
+        ),
         Suite("ts-unit", ["npm", "--prefix", "ts", "test", "--silent"], "node", "ts/package.json"),
-        Suite("ts-conformance", [sys.executable, "conformance/run", "--lang", "ts", "-j", "2"], "plain", "ts/package.json"),
+        Suite(
+            "ts-conformance", [sys.executable, "conformance/run", "--lang", "ts", "-j", "2"], "plain", "ts/package.json"
+        ),
         # short mode (3 s per target, fixed seed); long runs by hand: node ts/fuzz/fuzz.mjs --seconds 600
         Suite("ts-fuzz", ["node", "ts/fuzz/fuzz.mjs", "--seconds", "3", "--seed", "1"], "plain", "ts/fuzz/fuzz.mjs"),
-        Suite("v8-oracle-conformance", [sys.executable, "conformance/run", "--lang", "v8"], "plain", "conformance/oracles/v8-testee.mjs"),
+        Suite(
+            "v8-oracle-conformance",
+            [sys.executable, "conformance/run", "--lang", "v8"],
+            "plain",
+            "conformance/oracles/v8-testee.mjs",
+        ),
         Suite("python-unit", [py, "-m", "pytest", "-q", "python/tests"], "pytest", "python/pyproject.toml"),
-        Suite("python-conformance", [sys.executable, "conformance/run", "--lang", "python", "-j", "2"], "plain", "python/pyproject.toml"),
+        Suite(
+            "python-conformance",
+            [sys.executable, "conformance/run", "--lang", "python", "-j", "2"],
+            "plain",
+            "python/pyproject.toml",
+        ),
         # The short mode of the V8 fuzzer (python/fuzz/fuzz_v8.py; seeded, so a finding replays).
-        Suite("python-fuzz", [py, "python/fuzz/fuzz_v8.py", "--iterations", "3000", "--seed", "1"], "plain", "python/fuzz/fuzz_v8.py"),
+        Suite(
+            "python-fuzz",
+            [py, "python/fuzz/fuzz_v8.py", "--iterations", "3000", "--seed", "1"],
+            "plain",
+            "python/fuzz/fuzz_v8.py",
+        ),
         # Java: one Maven run builds every module and runs JUnit (Surefire); the conformance run uses its classes.
-        Suite("java-unit", ["mvn", "-B", "-ntp", "-Dstyle.color=never", "-f", "java/pom.xml", "test"], "surefire", "java/pom.xml"),
-        Suite("java-conformance", [sys.executable, "conformance/run", "--lang", "java", "-j", "2"], "plain", "java/pom.xml"),
+        Suite(
+            "java-unit",
+            ["mvn", "-B", "-ntp", "-Dstyle.color=never", "-f", "java/pom.xml", "test"],
+            "surefire",
+            "java/pom.xml",
+        ),
+        Suite(
+            "java-conformance",
+            [sys.executable, "conformance/run", "--lang", "java", "-j", "2"],
+            "plain",
+            "java/pom.xml",
+        ),
         # dev.formwire.v8 (through the testee's clone ops) against Node's V8 and the JS reference codec.
         Suite("java-v8-diff", ["bash", "-c", "exec node go/v8/tools/v8-diff.mjs java 1 500"], "plain", "java/pom.xml"),
         # Go: vet, then -race on every package but go/v8 (its deep-nesting tests take minutes under -race; they run
         # without it), so Go's share of make test stays under ~3 minutes on 2 cores.
-        Suite("go-unit", ["bash", "-c", "cd go && go vet ./... && go test -race -count=1 -v $(go list ./... | grep -v '/v8$') "
-                          "&& go test -count=1 -v ./v8/"], "gotest", "go/go.mod"),
-        Suite("go-conformance", [sys.executable, "conformance/run", "--lang", "go", "-j", "2", "--build"], "plain", "go/go.mod"),
+        Suite(
+            "go-unit",
+            [
+                "bash",
+                "-c",
+                "cd go && go vet ./... && go test -race -count=1 -v $(go list ./... | grep -v '/v8$') "
+                "&& go test -count=1 -v ./v8/",
+            ],
+            "gotest",
+            "go/go.mod",
+        ),
+        Suite(
+            "go-conformance",
+            [sys.executable, "conformance/run", "--lang", "go", "-j", "2", "--build"],
+            "plain",
+            "go/go.mod",
+        ),
         # go/v8 (through the testee's clone ops) against Node's V8 and the JS reference codec.
-        Suite("go-v8-diff", ["bash", "-c", "go build -C go -trimpath -o bin/formwire-testee ./cmd/formwire-testee && "
-                             "exec node go/v8/tools/v8-diff.mjs go 1 500"], "plain", "go/go.mod"),
-        Suite("interop-unit", [sys.executable, "-m", "unittest", "discover", "-s", "interop/tests"], "unittest", "interop/tests"),
-        Suite("interop-smoke", ["bash", "-c", "interop/setup --smoke && exec python3 interop/run --smoke"], "plain", "interop/run"),
+        Suite(
+            "go-v8-diff",
+            [
+                "bash",
+                "-c",
+                "go build -C go -trimpath -o bin/formwire-testee ./cmd/formwire-testee && "
+                "exec node go/v8/tools/v8-diff.mjs go 1 500",
+            ],
+            "plain",
+            "go/go.mod",
+        ),
+        Suite(
+            "interop-unit",
+            [sys.executable, "-m", "unittest", "discover", "-s", "interop/tests"],
+            "unittest",
+            "interop/tests",
+        ),
+        Suite(
+            "interop-smoke",
+            ["bash", "-c", "interop/setup --smoke && exec python3 interop/run --smoke"],
+            "plain",
+            "interop/run",
+        ),
         Suite("bench-quick", ["make", "--no-print-directory", "bench-quick"], "plain", "bench/run"),
     ]
 
@@ -146,8 +231,15 @@ def main() -> int:
             continue
         print(f"\n=== {s.name}: {' '.join(s.cmd)}", flush=True)
         t0 = time.monotonic()
-        proc = subprocess.Popen(s.cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                text=True, errors="replace", env={**os.environ, "FORCE_COLOR": "0", "NO_COLOR": "1"})
+        proc = subprocess.Popen(
+            s.cmd,
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            errors="replace",
+            env={**os.environ, "FORCE_COLOR": "0", "NO_COLOR": "1"},
+        )
         lines = []
         assert proc.stdout is not None
         for line in proc.stdout:

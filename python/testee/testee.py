@@ -5,6 +5,7 @@ Not part of the package. Run from the repository root as ``.venv/bin/python pyth
 use the extension's neutral-JSON functions that only the development build has (``make python-build``, feature
 ``testee``).
 """
+
 from __future__ import annotations
 
 import base64
@@ -40,11 +41,11 @@ def error(e: BaseException) -> dict[str, Any]:
 
 def chunks(data: bytes, chunking: Any) -> list[bytes]:
     if chunking == "bytes":
-        return [data[i:i + 1] for i in range(len(data))]
+        return [data[i : i + 1] for i in range(len(data))]
     if not isinstance(chunking, list):
         raise TesteeError(f"bad chunking {chunking!r}")
     bounds = [0, *chunking, len(data)]
-    return [data[bounds[i]:bounds[i + 1]] for i in range(len(bounds) - 1)]
+    return [data[bounds[i] : bounds[i + 1]] for i in range(len(bounds) - 1)]
 
 
 def multipart_once(content_type: str, options: dict[str, Any], pieces: list[bytes]) -> dict[str, Any]:

@@ -12,7 +12,9 @@ B = "boundary"
 CT = f"multipart/form-data; boundary={B}"
 
 
-def part(name: str, body: bytes, filename: str | None = None, content_type: str | None = None, boundary: str = B) -> bytes:
+def part(
+    name: str, body: bytes, filename: str | None = None, content_type: str | None = None, boundary: str = B
+) -> bytes:
     cd = f'form-data; name="{name}"' + (f'; filename="{filename}"' if filename is not None else "")
     head = f"--{boundary}\r\nContent-Disposition: {cd}\r\n"
     if content_type is not None:
@@ -30,8 +32,14 @@ def collect(events: list[Any]) -> list[dict[str, Any]]:
     cur: dict[str, Any] | None = None
     for ev in events:
         if isinstance(ev, multipart.Part):
-            cur = {"name": ev.name, "filename": ev.filename, "content_type": ev.content_type, "type": ev.type,
-                   "headers": ev.headers, "body": bytearray()}
+            cur = {
+                "name": ev.name,
+                "filename": ev.filename,
+                "content_type": ev.content_type,
+                "type": ev.type,
+                "headers": ev.headers,
+                "body": bytearray(),
+            }
         elif isinstance(ev, (memoryview, bytes)):
             assert cur is not None
             cur["body"] += ev
@@ -45,7 +53,9 @@ def collect(events: list[Any]) -> list[dict[str, Any]]:
     return out
 
 
-def parse_chunks(chunks: list[bytes], boundary: str | bytes = B, **options: Any) -> list[dict[str, Any]] | tuple[str, int]:
+def parse_chunks(
+    chunks: list[bytes], boundary: str | bytes = B, **options: Any
+) -> list[dict[str, Any]] | tuple[str, int]:
     """The parts, or (code, offset) of the error."""
     p = multipart.Parser(boundary, **options)
     events: list[Any] = []
@@ -60,7 +70,7 @@ def parse_chunks(chunks: list[bytes], boundary: str | bytes = B, **options: Any)
 
 def splits(data: bytes) -> list[list[bytes]]:
     """Whole, byte by byte, and cut at every single point."""
-    out = [[data], [data[i:i + 1] for i in range(len(data))]]
+    out = [[data], [data[i : i + 1] for i in range(len(data))]]
     out += [[data[:i], data[i:]] for i in range(1, len(data))]
     return out
 

@@ -1,4 +1,5 @@
 """formwire.compat.python_multipart: the same callbacks, in the same order, as python-multipart."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -21,8 +22,15 @@ def record(parser_cls: Any, chunks: list[bytes], *args: Any, **kwargs: Any) -> l
             return lambda data, start, end: log.append((name, bytes(data[start:end])))
         return lambda: log.append((name,))
 
-    names = ["on_part_begin", "on_part_end", "on_header_end", "on_headers_finished", "on_end",
-             "on_field_start", "on_field_end"]
+    names = [
+        "on_part_begin",
+        "on_part_end",
+        "on_header_end",
+        "on_headers_finished",
+        "on_end",
+        "on_field_start",
+        "on_field_end",
+    ]
     data_names = ["on_part_data", "on_header_field", "on_header_value", "on_field_name", "on_field_data"]
     callbacks = {n: cb(n, False) for n in names} | {n: cb(n, True) for n in data_names}
     p = parser_cls(*args, callbacks=callbacks, **kwargs)
@@ -40,15 +48,19 @@ def merge(log: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
             out[-1] = (ev[0], out[-1][1] + ev[1])
         else:
             out.append(ev)
-    return [(n, d.lower()) if n == "on_header_field" else ev for ev in out for n, d in [ev + (None,) * (2 - len(ev))][:1]]
+    return [
+        (n, d.lower()) if n == "on_header_field" else ev for ev in out for n, d in [ev + (None,) * (2 - len(ev))][:1]
+    ]
 
 
-BODY = form(part("a", b"hello"), part("f", b"\r\n--boundar\r\nxx", filename="f.txt", content_type="text/plain"), part("e", b""))
+BODY = form(
+    part("a", b"hello"), part("f", b"\r\n--boundar\r\nxx", filename="f.txt", content_type="text/plain"), part("e", b"")
+)
 
 
 @pytest.mark.parametrize("size", [len(BODY), 1, 7, 64])
 def test_multipart_callbacks_match(size: int) -> None:
-    chunks = [BODY[i:i + size] for i in range(0, len(BODY), size)]
+    chunks = [BODY[i : i + size] for i in range(0, len(BODY), size)]
     ours = record(shim.MultipartParser, chunks, b"boundary")
     theirs = record(PMMultipartParser, chunks, b"boundary")
     assert ours == theirs
@@ -74,17 +86,29 @@ def test_querystring_callbacks_decode_like_python_multipart_for_plain_input() ->
     def decoded(cls: Any) -> list[tuple[str, str]]:
         pairs: list[tuple[str, str]] = []
         cur: dict[str, bytes] = {}
-        p = cls({"on_field_start": lambda: cur.clear(),
-                 "on_field_name": lambda d, s, e: cur.__setitem__("n", cur.get("n", b"") + d[s:e]),
-                 "on_field_data": lambda d, s, e: cur.__setitem__("v", cur.get("v", b"") + d[s:e]),
-                 "on_field_end": lambda: pairs.append((unquote_plus(cur.get("n", b"").decode("latin-1")),
-                                                       unquote_plus(cur.get("v", b"").decode("latin-1"))))})
+        p = cls(
+            {
+                "on_field_start": lambda: cur.clear(),
+                "on_field_name": lambda d, s, e: cur.__setitem__("n", cur.get("n", b"") + d[s:e]),
+                "on_field_data": lambda d, s, e: cur.__setitem__("v", cur.get("v", b"") + d[s:e]),
+                "on_field_end": lambda: pairs.append(
+                    (
+                        unquote_plus(cur.get("n", b"").decode("latin-1")),
+                        unquote_plus(cur.get("v", b"").decode("latin-1")),
+                    )
+                ),
+            }
+        )
         for i in range(0, len(data), 3):
-            p.write(data[i:i + 3])
+            p.write(data[i : i + 3])
         p.finalize()
         return pairs
 
-    assert decoded(shim.QuerystringParser) == decoded(PMQuerystringParser) == [("a", "1"), ("b", "é x"), ("c", ""), ("d", "%")]
+    assert (
+        decoded(shim.QuerystringParser)
+        == decoded(PMQuerystringParser)
+        == [("a", "1"), ("b", "é x"), ("c", ""), ("d", "%")]
+    )
 
 
 def test_querystring_gives_whatwg_results_where_the_old_reading_differs() -> None:
@@ -99,10 +123,19 @@ def test_querystring_gives_whatwg_results_where_the_old_reading_differs() -> Non
 
 
 def test_parse_options_header() -> None:
-    assert shim.parse_options_header('form-data; name="a"; filename="x.txt"') == (b"form-data", {b"name": b"a", b"filename": b"x.txt"})
-    assert pm_parse_options_header('form-data; name="a"; filename="x.txt"') == (b"form-data", {b"name": b"a", b"filename": b"x.txt"})
+    assert shim.parse_options_header('form-data; name="a"; filename="x.txt"') == (
+        b"form-data",
+        {b"name": b"a", b"filename": b"x.txt"},
+    )
+    assert pm_parse_options_header('form-data; name="a"; filename="x.txt"') == (
+        b"form-data",
+        {b"name": b"a", b"filename": b"x.txt"},
+    )
     # MP-H-07: a backslash is an ordinary byte; no path is stripped
-    assert shim.parse_options_header(b'form-data; name="f"; filename="C:\\dir\\a.txt"')[1][b"filename"] == b"C:\\dir\\a.txt"
+    assert (
+        shim.parse_options_header(b'form-data; name="f"; filename="C:\\dir\\a.txt"')[1][b"filename"]
+        == b"C:\\dir\\a.txt"
+    )
     ct, params = shim.parse_options_header("Multipart/Form-Data; Boundary=\"a b\"; charset=utf-8")
     assert ct == b"multipart/form-data" and params == {b"boundary": b"a b", b"charset": b"utf-8"}
     assert shim.parse_options_header(None) == (b"", {})
@@ -110,13 +143,22 @@ def test_parse_options_header() -> None:
     assert shim.parse_options_header('form-data; name="a"; name="b"') == (b"form-data", {})
 
 
-@pytest.mark.parametrize("value", [
-    "multipart/form-data; boundary=----WebKitFormBoundaryABCDEFGHabcdefgh",  # the fast path
-    "multipart/form-data; boundary=a'()+_,-./:=?!#$%&*~^`{|}<>[]@\\",      # every plain character
-    "multipart/form-data; boundary=x ", "multipart/form-data; boundary=x\t", "multipart/form-data; boundary=\"x\"",
-    "multipart/form-data; boundary=x;charset=latin-1", "multipart/form-data; boundary=", "multipart/form-data; boundary=é",
-    "multipart/form-data; boundary=x\x7f", "multipart/form-data; boundary=x; boundary=y", "Multipart/form-data; boundary=x",
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "multipart/form-data; boundary=----WebKitFormBoundaryABCDEFGHabcdefgh",  # the fast path
+        "multipart/form-data; boundary=a'()+_,-./:=?!#$%&*~^`{|}<>[]@\\",  # every plain character
+        "multipart/form-data; boundary=x ",
+        "multipart/form-data; boundary=x\t",
+        "multipart/form-data; boundary=\"x\"",
+        "multipart/form-data; boundary=x;charset=latin-1",
+        "multipart/form-data; boundary=",
+        "multipart/form-data; boundary=é",
+        "multipart/form-data; boundary=x\x7f",
+        "multipart/form-data; boundary=x; boundary=y",
+        "Multipart/form-data; boundary=x",
+    ],
+)
 def test_parse_options_header_fast_path_is_the_parse(value: str) -> None:
     """The request Content-Type fast path gives what the WHATWG MIME type parse gives (it is only taken when the
     boundary is plain printable ASCII to the end)."""

@@ -1,4 +1,5 @@
 """multipart.encode: WHATWG bytes, Content-Length up front, streaming, client interop."""
+
 from __future__ import annotations
 
 import io
@@ -14,13 +15,22 @@ from formwire import multipart
 
 def test_whatwg_bytes() -> None:
     blob = bytes(range(256))
-    enc = multipart.encode([("a\nb", "line 1\nline 2"), ("f", multipart.File(blob, 'x".txt')),
-                            ("b", multipart.Blob(b"", "text/plain")), ("z", "end")], boundary="XyZ")
-    want = (b'--XyZ\r\nContent-Disposition: form-data; name="a%0D%0Ab"\r\n\r\nline 1\r\nline 2\r\n'
-            b'--XyZ\r\nContent-Disposition: form-data; name="f"; filename="x%22.txt"\r\n'
-            b"Content-Type: application/octet-stream\r\n\r\n" + blob + b"\r\n"
-            b'--XyZ\r\nContent-Disposition: form-data; name="b"; filename="blob"\r\nContent-Type: text/plain\r\n\r\n\r\n'
-            b'--XyZ\r\nContent-Disposition: form-data; name="z"\r\n\r\nend\r\n--XyZ--\r\n')
+    enc = multipart.encode(
+        [
+            ("a\nb", "line 1\nline 2"),
+            ("f", multipart.File(blob, 'x".txt')),
+            ("b", multipart.Blob(b"", "text/plain")),
+            ("z", "end"),
+        ],
+        boundary="XyZ",
+    )
+    want = (
+        b'--XyZ\r\nContent-Disposition: form-data; name="a%0D%0Ab"\r\n\r\nline 1\r\nline 2\r\n'
+        b'--XyZ\r\nContent-Disposition: form-data; name="f"; filename="x%22.txt"\r\n'
+        b"Content-Type: application/octet-stream\r\n\r\n" + blob + b"\r\n"
+        b'--XyZ\r\nContent-Disposition: form-data; name="b"; filename="blob"\r\nContent-Type: text/plain\r\n\r\n\r\n'
+        b'--XyZ\r\nContent-Disposition: form-data; name="z"\r\n\r\nend\r\n--XyZ--\r\n'
+    )
     assert enc.to_bytes() == bytes(enc) == b"".join(enc) == want
     assert enc.content_length == len(want)
     assert enc.content_type == "multipart/form-data; boundary=XyZ"
@@ -79,13 +89,17 @@ def test_encoder_errors() -> None:
 
 
 def test_httpx_style_files_and_type_guessing() -> None:
-    enc = multipart.encode({"n": 1, "t": True}, {"f": ("report.pdf", b"%PDF"), "g": b"raw", "h": (None, "plain")},
-                           boundary="B")
+    enc = multipart.encode(
+        {"n": 1, "t": True}, {"f": ("report.pdf", b"%PDF"), "g": b"raw", "h": (None, "plain")}, boundary="B"
+    )
     parts = collect(multipart.Parser("B").feed(enc.to_bytes()))
     assert [(p["name"], p.get("filename"), p.get("content_type"), p["body"]) for p in parts] == [
-        ("n", None, None, b"1"), ("t", None, None, b"true"),
-        ("f", "report.pdf", "application/pdf", b"%PDF"), ("g", "upload", "application/octet-stream", b"raw"),
-        ("h", None, None, b"plain")]
+        ("n", None, None, b"1"),
+        ("t", None, None, b"true"),
+        ("f", "report.pdf", "application/pdf", b"%PDF"),
+        ("g", "upload", "application/octet-stream", b"raw"),
+        ("h", None, None, b"plain"),
+    ]
 
 
 def test_file_bodies_stream_without_copies(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -94,8 +108,9 @@ def test_file_bodies_stream_without_copies(tmp_path) -> None:  # type: ignore[no
     path.write_bytes(data)
     blob = b"in memory"
     with open(path, "rb") as fh:
-        enc = multipart.encode([("f", multipart.File(fh, "big.bin")), ("m", multipart.File(blob, "m"))],
-                               boundary="B", chunk_size=4096)
+        enc = multipart.encode(
+            [("f", multipart.File(fh, "big.bin")), ("m", multipart.File(blob, "m"))], boundary="B", chunk_size=4096
+        )
         assert enc.content_length is not None
         pieces = list(enc)
         assert any(p is blob for p in pieces)  # a bytes body is yielded as is
@@ -126,7 +141,9 @@ def test_unknown_size_streams_and_has_no_length() -> None:
 def test_httpx_sends_it_and_python_multipart_reads_it() -> None:
     from python_multipart import parse_form as pm_parse_form
 
-    enc = multipart.encode([("greeting", "héllo"), ("upload", multipart.File(b"\x00\x01\x02", "a.bin", "application/x-demo"))])
+    enc = multipart.encode(
+        [("greeting", "héllo"), ("upload", multipart.File(b"\x00\x01\x02", "a.bin", "application/x-demo"))]
+    )
     seen = {}
 
     def handler(request: httpx.Request) -> httpx.Response:
@@ -147,8 +164,12 @@ def test_httpx_sends_it_and_python_multipart_reads_it() -> None:
         f.file_object.seek(0)
         files[f.field_name] = (f.file_name, f.file_object.read())
 
-    pm_parse_form({"Content-Type": enc.content_type.encode(), "Content-Length": str(enc.content_length).encode()},
-                  io.BytesIO(seen["body"]), on_field, on_file)
+    pm_parse_form(
+        {"Content-Type": enc.content_type.encode(), "Content-Length": str(enc.content_length).encode()},
+        io.BytesIO(seen["body"]),
+        on_field,
+        on_file,
+    )
     assert fields == {b"greeting": "héllo".encode()} and files == {b"upload": (b"a.bin", b"\x00\x01\x02")}
 
 

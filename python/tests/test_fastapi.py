@@ -1,4 +1,5 @@
 """A FastAPI app (Form, File, UploadFile) with python-multipart and with formwire.compat.starlette.install()."""
+
 from __future__ import annotations
 
 import hashlib
@@ -18,8 +19,16 @@ async def files(files: list[UploadFile] = File(), note: str = Form("")) -> dict[
     out = []
     for f in files:
         data = await f.read()
-        out.append([f.filename, f.content_type, f.size, len(data), hashlib.sha256(data).hexdigest(),
-                    getattr(f.file, "_rolled", None)])
+        out.append(
+            [
+                f.filename,
+                f.content_type,
+                f.size,
+                len(data),
+                hashlib.sha256(data).hexdigest(),
+                getattr(f.file, "_rolled", None),
+            ]
+        )
     return {"note": note, "files": out}
 
 
@@ -42,31 +51,53 @@ def client(request: pytest.FixtureRequest) -> Iterator[TestClient]:
 
 
 def test_form_and_file(client: TestClient) -> None:
-    r = client.post("/upload", data={"title": "Holiday é", "tags": ["a", "b"]},
-                    files={"photo": ("beach.jpg", b"\xff\xd8" * 50000, "image/jpeg")})
+    r = client.post(
+        "/upload",
+        data={"title": "Holiday é", "tags": ["a", "b"]},
+        files={"photo": ("beach.jpg", b"\xff\xd8" * 50000, "image/jpeg")},
+    )
     assert r.status_code == 200, r.text
-    assert r.json() == {"title": "Holiday é", "tags": ["a", "b"], "filename": "beach.jpg", "type": "image/jpeg", "size": 100000}
+    assert r.json() == {
+        "title": "Holiday é",
+        "tags": ["a", "b"],
+        "filename": "beach.jpg",
+        "type": "image/jpeg",
+        "size": 100000,
+    }
 
 
 def test_missing_field_is_422_and_bad_body_is_400(client: TestClient) -> None:
     r = client.post("/upload", data={"title": "x"}, files={"photo": ("a", b"1")})
     assert r.status_code == 422
-    r = client.post("/upload", content=b"--B\r\nbroken\r\n\r\n--B--\r\n", headers={"Content-Type": "multipart/form-data; boundary=B"})
+    r = client.post(
+        "/upload",
+        content=b"--B\r\nbroken\r\n\r\n--B--\r\n",
+        headers={"Content-Type": "multipart/form-data; boundary=B"},
+    )
     assert r.status_code == 400
 
 
 def test_many_files_one_past_the_spool_size(client: TestClient) -> None:
     big = bytes(range(256)) * 6000  # 1.5 MiB: on disk (spool_max_size 1 MiB)
-    r = client.post("/files", data={"note": "Grüße ☕"},
-                    files=[("files", ("日本.txt", "é".encode(), "text/plain; charset=utf-8")),
-                           ("files", ("big.bin", big, "application/octet-stream")),
-                           ("files", ("empty", b"", "application/x-empty"))])
+    r = client.post(
+        "/files",
+        data={"note": "Grüße ☕"},
+        files=[
+            ("files", ("日本.txt", "é".encode(), "text/plain; charset=utf-8")),
+            ("files", ("big.bin", big, "application/octet-stream")),
+            ("files", ("empty", b"", "application/x-empty")),
+        ],
+    )
     assert r.status_code == 200, r.text
     sha = lambda b: hashlib.sha256(b).hexdigest()  # noqa: E731
-    assert r.json() == {"note": "Grüße ☕", "files": [
-        ["日本.txt", "text/plain; charset=utf-8", 2, 2, sha("é".encode()), False],
-        ["big.bin", "application/octet-stream", len(big), len(big), sha(big), True],
-        ["empty", "application/x-empty", 0, 0, sha(b""), False]]}
+    assert r.json() == {
+        "note": "Grüße ☕",
+        "files": [
+            ["日本.txt", "text/plain; charset=utf-8", 2, 2, sha("é".encode()), False],
+            ["big.bin", "application/octet-stream", len(big), len(big), sha(big), True],
+            ["empty", "application/x-empty", 0, 0, sha(b""), False],
+        ],
+    }
 
 
 def test_starlette_limits_through_fastapi(client: TestClient) -> None:

@@ -1,4 +1,5 @@
 """A Flask app under its test client, with Werkzeug's parser and with formwire (install()): same assertions."""
+
 from __future__ import annotations
 
 import hashlib
@@ -38,14 +39,23 @@ def client(request: pytest.FixtureRequest) -> Iterator[object]:
 
 def test_fields_and_files(client) -> None:  # type: ignore[no-untyped-def]
     big = bytes(range(256)) * 4000
-    r = client.post("/upload", data={"a": "1", "b": "é ü", "f": (io.BytesIO(b"hello"), "x.txt", "text/plain"),
-                                     "g": (io.BytesIO(big), "big.bin", "application/octet-stream")},
-                    content_type="multipart/form-data")
+    r = client.post(
+        "/upload",
+        data={
+            "a": "1",
+            "b": "é ü",
+            "f": (io.BytesIO(b"hello"), "x.txt", "text/plain"),
+            "g": (io.BytesIO(big), "big.bin", "application/octet-stream"),
+        },
+        content_type="multipart/form-data",
+    )
     assert r.status_code == 200
     assert r.get_json() == {
         "fields": [["a", "1"], ["b", "é ü"]],
-        "files": [["f", "x.txt", "text/plain", 5, hashlib.sha256(b"hello").hexdigest()],
-                  ["g", "big.bin", "application/octet-stream", len(big), hashlib.sha256(big).hexdigest()]],
+        "files": [
+            ["f", "x.txt", "text/plain", 5, hashlib.sha256(b"hello").hexdigest()],
+            ["g", "big.bin", "application/octet-stream", len(big), hashlib.sha256(big).hexdigest()],
+        ],
     }
 
 

@@ -1,4 +1,5 @@
 """parse_form / aparse_form: materialized forms, spooled files, cleanup on errors."""
+
 from __future__ import annotations
 
 import asyncio
@@ -16,7 +17,13 @@ def test_fields_and_files_in_body_order() -> None:
         assert f["a"] == "1" and f.getlist("a") == ["1", "2"] and "f" in f and len(f) == 2
         up = f["f"]
         assert isinstance(up, formwire.UploadedFile)
-        assert (up.name, up.filename, up.content_type, up.type, up.size) == ("f", "x.txt", "text/plain", "text/plain", 5)
+        assert (up.name, up.filename, up.content_type, up.type, up.size) == (
+            "f",
+            "x.txt",
+            "text/plain",
+            "text/plain",
+            5,
+        )
         assert up.read() == b"file!"
         assert [k for k, _ in f.multi_items()] == ["a", "f", "a"]
         assert f.fields == [("a", "1"), ("a", "2")] and [k for k, _ in f.files] == ["f"]
@@ -118,8 +125,10 @@ async def _aiter(chunks):  # type: ignore[no-untyped-def]
 
 def test_aparse_form_from_asgi_receive_and_async_iterable() -> None:
     body = form(part("a", b"1"), part("f", b"zz", filename="z"))
-    msgs = [{"type": "http.request", "body": body[:20], "more_body": True},
-            {"type": "http.request", "body": body[20:], "more_body": False}]
+    msgs = [
+        {"type": "http.request", "body": body[:20], "more_body": True},
+        {"type": "http.request", "body": body[20:], "more_body": False},
+    ]
 
     async def receive():  # type: ignore[no-untyped-def]
         return msgs.pop(0)

@@ -1,4 +1,5 @@
 """The multipart parser through the Python API: rules, chunking, zero-copy events, errors, limits, helpers."""
+
 from __future__ import annotations
 
 import asyncio
@@ -16,15 +17,31 @@ def test_events_in_order(sample: bytes) -> None:
     p = multipart.Parser.from_content_type(CT)
     events = p.feed(sample)
     kinds = [type(e).__name__ if not isinstance(e, multipart.Marker) else repr(e) for e in events]
-    assert kinds == ["Part", "memoryview", "formwire.multipart.PART_END", "Part", "memoryview",
-                     "formwire.multipart.PART_END", "Part", "formwire.multipart.PART_END", "formwire.multipart.END"]
+    assert kinds == [
+        "Part",
+        "memoryview",
+        "formwire.multipart.PART_END",
+        "Part",
+        "memoryview",
+        "formwire.multipart.PART_END",
+        "Part",
+        "formwire.multipart.PART_END",
+        "formwire.multipart.END",
+    ]
     assert p.done and p.close() == []
     parts = collect(events)
     assert [x["name"] for x in parts] == ["a", "file", "empty"]
-    assert parts[1] == {"name": "file", "filename": "x.bin", "content_type": "application/x-demo",
-                        "type": "application/x-demo", "body": b"\x00\x01\r\n--boundar\r\n\xff",
-                        "headers": [("content-disposition", 'form-data; name="file"; filename="x.bin"'),
-                                    ("content-type", "application/x-demo")]}
+    assert parts[1] == {
+        "name": "file",
+        "filename": "x.bin",
+        "content_type": "application/x-demo",
+        "type": "application/x-demo",
+        "body": b"\x00\x01\r\n--boundar\r\n\xff",
+        "headers": [
+            ("content-disposition", 'form-data; name="file"; filename="x.bin"'),
+            ("content-type", "application/x-demo"),
+        ],
+    }
     assert parts[0]["type"] is None and parts[0]["filename"] is None  # a text field has no File type
     assert parts[2]["body"] == b""
 
@@ -109,9 +126,11 @@ def test_field_values_are_utf8_with_replacement() -> None:
 def test_latin1_fallback_decodes_invalid_utf8_fields_as_latin1() -> None:
     """latin1_fallback: Starlette's _user_safe_decode for buffered fields (name and value each: UTF-8 when valid,
     else Latin-1 for the whole string); valid UTF-8 is unchanged; every split point gives the same tuples."""
-    body = (b'--boundary\r\nContent-Disposition: form-data; name="n\xe9"\r\n\r\nv\xc3\xa9\r\n'
-            b'--boundary\r\nContent-Disposition: form-data; name="ok"\r\n\r\nv\xe9\xff\r\n'
-            b'--boundary\r\nContent-Disposition: form-data; name="\xc3\xa9"\r\n\r\n\xe2\x98\x95\r\n--boundary--')
+    body = (
+        b'--boundary\r\nContent-Disposition: form-data; name="n\xe9"\r\n\r\nv\xc3\xa9\r\n'
+        b'--boundary\r\nContent-Disposition: form-data; name="ok"\r\n\r\nv\xe9\xff\r\n'
+        b'--boundary\r\nContent-Disposition: form-data; name="\xc3\xa9"\r\n\r\n\xe2\x98\x95\r\n--boundary--'
+    )
     for chunks in splits(body):
         p = multipart.Parser(B, buffer_fields=True, latin1_fallback=True)
         assert p.latin1_fallback
@@ -176,6 +195,7 @@ def test_strict_profile_and_lenient_flags() -> None:
 
 def test_disposition_readings() -> None:
     """MP-H-07..10: backslashes are literal, filename* never overrides, names are not percent-decoded."""
+
     def first(cd: str) -> multipart.Part:
         body = f"--boundary\r\nContent-Disposition: {cd}\r\n\r\nx\r\n--boundary--".encode()
         ev = multipart.Parser(B).feed(body)[0]
@@ -197,6 +217,7 @@ def test_disposition_readings() -> None:
 
 def test_file_type_is_fetchs_mime_type() -> None:
     """MP-F-03: text/plain without a Content-Type, serialized MIME type, "" when invalid."""
+
     def ty(ct: str | None) -> str | None:
         ev = multipart.Parser(B).feed(form(part("f", b"", filename="x", content_type=ct)))[0]
         assert isinstance(ev, multipart.Part)
@@ -261,7 +282,7 @@ DELIM = len(b"--boundary\r\n")
     ],
 )
 def test_limits_are_coded_errors(options: dict[str, int], body: bytes, error: tuple[str, int]) -> None:
-    for chunks in ([body], [body[i:i + 1] for i in range(len(body))]):
+    for chunks in ([body], [body[i : i + 1] for i in range(len(body))]):
         assert parse_chunks(chunks, **options) == error
 
 
@@ -280,9 +301,17 @@ def test_limits_at_exactly_the_limit_pass_and_none_is_unlimited() -> None:
 
 def test_options_report_the_defaults_of_spec_limits() -> None:
     assert multipart.Parser(B).options == {
-        "allow_preamble": False, "allow_lf": False, "allow_obs_fold": False, "allow_quoted_pairs": False,
-        "max_boundary_bytes": 256, "max_parts": 1000, "max_headers": 8, "max_header_bytes": 8192,
-        "max_field_bytes": 1048576, "max_total_field_bytes": 10485760, "max_file_bytes": 10737418240,
+        "allow_preamble": False,
+        "allow_lf": False,
+        "allow_obs_fold": False,
+        "allow_quoted_pairs": False,
+        "max_boundary_bytes": 256,
+        "max_parts": 1000,
+        "max_headers": 8,
+        "max_header_bytes": 8192,
+        "max_field_bytes": 1048576,
+        "max_total_field_bytes": 10485760,
+        "max_file_bytes": 10737418240,
         "max_total_bytes": 21474836480,
     }
     assert multipart.Parser(B, max_total_bytes=None).options["max_total_bytes"] is None
@@ -307,10 +336,12 @@ def test_events_over_a_file_and_an_iterable(sample: bytes, tmp_path) -> None:  #
 def test_aevents_over_an_async_iterable_and_asgi_receive(sample: bytes) -> None:
     async def chunks():  # type: ignore[no-untyped-def]
         for i in range(0, len(sample), 16):
-            yield sample[i:i + 16]
+            yield sample[i : i + 16]
 
-    messages = [{"type": "http.request", "body": sample[:30], "more_body": True},
-                {"type": "http.request", "body": sample[30:], "more_body": False}]
+    messages = [
+        {"type": "http.request", "body": sample[:30], "more_body": True},
+        {"type": "http.request", "body": sample[30:], "more_body": False},
+    ]
 
     async def receive():  # type: ignore[no-untyped-def]
         return messages.pop(0)

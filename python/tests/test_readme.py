@@ -1,4 +1,5 @@
 """Every ```python block of python/README.md runs as is (```python fastapi blocks need FastAPI: run when present)."""
+
 from __future__ import annotations
 
 import contextlib
@@ -36,7 +37,9 @@ def test_readme_outputs_match_its_comments() -> None:
     """Where a README line says `print(...)  # value`, the block's output shows that value."""
     checked = 0
     for extra, code in BLOCKS:
-        wants = [m.group(1).split("  (")[0].strip() for m in re.finditer(r"^[ \t]*print\(.*\)[ \t]+#[ \t]+(.*)$", code, re.M)]
+        wants = [
+            m.group(1).split("  (")[0].strip() for m in re.finditer(r"^[ \t]*print\(.*\)[ \t]+#[ \t]+(.*)$", code, re.M)
+        ]
         if extra.strip() or not wants:
             continue
         out = io.StringIO()

@@ -1,4 +1,5 @@
 """A real Starlette app under its TestClient, with python-multipart and with formwire (install()): same assertions."""
+
 from __future__ import annotations
 
 import hashlib
@@ -56,25 +57,38 @@ def sha(b: bytes) -> str:
 
 def test_fields_and_files(client: TestClient) -> None:
     big = bytes(range(256)) * 12000  # ~3 MiB: spooled to disk by Starlette
-    r = client.post("/upload", data={"a": "1", "b": "é ü", "c": ["x", "y"]},
-                    files=[("f", ("x.txt", b"hello", "text/plain")), ("g", ("big.bin", big, "application/octet-stream")),
-                           ("e", ("empty", b"", "application/x-empty"))])
+    r = client.post(
+        "/upload",
+        data={"a": "1", "b": "é ü", "c": ["x", "y"]},
+        files=[
+            ("f", ("x.txt", b"hello", "text/plain")),
+            ("g", ("big.bin", big, "application/octet-stream")),
+            ("e", ("empty", b"", "application/x-empty")),
+        ],
+    )
     assert r.status_code == 200, r.text
     assert r.json() == {
         "fields": [["a", "1"], ["b", "é ü"], ["c", "x"], ["c", "y"]],
-        "files": [["f", "x.txt", "text/plain", 5, 5, sha(b"hello")],
-                  ["g", "big.bin", "application/octet-stream", len(big), len(big), sha(big)],
-                  ["e", "empty", "application/x-empty", 0, 0, sha(b"")]],
+        "files": [
+            ["f", "x.txt", "text/plain", 5, 5, sha(b"hello")],
+            ["g", "big.bin", "application/octet-stream", len(big), len(big), sha(big)],
+            ["e", "empty", "application/x-empty", 0, 0, sha(b"")],
+        ],
     }
 
 
 def test_raw_body_with_crlf_and_delimiter_lookalikes(client: TestClient) -> None:
     tricky = b"\r\n--boundar\r\n--boundary_not\r\n\r\n"
-    body = (b'--B\r\nContent-Disposition: form-data; name="t"\r\n\r\n' + tricky + b"\r\n"
-            b'--B\r\nContent-Disposition: form-data; name="f"; filename="a.bin"\r\n\r\n' + tricky * 3 + b"\r\n--B--\r\n")
+    body = (
+        b'--B\r\nContent-Disposition: form-data; name="t"\r\n\r\n' + tricky + b"\r\n"
+        b'--B\r\nContent-Disposition: form-data; name="f"; filename="a.bin"\r\n\r\n' + tricky * 3 + b"\r\n--B--\r\n"
+    )
     r = client.post("/upload", content=body, headers={"Content-Type": "multipart/form-data; boundary=B"})
     assert r.status_code == 200, r.text
-    assert r.json() == {"fields": [["t", tricky.decode()]], "files": [["f", "a.bin", None, 3 * len(tricky), 3 * len(tricky), sha(tricky * 3)]]}
+    assert r.json() == {
+        "fields": [["t", tricky.decode()]],
+        "files": [["f", "a.bin", None, 3 * len(tricky), 3 * len(tricky), sha(tricky * 3)]],
+    }
 
 
 def test_urlencoded_form(client: TestClient) -> None:
@@ -86,7 +100,12 @@ def test_urlencoded_form(client: TestClient) -> None:
 @pytest.mark.parametrize(
     ("query", "data", "files", "detail"),
     [
-        ("max_files=1", None, [("f", ("a", b"1")), ("g", ("b", b"2"))], "Too many files. Maximum number of files is 1."),
+        (
+            "max_files=1",
+            None,
+            [("f", ("a", b"1")), ("g", ("b", b"2"))],
+            "Too many files. Maximum number of files is 1.",
+        ),
         ("max_fields=1", {"a": "1", "b": "2"}, [("f", ("a", b"1"))], "Too many fields. Maximum number of fields is 1."),
         ("max_part_size=2048", {"a": "x" * 3000}, [("f", ("a", b"1"))], "Part exceeded maximum size of 2KB."),
     ],
@@ -106,8 +125,11 @@ def test_limit_fits_exactly(client: TestClient) -> None:
     [
         ("multipart/form-data", b"--B--\r\n", {"Missing boundary in multipart."}),
         # Starlette's own check (python-multipart) or formwire's MP_DISPOSITION (MP-H-08): a 400 either way
-        ("multipart/form-data; boundary=B", b'--B\r\nContent-Disposition: form-data; filename="x"\r\n\r\n1\r\n--B--\r\n',
-         {'The Content-Disposition header field "name" must be provided.', "Invalid multipart data."}),
+        (
+            "multipart/form-data; boundary=B",
+            b'--B\r\nContent-Disposition: form-data; filename="x"\r\n\r\n1\r\n--B--\r\n',
+            {'The Content-Disposition header field "name" must be provided.', "Invalid multipart data."},
+        ),
         ("multipart/form-data; boundary=B", b"--B\r\nno colon here\r\n\r\n1\r\n--B--\r\n", {"Invalid multipart data."}),
     ],
 )
@@ -157,6 +179,7 @@ def test_install_with_options_and_shim_errors() -> None:
 # The native path (install()'s default: MultiPartParser.parse over formwire's events) against stock Starlette:
 # every observable of the form, byte for byte, or the same error with the same message.
 
+
 async def detail(request: Request) -> JSONResponse:
     q = request.query_params
     limits = {k: int(q[k]) for k in ("max_files", "max_fields", "max_part_size") if k in q}
@@ -168,8 +191,18 @@ async def detail(request: Request) -> JSONResponse:
             else:
                 rolled = getattr(v.file, "_rolled", None)  # on disk (past spool_max_size) or still in memory
                 data = await v.read()
-                out.append([k, v.filename, v.content_type, v.size, len(data), sha(data), rolled,
-                            [[n.decode("latin-1"), x.decode("latin-1")] for n, x in v.headers.raw]])
+                out.append(
+                    [
+                        k,
+                        v.filename,
+                        v.content_type,
+                        v.size,
+                        len(data),
+                        sha(data),
+                        rolled,
+                        [[n.decode("latin-1"), x.decode("latin-1")] for n, x in v.headers.raw],
+                    ]
+                )
     return JSONResponse(out)
 
 
@@ -190,11 +223,21 @@ def asgi_post(app: object, path: str, body: bytes, ct: str, chunk: int | None) -
     import asyncio
 
     path, _, query = path.partition("?")
-    pieces = [body] if chunk is None else [body[i:i + chunk] for i in range(0, len(body), chunk)] or [b""]
-    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST", "scheme": "http",
-             "path": path, "raw_path": path.encode(), "query_string": query.encode(), "root_path": "",
-             "headers": [(b"content-type", ct.encode("latin-1")), (b"content-length", str(len(body)).encode())],
-             "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80)}
+    pieces = [body] if chunk is None else [body[i : i + chunk] for i in range(0, len(body), chunk)] or [b""]
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": query.encode(),
+        "root_path": "",
+        "headers": [(b"content-type", ct.encode("latin-1")), (b"content-length", str(len(body)).encode())],
+        "client": ("127.0.0.1", 1),
+        "server": ("127.0.0.1", 80),
+    }
     sent: list[dict[str, object]] = []
 
     async def run() -> None:
@@ -235,72 +278,227 @@ def post(mode: str, body: bytes, ct: str = CT, query: str = "", chunk: int | Non
 BIG = bytes(range(256)) * 9000  # 2.2 MiB: past Starlette's spool_max_size (1 MiB), so on disk
 SAME_AS_STOCK = {
     "fields and files": (
-        mp(b'form-data; name="a"', b"1") + mp(b'form-data; name="f"; filename="x.txt"', b"hello", b"Content-Type: text/plain\r\n")
-        + mp(b'form-data; name="a"', b"2") + END, CT, "",
-        [["a", "1"], ["f", "x.txt", "text/plain", 5, 5, sha(b"hello"), False,
-                      [["content-disposition", 'form-data; name="f"; filename="x.txt"'], ["content-type", "text/plain"]]],
-         ["a", "2"]]),
+        mp(b'form-data; name="a"', b"1")
+        + mp(b'form-data; name="f"; filename="x.txt"', b"hello", b"Content-Type: text/plain\r\n")
+        + mp(b'form-data; name="a"', b"2")
+        + END,
+        CT,
+        "",
+        [
+            ["a", "1"],
+            [
+                "f",
+                "x.txt",
+                "text/plain",
+                5,
+                5,
+                sha(b"hello"),
+                False,
+                [["content-disposition", 'form-data; name="f"; filename="x.txt"'], ["content-type", "text/plain"]],
+            ],
+            ["a", "2"],
+        ],
+    ),
     "non-ASCII names, values, filename": (
-        mp('form-data; name="näme"'.encode(), "vé ☕".encode()) + mp('form-data; name="fé"; filename="日本.txt"'.encode(), b"x")
-        + END, CT, "",
-        [["näme", "vé ☕"], ["fé", "日本.txt", None, 1, 1, sha(b"x"), False,
-                            [["content-disposition", 'form-data; name="fé"; filename="日本.txt"'.encode().decode("latin-1")]]]]),
+        mp('form-data; name="näme"'.encode(), "vé ☕".encode())
+        + mp('form-data; name="fé"; filename="日本.txt"'.encode(), b"x")
+        + END,
+        CT,
+        "",
+        [
+            ["näme", "vé ☕"],
+            [
+                "fé",
+                "日本.txt",
+                None,
+                1,
+                1,
+                sha(b"x"),
+                False,
+                [["content-disposition", 'form-data; name="fé"; filename="日本.txt"'.encode().decode("latin-1")]],
+            ],
+        ],
+    ),
     "invalid UTF-8: Starlette's Latin-1 fallback": (
-        mp(b'form-data; name="n\\xe9"'.replace(b"\\xe9", b"\xe9"), b"v\xe9\xff") + mp(b'form-data; name="f"; filename="\xe9.bin"', b"x")
-        + END, CT, "",
-        [["né", "véÿ"], ["f", "é.bin", None, 1, 1, sha(b"x"), False,
-                         [["content-disposition", 'form-data; name="f"; filename="é.bin"']]]]),
+        mp(b'form-data; name="n\\xe9"'.replace(b"\\xe9", b"\xe9"), b"v\xe9\xff")
+        + mp(b'form-data; name="f"; filename="\xe9.bin"', b"x")
+        + END,
+        CT,
+        "",
+        [
+            ["né", "véÿ"],
+            [
+                "f",
+                "é.bin",
+                None,
+                1,
+                1,
+                sha(b"x"),
+                False,
+                [["content-disposition", 'form-data; name="f"; filename="é.bin"']],
+            ],
+        ],
+    ),
     "charset=latin-1": (
         mp(b'form-data; name="n\xe9"', b"v\xe9") + mp(b'form-data; name="f\xe9"; filename="\xe9"', b"") + END,
-        CT + "; charset=latin-1", "",
-        [["né", "vé"], ["fé", "é", None, 0, 0, sha(b""), False, [["content-disposition", 'form-data; name="fé"; filename="é"']]]]),
-    "unknown charset: Latin-1": (mp(b'form-data; name="n"', "é".encode()) + END, CT + "; charset=nope", "", [["n", "Ã©"]]),
+        CT + "; charset=latin-1",
+        "",
+        [
+            ["né", "vé"],
+            ["fé", "é", None, 0, 0, sha(b""), False, [["content-disposition", 'form-data; name="fé"; filename="é"']]],
+        ],
+    ),
+    "unknown charset: Latin-1": (
+        mp(b'form-data; name="n"', "é".encode()) + END,
+        CT + "; charset=nope",
+        "",
+        [["n", "Ã©"]],
+    ),
     "filename* ignored (RFC 7578), also without filename": (
         mp(b"form-data; name=\"f\"; filename=\"safe.txt\"; filename*=utf-8''evil.php", b"x")
-        + mp(b"form-data; name=\"g\"; filename*=utf-8''evil.php", b"y") + mp(b"form-data; name=\"h\"; name*=utf-8''other", b"z") + END,
-        CT, "",
-        [["f", "safe.txt", None, 1, 1, sha(b"x"), False,
-          [["content-disposition", "form-data; name=\"f\"; filename=\"safe.txt\"; filename*=utf-8''evil.php"]]],
-         ["g", "y"], ["h", "z"]]),
+        + mp(b"form-data; name=\"g\"; filename*=utf-8''evil.php", b"y")
+        + mp(b"form-data; name=\"h\"; name*=utf-8''other", b"z")
+        + END,
+        CT,
+        "",
+        [
+            [
+                "f",
+                "safe.txt",
+                None,
+                1,
+                1,
+                sha(b"x"),
+                False,
+                [["content-disposition", "form-data; name=\"f\"; filename=\"safe.txt\"; filename*=utf-8''evil.php"]],
+            ],
+            ["g", "y"],
+            ["h", "z"],
+        ],
+    ),
     "empty files and an empty field": (
-        mp(b'form-data; name="e"; filename=""', b"") + mp(b'form-data; name="z"; filename="z"', b"", b"Content-Type: application/x-empty\r\n")
-        + mp(b'form-data; name="t"', b"") + END, CT, "",
-        [["e", "", None, 0, 0, sha(b""), False, [["content-disposition", 'form-data; name="e"; filename=""']]],
-         ["z", "z", "application/x-empty", 0, 0, sha(b""), False,
-          [["content-disposition", 'form-data; name="z"; filename="z"'], ["content-type", "application/x-empty"]]],
-         ["t", ""]]),
+        mp(b'form-data; name="e"; filename=""', b"")
+        + mp(b'form-data; name="z"; filename="z"', b"", b"Content-Type: application/x-empty\r\n")
+        + mp(b'form-data; name="t"', b"")
+        + END,
+        CT,
+        "",
+        [
+            ["e", "", None, 0, 0, sha(b""), False, [["content-disposition", 'form-data; name="e"; filename=""']]],
+            [
+                "z",
+                "z",
+                "application/x-empty",
+                0,
+                0,
+                sha(b""),
+                False,
+                [["content-disposition", 'form-data; name="z"; filename="z"'], ["content-type", "application/x-empty"]],
+            ],
+            ["t", ""],
+        ],
+    ),
     "a file larger than spool_max_size, then a field": (
-        mp(b'form-data; name="f"; filename="big"', BIG) + mp(b'form-data; name="after"', b"1") + END, CT, "",
-        [["f", "big", None, len(BIG), len(BIG), sha(BIG), True, [["content-disposition", 'form-data; name="f"; filename="big"']]],
-         ["after", "1"]]),
-    "max_fields": (mp(b'form-data; name="a"', b"1") + mp(b'form-data; name="b"', b"2") + END, CT, "?max_fields=1",
-                   "Too many fields. Maximum number of fields is 1."),
-    "max_files": (mp(b'form-data; name="a"; filename="a"', b"1") + mp(b'form-data; name="b"; filename="b"', b"2") + END, CT,
-                  "?max_files=1", "Too many files. Maximum number of files is 1."),
-    "max_part_size": (mp(b'form-data; name="a"', b"x" * 3000) + END, CT, "?max_part_size=2048", "Part exceeded maximum size of 2KB."),
-    "max_part_size exactly": (mp(b'form-data; name="a"', b"x" * 2048) + END, CT, "?max_part_size=2048", [["a", "x" * 2048]]),
+        mp(b'form-data; name="f"; filename="big"', BIG) + mp(b'form-data; name="after"', b"1") + END,
+        CT,
+        "",
+        [
+            [
+                "f",
+                "big",
+                None,
+                len(BIG),
+                len(BIG),
+                sha(BIG),
+                True,
+                [["content-disposition", 'form-data; name="f"; filename="big"']],
+            ],
+            ["after", "1"],
+        ],
+    ),
+    "max_fields": (
+        mp(b'form-data; name="a"', b"1") + mp(b'form-data; name="b"', b"2") + END,
+        CT,
+        "?max_fields=1",
+        "Too many fields. Maximum number of fields is 1.",
+    ),
+    "max_files": (
+        mp(b'form-data; name="a"; filename="a"', b"1") + mp(b'form-data; name="b"; filename="b"', b"2") + END,
+        CT,
+        "?max_files=1",
+        "Too many files. Maximum number of files is 1.",
+    ),
+    "max_part_size": (
+        mp(b'form-data; name="a"', b"x" * 3000) + END,
+        CT,
+        "?max_part_size=2048",
+        "Part exceeded maximum size of 2KB.",
+    ),
+    "max_part_size exactly": (
+        mp(b'form-data; name="a"', b"x" * 2048) + END,
+        CT,
+        "?max_part_size=2048",
+        [["a", "x" * 2048]],
+    ),
     "max_part_size does not apply to files": (
-        mp(b'form-data; name="a"; filename="a"', b"x" * 3000) + END, CT, "?max_part_size=2048",
-        [["a", "a", None, 3000, 3000, sha(b"x" * 3000), False, [["content-disposition", 'form-data; name="a"; filename="a"']]]]),
+        mp(b'form-data; name="a"; filename="a"', b"x" * 3000) + END,
+        CT,
+        "?max_part_size=2048",
+        [
+            [
+                "a",
+                "a",
+                None,
+                3000,
+                3000,
+                sha(b"x" * 3000),
+                False,
+                [["content-disposition", 'form-data; name="a"; filename="a"']],
+            ]
+        ],
+    ),
     "max_fields before junk later in the stream": (
-        mp(b'form-data; name="a"', b"1") + mp(b'form-data; name="b"', b"2") + b"--B--junk", CT, "?max_fields=1",
-        "Too many fields. Maximum number of fields is 1."),
+        mp(b'form-data; name="a"', b"1") + mp(b'form-data; name="b"', b"2") + b"--B--junk",
+        CT,
+        "?max_fields=1",
+        "Too many fields. Maximum number of fields is 1.",
+    ),
     "max_files before junk later in the stream": (
-        mp(b'form-data; name="a"; filename="a"', b"1") + mp(b'form-data; name="b"; filename="b"', b"2") + b"--B--junk", CT,
-        "?max_files=1", "Too many files. Maximum number of files is 1."),
+        mp(b'form-data; name="a"; filename="a"', b"1") + mp(b'form-data; name="b"; filename="b"', b"2") + b"--B--junk",
+        CT,
+        "?max_files=1",
+        "Too many files. Maximum number of files is 1.",
+    ),
     "max_fields at the headers of a field that is then cut": (
-        mp(b'form-data; name="a"', b"1") + b'--B\r\nContent-Disposition: form-data; name="b"\r\n\r\n22', CT, "?max_fields=1",
-        "Too many fields. Maximum number of fields is 1."),
+        mp(b'form-data; name="a"', b"1") + b'--B\r\nContent-Disposition: form-data; name="b"\r\n\r\n22',
+        CT,
+        "?max_fields=1",
+        "Too many fields. Maximum number of fields is 1.",
+    ),
     "max_fields before max_part_size of the same field": (
-        mp(b'form-data; name="a"', b"1") + mp(b'form-data; name="b"', b"x" * 3000) + END, CT, "?max_fields=1&max_part_size=1024",
-        "Too many fields. Maximum number of fields is 1."),
+        mp(b'form-data; name="a"', b"1") + mp(b'form-data; name="b"', b"x" * 3000) + END,
+        CT,
+        "?max_fields=1&max_part_size=1024",
+        "Too many fields. Maximum number of fields is 1.",
+    ),
     "max_part_size before max_fields": (
-        mp(b'form-data; name="a"', b"x" * 3000) + mp(b'form-data; name="b"', b"1") + END, CT, "?max_fields=1&max_part_size=1024",
-        "Part exceeded maximum size of 1KB."),
-    "no name": (mp(b'form-data; filename="x"', b"1") + END, CT, "",
-                'The Content-Disposition header field "name" must be provided.'),
-    "no Content-Disposition": (b"--B\r\nContent-Type: text/plain\r\n\r\n1\r\n" + END, CT, "",
-                               'The Content-Disposition header field "name" must be provided.'),
+        mp(b'form-data; name="a"', b"x" * 3000) + mp(b'form-data; name="b"', b"1") + END,
+        CT,
+        "?max_fields=1&max_part_size=1024",
+        "Part exceeded maximum size of 1KB.",
+    ),
+    "no name": (
+        mp(b'form-data; filename="x"', b"1") + END,
+        CT,
+        "",
+        'The Content-Disposition header field "name" must be provided.',
+    ),
+    "no Content-Disposition": (
+        b"--B\r\nContent-Type: text/plain\r\n\r\n1\r\n" + END,
+        CT,
+        "",
+        'The Content-Disposition header field "name" must be provided.',
+    ),
     "missing boundary": (END, "multipart/form-data", "", "Missing boundary in multipart."),
     "malformed header line": (b"--B\r\nno colon here\r\n\r\n1\r\n" + END, CT, "", "Invalid multipart data."),
 }
@@ -329,20 +527,55 @@ def cd_only(name: str, filename: str | None = None) -> list[list[str]]:
     [
         # formwire's reading rules (spec/multipart.md §8), the same on both of formwire's paths. MP-H-11: header
         # values are trimmed of OWS (python-multipart keeps trailing whitespace)
-        (mp(b'form-data; name="f"; filename="a"', b"x", b"Content-Type: text/plain \t\r\n") + END,
-         (200, [["f", "a", "text/plain \t", 1, 1, sha(b"x"), False, cd_only("f", "a") + [["content-type", "text/plain \t"]]]]),
-         (200, [["f", "a", "text/plain", 1, 1, sha(b"x"), False, cd_only("f", "a") + [["content-type", "text/plain"]]]])),
+        (
+            mp(b'form-data; name="f"; filename="a"', b"x", b"Content-Type: text/plain \t\r\n") + END,
+            (
+                200,
+                [
+                    [
+                        "f",
+                        "a",
+                        "text/plain \t",
+                        1,
+                        1,
+                        sha(b"x"),
+                        False,
+                        cd_only("f", "a") + [["content-type", "text/plain \t"]],
+                    ]
+                ],
+            ),
+            (
+                200,
+                [
+                    [
+                        "f",
+                        "a",
+                        "text/plain",
+                        1,
+                        1,
+                        sha(b"x"),
+                        False,
+                        cd_only("f", "a") + [["content-type", "text/plain"]],
+                    ]
+                ],
+            ),
+        ),
         # MP-H-07: a backslash is an ordinary byte, no IE path stripping
-        (mp(b'form-data; name="f"; filename="C:\\dir\\x.txt"', b"x") + END,
-         (200, [["f", "x.txt", None, 1, 1, sha(b"x"), False, cd_only("f", "C:\\dir\\x.txt")]]),
-         (200, [["f", "C:\\dir\\x.txt", None, 1, 1, sha(b"x"), False, cd_only("f", "C:\\dir\\x.txt")]])),
+        (
+            mp(b'form-data; name="f"; filename="C:\\dir\\x.txt"', b"x") + END,
+            (200, [["f", "x.txt", None, 1, 1, sha(b"x"), False, cd_only("f", "C:\\dir\\x.txt")]]),
+            (200, [["f", "C:\\dir\\x.txt", None, 1, 1, sha(b"x"), False, cd_only("f", "C:\\dir\\x.txt")]]),
+        ),
         # MP-H-07: quoted-pairs only where the literal reading fails, so a\\b keeps both backslashes
         (mp(b'form-data; name="a\\\\b"', b"1") + END, (200, [['a\\b', "1"]]), (200, [['a\\\\b', "1"]])),
         # MP-H-08: a second name parameter is an error
         (mp(b'form-data; name="a"; name="b"', b"1") + END, (200, [["b", "1"]]), (400, "Invalid multipart data.")),
         # a truncated body, junk after the close delimiter: python-multipart keeps what it saw
-        (mp(b'form-data; name="a"', b"1") + b'--B\r\nContent-Disposition: form-data; name="b"\r\n\r\n2',
-         (200, [["a", "1"]]), (400, "Invalid multipart data.")),
+        (
+            mp(b'form-data; name="a"', b"1") + b'--B\r\nContent-Disposition: form-data; name="b"\r\n\r\n2',
+            (200, [["a", "1"]]),
+            (400, "Invalid multipart data."),
+        ),
         (mp(b'form-data; name="a"', b"1") + b"--B--junk", (200, [["a", "1"]]), (400, "Invalid multipart data.")),
     ],
 )
@@ -414,8 +647,14 @@ def test_files_closed_on_error_as_stock(monkeypatch: pytest.MonkeyPatch) -> None
 
     monkeypatch.setattr(fp, "SpooledTemporaryFile", Recording)
     bodies = [
-        (mp(b'form-data; name="f"; filename="a"', BIG) + mp(b'form-data; name="g"; filename="b"', b"2") + END, "?max_files=1"),
-        (mp(b'form-data; name="f"; filename="a"', BIG) + mp(b'form-data; name="t"', b"x" * 3000) + END, "?max_part_size=1024"),
+        (
+            mp(b'form-data; name="f"; filename="a"', BIG) + mp(b'form-data; name="g"; filename="b"', b"2") + END,
+            "?max_files=1",
+        ),
+        (
+            mp(b'form-data; name="f"; filename="a"', BIG) + mp(b'form-data; name="t"', b"x" * 3000) + END,
+            "?max_part_size=1024",
+        ),
         (mp(b'form-data; name="f"; filename="a"', BIG) + b"--B\r\nbroken\r\n\r\n" + END, ""),
     ]
     for body, query in bodies:
@@ -437,7 +676,11 @@ def test_client_disconnect_mid_body(mode: str) -> None:
     from starlette.requests import ClientDisconnect
 
     async def stream():  # type: ignore[no-untyped-def]
-        yield mp(b'form-data; name="a"', b"1") + b'--B\r\nContent-Disposition: form-data; name="f"; filename="x"\r\n\r\n' + BIG
+        yield (
+            mp(b'form-data; name="a"', b"1")
+            + b'--B\r\nContent-Disposition: form-data; name="f"; filename="x"\r\n\r\n'
+            + BIG
+        )
         raise ClientDisconnect()
 
     async def run() -> tuple[type, list[object]]:
@@ -461,8 +704,13 @@ def test_install_uninstall_restore_starlette() -> None:
     import starlette.formparsers as fp
     import starlette.requests as rq
 
-    before = (fp.MultiPartParser.__dict__["parse"], fp.multipart, fp.parse_options_header, fp.FormParserError,
-              rq.parse_options_header)
+    before = (
+        fp.MultiPartParser.__dict__["parse"],
+        fp.multipart,
+        fp.parse_options_header,
+        fp.FormParserError,
+        rq.parse_options_header,
+    )
     fw_starlette.install()
     fw_starlette.install()  # again: still one saved original
     assert fw_starlette.native() and fp.MultiPartParser.parse is not before[0]
@@ -472,8 +720,13 @@ def test_install_uninstall_restore_starlette() -> None:
     assert fw_starlette.native()
     fw_starlette.uninstall()
     fw_starlette.uninstall()  # no-op
-    after = (fp.MultiPartParser.__dict__["parse"], fp.multipart, fp.parse_options_header, fp.FormParserError,
-             rq.parse_options_header)
+    after = (
+        fp.MultiPartParser.__dict__["parse"],
+        fp.multipart,
+        fp.parse_options_header,
+        fp.FormParserError,
+        rq.parse_options_header,
+    )
     assert after == before and not fw_starlette.installed() and not fw_starlette.native()
     assert fp.multipart.__name__ == "python_multipart"
 
@@ -558,8 +811,13 @@ def test_a_thousand_1_mib_fields_stop_at_max_total_field_bytes(native: bool) -> 
         return {"type": "http.request", "body": c or b"", "more_body": c is not None}
 
     async def parse() -> None:
-        scope = {"type": "http", "method": "POST", "path": "/", "query_string": b"",
-                 "headers": [(b"content-type", b"multipart/form-data; boundary=B")]}
+        scope = {
+            "type": "http",
+            "method": "POST",
+            "path": "/",
+            "query_string": b"",
+            "headers": [(b"content-type", b"multipart/form-data; boundary=B")],
+        }
         async with Request(scope, receive).form():
             pass
 

@@ -1,4 +1,5 @@
 """The native module's type stubs match the runtime (mypy.stubtest), and the package type-checks (mypy)."""
+
 from __future__ import annotations
 
 import os
@@ -38,7 +39,9 @@ def python39() -> tuple[str, dict[str, str]] | None:
         v39 = [v for v in versions if v.startswith("3.9")]
         if v39:
             env["PYENV_VERSION"] = v39[-1]
-    if subprocess.run([exe, "-c", "import sys; assert sys.version_info[:2] == (3, 9)"], capture_output=True, env=env).returncode:
+    if subprocess.run(
+        [exe, "-c", "import sys; assert sys.version_info[:2] == (3, 9)"], capture_output=True, env=env
+    ).returncode:
         return None
     return exe, env
 

@@ -1,4 +1,5 @@
 """urlencoded through the Python API (spec/urlencoded.md)."""
+
 from __future__ import annotations
 
 import pytest
@@ -13,8 +14,18 @@ def test_whatwg_parse_rules() -> None:
     assert urlencoded.parse("a==b&c") == [("a", "=b"), ("c", "")]  # UE-P-04
     assert urlencoded.parse(" a = b ") == [(" a ", " b ")]  # UE-P-05
     assert urlencoded.parse("a+b=c%2Bd&%+41") == [("a b", "c+d"), ("% 41", "")]  # UE-P-06
-    assert urlencoded.parse("x=%&y=%4&z=%zz&w=%%41&v=%2541") == [("x", "%"), ("y", "%4"), ("z", "%zz"), ("w", "%A"), ("v", "%41")]
-    assert urlencoded.parse(b"a=\xc3%A9&b=%C3\xa9&c=%C0%AF") == [("a", "é"), ("b", "é"), ("c", "\ufffd\ufffd")]  # UE-P-08
+    assert urlencoded.parse("x=%&y=%4&z=%zz&w=%%41&v=%2541") == [
+        ("x", "%"),
+        ("y", "%4"),
+        ("z", "%zz"),
+        ("w", "%A"),
+        ("v", "%41"),
+    ]
+    assert urlencoded.parse(b"a=\xc3%A9&b=%C3\xa9&c=%C0%AF") == [
+        ("a", "é"),
+        ("b", "é"),
+        ("c", "\ufffd\ufffd"),
+    ]  # UE-P-08
     assert urlencoded.parse("%EF%BB%BFx=\ufeff") == [("\ufeffx", "\ufeff")]
     assert urlencoded.parse("?a=b") == [("?a", "b")]  # UE-P-09
 

@@ -1,4 +1,5 @@
 """formwire.v8: round trips (lone surrogates, -0, identity) and interop with Node's v8 module, both ways."""
+
 from __future__ import annotations
 
 import datetime as dt
@@ -49,8 +50,16 @@ def test_bigints() -> None:
 
 def test_containers_and_identity() -> None:
     shared = {"k": 1}
-    data = {"list": [1, "two", None], "a": shared, "b": shared, "map": v8.JSMap({1: "x", "y": 2}),
-            "set": {1, "s"}, "bytes": b"\x00\xff", "buf": bytearray(b"ab"), "tuple": (1, 2)}
+    data = {
+        "list": [1, "two", None],
+        "a": shared,
+        "b": shared,
+        "map": v8.JSMap({1: "x", "y": 2}),
+        "set": {1, "s"},
+        "bytes": b"\x00\xff",
+        "buf": bytearray(b"ab"),
+        "tuple": (1, 2),
+    }
     out = rt(data)
     assert out["list"] == [1, "two", None] and out["a"] == {"k": 1} and out["a"] is out["b"]
     assert isinstance(out["map"], v8.JSMap) and out["map"] == {1: "x", "y": 2}
@@ -137,19 +146,41 @@ process.stdout.write(v8.serialize(v).toString('hex'));
 """
 
 
-@pytest.mark.skipif(NODE is None, reason="node is not installed (the repository's setup requires it; this guards odd runs)")
+@pytest.mark.skipif(
+    NODE is None, reason="node is not installed (the repository's setup requires it; this guards odd runs)"
+)
 def test_node_reads_what_python_writes() -> None:
     shared = {"x": 1}
-    data = {"neg_zero": -0.0, "lone": "\ud800x\udc00", "big": 2**70, "bytes": b"\x01\x02", "map": v8.JSMap({1: "a"}),
-            "a": shared, "b": shared, "date": dt.datetime(1970, 1, 2, tzinfo=dt.timezone.utc), "undef": v8.undefined,
-            "nan": float("nan")}
+    data = {
+        "neg_zero": -0.0,
+        "lone": "\ud800x\udc00",
+        "big": 2**70,
+        "bytes": b"\x01\x02",
+        "map": v8.JSMap({1: "a"}),
+        "a": shared,
+        "b": shared,
+        "date": dt.datetime(1970, 1, 2, tzinfo=dt.timezone.utc),
+        "undef": v8.undefined,
+        "nan": float("nan"),
+    }
     out = subprocess.run([NODE, "-e", SCRIPT_CHECK, v8.dumps(data).hex()], capture_output=True, text=True, check=True)
     got = json.loads(out.stdout)
-    assert got == {"neg_zero": True, "lone_units": [0xD800, ord("x"), 0xDC00], "big": str(2**70), "bytes": [1, 2],
-                   "map": [[1, "a"]], "same": True, "date": 86400000, "undef": True, "nan": True}
+    assert got == {
+        "neg_zero": True,
+        "lone_units": [0xD800, ord("x"), 0xDC00],
+        "big": str(2**70),
+        "bytes": [1, 2],
+        "map": [[1, "a"]],
+        "same": True,
+        "date": 86400000,
+        "undef": True,
+        "nan": True,
+    }
 
 
-@pytest.mark.skipif(NODE is None, reason="node is not installed (the repository's setup requires it; this guards odd runs)")
+@pytest.mark.skipif(
+    NODE is None, reason="node is not installed (the repository's setup requires it; this guards odd runs)"
+)
 def test_python_reads_what_node_writes() -> None:
     out = subprocess.run([NODE, "-e", SCRIPT_MAKE], capture_output=True, text=True, check=True)
     v = v8.loads(bytes.fromhex(out.stdout))
@@ -163,7 +194,16 @@ def test_python_reads_what_node_writes() -> None:
     assert isinstance(v["err"], v8.JSError) and v["err"].name == "RangeError" and v["err"].message == "boom"
     assert v["nul"] is None and v["u"] is v8.undefined and v["t"] is True
     # and back: Node reads our re-encoding of its value
-    again = subprocess.run([NODE, "-e", "const v8=require('v8');const v=v8.deserialize(Buffer.from(process.argv[1],'hex'));"
-                            "process.stdout.write(JSON.stringify([v.s.charCodeAt(1), Object.is(v.z,-0), v.big.toString(), v.a===v.b]))",
-                            v8.dumps(v).hex()], capture_output=True, text=True, check=True)
+    again = subprocess.run(
+        [
+            NODE,
+            "-e",
+            "const v8=require('v8');const v=v8.deserialize(Buffer.from(process.argv[1],'hex'));"
+            "process.stdout.write(JSON.stringify([v.s.charCodeAt(1), Object.is(v.z,-0), v.big.toString(), v.a===v.b]))",
+            v8.dumps(v).hex(),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert json.loads(again.stdout) == [0xD800, True, "123456789012345678901234567890", True]

@@ -4,6 +4,7 @@ Limits are grouped by format (a limit name is unique within its format only: `ma
 clone limit): `Limits.Multipart.MAX_PARTS`. Lenient options become `Limits.Multipart.LENIENT_OPTIONS` (snake_case
 names, as the vectors and the testee spell them).
 """
+
 from __future__ import annotations
 
 import json
@@ -23,18 +24,25 @@ def _str(s: str) -> str:
 
 
 def _limits(reg: dict) -> str:
-    out = [NOTICE, "package dev.formwire;\n\n",
-           "/** Every named limit of {@code spec/registry.json}: defaults, error codes and names, by format. */\n",
-           "public final class Limits {\n    private Limits() {}\n"]
+    out = [
+        NOTICE,
+        "package dev.formwire;\n\n",
+        "/** Every named limit of {@code spec/registry.json}: defaults, error codes and names, by format. */\n",
+        "public final class Limits {\n    private Limits() {}\n",
+    ]
     for fmt, cls in FORMAT_CLASS.items():
         lims = [x for x in reg["limits"] if x["format"] == fmt]
         opts = [o for o in reg.get("options", []) if o["format"] == fmt]
         if not lims and not opts:
             continue
-        out.append(f"\n    /** Limits of the {fmt} format. */\n    public static final class {cls} {{\n        private {cls}() {{}}\n")
+        out.append(
+            f"\n    /** Limits of the {fmt} format. */\n    public static final class {cls} {{\n        private {cls}() {{}}\n"
+        )
         for x in lims:
             const = x["name"].upper()
-            out.append(f"\n        /** Default of {{@code {x['name']}}} (error {{@code {x['error']}}}): {_doc(x['why'])} */\n")
+            out.append(
+                f"\n        /** Default of {{@code {x['name']}}} (error {{@code {x['error']}}}): {_doc(x['why'])} */\n"
+            )
             out.append(f"        public static final long {const} = {int(x['default'])}L;\n")
             out.append(f"        /** The registry name of {{@link #{const}}}. */\n")
             out.append(f"        public static final String {const}_NAME = {_str(x['name'])};\n")
@@ -46,16 +54,21 @@ def _limits(reg: dict) -> str:
         if opts:
             onames = ", ".join(_str(o["name"]) for o in opts)
             out.append(f"        /** The named lenient options of {fmt}, in registry order (all off by default). */\n")
-            out.append(f"        public static final java.util.List<String> LENIENT_OPTIONS = java.util.List.of({onames});\n")
+            out.append(
+                f"        public static final java.util.List<String> LENIENT_OPTIONS = java.util.List.of({onames});\n"
+            )
         out.append("    }\n")
     out.append("}\n")
     return "".join(out)
 
 
 def _errors(reg: dict) -> str:
-    out = [NOTICE, "package dev.formwire;\n\n",
-           "/** The stable error codes of {@code spec/errors.md}, with their kind and HTTP status. */\n",
-           "public enum ErrorCode {\n"]
+    out = [
+        NOTICE,
+        "package dev.formwire;\n\n",
+        "/** The stable error codes of {@code spec/errors.md}, with their kind and HTTP status. */\n",
+        "public enum ErrorCode {\n",
+    ]
     rows = []
     for e in reg["errors"]:
         status = e["http_status"] if e["http_status"] is not None else 0

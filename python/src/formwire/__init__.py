@@ -8,6 +8,7 @@
 
 Errors are :class:`ParseError` (a ``ValueError``) with a stable ``.code`` and a byte ``.offset`` (spec/errors.md).
 """
+
 from __future__ import annotations
 
 from formwire import multipart, urlencoded, v8

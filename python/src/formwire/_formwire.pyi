@@ -1,4 +1,5 @@
 """Type stubs of the native module (rust/crates/formwire-py), checked by mypy.stubtest in python/tests."""
+
 from collections.abc import Iterable
 from typing import Any, Final, Optional, Union, final
 
@@ -110,9 +111,7 @@ def parse_disposition(
     value: Union[str, Buffer],
 ) -> Optional[tuple[bytes, Optional[bytes], Optional[bytes], Optional[bytes]]]: ...
 def parse_mime(value: Union[str, Buffer]) -> Optional[tuple[str, str, list[tuple[str, str]]]]: ...
-def encode_frames(
-    entries: list[Any], boundary: Optional[str] = None
-) -> tuple[str, str, list[bytes], list[Any]]: ...
+def encode_frames(entries: list[Any], boundary: Optional[str] = None) -> tuple[str, str, list[bytes], list[Any]]: ...
 
 @disjoint_base
 class UrlencodedParser:

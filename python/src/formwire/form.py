@@ -10,6 +10,7 @@ Text fields are collected by the native parser and handed over as ``(name, str)`
 U+FFFD, BOM kept); file parts are written to a :class:`tempfile.SpooledTemporaryFile` that stays in memory up to
 ``spool_max_size`` bytes. ``application/x-www-form-urlencoded`` bodies are parsed too (fields only).
 """
+
 from __future__ import annotations
 
 import tempfile
@@ -234,4 +235,3 @@ async def aparse_form(
         c.fail()
         raise
     return FormData(c.items)
-

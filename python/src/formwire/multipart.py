@@ -26,6 +26,7 @@ Options are the spec's names: the lenient flags ``allow_preamble``, ``allow_lf``
 ``max_headers``, ``max_header_bytes``, ``max_field_bytes``, ``max_total_field_bytes``, ``max_file_bytes``,
 ``max_total_bytes`` (defaults of spec/limits.md; ``None`` = unlimited).
 """
+
 from __future__ import annotations
 
 import io
@@ -99,7 +100,9 @@ async def asgi_chunks(receive: Callable[[], Awaitable[Mapping[str, Any]]]) -> As
             raise ConnectionError("client disconnected before the body was complete")
 
 
-async def aiter_chunks(source: AsyncIterable[BytesLike] | Callable[[], Awaitable[Mapping[str, Any]]]) -> AsyncIterator[BytesLike]:
+async def aiter_chunks(
+    source: AsyncIterable[BytesLike] | Callable[[], Awaitable[Mapping[str, Any]]],
+) -> AsyncIterator[BytesLike]:
     """The chunks of an async iterable (``request.stream()``) or of an ASGI ``receive`` callable."""
     if callable(source) and not hasattr(source, "__aiter__"):
         async for body in asgi_chunks(source):
@@ -126,7 +129,9 @@ class Parser(_NativeParser):
             yield from self.feed(chunk)
         yield from self.close()
 
-    async def aevents(self, source: AsyncIterable[BytesLike] | Callable[[], Awaitable[Mapping[str, Any]]]) -> AsyncIterator[Event]:
+    async def aevents(
+        self, source: AsyncIterable[BytesLike] | Callable[[], Awaitable[Mapping[str, Any]]]
+    ) -> AsyncIterator[Event]:
         """As :meth:`events` over an async iterable of chunks or an ASGI ``receive`` callable."""
         async for chunk in aiter_chunks(source):
             for ev in self.feed(chunk):
@@ -320,7 +325,9 @@ def _file_entry(name: str, spec: Any) -> tuple[str, Any]:
         if len(spec) >= 3:
             content_type = spec[2]
         if len(spec) == 4 and spec[3]:
-            raise ValueError("custom part headers are not supported (WHATWG parts carry only Content-Disposition and Content-Type)")
+            raise ValueError(
+                "custom part headers are not supported (WHATWG parts carry only Content-Disposition and Content-Type)"
+            )
     else:
         content = spec
         fn = getattr(spec, "name", None)

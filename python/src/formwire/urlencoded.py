@@ -9,6 +9,7 @@
 Parsing never fails on content; the only errors are the limits ``max_pairs`` (default 10000) and ``max_bytes``
 (default 10 MiB), raised as :class:`formwire.UrlencodedError` with ``.code`` and ``.offset``. ``None`` turns a limit off.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
@@ -24,7 +25,9 @@ __all__ = ["parse", "parse_dict", "serialize", "Parser"]
 BytesLike = Union[bytes, bytearray, memoryview]
 
 
-def parse(data: str | BytesLike, *, max_pairs: int | None = 10000, max_bytes: int | None = 10485760) -> list[tuple[str, str]]:
+def parse(
+    data: str | BytesLike, *, max_pairs: int | None = 10000, max_bytes: int | None = 10485760
+) -> list[tuple[str, str]]:
     """The ``(name, value)`` pairs of a whole body, in order, duplicates kept (UE-P-01..10).
 
     A ``str`` is UTF-8 encoded first (UE-P-01). Large read-only inputs are parsed with the GIL released.
@@ -32,7 +35,9 @@ def parse(data: str | BytesLike, *, max_pairs: int | None = 10000, max_bytes: in
     return _parse(data, max_pairs=max_pairs, max_bytes=max_bytes)
 
 
-def parse_dict(data: str | BytesLike, *, max_pairs: int | None = 10000, max_bytes: int | None = 10485760) -> dict[str, str]:
+def parse_dict(
+    data: str | BytesLike, *, max_pairs: int | None = 10000, max_bytes: int | None = 10485760
+) -> dict[str, str]:
     """As :func:`parse`, into a dict (the last value of a repeated name wins), built without the pair list."""
     return _parse_dict(data, max_pairs=max_pairs, max_bytes=max_bytes)
 

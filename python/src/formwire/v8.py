@@ -33,6 +33,7 @@ Error                  :class:`JSError`
 Shared references and cycles are kept both ways. Errors are :class:`formwire.V8Error` with ``.code``/``.offset``
 (``SC_DATA_CLONE`` for a Python value with no JS counterpart).
 """
+
 from __future__ import annotations
 
 import datetime as _dt
@@ -134,13 +135,19 @@ class JSArray:
 
     __slots__ = ("length", "items", "props")
 
-    def __init__(self, length: int, items: Optional[dict[int, Any]] = None, props: Optional[dict[str, Any]] = None) -> None:
+    def __init__(
+        self, length: int, items: Optional[dict[int, Any]] = None, props: Optional[dict[str, Any]] = None
+    ) -> None:
         self.length = length
         self.items = {} if items is None else items
         self.props = {} if props is None else props
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, JSArray) and (self.length, self.items, self.props) == (other.length, other.items, other.props)
+        return isinstance(other, JSArray) and (self.length, self.items, self.props) == (
+            other.length,
+            other.items,
+            other.props,
+        )
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -225,7 +232,9 @@ class JSView:
 class JSError(Exception):
     """A JS Error: ``name`` (``Error``, ``TypeError``, ...), ``message``, ``stack``, and ``cause`` when it has one."""
 
-    def __init__(self, name: str = "Error", message: Optional[str] = None, stack: Optional[str] = None, *args: Any) -> None:
+    def __init__(
+        self, name: str = "Error", message: Optional[str] = None, stack: Optional[str] = None, *args: Any
+    ) -> None:
         super().__init__(message if message is not None else name)
         self.name = name
         self.message = message
@@ -248,7 +257,8 @@ class JSError(Exception):
     def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, JSError)
-            and (self.name, self.message, self.stack, self.has_cause) == (other.name, other.message, other.stack, other.has_cause)
+            and (self.name, self.message, self.stack, self.has_cause)
+            == (other.name, other.message, other.stack, other.has_cause)
             and (not self.has_cause or self.cause == other.cause)
         )
 

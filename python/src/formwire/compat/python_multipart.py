@@ -23,6 +23,7 @@ because the callers of this interface (Starlette) enforce their own ``max_fields
 Errors subclass both formwire's coded errors and python-multipart's ``FormParserError`` when python-multipart is
 installed, so existing ``except`` clauses keep working.
 """
+
 from __future__ import annotations
 
 import re
@@ -48,6 +49,7 @@ try:  # pragma: no cover - depends on what is installed
     from python_multipart.exceptions import MultipartParseError as _PMMultipartParseError
     from python_multipart.exceptions import QuerystringParseError as _PMQuerystringParseError
 except ImportError:  # pragma: no cover
+
     class _PMFormParserError(ValueError):  # type: ignore[no-redef]
         pass
 
@@ -213,7 +215,7 @@ class QuerystringParser:
             text = urlencoded_serialize(((name, value),))
             i = text.index("=")
             n = text[:i].encode("ascii")
-            v = text[i + 1:].encode("ascii")
+            v = text[i + 1 :].encode("ascii")
             self._on_field_start()
             self._on_field_name(n, 0, len(n))
             self._on_field_data(v, 0, len(v))

@@ -35,6 +35,7 @@ path when they do not match; :func:`native` says which path is in force. ``unins
 Neither needs python-multipart to be installed; FastAPI's own start-up check for python-multipart still does (it
 only imports it).
 """
+
 from __future__ import annotations
 
 import codecs
@@ -58,12 +59,22 @@ WRITE_BATCH_BYTES = 1 << 20
 _NATIVE_OWNED = frozenset({"buffer_fields", "latin1_fallback", "max_field_bytes"})
 
 # The callbacks Starlette's own ``parse`` drives: a subclass that overrides one of them keeps Starlette's ``parse``.
-_CALLBACKS = ("on_part_begin", "on_part_data", "on_part_end", "on_header_field", "on_header_value", "on_header_end",
-              "on_headers_finished", "on_end")
+_CALLBACKS = (
+    "on_part_begin",
+    "on_part_data",
+    "on_part_end",
+    "on_header_field",
+    "on_header_value",
+    "on_header_end",
+    "on_headers_finished",
+    "on_end",
+)
 
 
 class _ZeroCopyMultipartParser(_shim.MultipartParser):
-    def __init__(self, boundary: bytes | str, callbacks: Any = None, max_size: float = float("inf"), **options: Any) -> None:
+    def __init__(
+        self, boundary: bytes | str, callbacks: Any = None, max_size: float = float("inf"), **options: Any
+    ) -> None:
         super().__init__(boundary, callbacks, max_size, zero_copy=True, **options)
 
 
@@ -90,10 +101,13 @@ def install(*, native: bool = True, **options: Any) -> None:
 
     owned = _NATIVE_OWNED.intersection(options)
     if owned:
-        raise ValueError(f"install(): {', '.join(sorted(owned))} cannot be set (Starlette's max_part_size is "
-                         "request.form(max_part_size=...))")
+        raise ValueError(
+            f"install(): {', '.join(sorted(owned))} cannot be set (Starlette's max_part_size is "
+            "request.form(max_part_size=...))"
+        )
     Parser(b"x", **options)  # unknown or invalid options fail here, not at the first request
     if options:
+
         class Configured(_ZeroCopyMultipartParser):
             def __init__(self, boundary: bytes | str, callbacks: Any = None, max_size: float = float("inf")) -> None:
                 super().__init__(boundary, callbacks, max_size, **options)
@@ -140,8 +154,10 @@ def installed() -> bool:
     """``True`` while formwire is Starlette's form parser (either path)."""
     import starlette.formparsers as fp
 
-    return _saved is not None and getattr(fp.multipart, "MultipartParser", None) is not None and issubclass(
-        fp.multipart.MultipartParser, _shim.MultipartParser
+    return (
+        _saved is not None
+        and getattr(fp.multipart, "MultipartParser", None) is not None
+        and issubclass(fp.multipart.MultipartParser, _shim.MultipartParser)
     )
 
 
@@ -175,20 +191,35 @@ def _native_supported(fp: Any) -> bool:
     """Whether this Starlette's ``MultiPartParser`` is the one the native path reproduces: the attributes it reads and
     the messages it raises (compared with the constants of Starlette's own code)."""
     cls = getattr(fp, "MultiPartParser", None)
-    if cls is None or not all(hasattr(fp, n) for n in ("MultiPartException", "_user_safe_decode", "FormData",
-                                                        "Headers", "UploadFile", "SpooledTemporaryFile")):
+    if cls is None or not all(
+        hasattr(fp, n)
+        for n in (
+            "MultiPartException",
+            "_user_safe_decode",
+            "FormData",
+            "Headers",
+            "UploadFile",
+            "SpooledTemporaryFile",
+        )
+    ):
         return False
-    if not isinstance(getattr(cls, "spool_max_size", None), int) or not isinstance(getattr(cls, "max_part_size", None), int):
+    if not isinstance(getattr(cls, "spool_max_size", None), int) or not isinstance(
+        getattr(cls, "max_part_size", None), int
+    ):
         return False
     init = _consts(cls.__init__) | set(getattr(getattr(cls.__init__, "__code__", None), "co_names", ()))
-    if not {"items", "_files_to_close_on_error", "max_files", "max_fields", "max_part_size", "headers",
-            "stream"} <= init:
+    if (
+        not {"items", "_files_to_close_on_error", "max_files", "max_fields", "max_part_size", "headers", "stream"}
+        <= init
+    ):
         return False
     want = {
         "on_part_data": {"Part exceeded maximum size of ", "KB."},
-        "on_headers_finished": {"Too many files. Maximum number of files is ",
-                                "Too many fields. Maximum number of fields is ",
-                                'The Content-Disposition header field "name" must be provided.'},
+        "on_headers_finished": {
+            "Too many files. Maximum number of files is ",
+            "Too many fields. Maximum number of fields is ",
+            'The Content-Disposition header field "name" must be provided.',
+        },
         "parse": {"Missing boundary in multipart.", "Invalid multipart data.", "Content-Type", "utf-8", "latin-1"},
     }
     for name, texts in want.items():
@@ -310,7 +341,7 @@ def _native_parse(fp: Any, original: Any, options: dict[str, Any]) -> Any:
         try:
             boundary = params[b"boundary"]
         except KeyError:
-            raise MultiPartException("Missing boundary in multipart.")
+            raise MultiPartException("Missing boundary in multipart.") from None
         utf8 = charset == "utf-8"
 
         items = self.items
@@ -332,8 +363,9 @@ def _native_parse(fp: Any, original: Any, options: dict[str, Any]) -> Any:
         pos = 0
         try:
             try:
-                parser = Parser(boundary, **opts, buffer_fields=utf8, latin1_fallback=True,
-                                max_field_bytes=max_part_size)
+                parser = Parser(
+                    boundary, **opts, buffer_fields=utf8, latin1_fallback=True, max_field_bytes=max_part_size
+                )
                 chunks = self.stream.__aiter__()
                 more = True
                 while more:
@@ -369,8 +401,12 @@ def _native_parse(fp: Any, original: Any, options: dict[str, Any]) -> Any:
                                     raise _too_many(MultiPartException, "files", max_files)
                                 tf = SpooledTemporaryFile(max_size=spool)
                                 to_close.append(tf)
-                                upload = UploadFile(file=tf, size=0, headers=Headers(raw=ev.raw_headers),
-                                                    filename=user_safe_decode(ev.filename_bytes, charset))
+                                upload = UploadFile(
+                                    file=tf,
+                                    size=0,
+                                    headers=Headers(raw=ev.raw_headers),
+                                    filename=user_safe_decode(ev.filename_bytes, charset),
+                                )
                                 writer = _FileWriter(upload)
                                 items.append((user_safe_decode(ev.name_bytes, charset), upload))
                             else:
@@ -407,7 +443,8 @@ def _native_parse(fp: Any, original: Any, options: dict[str, Any]) -> Any:
                     total = opts.get("max_total_field_bytes", 10 << 20)
                     raise MultiPartException(f"Fields exceeded maximum total size of {int(total / 1024)}KB.") from exc
                 if exc.code == "MP_NO_DISPOSITION" or (
-                        exc.code == "MP_DISPOSITION" and _disposition_lacks_name(recent, exc.offset)):
+                    exc.code == "MP_DISPOSITION" and _disposition_lacks_name(recent, exc.offset)
+                ):
                     # Starlette's answer to a part without a name (formwire's MP-H-08 rejects it too)
                     raise MultiPartException('The Content-Disposition header field "name" must be provided.') from exc
                 raise MultiPartException("Invalid multipart data.") from exc

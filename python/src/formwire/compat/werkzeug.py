@@ -15,6 +15,7 @@ its own errors. ``allow_preamble`` is on by default
 here, because Werkzeug's own test client sends a CRLF before the first delimiter. Text fields are UTF-8 with U+FFFD
 (MP-F-01) whatever charset a part claims. ``uninstall()`` restores Werkzeug's parser.
 """
+
 from __future__ import annotations
 
 from typing import IO, Any
@@ -34,8 +35,11 @@ def _parse(self: Any, stream: IO[bytes], boundary: bytes, content_length: int | 
     from werkzeug.exceptions import RequestEntityTooLarge
 
     # Werkzeug's own test client writes a CRLF before the first delimiter (an RFC 2046 preamble): allowed here.
-    opts: dict[str, Any] = {"max_parts": self.max_form_parts, "max_field_bytes": self.max_form_memory_size,
-                            "allow_preamble": True}
+    opts: dict[str, Any] = {
+        "max_parts": self.max_form_parts,
+        "max_field_bytes": self.max_form_memory_size,
+        "allow_preamble": True,
+    }
     opts.update(_options)
     try:
         parser = Parser(boundary, **opts)
@@ -64,8 +68,12 @@ def _parse(self: Any, stream: IO[bytes], boundary: bytes, content_length: int | 
             elif t is Part:
                 part = ev
                 if ev.is_file:
-                    container = self.stream_factory(total_content_length=content_length, filename=ev.filename,
-                                                    content_type=ev.content_type, content_length=0)
+                    container = self.stream_factory(
+                        total_content_length=content_length,
+                        filename=ev.filename,
+                        content_type=ev.content_type,
+                        content_length=0,
+                    )
                 else:
                     container = None
                     buf = []
@@ -75,7 +83,9 @@ def _parse(self: Any, stream: IO[bytes], boundary: bytes, content_length: int | 
                     fields.append((part.name, b"".join(buf).decode("utf-8", "replace")))
                 else:
                     container.seek(0)
-                    files.append((part.name, FileStorage(container, part.filename, part.name, headers=Headers(part.headers))))
+                    files.append(
+                        (part.name, FileStorage(container, part.filename, part.name, headers=Headers(part.headers)))
+                    )
                     container = None
 
     try:
