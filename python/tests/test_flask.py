@@ -105,3 +105,16 @@ def test_formwire_limits_are_413_never_an_empty_form() -> None:
         assert r.status_code == 200 and len(r.get_json()["fields"]) == 20
     finally:
         fw_werkzeug.uninstall()
+
+
+def test_quoted_pairs_read_as_werkzeug_reads_them(client) -> None:  # type: ignore[no-untyped-def]
+    """Werkzeug unescapes quoted-pairs in parameters; the shim turns on allow_quoted_pairs (MP-H-07) to match."""
+    body = (
+        b'--B\r\nContent-Disposition: form-data; name="a\\\\b"\r\n\r\n1\r\n'
+        b'--B\r\nContent-Disposition: form-data; name="f"; filename="C:\\\\x\\"y.txt"\r\n\r\nz\r\n--B--\r\n'
+    )
+    r = client.post("/upload", data=body, content_type="multipart/form-data; boundary=B")
+    assert r.status_code == 200
+    got = r.get_json()
+    assert got["fields"] == [["a\\b", "1"]]
+    assert [f[:2] for f in got["files"]] == [["f", 'C:\\x"y.txt']]

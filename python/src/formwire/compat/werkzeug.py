@@ -11,9 +11,10 @@ and Werkzeug's limits: ``max_form_parts`` (Flask ``MAX_FORM_PARTS``) is formwire
 before, and so is every other formwire limit (``MP_LIMIT_*``: a boundary over ``max_boundary_bytes``, 10 MiB of text
 fields in all, ...), so a limit is never an empty form. Malformed bodies are a ``ValueError`` (formwire's
 ``MultipartError``), which Werkzeug's form parser turns into an empty form unless ``silent=False``, as it does with
-its own errors. ``allow_preamble`` is on by default
-here, because Werkzeug's own test client sends a CRLF before the first delimiter. Text fields are UTF-8 with U+FFFD
-(MP-F-01) whatever charset a part claims. ``uninstall()`` restores Werkzeug's parser.
+its own errors. ``allow_preamble`` is on by default here, because Werkzeug's own test client sends a CRLF before the
+first delimiter, and so is ``allow_quoted_pairs`` (MP-H-07), because Werkzeug reads ``\\x`` in a quoted parameter as
+``x``: ``filename="a\\\\b"`` is ``a\\b`` here too. Text fields are UTF-8 with U+FFFD (MP-F-01) whatever charset a part
+claims. ``uninstall()`` restores Werkzeug's parser.
 """
 
 from __future__ import annotations
@@ -34,11 +35,13 @@ def _parse(self: Any, stream: IO[bytes], boundary: bytes, content_length: int | 
     from werkzeug.datastructures import FileStorage, Headers
     from werkzeug.exceptions import RequestEntityTooLarge
 
-    # Werkzeug's own test client writes a CRLF before the first delimiter (an RFC 2046 preamble): allowed here.
+    # Werkzeug's own test client writes a CRLF before the first delimiter (an RFC 2046 preamble): allowed here; and
+    # Werkzeug reads quoted-pairs in parameters (MP-H-07's allow_quoted_pairs).
     opts: dict[str, Any] = {
         "max_parts": self.max_form_parts,
         "max_field_bytes": self.max_form_memory_size,
         "allow_preamble": True,
+        "allow_quoted_pairs": True,
     }
     opts.update(_options)
     try:
