@@ -373,10 +373,9 @@ func (e *Encoder) Reader() io.Reader {
 }
 
 type encReader struct {
-	e    *Encoder
-	i    int   // current segment
-	off  int64 // bytes of it already read
-	done bool
+	e   *Encoder
+	i   int   // current segment
+	off int64 // bytes of it already read
 }
 
 func (r *encReader) Read(p []byte) (int, error) {

@@ -147,7 +147,7 @@ func TestBoundaryUniform(t *testing.T) {
 	if x := chi(biased); x < 111 {
 		t.Fatalf("the test cannot see a modulo bias (chi-square %.1f)", x)
 	}
-	if RandomBoundary() == RandomBoundary() {
+	if a, b := RandomBoundary(), RandomBoundary(); a == b {
 		t.Fatal("same boundary twice")
 	}
 }

@@ -194,7 +194,7 @@ func ContentTypeLatin1(raw string) string {
 
 // checkBoundary: MP-B-03, non-empty, no CR, LF or NUL.
 func checkBoundary(b []byte) error {
-	if len(b) == 0 || bytes.IndexAny(b, "\r\n\x00") >= 0 {
+	if len(b) == 0 || bytes.ContainsAny(b, "\r\n\x00") {
 		return formwire.New(formwire.MPBoundary, 0)
 	}
 	return nil

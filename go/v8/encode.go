@@ -53,7 +53,6 @@ type eframe struct {
 	i       int
 	phase   uint8
 	dense   bool
-	count   uint32
 	length  uint32
 }
 
