@@ -38,7 +38,8 @@ class DeepTest {
     void millionNestedArrays() {
         byte[] in = nestedArrays(MILLION);
         Options o = new Options().maxDepth(MILLION);
-        Object v = V8.decode(in, o);
+        Object deep = V8.decode(in, o);
+        Object v = deep;
         int depth = 0;
         while (v instanceof JsArray) {
             JsArray a = (JsArray) v;
@@ -48,12 +49,11 @@ class DeepTest {
         }
         assertEquals(MILLION, depth);
         assertSame(Undefined.UNDEFINED, v);
-        assertArrayEquals(in, V8.encode(V8.decode(in, o), o));
+        assertArrayEquals(in, V8.encode(deep, o));
         Options lower = new Options().maxDepth(MILLION - 1);
         FormwireException e = assertThrows(FormwireException.class, () -> V8.decode(in, lower));
         assertEquals(ErrorCode.SC_LIMIT_DEPTH, e.code());
         assertEquals(2 + 2L * (MILLION - 1), e.offset());
-        Object deep = V8.decode(in, o);
         e = assertThrows(FormwireException.class, () -> V8.encode(deep, lower));
         assertEquals(ErrorCode.SC_LIMIT_DEPTH, e.code());
         assertEquals(2 + 2L * (MILLION - 1), e.offset());
