@@ -10,7 +10,14 @@ static MULTIPART: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static URLENCODED: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 static V8: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
-fn raise(py: Python<'_>, cell: &PyOnceLock<Py<PyType>>, class: &str, code: &str, offset: u64, message: String) -> PyErr {
+fn raise(
+    py: Python<'_>,
+    cell: &PyOnceLock<Py<PyType>>,
+    class: &str,
+    code: &str,
+    offset: u64,
+    message: String,
+) -> PyErr {
     let cls = match cell.import(py, "formwire.errors", class) {
         Ok(c) => c,
         Err(e) => return e,

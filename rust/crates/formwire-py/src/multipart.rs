@@ -329,11 +329,20 @@ fn boundary_bytes(b: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 }
 
 fn opt_limit(py: Python<'_>, v: u64) -> Py<PyAny> {
-    if v == u64::MAX { py.None() } else { v.into_pyobject(py).map(|x| x.into_any().unbind()).unwrap_or_else(|_| py.None()) }
+    if v == u64::MAX {
+        py.None()
+    } else {
+        v.into_pyobject(py).map(|x| x.into_any().unbind()).unwrap_or_else(|_| py.None())
+    }
 }
 
 impl MultipartParser {
-    fn run_py<'py>(&mut self, py: Python<'py>, data: Option<&Bound<'py, PyAny>>, spans: bool) -> PyResult<Bound<'py, PyList>> {
+    fn run_py<'py>(
+        &mut self,
+        py: Python<'py>,
+        data: Option<&Bound<'py, PyAny>>,
+        spans: bool,
+    ) -> PyResult<Bound<'py, PyList>> {
         let latin1 = self.core.latin1_fallback;
         let mut evs = Vec::new();
         let (r, chunk_len) = match data {
@@ -389,7 +398,8 @@ fn events_to_py<'py>(
                     let obj = data.expect("data events come from a chunk");
                     if mv.is_none() {
                         // SAFETY: a new memoryview over an object that supports the buffer protocol.
-                        let mut m = unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyMemoryView_FromObject(obj.as_ptr()))? };
+                        let mut m =
+                            unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyMemoryView_FromObject(obj.as_ptr()))? };
                         if !obj.is_instance_of::<PyBytes>() && !obj.is_instance_of::<PyByteArray>() {
                             // Offsets are in bytes: view other exporters (an `array('I')`, a 2-D
                             // memoryview) as one flat run of unsigned bytes first.
@@ -406,7 +416,12 @@ fn events_to_py<'py>(
                         m.clone()
                     } else {
                         // SAFETY: slicing a memoryview shares its buffer (no copy).
-                        unsafe { Bound::from_owned_ptr_or_err(py, ffi::PySequence_GetSlice(m.as_ptr(), a as isize, b as isize))? }
+                        unsafe {
+                            Bound::from_owned_ptr_or_err(
+                                py,
+                                ffi::PySequence_GetSlice(m.as_ptr(), a as isize, b as isize),
+                            )?
+                        }
                     }
                 }
             }
@@ -427,7 +442,11 @@ fn events_to_py<'py>(
                         };
                         PyTuple::new(py, [t(&arena[a..b])?, t(&arena[b..c])?])?.into_any()
                     }
-                    _ => util::str_pair(py, &String::from_utf8_lossy(&arena[a..b]), &String::from_utf8_lossy(&arena[b..c])),
+                    _ => util::str_pair(
+                        py,
+                        &String::from_utf8_lossy(&arena[a..b]),
+                        &String::from_utf8_lossy(&arena[b..c]),
+                    ),
                 }
             }
         };
@@ -569,7 +588,10 @@ impl MultipartParser {
 
 /// MP-B-01..03: the boundary of a request Content-Type (`str`, or bytes isomorphic-decoded).
 #[pyfunction]
-pub fn boundary_from_content_type<'py>(py: Python<'py>, content_type: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+pub fn boundary_from_content_type<'py>(
+    py: Python<'py>,
+    content_type: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyBytes>> {
     let ct = util::header_str(content_type)?;
     let b = formwire::multipart::boundary_from_content_type(&ct).map_err(|e| errors::core(py, e))?;
     Ok(PyBytes::new(py, &b))

@@ -15,7 +15,10 @@ fn options(max_pairs: Option<i128>, max_bytes: Option<i128>) -> PyResult<Options
     Ok(o)
 }
 
-fn pairs_to_py<'py>(py: Python<'py>, pairs: &[(std::borrow::Cow<'_, str>, std::borrow::Cow<'_, str>)]) -> PyResult<Bound<'py, PyList>> {
+fn pairs_to_py<'py>(
+    py: Python<'py>,
+    pairs: &[(std::borrow::Cow<'_, str>, std::borrow::Cow<'_, str>)],
+) -> PyResult<Bound<'py, PyList>> {
     let items: Vec<Bound<'py, PyAny>> = pairs.iter().map(|(n, v)| util::str_pair(py, n, v)).collect();
     util::list_of(py, items)
 }
