@@ -60,6 +60,8 @@ fn cuts(raw: &[u16], len: usize) -> Vec<usize> {
 pub struct SplitMix(pub u64);
 
 impl SplitMix {
+    /// The next 64 random bits (a plain method: the generator is not an iterator).
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;

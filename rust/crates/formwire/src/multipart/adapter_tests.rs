@@ -282,8 +282,10 @@ fn form_data_of_a_thousand_1_mib_fields_stops_at_max_total_field_bytes() {
         .form_data()
         .unwrap();
     assert_eq!(form.len(), 10);
-    let mut o = Options::default();
-    o.max_total_field_bytes = UNLIMITED;
+    let o = Options {
+        max_total_field_bytes: UNLIMITED,
+        ..Options::default()
+    };
     let form = read::Reader::new(body(11), b"B", o)
         .unwrap()
         .form_data()
