@@ -66,7 +66,8 @@ func TestDeepArraysMillion(t *testing.T) {
 	wantErr(t, err, formwire.SCLimitDepth, int64(2+2*(million-1)))
 }
 
-func nil2(depth int64) *Options {
+// withDepth is the default options with max_depth set.
+func withDepth(depth int64) *Options {
 	o := DefaultOptions()
 	o.MaxDepth = depth
 	return &o
@@ -96,7 +97,7 @@ func TestDeepMixedMillion(t *testing.T) {
 	for i := len(ends) - 1; i >= 0; i-- {
 		b = append(b, ends[i]...)
 	}
-	o := nil2(million)
+	o := withDepth(million)
 	v, err := Decode(b, o)
 	if err != nil {
 		t.Fatal(err)
@@ -110,15 +111,6 @@ func TestDeepMixedMillion(t *testing.T) {
 	}
 	_, err = Decode(b, nil)
 	wantErr(t, err, formwire.SCLimitDepth, -1)
-}
-
-func mustDecode(t *testing.T, b []byte, o *Options) Value {
-	t.Helper()
-	v, err := Decode(b, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
 }
 
 // wantErr checks err is a *formwire.Error with code and (offset >= 0) offset.
