@@ -18,6 +18,7 @@ FILES = {
     "rust/crates/formwire-py/src/multipart.rs": "multipart",
     "rust/crates/formwire-py/src/urlencoded.rs": "urlencoded",
     "rust/crates/formwire-py/src/v8.rs": "clone",
+    "rust/crates/formwire-py/src/testee.rs": "clone",
     "python/src/formwire/_formwire.pyi": None,
     "python/src/formwire/urlencoded.py": "urlencoded",
     "python/src/formwire/v8.py": "clone",
