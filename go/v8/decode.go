@@ -16,7 +16,8 @@ import (
 // opts nil means DefaultOptions. Errors are *formwire.Error with an SC_ code and the byte offset of spec/errors.md.
 //
 // The input is read in one pass with an explicit stack of open containers: nothing recurses on the input, and
-// nothing is allocated for a declared size before the bytes it declares are known to be there (SC-L-04).
+// nothing is allocated for a declared size before the bytes it declares are known to be there (SC-L-04). The
+// result shares no memory with b.
 func Decode(b []byte, opts *Options) (Value, error) {
 	o := resolve(opts)
 	if o.MaxBytes >= 0 && int64(len(b)) > o.MaxBytes {

@@ -23,7 +23,10 @@ public final class V8 {
         return decode(input, 0, input.length, null);
     }
 
-    /** Decodes one value (SC-D rules); throws {@link FormwireException} with an SC_ code and offset. */
+    /**
+     * Decodes one value (SC-D rules); throws {@link FormwireException} with an SC_ code and offset. The result
+     * shares no memory with the input.
+     */
     public static Object decode(byte[] input, Options options) {
         return decode(input, 0, input.length, options);
     }
