@@ -22,9 +22,10 @@ type Reader struct {
 	part    *Part
 	srcDone bool
 	err     error
-	ended   bool  // End seen
-	names   arena // Part.Name and Filename strings, many per allocation
-	empty   int   // consecutive empty reads
+	ended   bool   // End seen
+	names   arena  // Part.Name and Filename strings, many per allocation
+	empty   int    // consecutive empty reads
+	slab    []Part // Parts are cut from slabs: one allocation for many parts
 }
 
 // NewReader returns a Reader over r for a request Content-Type header value
@@ -119,7 +120,12 @@ func (r *Reader) NextPart() (*Part, error) {
 		switch ev.Kind {
 		case PartStart:
 			h := r.p.Head()
-			r.part = &Part{r: r, Name: r.names.text(h.NameBytes()), Filename: r.names.text(h.FilenameBytes()), IsFile: h.IsFile()}
+			if len(r.slab) == 0 {
+				r.slab = make([]Part, 64)
+			}
+			r.part = &r.slab[0]
+			r.slab = r.slab[1:]
+			*r.part = Part{r: r, Name: r.names.text(h.NameBytes()), Filename: r.names.text(h.FilenameBytes()), IsFile: h.IsFile()}
 			if ct, ok := h.ContentType(); ok {
 				r.part.ContentType = r.names.str(ct)
 			}
