@@ -17,8 +17,54 @@ final class Disposition {
 
     /** Parses {@code v[a..b)}; {@code null} when neither reading matches. */
     static Disposition parse(byte[] v, int a, int b, boolean quotedPairsFirst) {
-        Disposition d = read(v, a, b, quotedPairsFirst);
+        Disposition d = browserForm(v, a, b);
+        if (d != null) {
+            return d;
+        }
+        d = read(v, a, b, quotedPairsFirst);
         return d != null ? d : read(v, a, b, !quotedPairsFirst);
+    }
+
+    private static final byte[] NAME = "form-data; name=\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] FILENAME = "; filename=\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    /**
+     * The exact shapes browsers send (WHATWG's serializer, MP-S-01), {@code form-data; name="N"} and
+     * {@code form-data; name="N"; filename="F"}, without backslashes (where the two quoted-string readings could
+     * differ): the result both readings give; {@code null} for anything else, which the full grammar decides.
+     */
+    private static Disposition browserForm(byte[] v, int a, int b) {
+        int n = NAME.length;
+        if (b - a < n + 1 || !java.util.Arrays.equals(v, a, a + n, NAME, 0, n)) {
+            return null;
+        }
+        int q = a + n;
+        while (q < b && v[q] != '"') {
+            if (v[q] == '\\') {
+                return null;
+            }
+            q++;
+        }
+        if (q == b) {
+            return null;
+        }
+        Disposition d = new Disposition();
+        d.name = java.util.Arrays.copyOfRange(v, a + n, q);
+        int rest = q + 1;
+        if (rest == b) {
+            return d;
+        }
+        int f = FILENAME.length;
+        if (b - rest < f + 1 || !java.util.Arrays.equals(v, rest, rest + f, FILENAME, 0, f) || v[b - 1] != '"') {
+            return null;
+        }
+        for (int i = rest + f; i < b - 1; i++) {
+            if (v[i] == '"' || v[i] == '\\') {
+                return null;
+            }
+        }
+        d.filename = java.util.Arrays.copyOfRange(v, rest + f, b - 1);
+        return d;
     }
 
     private static int ows(byte[] v, int i, int end) {

@@ -58,6 +58,10 @@ public final class MultipartParser {
     private static final long ONES = 0x0101010101010101L;
     private static final long HIGHS = 0x8080808080808080L;
     private static final int WINDOW = 64 * 1024;
+    private static final byte[] CD = "Content-Disposition:".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CD_LOWER = "content-disposition".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CT = "Content-Type:".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] CT_LOWER = "content-type".getBytes(StandardCharsets.US_ASCII);
 
     // States.
     private static final int START = 0;
@@ -823,9 +827,93 @@ public final class MultipartParser {
         }
     }
 
+    /**
+     * A whole header block in the common shape, in one pass: every line {@code token ":" OWS value CRLF} with nothing
+     * that needs a second look (no OWS before the colon or at the start, no obs-fold, no NUL or bare CR/LF, within the
+     * limits), then the empty line, all in this chunk. Fills {@code hbuf} and the spans exactly as the byte-at-a-time
+     * path does and returns where the body begins; -1 (nothing kept) leaves the block to that path, which decides
+     * everything else, errors included.
+     */
+    private int headersFast() {
+        final byte[] a = arr;
+        long room = headerLimitOff - off(pos);
+        int limit = (int) Math.min(end, pos + Math.max(0, Math.min(room, Integer.MAX_VALUE)));
+        int p = pos;
+        long n = 0;
+        while (true) {
+            if (p + 1 < end && a[p] == CR && a[p + 1] == LF) {
+                return p + 2; // the empty line (not counted against max_header_bytes)
+            }
+            if (++n > opts.maxHeaders) {
+                return bail();
+            }
+            int ls = p;
+            nameStart = hlen;
+            // The names browsers send, spelled as they send them: one compare instead of a loop.
+            if (p + CD.length < limit && Arrays.equals(a, p, p + CD.length, CD, 0, CD.length)) {
+                pushRange(CD_LOWER, 0, CD_LOWER.length, false);
+                p += CD.length - 1;
+            } else if (p + CT.length < limit && Arrays.equals(a, p, p + CT.length, CT, 0, CT.length)) {
+                pushRange(CT_LOWER, 0, CT_LOWER.length, false);
+                p += CT.length - 1;
+            } else {
+                while (p < limit && Ascii.TOKEN[a[p] & 0xFF]) {
+                    p++;
+                }
+                if (p == ls || p >= limit || a[p] != ':') {
+                    return bail();
+                }
+                pushRange(a, ls, p, true);
+            }
+            nameEnd = hlen;
+            p++;
+            while (p < limit && (a[p] == SP || a[p] == HT)) {
+                p++;
+            }
+            int v = p;
+            while (p < limit && a[p] != CR && a[p] != LF && a[p] != 0) {
+                p++;
+            }
+            // The CR and its LF are header-line bytes too.
+            if (p + 1 >= limit || a[p] != CR || a[p + 1] != LF) {
+                return bail();
+            }
+            int ve = p;
+            while (ve > v && (a[ve - 1] == SP || a[ve - 1] == HT)) {
+                ve--;
+            }
+            valueStart = hlen;
+            trimFloor = hlen;
+            pushRange(a, v, ve, false);
+            lineStart = off(ls);
+            folding = false;
+            endLine();
+            p += 2;
+            if (p < end && (a[p] == SP || a[p] == HT)) {
+                return bail(); // MP-H-04: a continuation line takes the slow path
+            }
+        }
+    }
+
+    private int bail() {
+        hlen = 0;
+        nheaders = 0;
+        return -1;
+    }
+
     /** Runs header lines; {@code true} when the block is complete. */
     private boolean headersStep() {
         boolean lfOk = opts.allowLf;
+        if (hs == H_LINE_START && lines == 0) {
+            int body = headersFast();
+            if (body >= 0) {
+                long cr = off(body - 2);
+                pos = body;
+                lines = nheaders;
+                endBlock(cr, cr + 2);
+                return true;
+            }
+        }
         while (true) {
             if (pos == end) {
                 return false;
