@@ -86,3 +86,38 @@ func BenchmarkDecodeEncode(b *testing.B) {
 		})
 	}
 }
+
+func BenchmarkDecode(b *testing.B) {
+	vals := w6Values()
+	for _, name := range []string{"W6a", "W6b", "W6c", "W6d"} {
+		in, err := Encode(vals[name], nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			for i := 0; i < b.N; i++ {
+				if _, err := Decode(in, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkEncode(b *testing.B) {
+	vals := w6Values()
+	for _, name := range []string{"W6a", "W6b", "W6c", "W6d"} {
+		v := vals[name]
+		b.Run(name, func(b *testing.B) {
+			var buf []byte
+			var err error
+			for i := 0; i < b.N; i++ {
+				if buf, err = AppendEncode(buf[:0], v, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.SetBytes(int64(len(buf)))
+		})
+	}
+}
