@@ -7,7 +7,8 @@ use std::io::{self, BufRead, Write};
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as B64;
 use formwire::multipart::{self, Encoder, Event};
-use formwire::{Error, urlencoded, v8};
+use formwire::{Error, urlencoded};
+use formwire_v8 as v8;
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 

@@ -5,14 +5,15 @@
 //!
 //! - [`multipart`]: a sans-IO streaming `multipart/form-data` parser (the
 //!   WPT fetch profile by default, leniency only by named options) and a
-//!   WHATWG-exact encoder that never copies file bodies. Adapters for a
-//!   blocking `std::io::Read` ([`multipart::read`]) and, with feature
-//!   `stream`, an async `Stream` of `Bytes` (`multipart::stream`);
+//!   WHATWG-exact encoder that never copies file bodies. Adapters, each a
+//!   feature: a blocking `std::io::Read` (`multipart::read`, default
+//!   feature `io`) and an async `Stream` of `Bytes` (`multipart::stream`,
+//!   feature `stream`);
 //!   [`multipart::FormData`] for a whole form in one arena.
 //! - [`urlencoded`]: WHATWG `application/x-www-form-urlencoded` parse
 //!   (whole or streaming) and serialize.
 //! - [`mime`]: the WHATWG MIME type parser and serializer both use.
-//! - `v8` (default feature `v8`): the V8 ValueSerializer v15 codec, the
+//! - `v8` (feature `v8`): the V8 ValueSerializer v15 codec, the
 //!   `formwire-v8` crate re-exported (what Node's `v8` module,
 //!   `worker_threads` and Deno KV write).
 //!

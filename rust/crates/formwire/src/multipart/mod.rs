@@ -63,7 +63,9 @@ pub mod encode;
 mod form;
 mod parser;
 mod part;
+#[cfg(any(feature = "io", feature = "stream"))]
 mod pull;
+#[cfg(feature = "io")]
 pub mod read;
 #[cfg(feature = "stream")]
 pub mod stream;
