@@ -15,6 +15,8 @@ import {
   H, hex, varint, dbl, one, ipcBytes, cases, getProblems, describe,
   decodeAccept, decodeReject, decodeFromValue, encodeAccept, encodeReject,
 } from './lib.mjs';
+import { rawBytes } from './lib.mjs';
+import { decode as refDecode } from '../../../conformance/oracles/reference.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const OUT = path.resolve(HERE, '../../clone');
@@ -522,6 +524,20 @@ R('sc-rej-values-error-cause', 'ff0f 72 6d2201 78 63 4902 2e', 'SC_LIMIT_VALUES'
 R('sc-rej-values-after-verify', 'ff0f 4102 4902 3f01 00 4904 2400 02', 'SC_LIMIT_VALUES', 9, ['SC-L-05', 'SC-D-06'], 'the offset is the tag after a `?` prefix and padding', { options: { max_values: 2 } });
 R('sc-rej-bigint-limit', `ff0f 5a20 ${B16}`, 'SC_LIMIT_BIGINT', 2, ['SC-L-06', 'SC-D-09'], 'a BigInt of 16 digit bytes with max_bigint_bytes 15', { options: { max_bigint_bytes: 15 } });
 R('sc-rej-bigint-object-limit', `ff0f 4102 4902 7a20 ${B16} 2400 02`, 'SC_LIMIT_BIGINT', 6, ['SC-L-06', 'SC-D-18'], 'a BigInt wrapper: its `z` tag', { options: { max_bigint_bytes: 8 } });
+{
+  // SC-L-05 where decoders read without frames (records of one shape, an array of names, arrays inside objects):
+  // the limit at many values, offsets as the reference decoder counts them.
+  const rows = [];
+  for (let i = 0; i < 6; i++) rows.push({ id: i, name: `n${i}`, ok: i % 2 === 0 });
+  const bytes = hex(rawBytes({ rows, names: ['x', 'y', 'z', 'w'], nested: { a: [1, 2, 3], b: { c: 'd' } }, after: [{ k: 1 }, { k: 2 }] }));
+  let total = 0;
+  while (refDecode(H(bytes), { max_values: total }).error) total++;
+  A('sc-dec-values-fast-paths-at-limit', bytes, ['SC-L-05'], `records, names and nested arrays: exactly max_values (${total}) values`, { options: { max_values: total } });
+  for (const k of [1, 2, 4, 7, 9, 16, 25, 30, 34, total - 1]) {
+    const e = refDecode(H(bytes), { max_values: k }).error;
+    R(`sc-rej-values-fast-paths-${k}`, bytes, 'SC_LIMIT_VALUES', e.offset, ['SC-L-05'], `records, names and nested arrays with max_values ${k} (of ${total})`, { options: { max_values: k } });
+  }
+}
 R('sc-rej-bigint-limit-before-digits', 'ff0f 5a20 00', 'SC_LIMIT_BIGINT', 2, ['SC-L-06', 'SC-D-01'], 'the limit is checked before the digits are read (16 declared, 1 present)', { options: { max_bigint_bytes: 8 } });
 
 // =================================================================== 5. encode: canonical bytes (SC-E-*)

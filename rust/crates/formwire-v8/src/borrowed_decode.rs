@@ -348,8 +348,9 @@ struct Dec<'a, 's> {
     node_ipc: bool,
     max_depth: usize,
     /// SC-L-05: values are counted only when the input could hold more than `max_values` of them
-    /// (every value has a tag byte after the 2-byte header); the frame-less fast paths, which do
-    /// not count, are off then.
+    /// (every value has a tag byte after the 2-byte header). The general path counts each value
+    /// at its tag; a frame-less fast path adds what it read, and only reads as many values as the
+    /// budget left allows, so the value over the limit is always met by the general path.
     counting: bool,
     values: u64,
     max_values: u64,
@@ -1038,6 +1039,16 @@ impl<'a, 's> Dec<'a, 's> {
         Ok(())
     }
 
+    /// SC-L-05: how many more values may be read (no bound when not counting).
+    #[inline(always)]
+    fn budget(&self) -> u64 {
+        if self.counting {
+            self.max_values.saturating_sub(self.values)
+        } else {
+            u64::MAX
+        }
+    }
+
     /// SC-L-05: one more value, whose tag is at `at`.
     #[inline(always)]
     fn count(&mut self, at: usize) -> R<()> {
@@ -1244,11 +1255,13 @@ impl<'a, 's> Dec<'a, 's> {
     ///
     /// `open`: the containers open around it, counted as the general path counts them at the
     /// array's depth check (its parent's frame included, pushed or not).
-    fn array_fast(&mut self, at: usize, open: usize) -> Option<u32> {
+    fn array_fast(&mut self, at: usize, open: usize, limit: u64) -> Option<u32> {
         let buf = self.buf;
         let (length, mut p) = varint_at(buf, at + 1)?;
-        // SC-D-29; the element arena's tail must be free (no open array's elements there).
+        // SC-D-29; the element arena's tail must be free (no open array's elements there);
+        // SC-L-05: at most `limit` elements (it counts them, the caller counts the array).
         if open >= self.max_depth
+            || u64::from(length) > limit
             || length as usize > buf.len() - p
             || (self.elems_owner != NONE && self.elems_from < self.a.elems.len())
         {
@@ -1297,6 +1310,7 @@ impl<'a, 's> Dec<'a, 's> {
         // The arena's tail owner had nothing there: it claims the tail afresh when it writes.
         self.elems_owner = NONE;
         self.pos = end;
+        self.values += u64::from(length);
         Some(self.new_object(ObjSlot::Array(ArrayRef {
             length,
             props: Props::EMPTY,
@@ -1365,8 +1379,11 @@ impl<'a, 's> Dec<'a, 's> {
         let start = self.a.values.len();
         // Its slot, once a value (an array read without a frame) needs an id after it.
         let mut placed = false;
-        while !self.counting {
-            match self.props_fast(me, &mut st, false) {
+        loop {
+            let (c0, limit) = (st.count, self.budget());
+            let fast = self.props_fast(me, &mut st, false, limit);
+            self.values += u64::from(st.count - c0);
+            match fast {
                 Fast::Done(next) => {
                     self.pos = next;
                     self.values_owner = NONE;
@@ -1394,10 +1411,16 @@ impl<'a, 's> Dec<'a, 's> {
                         self.new_object(OPEN);
                         placed = true;
                     }
-                    // (This object's frame is not pushed: it counts as open.)
-                    let Some(id) = self.array_fast(self.pos, me + 1) else {
+                    // (This object's frame is not pushed: it counts as open.) The array is
+                    // a value, its elements are more.
+                    let limit = self.budget().saturating_sub(1);
+                    if self.budget() == 0 {
+                        break;
+                    }
+                    let Some(id) = self.array_fast(self.pos, me + 1, limit) else {
                         break;
                     };
+                    self.values += 1;
                     if self.values_owner != me {
                         self.claim_values(me);
                     }
@@ -1427,9 +1450,11 @@ impl<'a, 's> Dec<'a, 's> {
     /// and learned; values that are one-byte strings, numbers, booleans, null or undefined,
     /// appended to the scratch stack (`to_scratch`) or the value arena. Stops before the first
     /// property it does not read that way, with `st` and the position at that property; returns
-    /// the position after the end tag when it reads the end tag with the right count.
+    /// the position after the end tag when it reads the end tag with the right count. It reads at
+    /// most `limit` values (SC-L-05: the caller counts them).
     #[inline(always)]
-    fn props_fast(&mut self, me: usize, st: &mut ObjState, to_scratch: bool) -> Fast {
+    fn props_fast(&mut self, me: usize, st: &mut ObjState, to_scratch: bool, limit: u64) -> Fast {
+        let c0 = st.count;
         let Dec { buf, pos, a, s, .. } = self;
         let Arenas { keys, values, .. } = &mut **a;
         let Scratch {
@@ -1451,6 +1476,9 @@ impl<'a, 's> Dec<'a, 's> {
                     }
                     _ => break,
                 }
+            }
+            if u64::from(st.count - c0) >= limit {
+                break;
             }
             let k = st.count as usize;
             let cached = match enc.get_mut(k) {
@@ -1562,6 +1590,16 @@ impl<'a, 's> Dec<'a, 's> {
         if shape.enc.is_empty() || shape.enc.iter().any(|e| e.len > 16) {
             return 0;
         }
+        // SC-L-05: an object and its properties (at most the remembered keys) are values.
+        let per_object = 1 + shape.enc.len() as u64;
+        let max_objects = match self.counting {
+            true => (self.max_values.saturating_sub(self.values) / per_object)
+                .min(u64::from(u32::MAX)) as u32,
+            false => u32::MAX,
+        };
+        if max_objects == 0 {
+            return 0;
+        }
         for ek in &mut shape.enc {
             prepare(ek, buf);
         }
@@ -1587,12 +1625,14 @@ impl<'a, 's> Dec<'a, 's> {
             &mut self.a.values,
         );
         let enc = (&shape.enc[..], shape.keys_at);
+        let props_before = v.len();
         // Keys of up to 8 encoded bytes (the common short names) compare as one word.
         let read = if shape.enc.iter().all(|e| e.len <= 8) {
-            object_run::<true>(buf, pos, enc, o, v, elems, st)
+            object_run::<true>(buf, pos, enc, o, v, elems, st, max_objects)
         } else {
-            object_run::<false>(buf, pos, enc, o, v, elems, st)
+            object_run::<false>(buf, pos, enc, o, v, elems, st, max_objects)
         };
+        self.values += (read + (self.a.values.len() - props_before)) as u64;
         self.values_owner = NONE;
         if ranged && read > 0 {
             if st.run_len == 0 {
@@ -1607,7 +1647,9 @@ impl<'a, 's> Dec<'a, 's> {
     /// a one-byte length (an array of names): appended by a loop of their own. Stops before the
     /// first element it does not read that way, for the general path; returns how many it read.
     fn string_run(&mut self, me: usize, st: &mut ArrState) -> usize {
-        if self.elems_owner != me && self.s.scratch_at[me][ELEMS] != NONE32 {
+        // SC-L-05: as many strings as the budget allows.
+        let limit = self.budget().min(u64::from(u32::MAX)) as u32;
+        if limit == 0 || (self.elems_owner != me && self.s.scratch_at[me][ELEMS] != NONE32) {
             return 0;
         }
         self.end_run(me, st);
@@ -1615,7 +1657,7 @@ impl<'a, 's> Dec<'a, 's> {
             self.claim_elems(me);
         }
         let (buf, elems) = (self.buf, &mut self.a.elems);
-        let (first, length) = (st.next, st.length);
+        let (first, length) = (st.next, st.length.min(st.next.saturating_add(limit)));
         let mut at = self.pos;
         let mut next = first;
         while next < length {
@@ -1635,6 +1677,7 @@ impl<'a, 's> Dec<'a, 's> {
         }
         self.pos = at;
         st.next = next;
+        self.values += u64::from(next - first);
         (next - first) as usize
     }
 
@@ -1765,16 +1808,16 @@ impl<'a, 's> Dec<'a, 's> {
         loop {
             // As far as the fast path goes (it reads the common properties; nested containers,
             // unusual keys and values, and errors are read one by one below).
-            if !st.pending
-                && !st.has_index
-                && !self.counting
-                && self.buf.get(self.pos) == Some(&TAG_ONE_BYTE_STRING)
+            if !st.pending && !st.has_index && self.buf.get(self.pos) == Some(&TAG_ONE_BYTE_STRING)
             {
                 let to_scratch = self.values_owner != me && self.s.scratch_at[me][VALUES] != NONE32;
                 if !to_scratch && self.values_owner != me {
                     self.claim_values(me);
                 }
-                if let Fast::Done(next) = self.props_fast(me, &mut st, to_scratch) {
+                let (c0, limit) = (st.count, self.budget());
+                let fast = self.props_fast(me, &mut st, to_scratch, limit);
+                self.values += u64::from(st.count - c0);
+                if let Fast::Done(next) = fast {
                     self.pos = next;
                     self.finish_object(me, &st);
                     return Ok(Fill::Done);
@@ -1795,9 +1838,7 @@ impl<'a, 's> Dec<'a, 's> {
                     self.pos = at + 1;
                     let id = if tag == Some(TAG_BEGIN_JS_OBJECT) {
                         self.begin_object(at)?
-                    } else if let Some(id) = (!self.counting)
-                        .then(|| self.array_fast(at, self.s.stack.len()))
-                        .flatten()
+                    } else if let Some(id) = self.array_fast(at, self.s.stack.len(), self.budget())
                     {
                         id
                     } else {
@@ -1987,21 +2028,13 @@ impl<'a, 's> Dec<'a, 's> {
                 }
                 continue;
             }
-            if tag == TAG_BEGIN_JS_OBJECT
-                && !st.indexed
-                && !self.counting
-                && self.object_run(me, st) > 0
-            {
+            if tag == TAG_BEGIN_JS_OBJECT && !st.indexed && self.object_run(me, st) > 0 {
                 if self.s.stack.len() > me + 1 {
                     return Ok(Fill::Open);
                 }
                 continue;
             }
-            if tag == TAG_ONE_BYTE_STRING
-                && !st.indexed
-                && !self.counting
-                && self.string_run(me, st) > 0
-            {
+            if tag == TAG_ONE_BYTE_STRING && !st.indexed && self.string_run(me, st) > 0 {
                 continue;
             }
             let i = st.next;
@@ -2415,6 +2448,7 @@ impl<'a, 's> Dec<'a, 's> {
 }
 
 /// The loop of [`Dec::object_run`], on its own so that the arenas' lengths stay in registers.
+#[allow(clippy::too_many_arguments)]
 #[inline(never)]
 fn object_run<const NARROW: bool>(
     buf: &[u8],
@@ -2424,8 +2458,10 @@ fn object_run<const NARROW: bool>(
     values: &mut Vec<Slot>,
     mut elems: Option<&mut Vec<Slot>>,
     st: &mut ArrState,
+    max_objects: u32,
 ) -> usize {
     let (first, length) = (st.next, st.length);
+    let length = length.min(first.saturating_add(max_objects));
     let mut next = first;
     let mut at = *pos;
     while next < length && buf.get(at) == Some(&TAG_BEGIN_JS_OBJECT) {
