@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	formwire "github.com/formwire/formwire/go"
@@ -23,19 +24,41 @@ func Decode(b []byte, opts *Options) (Value, error) {
 	if o.MaxBytes >= 0 && int64(len(b)) > o.MaxBytes {
 		return nil, &formwire.Error{Code: formwire.SCLimitBytes, Offset: 0, Message: "input longer than max_bytes"}
 	}
-	d := &decoder{b: b, ipc: o.NodeIPC, maxDepth: lim(o.MaxDepth), maxValues: lim(o.MaxValues),
-		maxBigint: lim(o.MaxBigIntBytes)}
+	d := decoders.Get().(*decoder)
+	defer d.release()
+	d.reset(b, &o, false)
 	v, err := d.decode()
 	if err == nil || d.version != 13 || isLimit(err) {
 		return v, err
 	}
 	// SC-D-23: V8 once wrote version-13 views with flags (crbug.com/1284506) and reads them both ways; so do we.
-	d2 := &decoder{b: b, ipc: o.NodeIPC, maxDepth: d.maxDepth, maxValues: d.maxValues, maxBigint: d.maxBigint,
-		v13flags: true}
-	if v2, err2 := d2.decode(); err2 == nil {
+	d.reset(b, &o, true)
+	if v2, err2 := d.decode(); err2 == nil {
 		return v2, nil
 	}
 	return nil, err
+}
+
+// decoders keeps the stacks of finished decodes (their growth was a large share of reading small values).
+var decoders = sync.Pool{New: func() any { return new(decoder) }}
+
+func (d *decoder) reset(b []byte, o *Options, v13flags bool) {
+	clear(d.ids)
+	clear(d.keys)
+	*d = decoder{b: b, ipc: o.NodeIPC, maxDepth: lim(o.MaxDepth), maxValues: lim(o.MaxValues),
+		maxBigint: lim(o.MaxBigIntBytes), v13flags: v13flags, ids: d.ids[:0], stack: d.stack[:0], keys: d.keys}
+}
+
+// release empties the decoder (it keeps nothing of the input or the value) and pools it unless it grew large.
+func (d *decoder) release() {
+	big := cap(d.ids) > 4096 || cap(d.stack) > 1024 || len(d.keys) > 1024
+	clear(d.ids[:cap(d.ids)])
+	clear(d.stack[:cap(d.stack)])
+	clear(d.keys)
+	d.b = nil
+	if !big {
+		decoders.Put(d)
+	}
 }
 
 func lim(v int64) int64 {
