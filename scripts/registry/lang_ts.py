@@ -36,14 +36,14 @@ def outputs(reg: dict) -> dict[str, str]:
     ]
     for fmt in gen.FORMATS:
         lims = gen.limits(reg, fmt)
-        out.append(f"/** The {fmt} limits, each optional; `Infinity` (or `null` where accepted) is unlimited. */\n")
+        out.append(f"/** The {fmt} limits, each optional; `Infinity` or `null` is unlimited. */\n")
         out.append(f"export interface {TYPES[fmt]}Limits {{\n")
         for lim in lims:
             out.append(jsdoc(f"`{lim['name']}`, default {lim['default']}; exceeding it is {lim['error']}.", "  "))
-            out.append(f"  {gen.camel(lim['name'])}?: number;\n")
+            out.append(f"  {gen.camel(lim['name'])}?: number | null;\n")
         out.append("}\n\n")
         out.append(f"/** Default {fmt} limits (spec/limits.md). */\n")
-        out.append(f"export const {NAMES[fmt]}_DEFAULTS: Readonly<Required<{TYPES[fmt]}Limits>> = Object.freeze({{\n")
+        out.append(f"export const {NAMES[fmt]}_DEFAULTS: Readonly<Record<keyof {TYPES[fmt]}Limits, number>> = Object.freeze({{\n")
         for lim in lims:
             out.append(jsdoc(f"`{lim['name']}` ({lim['error']}): {lim['why']}", "  "))
             out.append(f"  {gen.camel(lim['name'])}: {lim['default']},\n")

@@ -8,29 +8,14 @@
  */
 import { FormwireError, type MultipartErrorCode } from './errors.js';
 import { parseMimeType, partFileType } from './mime.js';
-import { MULTIPART_DEFAULTS } from './registry.js';
+import { MULTIPART_DEFAULTS, type MultipartFlags, type MultipartLimits } from './registry.js';
 import { asciiString, decodeUtf8, encodeUtf8 } from './utf8.js';
 
-/** Parser options: lenient flags (MP-R-02) and limits (spec/limits.md). `Infinity` means unlimited. */
-export interface MultipartOptions {
-  /** MP-P-02: skip bytes before the first delimiter. */
-  allowPreamble?: boolean;
-  /** MP-P-03, MP-P-06, MP-H-02: a bare LF ends delimiter and header lines. */
-  allowLf?: boolean;
-  /** MP-H-04: header lines starting with SP/HT continue the previous header. */
-  allowObsFold?: boolean;
-  /** MP-H-07: read Content-Disposition quoted-strings with quoted-pairs first (`\\` is one backslash). */
-  allowQuotedPairs?: boolean;
-  maxBoundaryBytes?: number;
-  maxParts?: number;
-  maxHeaders?: number;
-  maxHeaderBytes?: number;
-  maxFieldBytes?: number;
-  /** MP-L-04: body bytes of all parts without a filename together. */
-  maxTotalFieldBytes?: number;
-  maxFileBytes?: number;
-  maxTotalBytes?: number;
-}
+/**
+ * Parser options: the lenient flags (MP-R-02) and limits (spec/limits.md), both generated from spec/registry.json.
+ * `Infinity` means unlimited.
+ */
+export interface MultipartOptions extends MultipartFlags, MultipartLimits {}
 
 /** spec/limits.md defaults (generated from spec/registry.json). */
 export { MULTIPART_DEFAULTS };
@@ -337,7 +322,10 @@ function isName(buf: Uint8Array, s: number, e: number, lower: Uint8Array): boole
 // Content-Type → boundary (MP-B-01..04)
 
 /** MP-B-01..04: the boundary bytes `B` from a request Content-Type, or a FormwireError. */
-export function boundaryFromContentType(contentType: string, maxBoundaryBytes: number = MULTIPART_DEFAULTS.maxBoundaryBytes): Uint8Array {
+export function boundaryFromContentType(
+  contentType: string,
+  maxBoundaryBytes: number | null = MULTIPART_DEFAULTS.maxBoundaryBytes,
+): Uint8Array {
   const m = parseMimeType(contentType);
   if (m === null || m.type !== 'multipart' || m.subtype !== 'form-data') {
     throw new FormwireError('MP_CONTENT_TYPE', 0, 'not multipart/form-data');
@@ -345,7 +333,9 @@ export function boundaryFromContentType(contentType: string, maxBoundaryBytes: n
   const b = m.parameters.get('boundary');
   if (b === undefined || b === '' || /[\r\n\0]/.test(b)) throw new FormwireError('MP_BOUNDARY', 0, 'missing or invalid boundary');
   const bytes = encodeUtf8(b);
-  if (bytes.length > maxBoundaryBytes) throw new FormwireError('MP_LIMIT_BOUNDARY', 0, 'boundary too long');
+  if (bytes.length > lim(maxBoundaryBytes, MULTIPART_DEFAULTS.maxBoundaryBytes)) {
+    throw new FormwireError('MP_LIMIT_BOUNDARY', 0, 'boundary too long');
+  }
   return bytes;
 }
 

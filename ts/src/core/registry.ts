@@ -4,28 +4,28 @@
  * union and each code's kind and HTTP status. Edit spec/registry.json and run `make registry`.
  */
 
-/** The multipart limits, each optional; `Infinity` (or `null` where accepted) is unlimited. */
+/** The multipart limits, each optional; `Infinity` or `null` is unlimited. */
 export interface MultipartLimits {
   /** `max_boundary_bytes`, default 256; exceeding it is MP_LIMIT_BOUNDARY. */
-  maxBoundaryBytes?: number;
+  maxBoundaryBytes?: number | null;
   /** `max_parts`, default 1000; exceeding it is MP_LIMIT_PARTS. */
-  maxParts?: number;
+  maxParts?: number | null;
   /** `max_headers`, default 8; exceeding it is MP_LIMIT_HEADERS. */
-  maxHeaders?: number;
+  maxHeaders?: number | null;
   /** `max_header_bytes`, default 8192; exceeding it is MP_LIMIT_HEADER_BYTES. */
-  maxHeaderBytes?: number;
+  maxHeaderBytes?: number | null;
   /** `max_field_bytes`, default 1048576; exceeding it is MP_LIMIT_FIELD_BYTES. */
-  maxFieldBytes?: number;
+  maxFieldBytes?: number | null;
   /** `max_total_field_bytes`, default 10485760; exceeding it is MP_LIMIT_TOTAL_FIELD_BYTES. */
-  maxTotalFieldBytes?: number;
+  maxTotalFieldBytes?: number | null;
   /** `max_file_bytes`, default 10737418240; exceeding it is MP_LIMIT_FILE_BYTES. */
-  maxFileBytes?: number;
+  maxFileBytes?: number | null;
   /** `max_total_bytes`, default 21474836480; exceeding it is MP_LIMIT_TOTAL_BYTES. */
-  maxTotalBytes?: number;
+  maxTotalBytes?: number | null;
 }
 
 /** Default multipart limits (spec/limits.md). */
-export const MULTIPART_DEFAULTS: Readonly<Required<MultipartLimits>> = Object.freeze({
+export const MULTIPART_DEFAULTS: Readonly<Record<keyof MultipartLimits, number>> = Object.freeze({
   /**
    * `max_boundary_bytes` (MP_LIMIT_BOUNDARY): RFC 2046 §5.1.1 allows 1–70 characters, but real producers send more
    * (werkzeug's test client: 71+); 256 still keeps the delimiter search window small (CVE-2014-0050, CVE-2016-3092).
@@ -102,16 +102,16 @@ export type MultipartErrorCode =
   | 'MP_ENCODE_BOUNDARY'
   | 'MP_ENCODE_HEADER';
 
-/** The urlencoded limits, each optional; `Infinity` (or `null` where accepted) is unlimited. */
+/** The urlencoded limits, each optional; `Infinity` or `null` is unlimited. */
 export interface UrlencodedLimits {
   /** `max_pairs`, default 10000; exceeding it is UE_LIMIT_PAIRS. */
-  maxPairs?: number;
+  maxPairs?: number | null;
   /** `max_bytes`, default 10485760; exceeding it is UE_LIMIT_BYTES. */
-  maxBytes?: number;
+  maxBytes?: number | null;
 }
 
 /** Default urlencoded limits (spec/limits.md). */
-export const URLENCODED_DEFAULTS: Readonly<Required<UrlencodedLimits>> = Object.freeze({
+export const URLENCODED_DEFAULTS: Readonly<Record<keyof UrlencodedLimits, number>> = Object.freeze({
   /**
    * `max_pairs` (UE_LIMIT_PAIRS): Go `urlmaxqueryparams` (CVE-2025-61726); querystring/qs use 1000, which silently
    * truncates.
@@ -125,20 +125,20 @@ export type UrlencodedErrorCode =
   | 'UE_LIMIT_PAIRS'
   | 'UE_LIMIT_BYTES';
 
-/** The clone limits, each optional; `Infinity` (or `null` where accepted) is unlimited. */
+/** The clone limits, each optional; `Infinity` or `null` is unlimited. */
 export interface CloneLimits {
   /** `max_depth`, default 1000; exceeding it is SC_LIMIT_DEPTH. */
-  maxDepth?: number;
+  maxDepth?: number | null;
   /** `max_bytes`, default 268435456; exceeding it is SC_LIMIT_BYTES. */
-  maxBytes?: number;
+  maxBytes?: number | null;
   /** `max_values`, default 10000000; exceeding it is SC_LIMIT_VALUES. */
-  maxValues?: number;
+  maxValues?: number | null;
   /** `max_bigint_bytes`, default 1048576; exceeding it is SC_LIMIT_BIGINT. */
-  maxBigintBytes?: number;
+  maxBigintBytes?: number | null;
 }
 
 /** Default clone limits (spec/limits.md). */
-export const CLONE_DEFAULTS: Readonly<Required<CloneLimits>> = Object.freeze({
+export const CLONE_DEFAULTS: Readonly<Record<keyof CloneLimits, number>> = Object.freeze({
   /**
    * `max_depth` (SC_LIMIT_DEPTH): Nesting of containers; keeps recursion bounded in every language (V8's own bound is
    * its stack).

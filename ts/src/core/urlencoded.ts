@@ -4,14 +4,11 @@
  * (UE_LIMIT_PAIRS, UE_LIMIT_BYTES; offsets per spec/errors.md).
  */
 import { FormwireError } from './errors.js';
-import { URLENCODED_DEFAULTS } from './registry.js';
+import { URLENCODED_DEFAULTS, type UrlencodedLimits } from './registry.js';
 import { asciiString, decodeUtf8, unitsString } from './utf8.js';
 
-/** Limits (spec/limits.md). `Infinity` (or null) = unlimited. */
-export interface UrlencodedOptions {
-  maxPairs?: number | null;
-  maxBytes?: number | null;
-}
+/** Limits (spec/limits.md, generated from spec/registry.json). `Infinity` (or null) = unlimited. */
+export interface UrlencodedOptions extends UrlencodedLimits {}
 
 /** spec/limits.md defaults (generated from spec/registry.json). */
 export { URLENCODED_DEFAULTS };
