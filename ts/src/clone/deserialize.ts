@@ -15,7 +15,7 @@
  *  - object ids are a plain array (push, index); short Latin-1 strings are one String.fromCharCode call.
  */
 import { scError, type CloneErrorCode } from './errors.js';
-import { mapSet, setAdd, makeView, ELEMENT_SIZE, VIEW_CTORS, makeError, hasOwn, copyBytes, ERROR_CTORS } from './kinds.js';
+import { mapSet, setAdd, makeView, ELEMENT_SIZE, VIEW_CTORS, makeError, hasOwn, copyBytes, ERROR_CTORS, sparseArray } from './kinds.js';
 import { factoryFor, defineValue, canCodegen, sameKeys, type Factory } from './shapes.js';
 import { latin1, utf16, utf8, short, SHORT } from './strings.js';
 import * as W from './wire.js';
@@ -887,8 +887,7 @@ class Reader {
   sparse(tp: number): unknown[] {
     this.open(tp);
     const len = this.varint();
-    const a: unknown[] = [];
-    a.length = len;
+    const a = sparseArray(len, this.end - this.p);
     this.ids.push(a);
     const [n, ep] = this.props(a as unknown as Record<string, unknown>, T.SPARSE_END);
     const count = this.varint();

@@ -392,6 +392,19 @@ function isLengthTracking(v: object, name: string | undefined, buf: ArrayBuffer,
 export const VIEW_CTORS: Record<string, (new (b: ArrayBuffer, off: number, len?: number) => object) | undefined> = {};
 for (const n of Object.keys(ELEMENT_SIZE)) VIEW_CTORS[n] = ctor(n) as unknown as (new (b: ArrayBuffer, off: number, len?: number) => object) | undefined;
 
+/**
+ * An empty array of length `len` whose memory does not grow with `len` (SC-L-04): setting a length of up to 2^25
+ * directly makes V8 allocate every hole (256 MB for a 6-byte `a` tag), while a length above that makes dictionary
+ * elements, which a shorter length keeps. Lengths up to `fill` (the elements that can really come) are set directly
+ * and keep fast elements.
+ */
+export function sparseArray(len: number, fill: number): unknown[] {
+  const a: unknown[] = [];
+  if (len > fill) a.length = 0xffffffff;
+  a.length = len;
+  return a;
+}
+
 /** Builds a view over `buffer` (length-tracking when asked: no length argument). */
 export function makeView(name: string, buffer: ArrayBuffer, byteOffset: number, byteLength: number, lengthTracking: boolean): object | undefined {
   const C = VIEW_CTORS[name];
