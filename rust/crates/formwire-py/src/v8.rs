@@ -438,16 +438,30 @@ pub fn v8_dumps<'py>(
     let g = Graph::new(t.heap, root);
     drop((t.memo, t.keep));
     let opts = EncodeOptions { max_depth: max_depth.unwrap_or(u32::MAX) };
+    // The bytes go to this thread's reused buffer (its pages stay mapped), then once into the result.
+    let mut out = OUT.with(|o| o.take());
+    out.clear();
     // The graph is Rust's own: nothing another thread can change while the GIL is released.
-    let bytes = if objects >= ENCODE_DETACH_OBJECTS {
-        py.detach(|| formwire_v8::encode_with(&g, &opts))
+    let r = if objects >= ENCODE_DETACH_OBJECTS {
+        py.detach(|| formwire_v8::encode_value_into(&g.heap, &g.root, &opts, &mut out))
     } else {
-        formwire_v8::encode_with(&g, &opts)
-    }
-    .map_err(|e| errors::v8(py, &e))?;
+        formwire_v8::encode_value_into(&g.heap, &g.root, &opts, &mut out)
+    };
     drop(g);
-    Ok(PyBytes::new(py, &bytes))
+    let bytes = r.map(|()| PyBytes::new(py, &out)).map_err(|e| errors::v8(py, &e));
+    if out.capacity() <= OUT_KEEP_BYTES {
+        OUT.with(|o| o.set(out));
+    }
+    bytes
 }
+
+thread_local! {
+    /// `dumps`'s output buffer, kept between calls on a thread.
+    static OUT: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// The largest output buffer kept for the next `dumps` on a thread (what a thread may hold idle).
+const OUT_KEEP_BYTES: usize = 8 << 20;
 
 // ---------------------------------------------------------------------------
 // Borrowed graph -> Python (loads)
