@@ -1140,19 +1140,8 @@ public final class MultipartParser {
         if (d == null) {
             throw fail(ErrorCode.MP_DISPOSITION, lineStarts[cd]);
         }
-        List<Part.Header> headers = new ArrayList<>(nheaders);
-        Part.Header ctHeader = null;
-        for (int h = 0; h < nheaders; h++) {
-            int i = h * 4;
-            String name = h == cd ? "content-disposition" : nameIs(h, "content-type") ? "content-type"
-                    : new String(hbuf, spans[i], spans[i + 1] - spans[i], StandardCharsets.ISO_8859_1);
-            Part.Header x = new Part.Header(name, Arrays.copyOfRange(hbuf, spans[i + 2], spans[i + 3]));
-            headers.add(x);
-            if (h == ct) {
-                ctHeader = x;
-            }
-        }
-        part = new Part(d, headers, ctHeader, start);
+        // One copy of the header block per part; Header objects are made only if asked for (Part.headers()).
+        part = new Part(d, Arrays.copyOf(hbuf, hlen), Arrays.copyOf(spans, nheaders * 4), cd, ct, start);
         inPart = true;
         bodyStart = start;
         bodyLen = 0;

@@ -47,18 +47,28 @@ public final class Part {
     private final byte[] filename;
     private final byte[] nameStar;
     private final byte[] filenameStar;
-    private final List<Header> headers;
-    private final Header contentType;
+    /** The part's header block as the parser keeps it (names lowercased, values trimmed) and the spans into it. */
+    private final byte[] block;
+    private final int[] spans;
+    private final int cd;
+    private final int ct;
     private final long bodyOffset;
+    private volatile List<Header> headers;
 
-    Part(Disposition d, List<Header> headers, Header contentType, long bodyOffset) {
+    Part(Disposition d, byte[] block, int[] spans, int cd, int ct, long bodyOffset) {
         this.name = d.name;
         this.filename = d.filename;
         this.nameStar = d.nameStar;
         this.filenameStar = d.filenameStar;
-        this.headers = Collections.unmodifiableList(headers); // a fresh list per part, owned here
-        this.contentType = contentType;
+        this.block = block;
+        this.spans = spans;
+        this.cd = cd;
+        this.ct = ct;
         this.bodyOffset = bodyOffset;
+    }
+
+    private byte[] value(int h) {
+        return java.util.Arrays.copyOfRange(block, spans[h * 4 + 2], spans[h * 4 + 3]);
     }
 
     private static String utf8(byte[] b) {
@@ -102,7 +112,7 @@ public final class Part {
 
     /** The value of the last Content-Type header, as is, or {@code null} (MP-H-11). */
     public String contentType() {
-        return contentType == null ? null : contentType.value();
+        return ct < 0 ? null : dev.formwire.Utf8.decode(block, spans[ct * 4 + 2], spans[ct * 4 + 3] - spans[ct * 4 + 2]);
     }
 
     /**
@@ -110,11 +120,11 @@ public final class Part {
      * Content-Type, else Fetch's "extract a MIME type" over every Content-Type value, serialized, or {@code ""}.
      */
     public String mimeType() {
-        if (contentType == null) {
+        if (ct < 0) {
             return "text/plain";
         }
         List<byte[]> values = new ArrayList<>();
-        for (Header h : headers) {
+        for (Header h : headers()) {
             if (h.name().equals("content-type")) {
                 values.add(h.rawValue());
             }
@@ -125,6 +135,17 @@ public final class Part {
 
     /** Every header, in order. */
     public List<Header> headers() {
+        if (headers == null) {
+            int n = spans.length / 4;
+            List<Header> list = new ArrayList<>(n);
+            for (int h = 0; h < n; h++) {
+                int a = spans[h * 4];
+                String hn = h == cd ? "content-disposition" : h == ct ? "content-type"
+                        : new String(block, a, spans[h * 4 + 1] - a, java.nio.charset.StandardCharsets.ISO_8859_1);
+                list.add(new Header(hn, value(h)));
+            }
+            headers = Collections.unmodifiableList(list);
+        }
         return headers;
     }
 
