@@ -18,6 +18,9 @@ import { parseMimeType } from './core/mime.js';
 import { UrlencodedParser, type UrlencodedOptions } from './core/urlencoded.js';
 import { sourceOf, toBytes, contentTypeOf, type BodySource, type ChunkSource } from './adapters/web.js';
 import { nativeIndexOf, nativeUtf8Decode } from './adapters/node.js';
+import { spillEnv, type SpillEnv, type SpillHandle, type SpillOptions } from './adapters/spill.js';
+
+export type { SpillOptions } from './adapters/spill.js';
 
 /** The search used by the high-level API: native where the runtime has one. */
 export const defaultIndexOf: IndexOf = nativeIndexOf ?? indexOfFallback;
@@ -578,14 +581,6 @@ export function parseMultipart(body: BodySource, contentType?: string | null, op
   return new MultipartParts(new Driver(boundary, options, sourceOf(body)));
 }
 
-/** Where formData() spills large file parts (Node 20+ only: uses node:fs and fs.openAsBlob). */
-export interface SpillOptions {
-  /** File parts longer than this many bytes go to a temp file instead of memory. Default 1 MiB. */
-  threshold?: number;
-  /** Directory for the temp files. Default os.tmpdir(). */
-  dir?: string;
-}
-
 /** Options of formData(): the multipart options, and the urlencoded limits for urlencoded bodies. */
 export interface FormDataOptions extends MultipartOptions, UrlencodedOptions {
   /**
@@ -593,58 +588,6 @@ export interface FormDataOptions extends MultipartOptions, UrlencodedOptions {
    * A temp file is removed when its File is garbage-collected, when the process exits, or at once when parsing fails.
    */
   spill?: SpillOptions | boolean;
-}
-
-interface NodeFs {
-  open(path: string, flags: string): Promise<{ write(b: Uint8Array): Promise<unknown>; close(): Promise<void> }>;
-  unlink(path: string): Promise<void>;
-}
-
-interface SpillEnv {
-  fs: NodeFs;
-  openAsBlob: (path: string, o: { type: string }) => Promise<Blob>;
-  unlinkSync: (path: string) => void;
-  join: (...p: string[]) => string;
-  dir: string;
-  threshold: number;
-}
-
-/** Temp files not yet removed, and their removal when their File is collected or at exit. */
-const live = new Set<string>();
-let exitHook = false;
-let registry: FinalizationRegistry<string> | null = null;
-
-async function spillEnv(o: SpillOptions): Promise<SpillEnv> {
-  const fsp = (await import('node:fs/promises')) as unknown as NodeFs;
-  const fs = (await import('node:fs')) as unknown as { openAsBlob?: SpillEnv['openAsBlob']; unlinkSync: SpillEnv['unlinkSync'] };
-  const os = await import('node:os');
-  const path = await import('node:path');
-  if (typeof fs.openAsBlob !== 'function') throw new Error('formwire: spill needs fs.openAsBlob (Node 20 or later)');
-  if (!exitHook) {
-    exitHook = true;
-    const proc = (globalThis as { process?: { once(e: string, f: () => void): void } }).process;
-    proc?.once('exit', () => {
-      for (const p of live) {
-        try {
-          fs.unlinkSync(p);
-        } catch {
-          // already gone
-        }
-      }
-    });
-    registry = new FinalizationRegistry((p: string) => {
-      live.delete(p);
-      fsp.unlink(p).catch(() => {});
-    });
-  }
-  return {
-    fs: fsp,
-    openAsBlob: fs.openAsBlob,
-    unlinkSync: fs.unlinkSync,
-    join: path.join,
-    dir: o.dir ?? os.tmpdir(),
-    threshold: o.threshold ?? 1048576,
-  };
 }
 
 const FileCtor: typeof File | undefined = (globalThis as { File?: typeof File }).File;
@@ -667,7 +610,7 @@ class FormDataBuilder implements MultipartHandler {
   /** Spilling: ordered actions run by flush() between source chunks (appends keep body order). */
   private readonly spill: SpillEnv | null;
   private actions: Array<() => Promise<void> | void> = [];
-  private spilling: { path: string; handle: Promise<Awaited<ReturnType<NodeFs['open']>>>; pending: Uint8Array[] } | null = null;
+  private spilling: { path: string; handle: Promise<SpillHandle>; pending: Uint8Array[] } | null = null;
   private readonly made: string[] = [];
 
   constructor(spill: SpillEnv | null) {
@@ -686,10 +629,9 @@ class FormDataBuilder implements MultipartHandler {
     const sp = this.spill;
     if (sp !== null && this.cur!.filename !== null) {
       if (this.spilling === null && this.size + (end - start) > sp.threshold) {
-        const path = sp.join(sp.dir, `formwire-${(globalThis as { crypto: Crypto }).crypto.randomUUID()}`);
-        live.add(path);
+        const { path, handle } = sp.create();
         this.made.push(path);
-        this.spilling = { path, handle: sp.fs.open(path, 'wx'), pending: this.views() };
+        this.spilling = { path, handle, pending: this.views() };
         this.n = 0;
       }
       if (this.spilling !== null) {
@@ -728,9 +670,7 @@ class FormDataBuilder implements MultipartHandler {
         const h = await sp.handle;
         for (const v of sp.pending.splice(0)) await h.write(v);
         await h.close();
-        const blob = await env.openAsBlob(sp.path, { type });
-        const file = FileCtor !== undefined ? new FileCtor([blob], filename, { type, lastModified: 0 }) : blob;
-        registry?.register(file, sp.path);
+        const file = await env.adopt(sp.path, type, (blob) => (FileCtor !== undefined ? new FileCtor([blob], filename, { type, lastModified: 0 }) : blob));
         if (FileCtor !== undefined) this.fd.append(name, file);
         else this.fd.append(name, file, filename);
       });
@@ -773,10 +713,7 @@ class FormDataBuilder implements MultipartHandler {
         // not opened
       }
     }
-    for (const p of this.made) {
-      live.delete(p);
-      await this.spill!.fs.unlink(p).catch(() => {});
-    }
+    for (const p of this.made) await this.spill!.remove(p);
   }
 }
 
