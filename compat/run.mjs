@@ -1,0 +1,137 @@
+#!/usr/bin/env node
+// Runs incumbents' own test suites, taken from their npm registry tarballs at pinned versions, against formwire's
+// drop-in adapters (ts/dist, built by `make ts-build`). Cases listed in compat/expected-failures.json must fail (with
+// the reason written there); a listed case that passes fails the run, so the list only shrinks.
+//
+// busboy offers no injection point (its tests `require('..')`), so the harness substitutes the module: each test file
+// runs in a child process whose `require('..')` returns formwire/busboy. Nothing in user-facing code does this.
+//
+// Usage: node compat/run.mjs [--only busboy,multer,...] [--timeout SECONDS]
+// Closing line: `N passed, N failed`.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = dirname(here);
+const cache = join(here, '.cache');
+const args = process.argv.slice(2);
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : null;
+const timeout = Number(args.includes('--timeout') ? args[args.indexOf('--timeout') + 1] : 30) * 1000;
+
+/** Pinned incumbents (name@version as published on npm). */
+const PINS = JSON.parse(readFileSync(join(here, 'pins.json'), 'utf8'));
+const expected = JSON.parse(readFileSync(join(here, 'expected-failures.json'), 'utf8'));
+
+/** `npm pack` the pinned tarball into compat/.cache and unpack it; returns the package directory. */
+function obtain(spec) {
+  const dir = join(cache, spec.replace(/[@/]/g, '_'));
+  const done = join(dir, '.unpacked');
+  if (existsSync(done)) return join(dir, readFileSync(done, 'utf8'));
+  mkdirSync(dir, { recursive: true });
+  const out = execFileSync('npm', ['pack', spec, '--json', '--pack-destination', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  const file = JSON.parse(out)[0].filename.replace(/^@/, '').replace(/\//, '-');
+  execFileSync('tar', ['xzf', join(dir, file), '-C', dir]);
+  // GitHub-sourced tarballs (busboy) unpack into owner-repo-sha/, registry-built ones into package/
+  const top = readdirSync(dir).find((n) => n !== file && !n.startsWith('.') && !n.endsWith('.tgz'));
+  writeFileSync(done, top);
+  return join(dir, top);
+}
+
+function runChild(script, argv) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [script, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const t = setTimeout(() => child.kill('SIGKILL'), timeout);
+    child.on('close', (code, signal) => {
+      clearTimeout(t);
+      resolve({ code, signal, out, err });
+    });
+  });
+}
+
+const results = []; // { suite, name, ok, detail }
+
+async function busboySuite(spec) {
+  const pkg = obtain(spec);
+  const tests = join(pkg, 'test');
+  const adapter = join(root, 'ts', 'dist', 'cjs', 'busboy.cjs');
+  for (const file of readdirSync(tests).filter((f) => f.startsWith('test-')).sort()) {
+    const r = await runChild(join(here, 'busboy-case-runner.cjs'), [join(tests, file), adapter]);
+    const lines = r.out.split('\n').filter((l) => l.startsWith('{'));
+    const seen = lines.map((l) => JSON.parse(l));
+    if (r.signal) seen.push({ name: null, ok: false, detail: `killed after ${timeout / 1000} s (hang)` });
+    const names = seen.find((s) => s.names)?.names;
+    if (names) {
+      // case-by-case file: every case must report; a case that never reports did not finish (hang)
+      const got = new Map(seen.filter((s) => s.name).map((s) => [s.name, s]));
+      for (const n of names) {
+        const s = got.get(n) ?? { ok: false, detail: `did not finish${r.signal ? ' (killed: hang)' : ''}` };
+        results.push({ suite: spec, name: `${file}: ${n}`, ok: s.ok, detail: s.detail });
+      }
+      const stray = seen.find((s) => s.stray);
+      if (stray) results.push({ suite: spec, name: `${file}: (uncaught)`, ok: false, detail: stray.detail });
+    } else {
+      // one-case file: passes when it exits 0
+      const ok = r.code === 0 && !r.signal;
+      results.push({ suite: spec, name: file, ok, detail: ok ? '' : (r.err || r.out).slice(0, 2000) });
+    }
+  }
+}
+
+/** A suite whose tests are not in its registry tarball: report it as not obtainable, with the check that shows it. */
+function absentSuite(spec) {
+  const pkg = obtain(spec);
+  const files = [];
+  const walk = (d, rel) => {
+    for (const n of readdirSync(d, { withFileTypes: true })) {
+      if (n.isDirectory()) walk(join(d, n.name), `${rel}${n.name}/`);
+      else files.push(`${rel}${n.name}`);
+    }
+  };
+  walk(pkg, '');
+  const tests = files.filter((f) => /(^|\/)(test|tests|__tests__)\/|\.(test|spec)\.[cm]?js$/.test(f));
+  console.log(`${spec}: test suite not obtainable from the registry: the tarball has ${files.length} files, ${tests.length} test files (${files.join(', ')})`);
+  return tests.length === 0;
+}
+
+const runners = { busboy: busboySuite };
+
+for (const [key, spec] of Object.entries(PINS)) {
+  if (only && !only.includes(key)) continue;
+  if (runners[key]) await runners[key](spec);
+  else absentSuite(spec);
+}
+
+let passed = 0;
+let failed = 0;
+for (const r of results) {
+  const reason = expected[r.suite]?.[r.name];
+  if (reason !== undefined) {
+    if (r.ok) {
+      failed++;
+      console.log(`FAIL (listed as expected failure, but passes: remove it from compat/expected-failures.json) ${r.suite} ${r.name}`);
+    } else {
+      passed++;
+      if (process.env.COMPAT_VERBOSE) console.log(`xfail ${r.suite} ${r.name}: ${reason}`);
+    }
+  } else if (r.ok) passed++;
+  else {
+    failed++;
+    console.log(`FAIL ${r.suite} ${r.name}\n  ${String(r.detail).split('\n').slice(0, 12).join('\n  ')}`);
+  }
+}
+for (const [suite, cases] of Object.entries(expected)) {
+  for (const name of Object.keys(cases)) {
+    if (!results.some((r) => r.suite === suite && r.name === name) && (!only || only.some((k) => PINS[k] === suite))) {
+      failed++;
+      console.log(`FAIL ${suite} ${name}: listed in compat/expected-failures.json but no such case ran`);
+    }
+  }
+}
+console.log(`${passed} passed, ${failed} failed`);
+process.exitCode = failed === 0 ? 0 : 1;
