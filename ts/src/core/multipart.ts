@@ -342,24 +342,25 @@ export function boundaryFromContentType(
 // ---------------------------------------------------------------------------------------------------------------
 // States
 
+// Parser states, named as in spec/multipart.md § Parser states (header-line states: S_H_).
 const S_START = 0; // matching "--" B at offset 0
 const S_PREAMBLE = 1; // allow_preamble: skipping until a delimiter
-const S_AFTER_B = 2; // right after "--" B
-const S_DASH2 = 3; // after "--" B "-"
-const S_CLOSE_PAD = 4; // after "--" B "--": padding
+const S_AFTER_BOUNDARY = 2; // right after "--" B
+const S_DASH = 3; // after "--" B "-"
+const S_CLOSE_PADDING = 4; // after "--" B "--": padding
 const S_CLOSE_CR = 5; // close delimiter line: CR seen
 const S_EPILOGUE = 6;
-const S_PAD = 7; // delimiter line: transport padding
-const S_DELIM_CR = 8; // delimiter line: CR seen
-const S_H_LS = 9; // header line start
-const S_H_LS_CR = 10; // CR at a line start (empty line?)
-const S_H_LEAD = 11; // leading OWS of the first header line
+const S_PADDING = 7; // delimiter line: transport padding
+const S_DELIMITER_CR = 8; // delimiter line: CR seen
+const S_H_LINE_START = 9; // header line start
+const S_H_LINE_START_CR = 10; // CR at a line start (empty line?)
+const S_H_LEAD_OWS = 11; // leading OWS of the first header line
 const S_H_NAME = 12;
 const S_H_NAME_OWS = 13;
-const S_H_VLEAD = 14; // OWS after the colon
+const S_H_VALUE_OWS = 14; // OWS after the colon
 const S_H_VALUE = 15;
 const S_H_VALUE_CR = 16;
-const S_H_FOLD_LEAD = 17; // OWS at the start of an obs-fold line
+const S_H_FOLD_OWS = 17; // OWS at the start of an obs-fold line
 const S_BODY = 18;
 const S_ERROR = 19;
 const S_DONE = 20;
@@ -507,7 +508,7 @@ export class MultipartParser {
   end(): void {
     if (this.state === S_ERROR) throw this.error ?? new Error('multipart parser: end after a handler error');
     if (this.state === S_DONE) return;
-    if (this.state === S_EPILOGUE || this.state === S_CLOSE_PAD) {
+    if (this.state === S_EPILOGUE || this.state === S_CLOSE_PADDING) {
       this.state = S_DONE;
       this.handler.onEnd();
       return;
@@ -535,12 +536,12 @@ export class MultipartParser {
           case S_START:
             i = this.start(chunk, i, n);
             break;
-          case S_AFTER_B:
-          case S_DASH2:
-          case S_CLOSE_PAD:
+          case S_AFTER_BOUNDARY:
+          case S_DASH:
+          case S_CLOSE_PADDING:
           case S_CLOSE_CR:
-          case S_PAD:
-          case S_DELIM_CR:
+          case S_PADDING:
+          case S_DELIMITER_CR:
             i = this.delimLine(chunk, i, n);
             break;
           default:
@@ -577,7 +578,7 @@ export class MultipartParser {
         this.enterPreamble();
         return i;
       }
-      this.state = S_AFTER_B;
+      this.state = S_AFTER_BOUNDARY;
       return i;
     }
     return i;
@@ -596,19 +597,19 @@ export class MultipartParser {
       const c = chunk[i]!;
       const o = this.base + i;
       switch (this.state) {
-        case S_AFTER_B:
+        case S_AFTER_BOUNDARY:
           if (c === CR && i + 1 < n && chunk[i + 1] === LF) return this.delimEnd(i + 2); // the common `--B CRLF`
-          if (c === DASH) this.state = S_DASH2;
-          else if (c === SP || c === HT) this.state = S_PAD;
-          else if (c === CR) this.state = S_DELIM_CR;
+          if (c === DASH) this.state = S_DASH;
+          else if (c === SP || c === HT) this.state = S_PADDING;
+          else if (c === CR) this.state = S_DELIMITER_CR;
           else if (c === LF && this.allowLf) return this.delimEnd(i + 1);
           else this.fail('MP_DELIMITER', o, 'unexpected byte after the boundary');
           break;
-        case S_DASH2:
-          if (c === DASH) this.state = S_CLOSE_PAD;
+        case S_DASH:
+          if (c === DASH) this.state = S_CLOSE_PADDING;
           else this.fail('MP_DELIMITER', o, 'expected "-" of a close delimiter');
           break;
-        case S_CLOSE_PAD:
+        case S_CLOSE_PADDING:
           if (c === SP || c === HT) break;
           if (c === CR) this.state = S_CLOSE_CR;
           else if (c === LF && this.allowLf) {
@@ -620,13 +621,13 @@ export class MultipartParser {
           if (c !== LF) this.fail('MP_DELIMITER', o, 'CR not followed by LF after the close delimiter');
           this.state = S_EPILOGUE;
           return i + 1;
-        case S_PAD:
+        case S_PADDING:
           if (c === SP || c === HT) break;
-          if (c === CR) this.state = S_DELIM_CR;
+          if (c === CR) this.state = S_DELIMITER_CR;
           else if (c === LF && this.allowLf) return this.delimEnd(i + 1);
           else this.fail('MP_DELIMITER', o, 'unexpected byte in transport padding');
           break;
-        case S_DELIM_CR:
+        case S_DELIMITER_CR:
           if (c !== LF) this.fail('MP_DELIMITER', o, 'CR not followed by LF in a delimiter line');
           return this.delimEnd(i + 1);
       }
@@ -640,7 +641,7 @@ export class MultipartParser {
     const o = this.base + i;
     this.partCount++;
     if (this.partCount > this.maxParts) this.fail('MP_LIMIT_PARTS', o, 'too many parts');
-    this.state = S_H_LS;
+    this.state = S_H_LINE_START;
     this.blockStart = o;
     this.hbLimit = o + this.maxHeaderBytes;
     this.firstLine = true;
@@ -702,7 +703,7 @@ export class MultipartParser {
     while (i < n) {
       const c = chunk[i]!;
       switch (this.state) {
-        case S_H_LS: {
+        case S_H_LINE_START: {
           const o = base + i;
           if (TOKEN[c] !== 0) {
             if (c === 0x43 && this.hN === 0) {
@@ -723,7 +724,7 @@ export class MultipartParser {
           }
           if (c === CR) {
             this.lineStart = o;
-            this.state = S_H_LS_CR;
+            this.state = S_H_LINE_START_CR;
             i++;
             continue;
           }
@@ -732,13 +733,13 @@ export class MultipartParser {
             // MP-H-04
             this.checkHeaderBytes(o);
             if (!this.allowObsFold) this.fail('MP_OBS_FOLD', o, 'obs-fold continuation line');
-            this.state = S_H_FOLD_LEAD;
+            this.state = S_H_FOLD_OWS;
             i++;
             continue;
           }
           this.newLine(o);
           if (c === SP || c === HT) {
-            this.state = S_H_LEAD; // MP-H-01: leading OWS on the first line
+            this.state = S_H_LEAD_OWS; // MP-H-01: leading OWS on the first line
             i++;
             continue;
           }
@@ -746,13 +747,13 @@ export class MultipartParser {
           this.state = S_H_NAME;
           continue;
         }
-        case S_H_LS_CR: {
+        case S_H_LINE_START_CR: {
           if (c === LF) return this.blockEnd(this.lineStart, i + 1);
           // MP-H-05: a CR at a line start is taken as the start of the empty line (not counted by either limit);
           // without its LF it is the bare-CR MP_HEADER_NAME of MP-H-02.
           this.fail('MP_HEADER_NAME', this.lineStart, 'bare CR at the start of a header line');
         }
-        case S_H_LEAD: {
+        case S_H_LEAD_OWS: {
           const o = base + i;
           this.checkHeaderBytes(o);
           if (c === SP || c === HT) {
@@ -786,7 +787,7 @@ export class MultipartParser {
             hdr[w] = COLON; // separator of the stored `name:value`
             this.wpos = w + 1;
           }
-          if (b === COLON) this.state = S_H_VLEAD;
+          if (b === COLON) this.state = S_H_VALUE_OWS;
           else if (b === SP || b === HT) this.state = S_H_NAME_OWS;
           else this.fail('MP_HEADER_NAME', base + j, 'invalid byte in a header name');
           i = j + 1;
@@ -795,20 +796,20 @@ export class MultipartParser {
         case S_H_NAME_OWS: {
           const o = base + i;
           this.checkHeaderBytes(o);
-          if (c === COLON) this.state = S_H_VLEAD;
+          if (c === COLON) this.state = S_H_VALUE_OWS;
           else if (c !== SP && c !== HT) this.fail('MP_HEADER_NAME', o, 'invalid byte in a header name');
           i++;
           continue;
         }
-        case S_H_VLEAD:
-        case S_H_FOLD_LEAD: {
+        case S_H_VALUE_OWS:
+        case S_H_FOLD_OWS: {
           const o = base + i;
           this.checkHeaderBytes(o);
           if (c === SP || c === HT) {
             i++;
             continue;
           }
-          if (this.state === S_H_FOLD_LEAD) {
+          if (this.state === S_H_FOLD_OWS) {
             if (c !== CR && !(c === LF && this.allowLf)) {
               // MP-H-04: the continuation is appended after one SP (over the LF separator)
               this.wpos = this.ranges[4 * this.hN - 1]!;
@@ -853,7 +854,7 @@ export class MultipartParser {
           } else if (b === LF) {
             if (!this.allowLf) this.fail('MP_HEADER_VALUE', o, 'bare LF in a header line');
             this.endLine();
-            this.state = S_H_LS;
+            this.state = S_H_LINE_START;
           } else {
             this.fail('MP_HEADER_VALUE', o, 'NUL in a header line');
           }
@@ -864,7 +865,7 @@ export class MultipartParser {
           if (c !== LF) this.fail('MP_HEADER_VALUE', this.lineStart, 'CR not followed by LF in a header line');
           this.checkHeaderBytes(base + i);
           this.endLine();
-          this.state = S_H_LS;
+          this.state = S_H_LINE_START;
           i++;
           continue;
         }
@@ -1109,7 +1110,7 @@ export class MultipartParser {
     this.heldCR = false;
     if (this.state === S_BODY) this.handler.onPartEnd();
     this.discard = false;
-    this.state = S_AFTER_B;
+    this.state = S_AFTER_BOUNDARY;
     return i;
   }
 
