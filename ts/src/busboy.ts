@@ -186,6 +186,11 @@ class MultipartBusboy extends Writable implements MultipartHandler {
         this.skip = true;
         return;
       }
+      // Nobody reads it: drain it (busboy does the same). A stream without a reader would stop the writer for good.
+      if (this.listenerCount('file') === 0) {
+        this.skip = true;
+        return;
+      }
       let filename = this.latin1Params ? latin1(info.filenameBytes!) : info.filename;
       if (!this.preservePath) filename = basename(filename);
       const name = this.latin1Params ? latin1(info.nameBytes) : info.name;

@@ -198,3 +198,22 @@ test('field values survive the writer reusing its buffer after each write (value
     }
   }
 });
+
+test("a file part reaching a handler without a 'file' listener is drained, and 'close' still comes (busboy skips it)", async () => {
+  const input = body([field('a', '1'), file('f', 'big.bin', 'y'.repeat(200000)), field('b', '2')]);
+  for (const size of [input.length, 1000, 7]) {
+    const bb = busboy({ headers: { 'content-type': CT } });
+    const got: string[] = [];
+    bb.on('field', (n: string, v: string) => got.push(`${n}=${v}`));
+    const closed = new Promise<string>((resolve) => {
+      bb.on('close', () => resolve('close'));
+      bb.on('error', (e) => resolve(`error ${String(e)}`));
+      setTimeout(() => resolve('hang'), 3000).unref();
+    });
+    const parts: Buffer[] = [];
+    for (let i = 0; i < input.length; i += size) parts.push(input.subarray(i, i + size));
+    Readable.from(parts).pipe(bb);
+    assert.equal(await closed, 'close', `chunks of ${size}`);
+    assert.deepEqual(got, ['a=1', 'b=2']);
+  }
+});
