@@ -832,3 +832,15 @@ def test_a_thousand_1_mib_fields_stop_at_max_total_field_bytes(native: bool) -> 
     assert isinstance(e.value.__cause__, formwire.MultipartError)
     assert e.value.__cause__.code == "MP_LIMIT_TOTAL_FIELD_BYTES"
     assert sent[0] <= (10 << 20) + 65536, sent[0]
+
+
+def test_boundaries_of_71_bytes_parse_and_over_the_limit_are_an_error(client: TestClient) -> None:
+    """MP-B-04 (issue #17): Werkzeug's test client sends 71+ byte boundaries; over max_boundary_bytes (256) is an
+    error, never an empty form."""
+    for n, status in ((71, 200), (300, 400)):
+        b = "b" * n
+        body = f'--{b}\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--{b}--\r\n'.encode()
+        r = client.post("/upload", content=body, headers={"Content-Type": f"multipart/form-data; boundary={b}"})
+        assert r.status_code == status, (n, r.text)
+        if status == 200:
+            assert r.json() == {"fields": [["a", "1"]], "files": []}
