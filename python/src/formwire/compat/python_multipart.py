@@ -13,12 +13,13 @@ framing is the strict WPT profile (no preamble, CRLF only, no obs-fold; pass ``a
 relax), header names arrive lowercased, and an unfinished body is an error at ``finalize()`` (python-multipart
 ignores it). The urlencoded parser percent-decodes each name and value WHATWG-exactly and hands them over
 re-encoded canonically, so the usual ``unquote_plus(data.decode("latin-1"))`` of the consumer yields exactly the
-WHATWG strings. ``parse_options_header`` reads a Content-Disposition with formwire's grammar (MP-H-07: a backslash
-is an ordinary byte; no path stripping) and a Content-Type with the WHATWG MIME type parser.
+WHATWG strings. ``parse_options_header`` reads a Content-Disposition with formwire's grammar (MP-H-07: literally,
+with quoted-pairs only where that fails; no path stripping) and a Content-Type with the WHATWG MIME type parser.
 
-Limits: formwire's header limits stay on; the part count, field size and body size limits are off by default here,
-because the callers of this interface (Starlette) enforce their own ``max_fields``, ``max_files`` and
-``max_part_size`` with their own messages. Pass any formwire option as a keyword to set it.
+Limits: formwire's header limits and ``max_total_field_bytes`` (10 MiB of text fields in all, which no caller
+bounds) stay on; the part count, field size and body size limits are off by default here, because the callers of
+this interface (Starlette) enforce their own ``max_fields``, ``max_files`` and ``max_part_size`` with their own
+messages. Pass any formwire option as a keyword to set it.
 
 Errors subclass both formwire's coded errors and python-multipart's ``FormParserError`` when python-multipart is
 installed, so existing ``except`` clauses keep working.
