@@ -12,6 +12,9 @@ import (
 // p.disp (MP-H-07..09): the literal reading of quoted-strings first, the
 // quoted-pair reading when that fails; AllowQuotedPairs reverses the order.
 func (p *Parser) parseDisposition(vs, ve int) bool {
+	if p.browserForm(vs, ve) {
+		return true
+	}
 	first := p.opts.AllowQuotedPairs
 	mark := len(p.hbuf)
 	if p.parseDispositionAs(vs, ve, first) {
@@ -19,6 +22,44 @@ func (p *Parser) parseDisposition(vs, ve int) bool {
 	}
 	p.hbuf = p.hbuf[:mark]
 	return p.parseDispositionAs(vs, ve, !first)
+}
+
+// browserForm reads the two shapes browsers send, `form-data; name="n"` and
+// `form-data; name="n"; filename="f"`, without the general grammar. It
+// gives what the literal reading gives, so it answers only when that is the
+// reading chosen: always by default, and with AllowQuotedPairs only when the
+// value holds no backslash (then both readings agree).
+func (p *Parser) browserForm(vs, ve int) bool {
+	const name, filename = `form-data; name="`, `; filename="`
+	v := p.hbuf[vs:ve]
+	if len(v) < len(name) || string(v[:len(name)]) != name {
+		return false
+	}
+	if p.opts.AllowQuotedPairs && bytes.IndexByte(v, '\\') >= 0 {
+		return false
+	}
+	rest := v[len(name):]
+	q := bytes.IndexByte(rest, '"')
+	if q < 0 {
+		return false
+	}
+	a := vs + len(name)
+	d := disposition{name: span{a, a + q}}
+	after := rest[q+1:]
+	if len(after) > 0 {
+		if len(after) < len(filename) || string(after[:len(filename)]) != filename {
+			return false
+		}
+		f := after[len(filename):]
+		// The filename's closing quote must end the value.
+		if len(f) == 0 || bytes.IndexByte(f, '"') != len(f)-1 {
+			return false
+		}
+		d.hasFilename = true
+		d.filename = span{ve - len(f), ve - 1}
+	}
+	p.disp = d
+	return true
 }
 
 func skipOWS(v []byte, i int) int {

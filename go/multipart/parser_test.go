@@ -429,3 +429,38 @@ func TestReaderNoProgress(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The browser shortcut of the Content-Disposition reading gives exactly what
+// the general grammar gives (MP-H-07), with and without AllowQuotedPairs.
+func TestBrowserFormShortcut(t *testing.T) {
+	values := []string{
+		`form-data; name="a"`, `form-data; name=""`, `form-data; name="a"; filename="b.txt"`,
+		`form-data; name="a"; filename=""`, `form-data; name="a\"; filename="b\"`, `form-data; name="a\\b"`,
+		`form-data; name="a"; filename="b"c"`, `form-data; name="a"x`, `form-data; name="a"; filename="b"; x=y`,
+		`form-data; name="a\"b"`, `form-data; name="a"; filename="x\"y.txt"`, `form-data; name="é"`,
+	}
+	for _, qp := range []bool{false, true} {
+		for _, v := range values {
+			o := DefaultOptions()
+			o.AllowQuotedPairs = qp
+			p, _ := NewParserBoundary([]byte("b"), &o)
+			read := func(shortcut bool) string {
+				p.hbuf = append(p.hbuf[:0], v...)
+				var ok bool
+				if shortcut {
+					ok = p.parseDisposition(0, len(v))
+				} else {
+					ok = p.parseDispositionAs(0, len(v), qp) || p.parseDispositionAs(0, len(v), !qp)
+				}
+				if !ok {
+					return "fail"
+				}
+				h := (*Head)(p)
+				return fmt.Sprintf("%q %v %q", h.NameBytes(), h.IsFile(), h.FilenameBytes())
+			}
+			if a, b := read(true), read(false); a != b {
+				t.Errorf("%s (quoted pairs first: %v): %s, general grammar %s", v, qp, a, b)
+			}
+		}
+	}
+}
