@@ -5,6 +5,7 @@ Checked: spec/structured-clone.md (the SC-W-04 item table, the SC-W-19 view subt
 subtags), formwire-v8's constants and match arms (Rust), ts/src/clone/wire.ts (TypeScript). A copy with a missing,
 extra or different byte fails. Prints one line per check and closes with `N passed, N failed`.
 """
+
 from __future__ import annotations
 
 import json
@@ -46,13 +47,15 @@ def main() -> int:
     # The table itself: bytes distinct within each list.
     for key in ("tags", "error_subtags", "view_subtags"):
         n = len(table[key])
-        results.append((f"table {key}: distinct bytes", [] if len({r['byte'] for r in table[key]}) == n else ["repeated byte"]))
+        results.append(
+            (f"table {key}: distinct bytes", [] if len({r['byte'] for r in table[key]}) == n else ["repeated byte"])
+        )
 
     # spec/structured-clone.md
     spec = read("spec/structured-clone.md")
     m = re.search(r"^\| tag \| hex \|.*?\n\|[-|]+\n(.*?)\n\n", spec, re.S | re.M)
     listed: set[int] = set()
-    for row in (m.group(1).splitlines() if m else []):
+    for row in m.group(1).splitlines() if m else []:
         for h in re.split(r"[ /]+", row.split("|")[2].strip()):
             listed.add(int(h, 16))
     check("spec SC-W-04 item table", {f"{b:02X}": b for b in tags}, {f"{b:02X}": b for b in listed})
@@ -71,9 +74,16 @@ def main() -> int:
     # Rust: tags.rs constants, ErrorName::subtag, ViewKind's subtag arms.
     tags_rs = (V8 / "tags.rs").read_text(encoding="utf-8")
     consts = {n: rust_byte(v) for n, v in re.findall(r"pub const (\w+): u8 = " + RUST_LIT + ";", tags_rs)}
-    check("rust tags.rs TAG_*", {t["rust"]: b for b, t in tags.items()}, {n: v for n, v in consts.items() if n.startswith("TAG_")})
+    check(
+        "rust tags.rs TAG_*",
+        {t["rust"]: b for b, t in tags.items()},
+        {n: v for n, v in consts.items() if n.startswith("TAG_")},
+    )
     value_rs = (V8 / "value.rs").read_text(encoding="utf-8")
-    rust_errs = {f"ErrorName::{n}": rust_byte(v) for n, v in re.findall(r"ErrorName::(\w+) => Some\(" + RUST_LIT + r"\)", value_rs)}
+    rust_errs = {
+        f"ErrorName::{n}": rust_byte(v)
+        for n, v in re.findall(r"ErrorName::(\w+) => Some\(" + RUST_LIT + r"\)", value_rs)
+    }
     rust_errs.update({n: v for n, v in consts.items() if n.startswith("ERROR_")})
     check("rust error subtags (tags.rs ERROR_*, ErrorName::subtag)", {e["rust"]: b for b, e in errs.items()}, rust_errs)
     rust_views = {n: rust_byte(v) for n, v in re.findall(r"ViewKind::(\w+) => " + RUST_LIT + ",", value_rs)}
@@ -90,7 +100,12 @@ def main() -> int:
     check("ts wire.ts enum T", {t["ts"]: b for b, t in tags.items()}, ts_t)
     ts_e = {n: int(v, 16) for n, v in re.findall(r"(\w+) = (0x[0-9a-fA-F]+)", block("export const enum E {"))}
     check("ts wire.ts enum E", {e["ts"]: b for b, e in errs.items()}, ts_e)
-    ts_v = {n: int(v, 16) for n, v in re.findall(r"(\w+): (0x[0-9a-fA-F]+)", block("export const VIEW_SUBTAG: Record<string, number> = {"))}
+    ts_v = {
+        n: int(v, 16)
+        for n, v in re.findall(
+            r"(\w+): (0x[0-9a-fA-F]+)", block("export const VIEW_SUBTAG: Record<string, number> = {")
+        )
+    }
     check("ts wire.ts VIEW_SUBTAG", {v["kind"]: b for b, v in views.items()}, ts_v)
 
     failed = 0

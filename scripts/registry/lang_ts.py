@@ -43,7 +43,9 @@ def outputs(reg: dict) -> dict[str, str]:
             out.append(f"  {gen.camel(lim['name'])}?: number | null;\n")
         out.append("}\n\n")
         out.append(f"/** Default {fmt} limits (spec/limits.md). */\n")
-        out.append(f"export const {NAMES[fmt]}_DEFAULTS: Readonly<Record<keyof {TYPES[fmt]}Limits, number>> = Object.freeze({{\n")
+        out.append(
+            f"export const {NAMES[fmt]}_DEFAULTS: Readonly<Record<keyof {TYPES[fmt]}Limits, number>> = Object.freeze({{\n"
+        )
         for lim in lims:
             out.append(jsdoc(f"`{lim['name']}` ({lim['error']}): {lim['why']}", "  "))
             out.append(f"  {gen.camel(lim['name'])}: {lim['default']},\n")

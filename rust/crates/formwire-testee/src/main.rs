@@ -40,7 +40,11 @@ fn main() {
         }
         // PROTOCOL.md: every line is UTF-8 JSON; anything else is answered, not a reason to quit.
         let Ok(line) = std::str::from_utf8(&raw) else {
-            let _ = writeln!(stdout, "{}", json!({"id": null, "error": testee_error("request line is not UTF-8")}));
+            let _ = writeln!(
+                stdout,
+                "{}",
+                json!({"id": null, "error": testee_error("request line is not UTF-8")})
+            );
             let _ = stdout.flush();
             continue;
         };
@@ -56,10 +60,13 @@ fn main() {
                         Value::Object(resp).to_string()
                     }
                     // Parse results can be large: written as JSON text directly.
-                    Response::Results(results) => format!("{{\"id\":{id},\"results\":[{}]}}", results.join(",")),
+                    Response::Results(results) => {
+                        format!("{{\"id\":{id},\"results\":[{}]}}", results.join(","))
+                    }
                 }
             }
-            Err(e) => json!({"id": null, "error": testee_error(&format!("bad request line: {e}"))}).to_string(),
+            Err(e) => json!({"id": null, "error": testee_error(&format!("bad request line: {e}"))})
+                .to_string(),
         };
         let _ = writeln!(stdout, "{response}");
         let _ = stdout.flush();
@@ -104,7 +111,11 @@ fn error_json(e: &Error) -> Value {
 
 /// Runs a parse op once per chunking: `{"results": [...]}`.
 fn results(req: &Value, parse: fn(&Value, &[u8], &[usize]) -> String) -> Response {
-    let input = match req.get("input_b64").and_then(Value::as_str).map(|s| B64.decode(s)) {
+    let input = match req
+        .get("input_b64")
+        .and_then(Value::as_str)
+        .map(|s| B64.decode(s))
+    {
         Some(Ok(b)) => b,
         _ => {
             let mut m = Map::new();
@@ -113,7 +124,10 @@ fn results(req: &Value, parse: fn(&Value, &[u8], &[usize]) -> String) -> Respons
         }
     };
     let empty = vec![Value::Array(vec![])];
-    let chunkings = req.get("chunkings").and_then(Value::as_array).unwrap_or(&empty);
+    let chunkings = req
+        .get("chunkings")
+        .and_then(Value::as_array)
+        .unwrap_or(&empty);
     let out = chunkings
         .iter()
         .map(|c| match cuts(c, input.len()) {
@@ -135,7 +149,10 @@ fn cuts(c: &Value, len: usize) -> Result<Vec<usize>, String> {
                 let n = usize::try_from(n).map_err(|_| format!("bad cut {v}"))?;
                 // PROTOCOL.md: strictly increasing, each in 1..len-1.
                 if n == 0 || n >= len || out.last().is_some_and(|&p| n <= p) {
-                    return Err(format!("cut {n} out of order or outside 1..{}", len.saturating_sub(1)));
+                    return Err(format!(
+                        "cut {n} out of order or outside 1..{}",
+                        len.saturating_sub(1)
+                    ));
                 }
                 out.push(n);
             }
@@ -248,9 +265,21 @@ fn start_part(part: &multipart::Part<'_>) -> Collect {
     field(&mut j, "name", Some(&part.name()));
     field(&mut j, "filename", part.filename().as_deref());
     field(&mut j, "name_star", lossy(part.name_star()).as_deref());
-    field(&mut j, "filename_star", lossy(part.filename_star()).as_deref());
-    field(&mut j, "content_type", lossy(part.content_type()).as_deref());
-    let ty = if part.is_file() { Some(part.mime_type()) } else { None };
+    field(
+        &mut j,
+        "filename_star",
+        lossy(part.filename_star()).as_deref(),
+    );
+    field(
+        &mut j,
+        "content_type",
+        lossy(part.content_type()).as_deref(),
+    );
+    let ty = if part.is_file() {
+        Some(part.mime_type())
+    } else {
+        None
+    };
     field(&mut j, "type", ty.as_deref());
     j.push_str("\"headers\":[");
     for (i, h) in part.headers().enumerate() {
@@ -264,7 +293,12 @@ fn start_part(part: &multipart::Part<'_>) -> Collect {
         j.push(']');
     }
     j.push_str("],");
-    Collect { json: j, size: 0, hash: Sha256::new(), echo: Some(Vec::new()) }
+    Collect {
+        json: j,
+        size: 0,
+        hash: Sha256::new(),
+        echo: Some(Vec::new()),
+    }
 }
 
 fn multipart_parse(req: &Value, input: &[u8], cuts: &[usize]) -> String {
@@ -272,14 +306,22 @@ fn multipart_parse(req: &Value, input: &[u8], cuts: &[usize]) -> String {
         Ok(o) => o,
         Err(msg) => return json!({"error": testee_error(&msg)}).to_string(),
     };
-    let ct = req.get("content_type").and_then(Value::as_str).unwrap_or("");
+    let ct = req
+        .get("content_type")
+        .and_then(Value::as_str)
+        .unwrap_or("");
     match run_multipart(ct, opts, input, cuts) {
         Ok(parts) => format!("{{\"ok\":{{\"parts\":[{}]}}}}", parts.join(",")),
         Err(e) => json!({"error": error_json(&e)}).to_string(),
     }
 }
 
-fn run_multipart(ct: &str, opts: multipart::Options, input: &[u8], cuts: &[usize]) -> Result<Vec<String>, Error> {
+fn run_multipart(
+    ct: &str,
+    opts: multipart::Options,
+    input: &[u8],
+    cuts: &[usize],
+) -> Result<Vec<String>, Error> {
     let mut parser = multipart::Parser::from_content_type(ct, opts)?;
     let mut parts = Vec::new();
     let mut current: Option<Collect> = None;
@@ -322,12 +364,17 @@ fn body_bytes(v: Option<&Value>) -> Result<Vec<u8>, String> {
 }
 
 fn str_field<'a>(v: &'a Value, k: &str) -> Result<&'a str, String> {
-    v.get(k).and_then(Value::as_str).ok_or_else(|| format!("missing string {k:?}"))
+    v.get(k)
+        .and_then(Value::as_str)
+        .ok_or_else(|| format!("missing string {k:?}"))
 }
 
 fn multipart_serialize(req: &Value) -> Result<Value, Value> {
     let t = |m: String| testee_error(&m);
-    let entries = req.get("entries").and_then(Value::as_array).ok_or_else(|| t("missing entries".into()))?;
+    let entries = req
+        .get("entries")
+        .and_then(Value::as_array)
+        .ok_or_else(|| t("missing entries".into()))?;
     // Bodies are decoded first so the encoder can borrow them.
     let mut bodies = Vec::with_capacity(entries.len());
     for e in entries {
@@ -347,9 +394,11 @@ fn multipart_serialize(req: &Value) -> Result<Value, Value> {
         let body = body.as_deref().unwrap_or_default();
         let r = if let Some(f) = e.get("file") {
             let filename = str_field(f, "filename").map_err(t)?;
-            enc.file(name, filename, str_field(f, "type").map_err(t)?, body).map(|_| ())
+            enc.file(name, filename, str_field(f, "type").map_err(t)?, body)
+                .map(|_| ())
         } else if let Some(b) = e.get("blob") {
-            enc.blob(name, str_field(b, "type").map_err(t)?, body).map(|_| ())
+            enc.blob(name, str_field(b, "type").map_err(t)?, body)
+                .map(|_| ())
         } else {
             enc.text(name, str_field(e, "value").map_err(t)?);
             Ok(())
@@ -358,9 +407,13 @@ fn multipart_serialize(req: &Value) -> Result<Value, Value> {
     }
     let content_type = enc.content_type();
     // PROTOCOL.md: the length is known before the body is produced.
-    let content_length = enc.content_length().ok_or_else(|| t("content length unknown".into()))?;
+    let content_length = enc
+        .content_length()
+        .ok_or_else(|| t("content length unknown".into()))?;
     let body = enc.encode_to_vec().map_err(|e| t(e.to_string()))?;
-    Ok(json!({"content_type": content_type, "content_length": content_length, "body_b64": B64.encode(body)}))
+    Ok(
+        json!({"content_type": content_type, "content_length": content_length, "body_b64": B64.encode(body)}),
+    )
 }
 
 fn urlencoded_options(req: &Value) -> Result<urlencoded::Options, String> {
@@ -387,8 +440,11 @@ fn urlencoded_parse(req: &Value, input: &[u8], cuts: &[usize]) -> Value {
     };
     let pairs = if cuts.is_empty() {
         // Whole input: the buffer API.
-        urlencoded::parse_with(input, &opts)
-            .map(|v| v.into_iter().map(|(n, v)| json!([n, v])).collect::<Vec<_>>())
+        urlencoded::parse_with(input, &opts).map(|v| {
+            v.into_iter()
+                .map(|(n, v)| json!([n, v]))
+                .collect::<Vec<_>>()
+        })
     } else {
         stream_urlencoded(opts, input, cuts)
     };
@@ -398,7 +454,11 @@ fn urlencoded_parse(req: &Value, input: &[u8], cuts: &[usize]) -> Value {
     }
 }
 
-fn stream_urlencoded(opts: urlencoded::Options, input: &[u8], cuts: &[usize]) -> Result<Vec<Value>, Error> {
+fn stream_urlencoded(
+    opts: urlencoded::Options,
+    input: &[u8],
+    cuts: &[usize],
+) -> Result<Vec<Value>, Error> {
     let mut parser = urlencoded::Parser::new(opts);
     let mut out = Vec::new();
     for chunk in chunks(input, cuts) {
@@ -417,7 +477,10 @@ fn stream_urlencoded(opts: urlencoded::Options, input: &[u8], cuts: &[usize]) ->
 }
 
 fn urlencoded_serialize(req: &Value) -> Result<Value, String> {
-    let pairs = req.get("pairs").and_then(Value::as_array).ok_or("missing pairs")?;
+    let pairs = req
+        .get("pairs")
+        .and_then(Value::as_array)
+        .ok_or("missing pairs")?;
     let mut list = Vec::with_capacity(pairs.len());
     for p in pairs {
         let n = p.get(0).and_then(Value::as_str).ok_or("bad pair")?;
@@ -432,7 +495,10 @@ fn clone_limit(options: Option<&Value>, name: &str) -> Result<Option<u64>, Value
     match options.and_then(|o| o.get(name)) {
         None => Ok(None),
         Some(Value::Null) => Ok(Some(u64::MAX)),
-        Some(v) => v.as_u64().map(Some).ok_or_else(|| testee_error(&format!("bad {name} {v}"))),
+        Some(v) => v
+            .as_u64()
+            .map(Some)
+            .ok_or_else(|| testee_error(&format!("bad {name} {v}"))),
     }
 }
 
@@ -454,7 +520,10 @@ fn clone_decode_options(o: Option<&Value>) -> Result<v8::DecodeOptions, Value> {
     if let Some(n) = clone_limit(o, "max_bigint_bytes")? {
         opts.max_bigint_bytes = u32::try_from(n).unwrap_or(u32::MAX);
     }
-    opts.node_ipc = o.and_then(|o| o.get("node_ipc")).and_then(Value::as_bool).unwrap_or(false);
+    opts.node_ipc = o
+        .and_then(|o| o.get("node_ipc"))
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
     Ok(opts)
 }
 
@@ -476,7 +545,8 @@ fn clone_encode(req: &Value) -> Result<Value, Value> {
     if let Some(d) = clone_limit(req.get("options"), "max_depth")? {
         opts.max_depth = u32::try_from(d).unwrap_or(u32::MAX);
     }
-    let g = v8::neutral::from_json(req.get("value").unwrap_or(&Value::Null)).map_err(|e| clone_error(&e))?;
+    let g = v8::neutral::from_json(req.get("value").unwrap_or(&Value::Null))
+        .map_err(|e| clone_error(&e))?;
     let bytes = v8::encode_with(&g, &opts).map_err(|e| clone_error(&e))?;
     let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
     Ok(json!({"hex": hex}))
