@@ -3,8 +3,8 @@
 //   npm --prefix ts run build
 //   node bench/node/quick.mjs [w1] [w2] [rounds=N] [only=substring,...]
 //
-// Default: w2 only. W2 is bench/lib/gen.py's W2 byte for byte (splitmix64 seed 2: 10,000 fields `field00000`…,
-// values of 16–24 random alphanumerics). W1 reads bench/.work/full/w1.body when `bench/run` has generated it, else
+// Default: w2 only. W2 is bench/.work/full/w2.body as bench/run generated it (bench/lib/gen.py: 10,000 fields
+// `field00000`…, values of 16–24 random alphanumerics). W1 reads bench/.work/full/w1.body when `bench/run` has generated it, else
 // builds the same framing around 200 MiB of crypto-random bytes (random either way: the search speed depends on how
 // often the delimiter's first byte occurs). Bodies are fed in 64 KiB chunks: Buffer views for the array sources, a
 // pull ReadableStream (one chunk per pull, highWaterMark 0) for `Response.formData()` and the "web stream" rows,
@@ -56,34 +56,11 @@ const CHUNK = 65536;
 // ---------------------------------------------------------------------------------------------------------------
 // Inputs
 
-/** splitmix64 (vectors/SCHEMA.md), as bench/lib/gen.py. */
-class SplitMix {
-  constructor(seed) {
-    this.s = BigInt(seed);
-  }
-  next() {
-    this.s = BigInt.asUintN(64, this.s + 0x9e3779b97f4a7c15n);
-    let z = this.s;
-    z = BigInt.asUintN(64, (z ^ (z >> 30n)) * 0xbf58476d1ce4e5b9n);
-    z = BigInt.asUintN(64, (z ^ (z >> 27n)) * 0x94d049bb133111ebn);
-    return z ^ (z >> 31n);
-  }
-  below(n) {
-    return Number(this.next() % BigInt(n));
-  }
-}
-const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-function genW2(fields = 10000) {
-  const sm = new SplitMix(2);
-  let s = '';
-  for (let i = 0; i < fields; i++) {
-    const n = 16 + sm.below(9);
-    let v = '';
-    for (let k = 0; k < n; k++) v += ALNUM[sm.below(62)];
-    s += `--${B}\r\nContent-Disposition: form-data; name="field${String(i).padStart(5, '0')}"\r\n\r\n${v}\r\n`;
-  }
-  return Buffer.from(s + `--${B}--\r\n`, 'latin1');
+/** A body bench/lib/gen.py wrote (bench/run generates bench/.work/full/ once); no second generator here. */
+function generated(name) {
+  const f = join(root, 'bench', '.work', 'full', name);
+  if (!existsSync(f)) throw new Error(`${f} missing: run bench/run --workload W1,W2 --lang ts once`);
+  return readFileSync(f);
 }
 
 function genW1() {
@@ -163,7 +140,7 @@ function ratio(med, a, b, label) {
 // W2
 
 if (want('w2')) {
-  const body = genW2();
+  const body = generated('w2.body');
   const chunks = chunksOf(body);
   const opts = { maxParts: Infinity };
   const count = (fd) => {

@@ -3,11 +3,10 @@
 //!
 //! ```text
 //! cargo run --release --manifest-path bench/rust/Cargo.toml --example quick [-- W1 W2 W4 W5]
-//! cargo run --release --manifest-path bench/rust/Cargo.toml --example quick -- same-as bench/.work/full
 //! ```
 //!
-//! W2 and W4 are bench/lib/gen.py's bodies byte for byte (`same-as` checks
-//! that against a generated directory). Their contenders run interleaved,
+//! W2 and W4 are the bodies bench/run generated (bench/.work/full/w2.body and
+//! w4.txt, from bench/lib/gen.py). Their contenders run interleaved,
 //! round by round, with the incumbent first (multer 3 behind a socket-like
 //! stream that is `Pending` before each 64 KiB chunk; `form_urlencoded`
 //! collected into owned strings), so that a shared machine's load hits them
@@ -31,7 +30,7 @@ use formwire::urlencoded;
 const BOUNDARY: &str = "----PeerBenchFormBoundary7MA4YWxkTrZu0g";
 const CHUNK: usize = 64 * 1024;
 
-// formwire's own SplitMix64 (the bodies must match bench/lib/gen.py byte for byte).
+// formwire's own SplitMix64, for the W1 payload and the W5 form.
 #[path = "../../../rust/crates/formwire/src/test_rng.rs"]
 mod test_rng;
 use test_rng::Rng;
@@ -44,11 +43,6 @@ impl Rng {
         }
         v.truncate(n);
         v
-    }
-
-    /// `lo..=hi`, as bench/lib/gen.py's `between`.
-    fn between(&mut self, lo: usize, hi: usize) -> usize {
-        lo + (self.next() % (hi - lo + 1) as u64) as usize
     }
 
     fn alnum(&mut self, n: usize) -> String {
@@ -298,17 +292,15 @@ fn w1() {
     );
 }
 
-/// W2 of bench/lib/gen.py, byte for byte.
+/// A body bench/lib/gen.py wrote: bench/run generates bench/.work/full/ once (no second generator here).
+fn generated(name: &str) -> Vec<u8> {
+    let path = format!("{}/../.work/full/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e} (run bench/run --workload W2,W4 --lang rust once)"))
+}
+
+/// W2 of bench/lib/gen.py.
 fn w2_body() -> Vec<u8> {
-    let mut rng = Rng(2);
-    let mut body = Vec::new();
-    for i in 0..10_000 {
-        let len = rng.between(16, 24);
-        let v = rng.alnum(len);
-        text_part(&mut body, &format!("field{i:05}"), &v);
-    }
-    body.extend_from_slice(format!("--{BOUNDARY}--\r\n").as_bytes());
-    body
+    generated("w2.body")
 }
 
 async fn multer_fields(body: &Bytes) -> Vec<(String, String)> {
@@ -383,64 +375,11 @@ fn w2() {
     );
 }
 
-const SPECIALS: [&str; 12] = [
-    "caf\u{e9}", "\u{20ac}", "\u{1f600}", "\u{43f}\u{440}\u{438}\u{432}\u{435}\u{442}", "&", "=", "%", "na\u{ef}ve",
-    "\u{65e5}\u{672c}", "a/b?c", "#frag", "+plus",
-];
-
-/// Python's `urllib.parse.quote_plus(s, safe="")`.
-fn quote_plus(s: &str, out: &mut String) {
-    for &b in s.as_bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'_' | b'.' | b'-' | b'~' => out.push(b as char),
-            b' ' => out.push('+'),
-            _ => out.push_str(&format!("%{b:02X}")),
-        }
-    }
-}
-
-/// W4 of bench/lib/gen.py, byte for byte: the body and its decoded pairs.
+/// W4 of bench/lib/gen.py: the body and its pairs as the incumbent decodes them (the reference).
 fn w4_body() -> (Vec<u8>, Vec<(String, String)>) {
-    let mut sm = Rng(4);
-    let limit = 1 << 20;
-    let mut body = String::new();
-    let mut pairs = Vec::new();
-    let mut enc = String::new();
-    for i in 0.. {
-        let n = sm.between(4, 11);
-        let key = format!("k{i:05}{}", sm.alnum(n));
-        let r = sm.next() % 1000;
-        let value = if r < 399 {
-            let words = sm.between(2, 6);
-            (0..words).map(|_| { let n = sm.between(3, 9); sm.alnum(n) }).collect::<Vec<_>>().join(" ")
-        } else if r < 549 {
-            let n = sm.between(3, 8);
-            let mut v = sm.alnum(n);
-            for _ in 0..sm.between(1, 3) {
-                v.push_str(SPECIALS[(sm.next() % 12) as usize]);
-                let n = sm.between(1, 4);
-                v.push_str(&sm.alnum(n));
-            }
-            v
-        } else {
-            let n = sm.between(30, 64);
-            sm.alnum(n)
-        };
-        enc.clear();
-        quote_plus(&key, &mut enc);
-        enc.push('=');
-        quote_plus(&value, &mut enc);
-        let sep = usize::from(!body.is_empty());
-        if body.len() + sep + enc.len() > limit {
-            break;
-        }
-        if sep == 1 {
-            body.push('&');
-        }
-        body.push_str(&enc);
-        pairs.push((key, value));
-    }
-    (body.into_bytes(), pairs)
+    let body = generated("w4.txt");
+    let pairs = form_urlencoded::parse(&body).into_owned().collect();
+    (body, pairs)
 }
 
 fn w4() {
@@ -450,8 +389,6 @@ fn w4() {
     opts.max_pairs = urlencoded::UNLIMITED;
     let check = urlencoded::parse_with(&body, &opts).unwrap();
     assert!(check.len() == n && check.iter().zip(&pairs).all(|((a, b), (c, d))| a == c && b == d));
-    let fu: Vec<(String, String)> = form_urlencoded::parse(&body).into_owned().collect();
-    assert_eq!(fu, pairs);
     println!("W4 {} B, {n} pairs (peers.md: form_urlencoded 4.69 ms)", body.len());
     let mut form = Some(urlencoded::Form::default());
     compare(
@@ -524,16 +461,6 @@ fn w5() {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    // `quick same-as DIR`: check the generated bodies against the
-    // files bench/run generated (e.g. bench/.work/full).
-    if let [cmd, dir] = &args[..] {
-        if cmd == "same-as" {
-            assert!(std::fs::read(format!("{dir}/w2.body")).unwrap() == w2_body(), "W2 differs");
-            assert!(std::fs::read(format!("{dir}/w4.txt")).unwrap() == w4_body().0, "W4 differs");
-            println!("W2 and W4 bodies are the same as in {dir}");
-            return;
-        }
-    }
     let want = |w: &str| args.is_empty() || args.iter().any(|a| a == w);
     if want("W1") {
         w1();
