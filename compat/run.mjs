@@ -95,8 +95,10 @@ function absentSuite(spec) {
   };
   walk(pkg, '');
   const tests = files.filter((f) => /(^|\/)(test|tests|__tests__)\/|\.(test|spec)\.[cm]?js$/.test(f));
-  console.log(`${spec}: test suite not obtainable from the registry: the tarball has ${files.length} files, ${tests.length} test files (${files.join(', ')})`);
-  return tests.length === 0;
+  // the check: no test file in the published tarball (a tarball that has tests needs a runner here instead)
+  const ok = tests.length === 0;
+  console.log(`${spec}: ${ok ? 'test suite not obtainable from the registry' : 'has tests but no runner'}: the tarball has ${files.length} files, ${tests.length} test files (${files.join(', ')})`);
+  results.push({ suite: spec, name: 'own test suite absent from the registry tarball', ok, detail: tests.join(', ') });
 }
 
 const runners = { busboy: busboySuite };
@@ -122,7 +124,7 @@ for (const r of results) {
   } else if (r.ok) passed++;
   else {
     failed++;
-    console.log(`FAIL ${r.suite} ${r.name}\n  ${String(r.detail).split('\n').slice(0, 12).join('\n  ')}`);
+    console.log(`FAIL ${r.suite} ${r.name}\n  ${String(r.detail).split('\n').slice(0, Number(process.env.COMPAT_LINES ?? 12)).join('\n  ')}`);
   }
 }
 for (const [suite, cases] of Object.entries(expected)) {

@@ -78,6 +78,8 @@ def suites() -> list[Suite]:
         ),
         # short mode (3 s per target, fixed seed); long runs by hand: node ts/fuzz/fuzz.mjs --seconds 600
         Suite("ts-fuzz", ["node", "ts/fuzz/fuzz.mjs", "--seconds", "3", "--seed", "1"], "plain", "ts/fuzz/fuzz.mjs"),
+        # incumbents' own suites (npm tarballs at pinned versions) against the drop-in adapters; compat/README.md
+        Suite("compat-node", ["node", "compat/run.mjs"], "plain", "compat/run.mjs"),
         Suite(
             "v8-oracle-conformance",
             [sys.executable, "conformance/run", "--lang", "v8"],

@@ -92,6 +92,71 @@ function latin1(b: Uint8Array): string {
   return s;
 }
 
+/** 'utf8', 'latin1', or the charset label as given (lower-cased) for TextDecoder. */
+function charsetKind(charset: string): string {
+  const c = charset.trim().toLowerCase();
+  if (c === 'utf8' || c === 'utf-8' || c === '') return 'utf8';
+  if (isLatin1(c) || c === 'ascii' || c === 'us-ascii') return 'latin1';
+  return c;
+}
+
+function decodeAs(cs: string, b: Uint8Array): string {
+  if (cs === 'latin1') return latin1(b);
+  if (cs === 'utf8') return decodeUtf8(b);
+  if (cs === 'utf16le' || cs === 'ucs2' || cs === 'ucs-2') return Buffer.from(b.buffer, b.byteOffset, b.length).toString('utf16le');
+  try {
+    return new TextDecoder(cs).decode(b);
+  } catch {
+    return decodeUtf8(b); // an unknown label: busboy falls back to UTF-8 too
+  }
+}
+
+/** busboy's Content-Type reading: [`type/subtype` lower-cased or `text/plain`, the `charset` parameter or null]. */
+function parseType(ct: string | null): [string, string | null] {
+  if (ct === null) return ['text/plain', null];
+  const semi = ct.indexOf(';');
+  const essence = (semi < 0 ? ct : ct.slice(0, semi)).trim().toLowerCase();
+  const slash = essence.indexOf('/');
+  if (slash <= 0 || slash === essence.length - 1 || /[\s"(),:;<=>?@[\]{}\\]/.test(essence)) return ['text/plain', null];
+  let charset: string | null = null;
+  if (semi >= 0) {
+    for (const p of ct.slice(semi + 1).split(';')) {
+      const eq = p.indexOf('=');
+      if (eq < 0 || p.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
+      let v = p.slice(eq + 1).trim();
+      if (v.length >= 2 && v[0] === '"' && v[v.length - 1] === '"') v = v.slice(1, -1);
+      charset = v.toLowerCase();
+    }
+  }
+  return [essence, charset];
+}
+
+/** RFC 8187 ext-value `charset'[language]'pct-encoded`, decoded; null when it is not a valid one. */
+function extValue(v: string): string | null {
+  const q1 = v.indexOf("'");
+  const q2 = q1 < 0 ? -1 : v.indexOf("'", q1 + 1);
+  if (q2 < 0) return null;
+  const cs = charsetKind(v.slice(0, q1));
+  const raw = v.slice(q2 + 1);
+  const out: number[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (c === 0x25) {
+      const h = raw.slice(i + 1, i + 3);
+      if (!/^[0-9a-fA-F]{2}$/.test(h)) return null;
+      out.push(parseInt(h, 16));
+      i += 2;
+    } else if (c > 0x20 && c < 0x7f) out.push(c);
+    else return null;
+  }
+  const bytes = Uint8Array.from(out);
+  if (cs === 'utf8') {
+    const s = decodeUtf8(bytes);
+    return s.includes('\ufffd') ? null : s;
+  }
+  return decodeAs(cs, bytes);
+}
+
 function basename(p: string): string {
   for (let i = p.length - 1; i >= 0; i--) {
     const c = p.charCodeAt(i);
@@ -118,11 +183,26 @@ function limit(v: number | undefined, d: number): number {
   return typeof v === 'number' && v >= 0 ? v : d;
 }
 
+/**
+ * What busboy 1.x accepts, as formwire's named options (the table in ts/README.md): a preamble before the first
+ * delimiter (MP-P-02), obs-folded header lines (MP-H-04), and node's header-block cap (16 KiB, 2000 header lines).
+ * Not allowQuotedPairs: busboy keeps `\` in `filename="C:\dir\a.txt"` (MP-H-07's default reading does too). Field and file sizes are busboy's `limits` (truncation) instead.
+ * formwire's other limits (parts, total bytes, total field bytes) stay on; `config.formwire` overrides any of these.
+ */
+export const BUSBOY_MULTIPART: Readonly<MultipartOptions> = Object.freeze({
+  allowPreamble: true,
+  allowObsFold: true,
+  maxHeaderBytes: 16384,
+  maxHeaders: 2000,
+  maxFieldBytes: Infinity,
+  maxFileBytes: Infinity,
+});
+
 class MultipartBusboy extends Writable implements MultipartHandler {
   private readonly parser: MultipartParser;
   private readonly fileHwm: number | undefined;
   private readonly latin1Params: boolean;
-  private readonly latin1Values: boolean;
+  private readonly defCharset: string;
   private readonly preservePath: boolean;
   private readonly fieldSize: number;
   private readonly fileSize: number;
@@ -154,13 +234,13 @@ class MultipartBusboy extends Writable implements MultipartHandler {
   constructor(cfg: BusboyConfig, contentType: string, legacy: boolean) {
     super({ highWaterMark: cfg.highWaterMark });
     this.legacy = legacy;
-    const fw: MultipartOptions = { maxFieldBytes: Infinity, maxFileBytes: Infinity, ...(cfg.formwire ?? {}) };
+    const fw: MultipartOptions = { ...BUSBOY_MULTIPART, ...(cfg.formwire ?? {}) };
     const l = cfg.limits ?? {};
     if (l.headerPairs !== undefined && cfg.formwire?.maxHeaders === undefined) fw.maxHeaders = l.headerPairs;
     this.parser = new MultipartParser(boundaryFromContentType(contentType, fw.maxBoundaryBytes), this, fw, defaultIndexOf);
     this.fileHwm = cfg.fileHwm;
     this.latin1Params = isLatin1(cfg.defParamCharset);
-    this.latin1Values = isLatin1(cfg.defCharset);
+    this.defCharset = charsetKind(cfg.defCharset ?? 'utf8');
     this.preservePath = cfg.preservePath === true;
     this.fieldSize = limit(l.fieldSize, 1048576);
     this.fileSize = limit(l.fileSize, Infinity);
@@ -176,11 +256,16 @@ class MultipartBusboy extends Writable implements MultipartHandler {
       this.skip = true;
       return;
     }
-    const ct = info.contentType;
-    const mimeType = ct === null ? 'text/plain' : (ct.split(';')[0] ?? '').trim().toLowerCase();
+    // busboy's reading of Content-Type: `type/subtype` lower-cased, `text/plain` when absent, empty or unparsable;
+    // its `charset` parameter decodes the field value.
+    const [mimeType, charset] = parseType(info.contentType);
     const cte = info.header('content-transfer-encoding');
     const encoding = cte === null ? '7bit' : cte.toLowerCase();
-    if (info.filename !== null) {
+    // busboy: a valid `filename*` (RFC 8187) wins over `filename`; a part is a file when it has a filename or is
+    // typed application/octet-stream (multer then stores it as a file).
+    let filename: string | null = info.filenameStar !== null ? extValue(info.filenameStar) : null;
+    if (filename === null && info.filename !== null) filename = this.latin1Params ? latin1(info.filenameBytes!) : info.filename;
+    if (filename !== null || mimeType === 'application/octet-stream') {
       if (++this.files > this.maxFiles) {
         if (this.files === this.maxFiles + 1) this.emit('filesLimit');
         this.skip = true;
@@ -191,8 +276,7 @@ class MultipartBusboy extends Writable implements MultipartHandler {
         this.skip = true;
         return;
       }
-      let filename = this.latin1Params ? latin1(info.filenameBytes!) : info.filename;
-      if (!this.preservePath) filename = basename(filename);
+      if (filename !== null && !this.preservePath) filename = basename(filename);
       const name = this.latin1Params ? latin1(info.nameBytes) : info.name;
       const stream = new FileStream({ highWaterMark: this.fileHwm });
       this.file = stream;
@@ -201,8 +285,9 @@ class MultipartBusboy extends Writable implements MultipartHandler {
       stream.once('close', () => {
         if (!stream.readableEnded) this.fileEnded(stream);
       });
-      const fileInfo: FileInfo = { filename, encoding, mimeType };
-      if (this.legacy) this.emit('file', name, stream, filename, encoding, mimeType);
+      // busboy reports a filename-less octet-stream part with `filename: undefined`
+      const fileInfo = { filename: filename ?? undefined, encoding, mimeType } as FileInfo;
+      if (this.legacy) this.emit('file', name, stream, fileInfo.filename, encoding, mimeType);
       else this.emit('file', name, stream, fileInfo);
     } else {
       if (++this.fields > this.maxFields) {
@@ -210,9 +295,23 @@ class MultipartBusboy extends Writable implements MultipartHandler {
         this.skip = true;
         return;
       }
+      if (this.listenerCount('field') === 0) {
+        this.skip = true;
+        return;
+      }
+      this.valueCharset = charset === null ? this.defCharset : charsetKind(charset);
       this.field = { name: this.latin1Params ? latin1(info.nameBytes) : info.name, chunks: [], size: 0, truncated: false };
       this.fieldInfo = { nameTruncated: false, valueTruncated: false, encoding, mimeType };
     }
+  }
+
+  /** How the current field's value is decoded: 'utf8', 'latin1' or a TextDecoder label. */
+  private valueCharset = 'utf8';
+
+  private decodeValue(b: Uint8Array, a = 0, e = b.length): string {
+    const cs = this.valueCharset;
+    if (cs === 'utf8') return decodeUtf8(b, a, e);
+    return decodeAs(cs, b.subarray(a, e));
   }
 
   private fieldInfo: FieldInfo | null = null;
@@ -319,11 +418,11 @@ class MultipartBusboy extends Writable implements MultipartHandler {
     if (c !== null && f.chunks.length === 0) {
       // the whole value is one range of the chunk being written
       this.pc = null;
-      value = this.latin1Values ? latin1(c.subarray(this.pa, this.pb)) : decodeUtf8(c, this.pa, this.pb);
+      value = this.decodeValue(c, this.pa, this.pb);
     } else {
       this.keep();
       const all = f.chunks.length === 1 ? f.chunks[0]! : f.chunks.length === 0 ? new Uint8Array(0) : Buffer.concat(f.chunks, f.size);
-      value = this.latin1Values ? latin1(all) : decodeUtf8(all);
+      value = this.decodeValue(all);
     }
     this.field = null;
     const info = this.fieldInfo!;

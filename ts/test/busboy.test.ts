@@ -74,9 +74,11 @@ test('bad input is an error event carrying the formwire code and offset', async 
   const input = Buffer.from('--b\r\nContent-Disposition: form-data; name="a"\r\n\r\nx\r\n--b', 'latin1');
   const seen = await runBusboy({ headers: { 'content-type': CT } }, input);
   assert.ok(seen.error instanceof FormwireError && seen.error.code === 'MP_TRUNCATED' && seen.error.offset === input.length);
-  const pre = await runBusboy({ headers: { 'content-type': CT } }, Buffer.concat([Buffer.from('preamble\r\n'), body([field('a', '1')])]));
+  // busboy accepts a preamble, so the adapter does (BUSBOY_MULTIPART); the strict reading is one option away
+  const withPreamble = Buffer.concat([Buffer.from('preamble\r\n'), body([field('a', '1')])]);
+  const pre = await runBusboy({ headers: { 'content-type': CT }, formwire: { allowPreamble: false } }, withPreamble);
   assert.ok(pre.error instanceof FormwireError && pre.error.code === 'MP_PREAMBLE');
-  const lenient = await runBusboy({ headers: { 'content-type': CT }, formwire: { allowPreamble: true } }, Buffer.concat([Buffer.from('preamble\r\n'), body([field('a', '1')])]));
+  const lenient = await runBusboy({ headers: { 'content-type': CT } }, withPreamble);
   assert.equal(lenient.error, null);
   assert.equal(lenient.fields.length, 1);
   assert.throws(() => busboy({ headers: {} }), /Missing Content-Type/);
@@ -216,4 +218,58 @@ test("a file part reaching a handler without a 'file' listener is drained, and '
     assert.equal(await closed, 'close', `chunks of ${size}`);
     assert.deepEqual(got, ['a=1', 'b=2']);
   }
+});
+
+test("classification and names as busboy: octet-stream without filename is a file, a valid filename* wins, charset decodes values, empty Content-Type is text/plain", async () => {
+  const input = body([
+    field('blob', 'raw', 'Content-Type: application/octet-stream\r\n'),
+    `--b\r\nContent-Disposition: form-data; name="u"; filename="fallback.txt"; filename*=UTF-8''n%C3%A4me.txt\r\n\r\nU\r\n`,
+    `--b\r\nContent-Disposition: form-data; name="bad"; filename="kept.txt"; filename*=UTF-8''bad%ZZ\r\n\r\nB\r\n`,
+    field('l', 'caf\xe9', 'Content-Type: text/plain; charset=ISO-8859-1\r\n'),
+    field('e', 'v', 'Content-Type: \r\n'),
+    field('d', 'd\xe9f'),
+  ]);
+  const seen = await runBusboy({ headers: { 'content-type': CT }, defCharset: 'latin1' }, input);
+  assert.equal(seen.error, null);
+  assert.deepEqual(seen.files.map(([n, v, i]) => [n, v, i.filename, i.mimeType]), [
+    ['blob', 'raw', undefined, 'application/octet-stream'],
+    ['u', 'U', 'näme.txt', 'text/plain'],
+    ['bad', 'B', 'kept.txt', 'text/plain'],
+  ]);
+  assert.deepEqual(seen.fields.map(([n, v, i]) => [n, v, i.mimeType]), [
+    ['l', 'café', 'text/plain'],
+    ['e', 'v', 'text/plain'],
+    ['d', 'déf', 'text/plain'],
+  ]);
+});
+
+test('leniency as busboy (BUSBOY_MULTIPART): obs-fold, a 12 KiB header block, Windows paths keep their backslashes until basename', async () => {
+  const input = body([
+    `--b\r\nContent-Disposition: form-data; name="f";\r\n filename="C:\\dir\\a.txt"\r\nContent-Type:\r\n text/plain\r\n\r\nF\r\n`,
+    field('big', 'x', `X-Pad: ${'p'.repeat(12 * 1024)}\r\n`),
+  ]);
+  const seen = await runBusboy({ headers: { 'content-type': CT } }, input);
+  assert.equal(seen.error, null);
+  assert.deepEqual(seen.files.map(([n, , i]) => [n, i.filename, i.mimeType]), [['f', 'a.txt', 'text/plain']]);
+  assert.deepEqual(seen.fields.map(([n, v]) => [n, v]), [['big', 'x']]);
+  const kept = await runBusboy({ headers: { 'content-type': CT }, preservePath: true }, input);
+  assert.equal(kept.files[0]![2].filename, 'C:\\dir\\a.txt');
+  const strict = await runBusboy({ headers: { 'content-type': CT }, formwire: { allowObsFold: false } }, input);
+  assert.ok(strict.error instanceof FormwireError && strict.error.code === 'MP_OBS_FOLD');
+});
+
+test("a field part reaching a handler without a 'field' listener is skipped; errors are never an empty form", async () => {
+  const bb = busboy({ headers: { 'content-type': CT } });
+  const names: string[] = [];
+  bb.on('file', (n: string, s: FileStream) => {
+    names.push(n);
+    s.resume();
+  });
+  await new Promise((r) => {
+    bb.on('close', r);
+    bb.end(body([field('a', '1'), file('f', 'x', 'y')]));
+  });
+  assert.deepEqual(names, ['f']);
+  const cut = await runBusboy({ headers: { 'content-type': CT } }, Buffer.from('--b\r\nContent-Disposition: form-data; name="a"\r\n\r\n1'));
+  assert.ok(cut.error instanceof FormwireError && cut.error.code === 'MP_TRUNCATED');
 });
