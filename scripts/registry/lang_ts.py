@@ -61,6 +61,19 @@ def outputs(reg: dict) -> dict[str, str]:
             out.append("}\n\n")
         out.append(union(f"{TYPES[fmt]}ErrorCode", [e["code"] for e in gen.errors(reg, fmt)]))
         out.append("\n")
+    out.append(
+        "/** Each format's limit and lenient option names: spec (snake_case) name -> TypeScript option name. */\n"
+    )
+    out.append(
+        "export const OPTION_NAMES: Readonly<Record<'multipart' | 'urlencoded' | 'clone', "
+        "Readonly<Record<string, string>>>> = Object.freeze({\n"
+    )
+    for fmt in gen.FORMATS:
+        names = [o["name"] for o in gen.options(reg, fmt)] + [x["name"] for x in gen.limits(reg, fmt)]
+        out.append(f"  {fmt}: Object.freeze({{\n")
+        out.extend(f"    {n}: '{gen.camel(n)}',\n" for n in names)
+        out.append("  }),\n")
+    out.append("});\n\n")
     out.append("/** Every error code of spec/errors.md. Codes are the contract; messages are not. */\n")
     out.append("export type ErrorCode = " + " | ".join(f"{TYPES[f]}ErrorCode" for f in gen.FORMATS) + ";\n\n")
     out.append(

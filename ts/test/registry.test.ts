@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { FormwireError, MULTIPART_DEFAULTS, URLENCODED_DEFAULTS, boundaryFromContentType, parseUrlencoded } from '../src/index.js';
-import { CLONE_DEFAULTS, ERROR_CODES } from '../src/core/registry.js';
+import { CLONE_DEFAULTS, ERROR_CODES, OPTION_NAMES } from '../src/core/registry.js';
 
 interface Registry {
   limits: { name: string; format: string; default: number; error: string }[];
@@ -21,6 +21,7 @@ test('every limit default is the registry value, under its camelCase name', () =
     clone: CLONE_DEFAULTS,
   };
   for (const l of reg.limits) assert.equal(byFormat[l.format]![camel(l.name)], l.default, `${l.format}.${l.name}`);
+  for (const l of reg.limits) assert.equal(OPTION_NAMES[l.format as 'multipart']![l.name], camel(l.name), l.name);
   for (const [fmt, d] of Object.entries(byFormat)) {
     assert.equal(Object.keys(d).length, reg.limits.filter((l) => l.format === fmt).length, fmt);
   }

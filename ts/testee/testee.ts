@@ -18,6 +18,7 @@ import {
   type UrlencodedOptions,
 } from '../src/index.js';
 import { serialize, deserialize, type DeserializeOptions } from '../src/clone/index.js';
+import { OPTION_NAMES } from '../src/core/registry.js';
 import { describe as describeNeutral, build as buildNeutral, type Neutral } from './neutral.js';
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -26,22 +27,8 @@ type Chunking = number[] | 'bytes';
 const VERSION = '0.1.0';
 const OPS = ['multipart.parse', 'multipart.serialize', 'urlencoded.parse', 'urlencoded.serialize', 'clone.decode', 'clone.encode'];
 
-const CAMEL: Record<string, string> = {
-  allow_preamble: 'allowPreamble',
-  allow_lf: 'allowLf',
-  allow_obs_fold: 'allowObsFold',
-  allow_quoted_pairs: 'allowQuotedPairs',
-  max_boundary_bytes: 'maxBoundaryBytes',
-  max_parts: 'maxParts',
-  max_headers: 'maxHeaders',
-  max_header_bytes: 'maxHeaderBytes',
-  max_field_bytes: 'maxFieldBytes',
-  max_total_field_bytes: 'maxTotalFieldBytes',
-  max_file_bytes: 'maxFileBytes',
-  max_total_bytes: 'maxTotalBytes',
-  max_pairs: 'maxPairs',
-  max_bytes: 'maxBytes',
-};
+// Spec option names -> TypeScript names, from the generated registry (multipart.parse and urlencoded.parse share it).
+const CAMEL: Record<string, string> = { ...OPTION_NAMES.multipart, ...OPTION_NAMES.urlencoded };
 
 function options(o: { [k: string]: Json } | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -176,6 +176,34 @@ export type CloneErrorCode =
   | 'SC_LIMIT_BIGINT'
   | 'SC_DATA_CLONE';
 
+/** Each format's limit and lenient option names: spec (snake_case) name -> TypeScript option name. */
+export const OPTION_NAMES: Readonly<Record<'multipart' | 'urlencoded' | 'clone', Readonly<Record<string, string>>>> = Object.freeze({
+  multipart: Object.freeze({
+    allow_preamble: 'allowPreamble',
+    allow_lf: 'allowLf',
+    allow_obs_fold: 'allowObsFold',
+    allow_quoted_pairs: 'allowQuotedPairs',
+    max_boundary_bytes: 'maxBoundaryBytes',
+    max_parts: 'maxParts',
+    max_headers: 'maxHeaders',
+    max_header_bytes: 'maxHeaderBytes',
+    max_field_bytes: 'maxFieldBytes',
+    max_total_field_bytes: 'maxTotalFieldBytes',
+    max_file_bytes: 'maxFileBytes',
+    max_total_bytes: 'maxTotalBytes',
+  }),
+  urlencoded: Object.freeze({
+    max_pairs: 'maxPairs',
+    max_bytes: 'maxBytes',
+  }),
+  clone: Object.freeze({
+    max_depth: 'maxDepth',
+    max_bytes: 'maxBytes',
+    max_values: 'maxValues',
+    max_bigint_bytes: 'maxBigintBytes',
+  }),
+});
+
 /** Every error code of spec/errors.md. Codes are the contract; messages are not. */
 export type ErrorCode = MultipartErrorCode | UrlencodedErrorCode | CloneErrorCode;
 
