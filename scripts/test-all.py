@@ -41,6 +41,12 @@ def suites() -> list[Suite]:
         ),
         Suite("vectors-validate", [sys.executable, "conformance/run", "--validate"], "validate", "conformance/run"),
         Suite("registry", [sys.executable, "scripts/registry/gen.py", "--check"], "plain", "scripts/registry/gen.py"),
+        Suite(
+            "registry-unit",
+            [sys.executable, "-m", "unittest", "discover", "-s", "scripts/registry", "-p", "test_*.py"],
+            "unittest",
+            "scripts/registry/test_gen.py",
+        ),
         # The V8 tag bytes: spec/v8-tags.json against the spec's tables and the Rust and TypeScript constants.
         Suite("v8-tags", [sys.executable, "scripts/check-v8-tags.py"], "plain", "spec/v8-tags.json"),
         # scripts/lint: one check (clippy, rustfmt, tsc, ruff, mypy, go vet, javac -Werror, ...) = one test.
