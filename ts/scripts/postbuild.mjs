@@ -30,3 +30,29 @@ const bb = join(root, 'cjs', 'busboy.cjs');
 if (existsSync(bb)) {
   writeFileSync(bb, readFileSync(bb, 'utf8') + '\nmodule.exports = Object.assign(exports.default, exports);\n');
 }
+
+// ...and its types say so: `import busboy = require('formwire/busboy')` must type-check as the callable factory, so
+// busboy.d.cts is rewritten as `export = busboy` with every named export in a merged namespace of the same name.
+const bbTypes = join(root, 'cjs', 'busboy.d.cts');
+if (existsSync(bbTypes)) {
+  const lines = readFileSync(bbTypes, 'utf8').split('\n');
+  const imports = lines.filter((l) => l.startsWith('import '));
+  const body = lines
+    .filter((l) => !l.startsWith('import ') && l !== 'export { FormwireError };' && l !== 'export default busboy;')
+    .map((l) => l.replace(/^export declare /, 'export '));
+  writeFileSync(
+    bbTypes,
+    [
+      ...imports,
+      "import * as errors from './core/errors.cjs';",
+      'declare function busboy(config: busboy.BusboyConfig): busboy.Busboy;',
+      'declare namespace busboy {',
+      ...body,
+      'export import FormwireError = errors.FormwireError;',
+      'export { busboy as default };',
+      '}',
+      'export = busboy;',
+      '',
+    ].join('\n'),
+  );
+}
