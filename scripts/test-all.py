@@ -93,6 +93,9 @@ def suites() -> list[Suite]:
             "conformance/oracles/v8-testee.mjs",
         ),
         Suite("python-unit", [py, "-m", "pytest", "-q", "python/tests"], "pytest", "python/pyproject.toml"),
+        # python-multipart's, werkzeug's and Starlette's own suites (PyPI sdists at pinned versions) against the
+        # Python adapters, with a ratcheting expected-failures list; python/compat/run.py
+        Suite("compat-python", [py, "python/compat/run.py"], "plain", "python/compat/run.py"),
         Suite(
             "python-conformance",
             [sys.executable, "conformance/run", "--lang", "python", "-j", "2"],

@@ -169,10 +169,17 @@ def test_install_with_options_and_shim_errors() -> None:
         fw_starlette.uninstall()
     from python_multipart.exceptions import FormParserError
 
-    p = shim.MultipartParser(b"B")
+    p = shim.MultipartParser(b"B", allow_preamble=False)
     with pytest.raises(FormParserError) as e:
         p.write(b"nope")
     assert isinstance(e.value, shim.MultipartParseError) and e.value.code == "MP_PREAMBLE"
+    # The shim's default reads what python-multipart reads: a preamble is skipped, and a body that never reaches
+    # the boundary is still an error (MP_TRUNCATED), never an empty form.
+    p = shim.MultipartParser(b"B")
+    p.write(b"nope")
+    with pytest.raises(FormParserError) as e:
+        p.finalize()
+    assert isinstance(e.value, shim.MultipartParseError) and e.value.code == "MP_TRUNCATED"
 
 
 # ---------------------------------------------------------------------------------------------------------------

@@ -8,12 +8,16 @@ interface Starlette's form parsing uses) and call them in the same order:
   (``data`` is the chunk you wrote: nothing is copied); ``on_part_end``; finally ``on_end``.
 - urlencoded: ``on_field_start``, ``on_field_name``, ``on_field_data``, ``on_field_end``, ``on_end``.
 
+Also python-multipart's public API: ``FormParser``, ``create_form_parser``, ``parse_form``, ``Field``, ``File``,
+``OctetStreamParser``, ``Base64Decoder``/``QuotedPrintableDecoder``, ``DecodeError``/``FileError``, ``BaseParser``'s
+``callback``/``set_callback``. Multipart bodies are parsed by formwire's core; the rest is API.
+
 What changes is what the bytes mean: formwire's rules (spec/multipart.md, spec/urlencoded.md). The multipart
-framing is the strict WPT profile (no preamble, CRLF only, no obs-fold; pass ``allow_preamble=True`` and so on to
-relax), header names arrive lowercased, and an unfinished body is an error at ``finalize()`` (python-multipart
-ignores it). The urlencoded parser percent-decodes each name and value WHATWG-exactly and hands them over
-re-encoded canonically, so the usual ``unquote_plus(data.decode("latin-1"))`` of the consumer yields exactly the
-WHATWG strings. ``parse_options_header`` reads a Content-Disposition with formwire's grammar (MP-H-07: literally,
+framing is formwire's with the lenient option python-multipart needs, ``allow_preamble`` (a preamble is skipped);
+otherwise CRLF only, no obs-fold, nothing but CRLF after the close delimiter (pass any option to change it), header
+names arrive lowercased, and an unfinished body is an error at ``finalize()`` (python-multipart ignores it). The
+urlencoded parser streams each name and value in pieces as they arrive, with bytes 0x80-0xFF percent-encoded, so
+the usual ``unquote_plus(data.decode("latin-1"))`` of the consumer yields exactly the WHATWG strings. ``parse_options_header`` reads a Content-Disposition with formwire's grammar (MP-H-07: literally,
 with quoted-pairs only where that fails; no path stripping) and a Content-Type with the WHATWG MIME type parser.
 
 Limits: formwire's header limits and ``max_total_field_bytes`` (10 MiB of text fields in all, which no caller
@@ -27,37 +31,75 @@ installed, so existing ``except`` clauses keep working.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import logging
+import os
 import re
+import shutil
+import sys
+import tempfile
+from enum import IntEnum
+from io import BytesIO
+from numbers import Number
 from collections.abc import Callable, Mapping
 from typing import Any, Union
 
-from formwire._formwire import END, PART_END, Part, parse_disposition, parse_mime, urlencoded_serialize
+from formwire._formwire import END as _END
+from formwire._formwire import PART_END, Part, parse_disposition, parse_mime
 from formwire.errors import MultipartError, UrlencodedError
 from formwire.multipart import Parser
-from formwire.urlencoded import Parser as _UrlencodedParser
 
 __all__ = [
+    "BaseParser",
     "MultipartParser",
     "QuerystringParser",
+    "OctetStreamParser",
+    "FormParser",
+    "create_form_parser",
+    "parse_form",
+    "Field",
+    "File",
+    "Base64Decoder",
+    "QuotedPrintableDecoder",
     "parse_options_header",
+    "MultipartState",
+    "QuerystringState",
     "FormParserError",
+    "ParseError",
     "MultipartParseError",
     "QuerystringParseError",
+    "DecodeError",
+    "FileError",
 ]
 
+_log = logging.getLogger(__name__)
+
 try:  # pragma: no cover - depends on what is installed
+    from python_multipart.exceptions import DecodeError as _PMDecodeError
+    from python_multipart.exceptions import FileError as _PMFileError
     from python_multipart.exceptions import FormParserError as _PMFormParserError
     from python_multipart.exceptions import MultipartParseError as _PMMultipartParseError
+    from python_multipart.exceptions import ParseError as _PMParseError
     from python_multipart.exceptions import QuerystringParseError as _PMQuerystringParseError
 except ImportError:  # pragma: no cover
 
     class _PMFormParserError(ValueError):  # type: ignore[no-redef]
         pass
 
-    class _PMMultipartParseError(_PMFormParserError):  # type: ignore[no-redef]
+    class _PMParseError(_PMFormParserError):  # type: ignore[no-redef]
+        offset = -1
+
+    class _PMMultipartParseError(_PMParseError):  # type: ignore[no-redef]
         pass
 
-    class _PMQuerystringParseError(_PMFormParserError):  # type: ignore[no-redef]
+    class _PMQuerystringParseError(_PMParseError):  # type: ignore[no-redef]
+        pass
+
+    class _PMDecodeError(_PMParseError):  # type: ignore[no-redef]
+        pass
+
+    class _PMFileError(_PMFormParserError, OSError):  # type: ignore[no-redef]
         pass
 
 
@@ -65,26 +107,170 @@ class FormParserError(_PMFormParserError):  # type: ignore[misc,valid-type]
     """Base of the shim's errors (python-multipart's ``FormParserError`` when it is installed)."""
 
 
-class MultipartParseError(MultipartError, _PMMultipartParseError, FormParserError):  # type: ignore[misc,valid-type]
+class ParseError(FormParserError):
+    """An error in the input, with ``offset`` (python-multipart's ``ParseError``)."""
+
+    def __init__(self, message: str = "", *, offset: int = -1) -> None:
+        super().__init__(message)
+        self.offset = offset
+
+
+class MultipartParseError(MultipartError, _PMMultipartParseError, ParseError):  # type: ignore[misc,valid-type]
     """A multipart error: formwire's ``.code`` and ``.offset``, catchable as python-multipart's."""
 
+    def __init__(self, message: str = "", code: str = "", offset: int = -1) -> None:
+        MultipartError.__init__(self, message, code, offset)
 
-class QuerystringParseError(UrlencodedError, _PMQuerystringParseError, FormParserError):  # type: ignore[misc,valid-type]
-    """An urlencoded limit error: formwire's ``.code`` and ``.offset``, catchable as python-multipart's."""
+
+class QuerystringParseError(UrlencodedError, _PMQuerystringParseError, ParseError):  # type: ignore[misc,valid-type]
+    """An urlencoded error (a limit, or ``strict_parsing``): ``.code`` and ``.offset``, catchable as python-multipart's."""
+
+    def __init__(self, message: str = "", code: str = "", offset: int = -1) -> None:
+        UrlencodedError.__init__(self, message, code, offset)
 
 
-Callbacks = Mapping[str, Callable[..., Any]]
+class DecodeError(_PMDecodeError, ParseError):  # type: ignore[misc,valid-type]
+    """A Content-Transfer-Encoding that does not decode (base64 or quoted-printable)."""
+
+
+class FileError(_PMFileError, FormParserError):  # type: ignore[misc,valid-type]
+    """A file that could not be opened or created."""
+
+
+class MultipartState(IntEnum):
+    """python-multipart's state names; the shim reports only ``START`` and ``END`` (formwire's core holds the rest)."""
+
+    START = 0
+    START_BOUNDARY = 1
+    HEADER_FIELD_START = 2
+    HEADER_FIELD = 3
+    HEADER_VALUE_START = 4
+    HEADER_VALUE = 5
+    HEADER_VALUE_ALMOST_DONE = 6
+    HEADERS_ALMOST_DONE = 7
+    PART_DATA_START = 8
+    PART_DATA = 9
+    PART_DATA_END = 10
+    END_BOUNDARY = 11
+    END = 12
+    BOUNDARY_PADDING = 13
+
+
+class QuerystringState(IntEnum):
+    BEFORE_FIELD = 0
+    FIELD_NAME = 1
+    FIELD_DATA = 2
+
+
+START = MultipartState.START
+END = MultipartState.END
+BEFORE_FIELD = QuerystringState.BEFORE_FIELD
+FIELD_NAME = QuerystringState.FIELD_NAME
+FIELD_DATA = QuerystringState.FIELD_DATA
+
+#: name -> callable or None (a None callback is not called).
+Callbacks = Mapping[str, Any]
 BytesLike = Union[bytes, bytearray, memoryview]
 
-_SHIM_DEFAULTS: dict[str, Any] = {"max_parts": None, "max_field_bytes": None, "max_total_bytes": None}
+_SHIM_DEFAULTS: dict[str, Any] = {
+    "max_parts": None,
+    "max_field_bytes": None,
+    "max_total_bytes": None,
+    # What python-multipart accepts, through the core's named lenient options: it skips a preamble.
+    "allow_preamble": True,
+}
+#: python-multipart's defaults for ``max_header_count`` and ``max_header_size`` (per header line).
+DEFAULT_MAX_HEADER_COUNT = 8
+DEFAULT_MAX_HEADER_SIZE = 4096 + 128
+
+_missing = object()
 
 
 def _noop(*_: Any) -> None:
     return None
 
 
-class MultipartParser:
-    """python-multipart's ``MultipartParser(boundary, callbacks={}, max_size=inf)`` over formwire's parser.
+def _check_max_size(max_size: Any) -> None:
+    if not isinstance(max_size, Number) or max_size < 1:  # type: ignore[operator]
+        raise ValueError("max_size must be a positive number, not %r" % max_size)
+
+
+class BaseParser:
+    """python-multipart's ``BaseParser``: a ``callbacks`` dict, ``callback(name, data, start, end)`` and
+    ``set_callback(name, func)`` (``None`` removes it). A callback whose value is ``None`` is not called."""
+
+    def __init__(self) -> None:
+        self.logger = _log
+        self.callbacks: dict[str, Any] = {}
+
+    def callback(self, name: str, data: Any = None, start: int | None = None, end: int | None = None) -> None:
+        func = self.callbacks.get("on_" + name)
+        if func is None:
+            return
+        if data is not None:
+            if start is not None and start == end:
+                return
+            func(data, start, end)
+        else:
+            func()
+
+    def set_callback(self, name: str, new_func: Callable[..., Any] | None) -> None:
+        if new_func is None:
+            self.callbacks.pop("on_" + name, None)
+        else:
+            self.callbacks["on_" + name] = new_func
+
+    def close(self) -> None:
+        pass
+
+    def finalize(self) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return "%s()" % type(self).__name__
+
+    def _cb(self, name: str) -> Callable[..., Any]:
+        return self.callbacks.get(name) or _noop
+
+
+class OctetStreamParser(BaseParser):
+    """python-multipart's ``OctetStreamParser``: ``on_start``, ``on_data``, ``on_end`` over the raw body.
+    ``max_size`` truncates (as python-multipart does: ``write`` returns how much it took)."""
+
+    def __init__(self, callbacks: Callbacks | None = None, max_size: float = float("inf")) -> None:
+        super().__init__()
+        self.callbacks = {} if callbacks is None else callbacks  # type: ignore[assignment]
+        self._started = False
+        _check_max_size(max_size)
+        self.max_size = max_size
+        self._current_size = 0
+
+    def write(self, data: BytesLike) -> int:
+        if not self._started:
+            self.callback("start")
+            self._started = True
+        n = len(data)
+        if self._current_size + n > self.max_size:
+            n = int(self.max_size - self._current_size)
+            self.logger.warning("max_size %r reached: taking %d of %d bytes", self.max_size, n, len(data))
+        self._current_size += n
+        self.callback("data", data, 0, n)
+        return n
+
+    def finalize(self) -> None:
+        self.callback("end")
+
+
+class MultipartParser(BaseParser):
+    """python-multipart's ``MultipartParser(boundary, callbacks={}, max_size=inf, *, max_header_count=8,
+    max_header_size=4224)`` over formwire's parser.
+
+    Callbacks: ``on_part_begin``, per header ``on_header_begin``, ``on_header_field``, ``on_header_value``,
+    ``on_header_end``; ``on_headers_finished``; ``on_part_data(data, start, end)`` (``data`` is the chunk written:
+    nothing is copied); ``on_part_end``; ``on_end``. ``max_size`` truncates what ``write`` takes (python-multipart's
+    semantics: ``write`` returns the count taken). ``max_header_count`` is formwire's ``max_headers``;
+    ``max_header_size`` bounds each header line (name, colon, value). Both (and ``max_size``) may be set after
+    construction, until the first ``write``. Any formwire option can be passed as a keyword.
 
     ``zero_copy=True`` passes ``memoryview(data)`` as the ``data`` argument of ``on_part_data`` so that the
     consumer's ``data[start:end]`` is a view too (Starlette accepts it); the default passes ``data`` as written.
@@ -96,50 +282,82 @@ class MultipartParser:
         callbacks: Callbacks | None = None,
         max_size: float = float("inf"),
         *,
+        max_header_count: int = DEFAULT_MAX_HEADER_COUNT,
+        max_header_size: int = DEFAULT_MAX_HEADER_SIZE,
         zero_copy: bool = False,
         **options: Any,
     ) -> None:
+        super().__init__()
         if isinstance(boundary, str):
             boundary = boundary.encode("latin-1")
-        cb = dict(callbacks or {})
-        self.callbacks = cb
+        self.callbacks = {} if callbacks is None else callbacks  # type: ignore[assignment]
+        _check_max_size(max_size)
         self.max_size = max_size
+        self._current_size = 0
+        self.max_header_count = max_header_count
+        self.max_header_size = max_header_size
         self.zero_copy = zero_copy
+        self.state = MultipartState.START
+        self._options = options
+        self._boundary = boundary
+        # The boundary is checked now (MP-B-04: MP_LIMIT_BOUNDARY), as python-multipart checks its length here.
+        self._parser: Parser | None = self._make()
+        self._written = False
+
+    def _make(self) -> Parser:
         opts = dict(_SHIM_DEFAULTS)
-        if max_size != float("inf"):
-            opts["max_total_bytes"] = int(max_size)
-        opts.update(options)
+        if self.max_size != float("inf"):
+            # python-multipart truncates at max_size; the core then sees a body that ends early.
+            opts["max_total_bytes"] = None
+        count, size = self.max_header_count, self.max_header_size
+        opts["max_headers"] = None if count is None or count == float("inf") else int(count)
+        if size is not None and size != float("inf"):
+            # formwire's max_header_bytes bounds a whole header block; the per-line bound is checked per header.
+            per_block = int(size) * (opts["max_headers"] or 1) + 4 * (opts["max_headers"] or 1)
+            opts["max_header_bytes"] = max(8192, per_block)
+        opts.update(self._options)
         try:
-            self._parser = Parser(boundary, **opts)
+            return Parser(self._boundary, **opts)
         except MultipartError as e:
             raise MultipartParseError(str(e), e.code, e.offset) from None
-        g = cb.get
-        self._on_part_begin = g("on_part_begin", _noop)
-        self._on_part_data = g("on_part_data", _noop)
-        self._on_part_end = g("on_part_end", _noop)
-        self._on_header_field = g("on_header_field", _noop)
-        self._on_header_value = g("on_header_value", _noop)
-        self._on_header_end = g("on_header_end", _noop)
-        self._on_headers_finished = g("on_headers_finished", _noop)
-        self._on_end = g("on_end", _noop)
+
+    @property
+    def boundary(self) -> bytes:
+        return b"\r\n--" + self._boundary
 
     def write(self, data: BytesLike) -> int:
-        """Parses a chunk, calling the callbacks; returns the number of bytes consumed (all of them)."""
+        """Parses a chunk, calling the callbacks; returns the number of bytes taken (all, unless ``max_size``)."""
+        if not self._written:
+            self._written = True
+            self._parser = self._make()  # limits set after construction apply
+        n = len(data)
+        if self._current_size + n > self.max_size:
+            n = int(self.max_size - self._current_size)
+            self.logger.warning("max_size %r reached: taking %d of %d bytes", self.max_size, n, len(data))
+            chunk: Any = memoryview(data)[:n]
+        else:
+            chunk = data
+        self._current_size += n
+        parser = self._parser
+        assert parser is not None
         try:
-            events = self._parser.feed_spans(data)
+            events = parser.feed_spans(chunk)
         except MultipartError as e:
             # python-multipart calls back for everything before the error: a consumer's own check (Starlette's
             # max_fields) that comes first in the stream raises first.
             if e.events:
                 self._dispatch(list(e.events), memoryview(data) if self.zero_copy else data)
             raise MultipartParseError(str(e), e.code, e.offset) from None
-        self._dispatch(events, memoryview(data) if self.zero_copy and events else data)
-        return len(data)
+        if events:
+            self._dispatch(events, memoryview(data) if self.zero_copy else data)
+        return n
 
     def finalize(self) -> None:
         """Ends the input: ``MultipartParseError`` (``MP_TRUNCATED``) unless the form was complete."""
+        parser = self._parser
+        assert parser is not None
         try:
-            events = self._parser.close()
+            events = parser.close()
         except MultipartError as e:
             if e.events:
                 self._dispatch(list(e.events), b"")
@@ -147,80 +365,698 @@ class MultipartParser:
         self._dispatch(events, b"")
 
     def _dispatch(self, events: list[Any], data: Any) -> None:
-        on_part_data = self._on_part_data
+        g = self.callbacks.get
+        on_part_data = g("on_part_data") or _noop
         for ev in events:
             t = type(ev)
             if t is tuple:
-                on_part_data(data, ev[0], ev[1])
+                if ev[0] != ev[1]:
+                    on_part_data(data, ev[0], ev[1])
             elif t is bytes:
-                on_part_data(ev, 0, len(ev))
+                if ev:
+                    on_part_data(ev, 0, len(ev))
             elif t is Part:
-                self._on_part_begin()
+                (g("on_part_begin") or _noop)()
+                on_header_begin = g("on_header_begin") or _noop
+                on_header_field = g("on_header_field") or _noop
+                on_header_value = g("on_header_value") or _noop
+                on_header_end = g("on_header_end") or _noop
+                limit = self.max_header_size
                 for name, value in ev.raw_headers:
-                    self._on_header_field(name, 0, len(name))
-                    self._on_header_value(value, 0, len(value))
-                    self._on_header_end()
-                self._on_headers_finished()
+                    if limit is not None and len(name) + 1 + len(value) > limit:
+                        raise MultipartParseError(
+                            f"a header line is longer than max_header_size ({limit})",
+                            "MP_LIMIT_HEADER_BYTES",
+                            ev.body_offset,
+                        )
+                    on_header_begin()
+                    on_header_field(name, 0, len(name))
+                    if value:
+                        on_header_value(value, 0, len(value))
+                    on_header_end()
+                (g("on_headers_finished") or _noop)()
             elif ev is PART_END:
-                self._on_part_end()
-            elif ev is END:
-                self._on_end()
+                (g("on_part_end") or _noop)()
+            elif ev is _END:
+                self.state = MultipartState.END
+                (g("on_end") or _noop)()
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}(boundary={self._parser.boundary!r})"
+        return f"{type(self).__name__}(boundary={self._boundary!r})"
 
 
-class QuerystringParser:
-    """python-multipart's ``QuerystringParser(callbacks={}, strict_parsing=False, max_size=inf)`` over formwire's
-    WHATWG urlencoded parser (names and values handed over canonically re-encoded; see the module docstring)."""
+_HIGH = re.compile(rb"[\x80-\xff]")
+
+
+def _canonical(raw: bytes) -> bytes:
+    """A name or value piece as the consumer's ``unquote_plus(data.decode("latin-1"))`` reads it WHATWG-exactly
+    (UE-P): ASCII bytes are already read the same way (``+``, ``%XX``, a ``%`` without two hex digits kept), so
+    only bytes 0x80-0xFF are percent-encoded (the Latin-1 decoding would otherwise make them characters)."""
+    if raw.isascii():
+        return raw
+    return _HIGH.sub(lambda m: b"%%%02X" % m.group()[0], raw)
+
+
+#: python-multipart's ``strict_parsing`` is not a formwire rule (UE-P reads every input), so its errors have no code.
+_NO_CODE = ""
+
+
+class QuerystringParser(BaseParser):
+    """python-multipart's ``QuerystringParser(callbacks={}, strict_parsing=False, max_size=inf)``.
+
+    Fields stream: ``on_field_start``, then ``on_field_name`` and ``on_field_data`` for each piece of the name and
+    value as chunks arrive (a per-field limit of the consumer fires before a field is held whole), ``on_field_end``;
+    ``on_end`` at ``finalize``. Pieces are handed over as they are, except that bytes 0x80-0xFF are
+    percent-encoded, so ``unquote_plus`` of the joined pieces is the WHATWG reading (UE-P). ``strict_parsing`` rejects a field without ``=`` and an empty field (``&&``). ``max_size`` truncates
+    (python-multipart's semantics); ``max_pairs``/``max_bytes`` are formwire's coded limits (off here).
+    """
 
     def __init__(
         self,
         callbacks: Callbacks | None = None,
         strict_parsing: bool = False,
         max_size: float = float("inf"),
-        **options: Any,
+        *,
+        max_pairs: int | None = None,
+        max_bytes: int | None = None,
     ) -> None:
-        cb = dict(callbacks or {})
-        self.callbacks = cb
+        super().__init__()
+        self.callbacks = {} if callbacks is None else callbacks  # type: ignore[assignment]
         self.strict_parsing = strict_parsing
+        _check_max_size(max_size)
         self.max_size = max_size
-        opts: dict[str, Any] = {"max_pairs": None, "max_bytes": None if max_size == float("inf") else int(max_size)}
-        opts.update(options)
-        self._parser = _UrlencodedParser(**opts)
-        g = cb.get
-        self._on_field_start = g("on_field_start", _noop)
-        self._on_field_name = g("on_field_name", _noop)
-        self._on_field_data = g("on_field_data", _noop)
-        self._on_field_end = g("on_field_end", _noop)
-        self._on_end = g("on_end", _noop)
+        self.max_pairs = max_pairs
+        self.max_bytes = max_bytes
+        self._current_size = 0
+        self._pairs = 0
+        self.state = QuerystringState.BEFORE_FIELD
+        self._found_sep = False
 
     def write(self, data: BytesLike) -> int:
-        try:
-            pairs = self._parser.feed(data)
-        except UrlencodedError as e:
-            raise QuerystringParseError(str(e), e.code, e.offset) from None
-        self._dispatch(pairs)
-        return len(data)
+        n = len(data)
+        if self._current_size + n > self.max_size:
+            n = int(self.max_size - self._current_size)
+            self.logger.warning("max_size %r reached: taking %d of %d bytes", self.max_size, n, len(data))
+        if self.max_bytes is not None and self._current_size + n > self.max_bytes:
+            raise QuerystringParseError(
+                f"body longer than max_bytes ({self.max_bytes})", "UE_LIMIT_BYTES", self.max_bytes
+            )
+        buf = bytes(data[:n]) if n != len(data) or type(data) is not bytes else data
+        base = self._current_size
+        self._current_size += n
+        self._parse(buf, base)
+        return n
+
+    def _piece(self, kind: str, raw: bytes, final: bool) -> None:
+        if raw:
+            out = _canonical(raw)
+            (self.callbacks.get(kind) or _noop)(out, 0, len(out))
+
+    def _start_field(self, offset: int) -> None:
+        self._pairs += 1
+        if self.max_pairs is not None and self._pairs > self.max_pairs:
+            raise QuerystringParseError(f"more than max_pairs ({self.max_pairs}) fields", "UE_LIMIT_PAIRS", offset)
+        (self.callbacks.get("on_field_start") or _noop)()
+
+    def _end_field(self) -> None:
+        (self.callbacks.get("on_field_end") or _noop)()
+
+    def _parse(self, data: bytes, base: int) -> None:
+        # UE-P framing: '&' ends a field, the first '=' ends its name.
+        i, n = 0, len(data)
+        state = self.state
+        while i < n:
+            if state == BEFORE_FIELD:
+                if data[i] == 0x26:  # '&'
+                    if self._found_sep and self.strict_parsing:
+                        raise QuerystringParseError("Skipping duplicate ampersand at %d" % i, _NO_CODE, base + i)
+                    self._found_sep = True
+                    i += 1
+                    continue
+                self._found_sep = False
+                self._start_field(base + i)
+                state = FIELD_NAME
+            amp = data.find(b"&", i)
+            stop = n if amp == -1 else amp
+            if state == FIELD_NAME:
+                eq = data.find(b"=", i, stop)
+                if eq != -1:
+                    self._piece("on_field_name", data[i:eq], True)
+                    state = FIELD_DATA
+                    self.state = state
+                    i = eq + 1
+                    continue
+                if amp != -1 and self.strict_parsing:
+                    raise QuerystringParseError(
+                        "When strict_parsing is True, we require an equals sign in all field chunks. Did not find "
+                        "one in the chunk that starts at %d" % i,
+                        _NO_CODE,
+                        base + i,
+                    )
+                self._piece("on_field_name", data[i:stop], amp != -1)
+            else:
+                self._piece("on_field_data", data[i:stop], amp != -1)
+            if amp == -1:
+                break
+            self.state = state
+            self._end_field()
+            state = BEFORE_FIELD
+            self._found_sep = True
+            i = amp + 1
+        self.state = state
 
     def finalize(self) -> None:
-        try:
-            pairs = self._parser.close()
-        except UrlencodedError as e:
-            raise QuerystringParseError(str(e), e.code, e.offset) from None
-        self._dispatch(pairs)
-        self._on_end()
+        if self.state in (FIELD_DATA, FIELD_NAME):
+            self._end_field()
+        (self.callbacks.get("on_end") or _noop)()
 
-    def _dispatch(self, pairs: list[tuple[str, str]]) -> None:
-        for name, value in pairs:
-            text = urlencoded_serialize(((name, value),))
-            i = text.index("=")
-            n = text[:i].encode("ascii")
-            v = text[i + 1 :].encode("ascii")
-            self._on_field_start()
-            self._on_field_name(n, 0, len(n))
-            self._on_field_data(v, 0, len(v))
-            self._on_field_end()
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(strict_parsing={self.strict_parsing!r}, max_size={self.max_size!r})"
+
+
+class Base64Decoder:
+    """Decodes a ``Content-Transfer-Encoding: base64`` body into ``underlying`` as it streams (whole 4-character
+    groups at a time); ``DecodeError`` for bad input or a partial group at ``finalize``."""
+
+    def __init__(self, underlying: Any) -> None:
+        self.cache = bytearray()
+        self.underlying = underlying
+
+    def write(self, data: bytes) -> int:
+        if self.cache:
+            data = bytes(self.cache) + bytes(data)
+        n = len(data) - len(data) % 4
+        self.cache = bytearray(data[n:])
+        if n:
+            try:
+                decoded = base64.b64decode(data[:n])
+            except binascii.Error:
+                raise DecodeError("There was an error raised while decoding base64-encoded data.") from None
+            self.underlying.write(decoded)
+        return len(data)
+
+    def close(self) -> None:
+        if hasattr(self.underlying, "close"):
+            self.underlying.close()
+
+    def finalize(self) -> None:
+        if self.cache:
+            raise DecodeError(
+                "There are %d bytes remaining in the Base64Decoder cache when finalize() is called" % len(self.cache)
+            )
+        if hasattr(self.underlying, "finalize"):
+            self.underlying.finalize()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(underlying={self.underlying!r})"
+
+
+class QuotedPrintableDecoder:
+    """Decodes a ``Content-Transfer-Encoding: quoted-printable`` body into ``underlying`` as it streams (an ``=``
+    escape split over two writes is held back)."""
+
+    def __init__(self, underlying: Any) -> None:
+        self.cache = b""
+        self.underlying = underlying
+
+    def write(self, data: bytes) -> int:
+        if self.cache:
+            data = self.cache + bytes(data)
+            self.cache = b""
+        else:
+            data = bytes(data)
+        k = data.rfind(b"=", max(0, len(data) - 2))
+        if k != -1:
+            data, self.cache = data[:k], data[k:]
+        if data:
+            self.underlying.write(binascii.a2b_qp(data))
+        return len(data)
+
+    def close(self) -> None:
+        if hasattr(self.underlying, "close"):
+            self.underlying.close()
+
+    def finalize(self) -> None:
+        if self.cache:
+            # An '=' escape cut off by the end of the body is data, as python-multipart keeps it.
+            self.underlying.write(self.cache)
+            self.cache = b""
+        if hasattr(self.underlying, "finalize"):
+            self.underlying.finalize()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(underlying={self.underlying!r})"
+
+
+class Field:
+    """A parsed form field (python-multipart's ``Field``): ``field_name``, ``value`` (bytes, or None for a
+    urlencoded name without ``=``), ``content_type``."""
+
+    def __init__(self, name: bytes | None, *, content_type: str | None = None) -> None:
+        self._name = name
+        self._value: list[bytes] = []
+        self._content_type = content_type
+        self._cache: Any = _missing
+
+    @classmethod
+    def from_value(cls, name: bytes, value: bytes | None) -> Field:
+        f = cls(name)
+        if value is None:
+            f.set_none()
+        else:
+            f.write(value)
+        f.finalize()
+        return f
+
+    def write(self, data: bytes) -> int:
+        return self.on_data(data)
+
+    def on_data(self, data: bytes) -> int:
+        self._value.append(bytes(data))
+        self._cache = _missing
+        return len(data)
+
+    def on_end(self) -> None:
+        if self._cache is _missing:
+            self._cache = b"".join(self._value)
+
+    def finalize(self) -> None:
+        self.on_end()
+
+    def close(self) -> None:
+        if self._cache is _missing:
+            self._cache = b"".join(self._value)
+        del self._value
+
+    def set_none(self) -> None:
+        self._cache = None
+
+    @property
+    def field_name(self) -> bytes | None:
+        return self._name
+
+    @property
+    def value(self) -> bytes | None:
+        if self._cache is _missing:
+            self._cache = b"".join(self._value)
+        return self._cache  # type: ignore[no-any-return]
+
+    @property
+    def content_type(self) -> str | None:
+        return self._content_type
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Field):
+            return self.field_name == other.field_name and self.value == other.value
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        v = self.value
+        r = repr(v[:97])[:-1] + "...'" if v is not None and len(v) > 97 else repr(v)
+        return f"{type(self).__name__}(field_name={self.field_name!r}, value={r})"
+
+
+class File:
+    """An uploaded file (python-multipart's ``File``): in memory up to ``MAX_MEMORY_FILE_SIZE`` (config), then in a
+    file on disk (``UPLOAD_DIR``, ``UPLOAD_KEEP_FILENAME``, ``UPLOAD_KEEP_EXTENSIONS``, ``UPLOAD_DELETE_TMP``). A
+    kept file name is reduced to its base name (no directory parts)."""
+
+    def __init__(
+        self,
+        file_name: bytes | None,
+        field_name: bytes | None = None,
+        config: Mapping[str, Any] = {},  # noqa: B006 - read only
+        *,
+        content_type: str | None = None,
+    ) -> None:
+        self.logger = _log
+        self._config = config
+        self._in_memory = True
+        self._bytes_written = 0
+        self._fileobj: Any = BytesIO()
+        self._field_name = field_name
+        self._file_name = file_name
+        self._content_type = content_type
+        self._actual_file_name: bytes | None = None
+        self._file_base: bytes | None = None
+        self._ext = b""
+        if file_name is not None:
+            base, ext = os.path.splitext(os.path.basename(file_name))
+            self._file_base, self._ext = base, ext
+
+    field_name = property(lambda self: self._field_name)
+    file_name = property(lambda self: self._file_name)
+    actual_file_name = property(lambda self: self._actual_file_name)
+    file_object = property(lambda self: self._fileobj)
+    size = property(lambda self: self._bytes_written)
+    in_memory = property(lambda self: self._in_memory)
+    content_type = property(lambda self: self._content_type)
+
+    def flush_to_disk(self) -> None:
+        if not self._in_memory:
+            self.logger.warning("Trying to flush to disk when we're not in memory")
+            return
+        self._fileobj.seek(0)
+        new_file = self._get_disk_file()
+        shutil.copyfileobj(self._fileobj, new_file)
+        new_file.seek(self._bytes_written)
+        old, self._fileobj = self._fileobj, new_file
+        self._in_memory = False
+        old.close()
+
+    def _get_disk_file(self) -> Any:
+        file_dir = self._config.get("UPLOAD_DIR")
+        keep_filename = self._config.get("UPLOAD_KEEP_FILENAME", False)
+        keep_extensions = self._config.get("UPLOAD_KEEP_EXTENSIONS", False)
+        delete_tmp = self._config.get("UPLOAD_DELETE_TMP", True)
+        tmp: Any
+        if file_dir is not None and keep_filename and self._file_base is not None:
+            fname = self._file_base + self._ext if keep_extensions else self._file_base
+            path = os.path.join(os.fsencode(file_dir), fname)
+            try:
+                tmp = open(path, "w+b")  # noqa: SIM115 - handed to the caller
+            except OSError:
+                raise FileError("Error opening temporary file: %r" % path) from None
+        else:
+            enc = sys.getfilesystemencoding()
+            suffix = self._ext.decode(enc) if keep_extensions else None
+            d = file_dir.decode(enc) if isinstance(file_dir, bytes) else file_dir
+            try:
+                tmp = tempfile.NamedTemporaryFile(suffix=suffix, delete=delete_tmp, dir=d)  # noqa: SIM115
+            except OSError:
+                raise FileError("Error creating named temporary file") from None
+            fname = tmp.name.encode(enc) if isinstance(tmp.name, str) else tmp.name
+        self._actual_file_name = fname
+        return tmp
+
+    def write(self, data: bytes) -> int:
+        return self.on_data(data)
+
+    def on_data(self, data: bytes) -> int:
+        written = self._fileobj.write(data)
+        if written != len(data):
+            self.logger.warning("bwritten != len(data) (%d != %d)", written, len(data))
+            return written  # type: ignore[no-any-return]
+        self._bytes_written += written
+        limit = self._config.get("MAX_MEMORY_FILE_SIZE")
+        if self._in_memory and limit is not None and self._bytes_written > limit:
+            self.flush_to_disk()
+        return written  # type: ignore[no-any-return]
+
+    def on_end(self) -> None:
+        self._fileobj.flush()
+
+    def finalize(self) -> None:
+        self.on_end()
+
+    def close(self) -> None:
+        self._fileobj.close()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(file_name={self.file_name!r}, field_name={self.field_name!r})"
+
+
+class FormParser:
+    """python-multipart's all-in-one ``FormParser(content_type, on_field, on_file, on_end=None, boundary=None,
+    file_name=None, config={})``: :class:`Field` and :class:`File` objects for ``multipart/form-data``,
+    ``application/x-www-form-urlencoded`` and ``application/octet-stream`` bodies, with python-multipart's config
+    keys (``MAX_BODY_SIZE``, ``MAX_FIELDS`` and ``MAX_FIELD_SIZE`` for urlencoded bodies, ``MAX_HEADER_COUNT``,
+    ``MAX_HEADER_SIZE``, ``MAX_MEMORY_FILE_SIZE``, ``UPLOAD_*``, ``UPLOAD_ERROR_ON_BAD_CTE``). Multipart bodies are
+    read by formwire's parser (strict, see the module docstring); a part's Content-Transfer-Encoding
+    (``base64``, ``quoted-printable``) is decoded as it streams."""
+
+    DEFAULT_CONFIG: dict[str, Any] = {
+        "MAX_BODY_SIZE": float("inf"),
+        "MAX_FIELDS": float("inf"),
+        "MAX_FIELD_SIZE": float("inf"),
+        "MAX_HEADER_COUNT": DEFAULT_MAX_HEADER_COUNT,
+        "MAX_HEADER_SIZE": DEFAULT_MAX_HEADER_SIZE,
+        "MAX_MEMORY_FILE_SIZE": 1 << 20,
+        "UPLOAD_DIR": None,
+        "UPLOAD_DELETE_TMP": True,
+        "UPLOAD_KEEP_FILENAME": False,
+        "UPLOAD_KEEP_EXTENSIONS": False,
+        "UPLOAD_ERROR_ON_BAD_CTE": False,
+    }
+
+    def __init__(
+        self,
+        content_type: str,
+        on_field: Callable[[Field], None] | None,
+        on_file: Callable[[File], None] | None,
+        on_end: Callable[[], None] | None = None,
+        boundary: bytes | str | None = None,
+        file_name: bytes | None = None,
+        config: Mapping[str, Any] = {},  # noqa: B006 - read only
+    ) -> None:
+        self.logger = _log
+        self.content_type = content_type
+        self.boundary = boundary
+        self.bytes_received = 0
+        self.on_field = on_field
+        self.on_file = on_file
+        self.on_end = on_end
+        self.config = dict(self.DEFAULT_CONFIG)
+        self.config.update(config)
+        self.parser: Any = None
+        if content_type == "application/octet-stream":
+            self.parser = self._octet_stream(file_name)
+        elif content_type in ("application/x-www-form-urlencoded", "application/x-url-encoded"):
+            self.parser = self._urlencoded()
+        elif content_type == "multipart/form-data":
+            if boundary is None:
+                raise FormParserError("No boundary given")
+            self.parser = self._multipart(boundary)
+        else:
+            raise FormParserError(f"Unknown Content-Type: {content_type}")
+
+    def _ended(self) -> None:
+        if self.on_end is not None:
+            self.on_end()
+
+    def _octet_stream(self, file_name: bytes | None) -> OctetStreamParser:
+        file: File | None = None
+
+        def on_start() -> None:
+            nonlocal file
+            file = File(file_name, None, config=self.config)
+
+        def on_data(data: bytes, start: int, end: int) -> None:
+            assert file is not None
+            file.write(data[start:end])
+
+        def on_end() -> None:
+            assert file is not None
+            file.finalize()
+            if self.on_file:
+                self.on_file(file)
+            self._ended()
+
+        cbs = {"on_start": on_start, "on_data": on_data, "on_end": on_end}
+        return OctetStreamParser(callbacks=cbs, max_size=self.config["MAX_BODY_SIZE"])
+
+    def _urlencoded(self) -> QuerystringParser:
+        max_fields, max_field_size = self.config["MAX_FIELDS"], self.config["MAX_FIELD_SIZE"]
+        for key, limit in (("MAX_FIELDS", max_fields), ("MAX_FIELD_SIZE", max_field_size)):
+            if not isinstance(limit, (int, float)) or not limit >= 0:
+                raise ValueError(f"{key} must be a non-negative number, not {limit!r}")
+        name: list[bytes] = []
+        count = size = 0
+        field: Field | None = None
+
+        # The limits count the bytes as they stream, so an oversized field fails before it is held whole.
+        def on_field_start() -> None:
+            nonlocal count, size
+            count += 1
+            if count > max_fields:
+                raise FormParserError(f"Too many fields. Maximum number of fields is {max_fields}.")
+            size = 0
+
+        def grow(n: int) -> None:
+            nonlocal size
+            size += n
+            if size > max_field_size:
+                raise FormParserError(f"Field exceeded maximum size of {max_field_size} bytes.")
+
+        def on_field_name(data: bytes, start: int, end: int) -> None:
+            grow(end - start)
+            name.append(data[start:end])
+
+        def on_field_data(data: bytes, start: int, end: int) -> None:
+            nonlocal field
+            grow(end - start)
+            if field is None:
+                field = Field(b"".join(name))
+                name.clear()
+            field.write(data[start:end])
+
+        def on_field_end() -> None:
+            nonlocal field
+            if field is None:
+                field = Field(b"".join(name))
+                name.clear()
+                field.set_none()
+            field.finalize()
+            if self.on_field:
+                self.on_field(field)
+            field = None
+
+        cbs = {
+            "on_field_start": on_field_start,
+            "on_field_name": on_field_name,
+            "on_field_data": on_field_data,
+            "on_field_end": on_field_end,
+            "on_end": self._ended,
+        }
+        return _RawQuerystringParser(callbacks=cbs, max_size=self.config["MAX_BODY_SIZE"])
+
+    def _multipart(self, boundary: bytes | str) -> MultipartParser:
+        header_name: list[bytes] = []
+        header_value: list[bytes] = []
+        headers: dict[bytes, bytes] = {}
+        target: File | Field | None = None
+        writer: Any = None
+        is_file = False
+
+        def on_part_begin() -> None:
+            nonlocal headers
+            headers = {}
+
+        def on_part_data(data: bytes, start: int, end: int) -> None:
+            writer.write(data[start:end])
+
+        def on_part_end() -> None:
+            writer.finalize()
+            if is_file:
+                if self.on_file:
+                    self.on_file(target)  # type: ignore[arg-type]
+            elif self.on_field:
+                self.on_field(target)  # type: ignore[arg-type]
+
+        def on_header_field(data: bytes, start: int, end: int) -> None:
+            header_name.append(data[start:end])
+
+        def on_header_value(data: bytes, start: int, end: int) -> None:
+            header_value.append(data[start:end])
+
+        def on_header_end() -> None:
+            headers[b"".join(header_name).lower()] = b"".join(header_value).strip(b" \t")
+            header_name.clear()
+            header_value.clear()
+
+        def on_headers_finished() -> None:
+            nonlocal is_file, target, writer
+            disposition = headers.get(b"content-disposition")
+            _, options = parse_options_header(disposition)
+            field_name, file_name = options.get(b"name"), options.get(b"filename")
+            if field_name is None:
+                raise FormParserError(f'Field name not found in Content-Disposition: "{disposition!r}"')
+            ct = headers.get(b"content-type")
+            content_type = ct.decode("latin-1") if ct is not None else None
+            if file_name is None:
+                target, is_file = Field(field_name, content_type=content_type), False
+            else:
+                target = File(file_name, field_name, config=self.config, content_type=content_type)
+                is_file = True
+            cte = headers.get(b"content-transfer-encoding", b"7bit").lower()
+            if cte in (b"binary", b"8bit", b"7bit"):
+                writer = target
+            elif cte == b"base64":
+                writer = Base64Decoder(target)
+            elif cte == b"quoted-printable":
+                writer = QuotedPrintableDecoder(target)
+            elif self.config["UPLOAD_ERROR_ON_BAD_CTE"]:
+                raise FormParserError(f'Unknown Content-Transfer-Encoding "{cte!r}"')
+            else:
+                self.logger.warning("Unknown Content-Transfer-Encoding: %r", cte)
+                writer = target
+
+        cbs = {
+            "on_part_begin": on_part_begin,
+            "on_part_data": on_part_data,
+            "on_part_end": on_part_end,
+            "on_header_field": on_header_field,
+            "on_header_value": on_header_value,
+            "on_header_end": on_header_end,
+            "on_headers_finished": on_headers_finished,
+            "on_end": self._ended,
+        }
+        return MultipartParser(
+            boundary,
+            callbacks=cbs,
+            max_size=self.config["MAX_BODY_SIZE"],
+            max_header_count=self.config["MAX_HEADER_COUNT"],
+            max_header_size=self.config["MAX_HEADER_SIZE"],
+        )
+
+    def write(self, data: bytes) -> int:
+        self.bytes_received += len(data)
+        return self.parser.write(data)  # type: ignore[no-any-return]
+
+    def finalize(self) -> None:
+        if self.parser is not None and hasattr(self.parser, "finalize"):
+            self.parser.finalize()
+
+    def close(self) -> None:
+        if self.parser is not None and hasattr(self.parser, "close"):
+            self.parser.close()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(content_type={self.content_type!r}, parser={self.parser!r})"
+
+
+class _RawQuerystringParser(QuerystringParser):
+    """The querystring parser ``FormParser`` uses: pieces handed over as they are in the body (python-multipart's
+    ``Field.value`` is the undecoded bytes)."""
+
+    def _piece(self, kind: str, raw: bytes, final: bool) -> None:
+        if raw:
+            (self.callbacks.get(kind) or _noop)(raw, 0, len(raw))
+
+
+def create_form_parser(
+    headers: Mapping[str, Any],
+    on_field: Callable[[Field], None] | None,
+    on_file: Callable[[File], None] | None,
+    config: Mapping[str, Any] = {},  # noqa: B006 - read only
+) -> FormParser:
+    """A :class:`FormParser` for a request's headers (``Content-Type`` required; its boundary parameter read with
+    :func:`parse_options_header`)."""
+    content_type = headers.get("Content-Type")
+    if content_type is None:
+        raise ValueError("No Content-Type header given!")
+    ct, params = parse_options_header(content_type)
+    return FormParser(ct.decode("latin-1"), on_field, on_file, boundary=params.get(b"boundary"), config=config)
+
+
+def parse_form(
+    headers: Mapping[str, Any],
+    input_stream: Any,
+    on_field: Callable[[Field], None] | None,
+    on_file: Callable[[File], None] | None,
+    chunk_size: int = 1048576,
+) -> None:
+    """Reads ``input_stream`` (up to ``Content-Length``, if given) in ``chunk_size`` chunks through a
+    :func:`create_form_parser` parser."""
+    if chunk_size < 1:
+        raise ValueError(f"chunk_size must be a positive number, not {chunk_size!r}")
+    parser = create_form_parser(headers, on_field, on_file)
+    length: Any = headers.get("Content-Length")
+    if length is not None:
+        length = int(length)
+        if length < 0:
+            raise ValueError("Content-Length must be non-negative")
+    else:
+        length = float("inf")
+    read = 0
+    while True:
+        want = int(min(length - read, chunk_size))
+        buf = input_stream.read(want)
+        parser.write(buf)
+        read += len(buf)
+        if len(buf) != want or read == length:
+            break
+    parser.finalize()
 
 
 _FORM_DATA_PREFIX = "multipart/form-data; boundary="

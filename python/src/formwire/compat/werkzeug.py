@@ -35,12 +35,13 @@ def _parse(self: Any, stream: IO[bytes], boundary: bytes, content_length: int | 
     from werkzeug.datastructures import FileStorage, Headers
     from werkzeug.exceptions import RequestEntityTooLarge
 
-    # Werkzeug's own test client writes a CRLF before the first delimiter (an RFC 2046 preamble): allowed here; and
-    # Werkzeug reads quoted-pairs in parameters (MP-H-07's allow_quoted_pairs).
+    # What Werkzeug accepts, through the core's named lenient options: its own test client writes a CRLF before the
+    # first delimiter (an RFC 2046 preamble), it reads bare-LF line ends, and quoted-pairs in parameters (MP-H-07).
     opts: dict[str, Any] = {
         "max_parts": self.max_form_parts,
         "max_field_bytes": self.max_form_memory_size,
         "allow_preamble": True,
+        "allow_lf": True,
         "allow_quoted_pairs": True,
     }
     opts.update(_options)

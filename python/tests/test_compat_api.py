@@ -1,0 +1,115 @@
+"""formwire.compat.python_multipart: python-multipart's public API (FormParser, Field, File, decoders, callbacks)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from formwire.compat import python_multipart as pm
+
+BODY = (
+    b"--B\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\none\r\n"
+    b"--B\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x.txt\"\r\nContent-Type: text/plain\r\n\r\n"
+    b"hello\r\n--B--\r\n"
+)
+
+
+def test_form_parser_gives_fields_and_files_at_every_split() -> None:
+    for cut in range(len(BODY) + 1):
+        fields: list[pm.Field] = []
+        files: list[pm.File] = []
+        ended: list[bool] = []
+        p = pm.FormParser("multipart/form-data", fields.append, files.append, lambda e=ended: e.append(True), b"B")
+        assert p.write(BODY[:cut]) + p.write(BODY[cut:]) == len(BODY)
+        p.finalize()
+        assert [(f.field_name, f.value) for f in fields] == [(b"a", b"one")]
+        (f,) = files
+        assert (f.field_name, f.file_name, f.content_type) == (b"f", b"x.txt", "text/plain")
+        f.file_object.seek(0)
+        assert f.file_object.read() == b"hello" and f.in_memory and ended == [True]
+
+
+def test_parse_form_and_a_file_over_the_memory_limit_goes_to_disk(tmp_path) -> None:  # noqa: ANN001
+    files: list[pm.File] = []
+    headers = {"Content-Type": "multipart/form-data; boundary=B", "Content-Length": str(len(BODY))}
+    pm.parse_form(headers, io.BytesIO(BODY), None, files.append, chunk_size=7)
+    assert files[0].size == 5
+    f = pm.File(
+        b"../../evil.txt",
+        b"f",
+        {
+            "UPLOAD_DIR": str(tmp_path),
+            "MAX_MEMORY_FILE_SIZE": 2,
+            "UPLOAD_KEEP_FILENAME": True,
+            "UPLOAD_KEEP_EXTENSIONS": True,
+        },
+    )
+    f.write(b"abc")
+    f.finalize()
+    assert not f.in_memory and f.actual_file_name == b"evil.txt"  # base name only: no traversal
+    assert (tmp_path / "evil.txt").read_bytes() == b"abc"
+    f.close()
+
+
+def test_content_transfer_encodings_decode_as_they_stream() -> None:
+    body = (
+        b"--B\r\nContent-Disposition: form-data; name=\"a\"\r\nContent-Transfer-Encoding: base64\r\n\r\naGVsbG8=\r\n"
+        b"--B\r\nContent-Disposition: form-data; name=\"q\"\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n"
+        b"a=3Db\r\n--B--\r\n"
+    )
+    for cut in range(len(body) + 1):
+        values: list[bytes | None] = []
+        p = pm.FormParser("multipart/form-data", lambda f, v=values: v.append(f.value), None, boundary=b"B")
+        p.write(body[:cut])
+        p.write(body[cut:])
+        p.finalize()
+        assert values == [b"hello", b"a=b"]
+    d = pm.Base64Decoder(io.BytesIO())
+    d.write(b"aGV")
+    with pytest.raises(pm.DecodeError):
+        d.finalize()
+
+
+def test_urlencoded_fields_stream_and_the_field_limit_fires_before_the_field_is_whole() -> None:
+    fields: list[pm.Field] = []
+    p = pm.FormParser("application/x-www-form-urlencoded", fields.append, None, config={"MAX_FIELD_SIZE": 10})
+    p.write(b"a=1&b")
+    p.write(b"&c=x+y")
+    p.finalize()
+    assert [(f.field_name, f.value) for f in fields] == [(b"a", b"1"), (b"b", None), (b"c", b"x+y")]
+    p = pm.FormParser("application/x-www-form-urlencoded", None, None, config={"MAX_FIELD_SIZE": 10})
+    p.write(b"big=12345")
+    with pytest.raises(pm.FormParserError, match="maximum size"):
+        p.write(b"67890")  # the field is never held whole
+
+
+def test_callbacks_none_set_callback_header_begin_and_max_size() -> None:
+    seen: list[str] = []
+    p = pm.MultipartParser(b"B", {"on_part_begin": None, "on_end": lambda: seen.append("end")})
+    p.set_callback("header_begin", lambda: seen.append("hb"))
+    p.set_callback("end", None)
+    p.write(BODY)
+    p.finalize()
+    assert seen == ["hb", "hb", "hb"]
+    data: list[bytes] = []
+    p = pm.MultipartParser(b"B", {"on_part_data": lambda d, s, e: data.append(bytes(d[s:e]))})
+    p.max_size = 60  # settable after construction: write takes 60 bytes and says so
+    assert p.write(BODY) == 60
+    with pytest.raises(pm.MultipartParseError) as e:
+        p.finalize()
+    assert e.value.code == "MP_TRUNCATED"  # a truncated body is an error, never a quiet partial form
+
+
+def test_querystring_pieces_read_as_whatwg_by_unquote_plus() -> None:
+    from urllib.parse import unquote_plus
+
+    parts: list[bytes] = []
+    p = pm.QuerystringParser({"on_field_data": lambda d, s, e: parts.append(d[s:e])})
+    p.write("v=é%2".encode())
+    p.write(b"6x")
+    p.finalize()
+    assert unquote_plus(b"".join(parts).decode("latin-1")) == "é&x"
+    p = pm.QuerystringParser(strict_parsing=True)
+    with pytest.raises(pm.QuerystringParseError):
+        p.write(b"a&b=1")
