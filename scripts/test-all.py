@@ -82,6 +82,23 @@ def suites() -> list[Suite]:
         Suite(
             "ts-conformance", [sys.executable, "conformance/run", "--lang", "ts", "-j", "2"], "plain", "ts/package.json"
         ),
+        # The same TS build under the pinned Bun and Deno (ts/runtimes, installed by scripts/setup): the unit tests
+        # with each runtime's listed exclusions (ts/runtimes/unit-exclusions.json, reasons there) and the testee over
+        # every vector, whole, byte by byte and at every split.
+        Suite("ts-bun-unit", ["node", "ts/runtimes/run-unit.mjs", "bun"], "plain", "ts/runtimes/package.json"),
+        Suite(
+            "ts-bun-conformance",
+            [sys.executable, "conformance/run", "--lang", "ts-bun", "-j", "2"],
+            "plain",
+            "ts/runtimes/package.json",
+        ),
+        Suite("ts-deno-unit", ["node", "ts/runtimes/run-unit.mjs", "deno"], "plain", "ts/runtimes/package.json"),
+        Suite(
+            "ts-deno-conformance",
+            [sys.executable, "conformance/run", "--lang", "ts-deno", "-j", "2"],
+            "plain",
+            "ts/runtimes/package.json",
+        ),
         # short mode (3 s per target, fixed seed); long runs by hand: node ts/fuzz/fuzz.mjs --seconds 600
         Suite("ts-fuzz", ["node", "ts/fuzz/fuzz.mjs", "--seconds", "3", "--seed", "1"], "plain", "ts/fuzz/fuzz.mjs"),
         # incumbents' own suites (npm tarballs at pinned versions) against the drop-in adapters; compat/README.md
