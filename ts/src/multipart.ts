@@ -55,10 +55,15 @@ function view(c: Uint8Array, a: number, b: number): Uint8Array {
 class Driver implements MultipartHandler {
   readonly parser: MultipartParser;
   private readonly src: ChunkSource;
+  /** @internal */
   q: unknown[] = [];
+  /** @internal */
   qh = 0;
+  /** @internal */
   err: unknown = null;
+  /** @internal */
   finished = false;
+  /** @internal */
   cur: Part | null = null;
   /** A source chunk is on its way; callers meanwhile wait in `waiters`. */
   private pulling = false;
