@@ -47,7 +47,7 @@ from formwire.compat import python_multipart as _shim
 from formwire.errors import MultipartError
 from formwire.multipart import Parser
 
-__all__ = ["install", "uninstall", "installed", "native"]
+__all__ = ["install", "uninstall", "installed", "native", "form"]
 
 _saved: dict[str, Any] | None = None
 
@@ -459,3 +459,72 @@ def _native_parse(fp: Any, original: Any, options: dict[str, Any]) -> Any:
     parse.__qualname__ = "MultiPartParser.parse"
     parse.__doc__ = "Starlette's MultiPartParser.parse over formwire's events (formwire.compat.starlette)."
     return parse
+
+
+# Wiring without patching Starlette: ``await form(request)`` in place of ``await request.form()``.
+
+_form_parsers: dict[tuple[Any, ...], Any] = {}
+
+
+def _multipart_parser_class(options: dict[str, Any]) -> Any:
+    import starlette.formparsers as fp
+
+    key = tuple(sorted(options.items()))
+    cls = _form_parsers.get(key)
+    if cls is None:
+        base = fp.MultiPartParser
+        parse = (
+            _native_parse(fp, base.__dict__["parse"], options)
+            if _native_supported(fp) and (_saved is None or base.__dict__["parse"] is _saved["MultiPartParser.parse"])
+            else None
+        )
+        if parse is None:
+            raise RuntimeError("formwire.compat.starlette.form(): this Starlette's MultiPartParser is not supported")
+        cls = type("FormwireMultiPartParser", (base,), {"parse": parse})
+        _form_parsers[key] = cls
+    return cls
+
+
+async def form(
+    request: Any,
+    *,
+    max_files: int | float = 1000,
+    max_fields: int | float = 1000,
+    max_part_size: int = 1024 * 1024,
+    **options: Any,
+) -> Any:
+    """``await form(request)``: the request's form as Starlette's ``FormData``, parsed by formwire, without patching
+    Starlette (``install()`` not needed). Limits and messages as ``request.form()``; ``options`` are formwire
+    multipart options. Errors in the body are an ``HTTPException(400)`` inside an app, as with ``request.form()``.
+    The caller closes the form (``await f.close()``), as Starlette's ``request.form()`` context does. A FastAPI dependency: ``async def dep(request: Request): return await form(request)``."""
+    from starlette.datastructures import FormData
+    from starlette.exceptions import HTTPException
+    from starlette.formparsers import MultiPartException
+
+    from formwire._formwire import urlencoded_parse
+
+    owned = _NATIVE_OWNED.intersection(options)
+    if owned:
+        raise ValueError(f"form(): {', '.join(sorted(owned))} cannot be set (use max_part_size)")
+    content_type, _ = _shim.parse_options_header(request.headers.get("Content-Type"))
+    try:
+        if content_type == b"multipart/form-data":
+            parser = _multipart_parser_class(options)(
+                request.headers,
+                request.stream(),
+                max_files=max_files,
+                max_fields=max_fields,
+                max_part_size=max_part_size,
+            )
+            return await parser.parse()
+        if content_type == b"application/x-www-form-urlencoded":
+            # UE-P: the WHATWG urlencoded parser of formwire's core; Starlette's field count limit and message.
+            pairs = urlencoded_parse(await request.body(), max_pairs=None)
+            if len(pairs) > max_fields:
+                raise MultiPartException(f"Too many fields. Maximum number of fields is {max_fields}.")
+            return FormData(pairs)  # type: ignore[arg-type]
+        return FormData()
+    except MultiPartException as exc:
+        if "app" in request.scope:
+            raise HTTPException(status_code=400, detail=exc.message) from None
+        raise

@@ -25,7 +25,7 @@ from formwire._formwire import PART_END, Part
 from formwire.errors import MultipartError
 from formwire.multipart import Parser
 
-__all__ = ["install", "uninstall", "installed"]
+__all__ = ["install", "uninstall", "installed"]  # and FormDataParser, MultiPartParser (made on first use)
 
 _saved: Any = None
 _options: dict[str, Any] = {}
@@ -137,3 +137,58 @@ def installed() -> bool:
     from werkzeug import formparser
 
     return formparser.MultiPartParser.parse is _parse  # type: ignore[comparison-overlap]
+
+
+# Wiring without patching Werkzeug: a FormDataParser whose multipart parser is formwire's, for a Request subclass.
+
+
+def _classes() -> tuple[Any, Any]:
+    from werkzeug import formparser
+
+    class MultiPartParser(formparser.MultiPartParser):
+        """Werkzeug's ``MultiPartParser`` with formwire's ``parse`` (the same options as :func:`install`)."""
+
+        parse = _parse
+
+    class FormDataParser(formparser.FormDataParser):
+        """Werkzeug's ``FormDataParser`` whose multipart bodies are parsed by formwire; set it as a request's
+        ``form_data_parser_class`` (see :class:`FormDataParser` at module level)."""
+
+        def _parse_multipart(
+            self, stream: IO[bytes], mimetype: str, content_length: int | None, options: dict[str, str]
+        ) -> Any:
+            parser = MultiPartParser(
+                stream_factory=self.stream_factory,
+                max_form_memory_size=self.max_form_memory_size,
+                max_form_parts=self.max_form_parts,
+                cls=self.cls,
+            )
+            boundary = options.get("boundary", "").encode("ascii")
+            if not boundary:
+                raise ValueError("Missing boundary")
+            form, files = parser.parse(stream, boundary, content_length)
+            return stream, form, files
+
+    return MultiPartParser, FormDataParser
+
+
+def __getattr__(name: str) -> Any:
+    """``FormDataParser`` and ``MultiPartParser`` are made on first use, so importing this module does not import
+    Werkzeug. Use without patching anything:
+
+    .. code-block:: python
+
+        import flask
+        from formwire.compat.werkzeug import FormDataParser
+
+        class Request(flask.Request):
+            form_data_parser_class = FormDataParser
+
+        app = flask.Flask(__name__)
+        app.request_class = Request
+    """
+    if name in ("MultiPartParser", "FormDataParser"):
+        mp, fdp = _classes()
+        globals().update(MultiPartParser=mp, FormDataParser=fdp)
+        return globals()[name]
+    raise AttributeError(name)

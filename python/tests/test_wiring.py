@@ -1,0 +1,129 @@
+"""Framework wiring without patching: Starlette's ``await form(request)`` under a real uvicorn server and Flask's
+``form_data_parser_class`` under a real Werkzeug server, both on 127.0.0.1; neither framework is patched."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+import formwire.compat.starlette as fw_starlette
+import formwire.compat.werkzeug as fw_werkzeug
+
+BODY = (
+    b"--B\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\none\r\n"
+    b"--B\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x.txt\"\r\nContent-Type: text/plain\r\n\r\n"
+    b"hello\r\n--B--\r\n"
+)
+MP = {"Content-Type": "multipart/form-data; boundary=B"}
+
+
+def _listening_socket() -> socket.socket:
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind(("127.0.0.1", 0))
+    s.listen(16)
+    return s
+
+
+@pytest.fixture(scope="module")
+def starlette_url() -> Iterator[str]:
+    import uvicorn
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    async def upload(request: Request) -> JSONResponse:
+        form = await fw_starlette.form(request, max_fields=3)
+        try:
+            out = []
+            for k, v in form.multi_items():
+                out.append([k, v] if isinstance(v, str) else [k, v.filename, (await v.read()).decode()])
+            return JSONResponse(out)
+        finally:
+            await form.close()
+
+    app = Starlette(routes=[Route("/upload", upload, methods=["POST"])])
+    sock = _listening_socket()
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    t = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])), daemon=True)
+    t.start()
+    while not server.started:
+        time.sleep(0.01)
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        t.join(5)
+        sock.close()
+
+
+def test_starlette_form_without_install(starlette_url: str) -> None:
+    assert not fw_starlette.installed()
+    r = httpx.post(starlette_url + "/upload", content=BODY, headers=MP)
+    assert r.status_code == 200 and r.json() == [["a", "one"], ["f", "x.txt", "hello"]]
+    # formwire's rules, not python-multipart's: a body without its close delimiter is a 400 (python-multipart
+    # and Starlette's own parser answer 200 with what they read).
+    r = httpx.post(starlette_url + "/upload", content=BODY[:-9], headers=MP)
+    assert r.status_code == 400
+    # Starlette's limits and message; the urlencoded path too.
+    r = httpx.post(
+        starlette_url + "/upload",
+        content=b"a=1&b=2&c=3&d=4",
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+    )
+    assert r.status_code == 400 and "Too many fields" in r.text
+    r = httpx.post(
+        starlette_url + "/upload", content=b"a=%C3%A9&b", headers={"Content-Type": "application/x-www-form-urlencoded"}
+    )
+    assert r.json() == [["a", "é"], ["b", ""]]
+    assert not fw_starlette.installed()
+
+
+@pytest.fixture(scope="module")
+def flask_url() -> Iterator[str]:
+    import flask
+    from werkzeug.serving import make_server
+
+    class Request(flask.Request):
+        form_data_parser_class = fw_werkzeug.FormDataParser
+
+    app = flask.Flask(__name__)
+    app.request_class = Request
+
+    @app.post("/upload")
+    def upload():  # type: ignore[no-untyped-def]
+        out = [[k, v] for k, v in flask.request.form.items(multi=True)]
+        out += [[k, f.filename, f.read().decode()] for k, f in flask.request.files.items(multi=True)]
+        return flask.jsonify(out)
+
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    t = threading.Thread(target=server.serve_forever, daemon=True)
+    t.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        t.join(5)
+
+
+def test_flask_request_subclass_without_install(flask_url: str) -> None:
+    from werkzeug import formparser
+
+    assert not fw_werkzeug.installed()
+    r = httpx.post(flask_url + "/upload", content=BODY, headers=MP)
+    assert r.status_code == 200 and r.json() == [["a", "one"], ["f", "x.txt", "hello"]]
+    # formwire's limit, not Werkzeug's reading: a 300-byte boundary is over max_boundary_bytes (256): 413.
+    long = "b" * 300
+    body = BODY.replace(b"--B", b"--" + long.encode())
+    r = httpx.post(
+        flask_url + "/upload", content=body, headers={"Content-Type": f"multipart/form-data; boundary={long}"}
+    )
+    assert r.status_code == 413
+    assert formparser.MultiPartParser.parse is not fw_werkzeug._parse and not fw_werkzeug.installed()
