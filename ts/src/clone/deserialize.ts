@@ -20,22 +20,14 @@ import { factoryFor, defineValue, canCodegen, sameKeys, type Factory } from './s
 import { latin1, utf16, utf8, short, SHORT } from './strings.js';
 import * as W from './wire.js';
 import { T, E } from './wire.js';
-import { CLONE_DEFAULTS } from '../core/registry.js';
+import { CLONE_DEFAULTS, type CloneLimits } from '../core/registry.js';
 import { isStackOverflow } from './stack.js';
 
 /**
  * Limits (spec/limits.md; defaults generated from spec/registry.json). `null` or `Infinity`: no limit. Whatever the
  * limit, nesting deeper than the JavaScript stack holds is SC_LIMIT_DEPTH at the container where it ran out.
  */
-export interface DeserializeOptions {
-  /** Container nesting limit (`max_depth`, SC-L-02). Default 1000. */
-  maxDepth?: number | null;
-  /** Largest accepted input (`max_bytes`, SC-L-01). Default 256 MiB. */
-  maxBytes?: number | null;
-  /** Most values decoded (`max_values`, SC-L-05): SC_LIMIT_VALUES at the tag of value number maxValues + 1. */
-  maxValues?: number | null;
-  /** Longest BigInt in digit bytes (`max_bigint_bytes`, SC-L-06): SC_LIMIT_BIGINT at its tag. Default 1 MiB. */
-  maxBigintBytes?: number | null;
+export interface DeserializeOptions extends CloneLimits {
   /**
    * Node child_process `serialization: 'advanced'` framing of host objects: an extra varint before each (0: a typed
    * array follows, 1: a plain object follows). Off by default: it cannot be told from `v8.serialize` output.
