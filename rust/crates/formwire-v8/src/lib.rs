@@ -83,3 +83,8 @@ pub use value::{
     Array, ArrayBuffer, ErrorName, ErrorObject, Graph, Heap, Item, ObjId, Object, Prop, Props,
     PropsIter, RegExpFlags, Span, Value, View, ViewKind,
 };
+
+// The README's examples are complete programs, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -70,3 +70,8 @@ mod test_rng;
 pub mod urlencoded;
 
 pub use error::{Error, ErrorCode, ErrorKind};
+
+// The README's examples are complete programs, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
