@@ -19,7 +19,7 @@ use crate::{Failure, json, table};
 /// Bytes read per `read` call; the only buffer whose size depends on the input.
 const CHUNK: usize = 64 << 10;
 
-pub const HELP: &str = "\
+const HELP: &str = "\
 formwire decode [OPTIONS] [FILE|-]
 
 Parses a multipart/form-data or application/x-www-form-urlencoded body from FILE (or standard input),
@@ -36,16 +36,28 @@ Options:
   --allow-lf            accept bare LF line ends
   --allow-obs-fold      accept obs-fold continuation lines in part headers
   --allow-quoted-pairs  read Content-Disposition quoted-strings with quoted-pairs first (`\\\\` is one `\\`)
-  --limit NAME=VALUE    set a limit of spec/limits.md (max_parts, max_headers, max_header_bytes,
-                        max_field_bytes, max_total_field_bytes, max_file_bytes, max_total_bytes,
-                        max_boundary_bytes; urlencoded: max_pairs, max_bytes). VALUE: an integer,
-                        optionally with K/M/G/T, or `none`.
+  --limit NAME=VALUE    set a limit (names and defaults below). VALUE: an integer, optionally with
+                        K/M/G/T, or `none` (off).
   --extract DIR         write file parts into DIR (which must not exist or be empty) under safe names,
                         fields into DIR/fields.json, and DIR/files.json mapping saved names to parts.
                         Nothing is left in DIR when the body is bad.
   --no-progress         no progress line (shown on a terminal for bodies over 64 MiB)
 
 Exit codes: 0 ok, 1 I/O error, 2 bad input (code and byte offset, spec/errors.md), 64 bad usage.";
+
+/// The decode help, with every limit's name from the generated registry constants.
+pub fn help() -> String {
+    format!("{HELP}\n\n{}", limits_text())
+}
+
+/// The limit names `--limit` takes, per format, from the generated registry constants.
+fn limits_text() -> String {
+    format!(
+        "Limits (--limit NAME=VALUE; defaults and reasons in spec/limits.md):\n  multipart:  {}\n  urlencoded: {}",
+        formwire::registry::multipart::LIMITS.join(", "),
+        formwire::registry::urlencoded::LIMITS.join(", ")
+    )
+}
 
 struct Config {
     content_type: Option<String>,
@@ -98,8 +110,14 @@ fn parse_args(argv: Vec<OsString>) -> Result<Config, UsageError> {
                     })?;
                     let value = parse_size(value)?;
                     if !c.mp.set_limit(name, value) && !c.ue.set_limit(name, value) {
+                        let names: Vec<&str> = formwire::registry::multipart::LIMITS
+                            .iter()
+                            .chain(formwire::registry::urlencoded::LIMITS)
+                            .copied()
+                            .collect();
                         return Err(UsageError(format!(
-                            "unknown limit `{name}` (see spec/limits.md)"
+                            "unknown limit `{name}`; the limits are: {}",
+                            names.join(", ")
                         )));
                     }
                 }
@@ -400,7 +418,7 @@ pub fn run(argv: Vec<OsString>) -> Result<(), Failure> {
     stdout
         .write_all(out.as_bytes())
         .and_then(|()| stdout.flush())
-        .map_err(io_err("writing the result"))?;
+        .map_err(|e| Failure::stdout("writing the result", &e))?;
     if cfg.stats {
         print_stats("decoded", progress.bytes(), progress.elapsed());
     }

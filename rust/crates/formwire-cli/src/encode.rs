@@ -321,11 +321,11 @@ fn copy(mut r: impl Read, w: &mut dyn Write, progress: &mut Progress) -> Result<
             Err(e) => return Err(Failure::Io(format!("reading a body: {e}"))),
         };
         w.write_all(&buf[..n])
-            .map_err(|e| Failure::Io(format!("writing the body: {e}")))?;
+            .map_err(|e| Failure::stdout("writing the body", &e))?;
         progress.add(n);
     }
     w.flush()
-        .map_err(|e| Failure::Io(format!("writing the body: {e}")))
+        .map_err(|e| Failure::stdout("writing the body", &e))
 }
 
 #[cfg(test)]

@@ -33,6 +33,20 @@ pub enum Failure {
     Io(String),
     /// A bad command line (exit 64, EX_USAGE).
     Usage(String),
+    /// Standard output was closed by its reader (`formwire encode | head`): stop quietly, exit 0,
+    /// as a pipeline expects of a producer whose consumer has read enough.
+    BrokenPipe,
+}
+
+impl Failure {
+    /// An I/O failure writing standard output: [`Failure::BrokenPipe`] for EPIPE, else `Io`.
+    pub fn stdout(what: &str, e: &std::io::Error) -> Failure {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            Failure::BrokenPipe
+        } else {
+            Failure::Io(format!("{what}: {e}"))
+        }
+    }
 }
 
 impl From<args::UsageError> for Failure {
@@ -64,6 +78,14 @@ fn main() -> ExitCode {
     };
     let mut json_errors = false;
     let result = match cmd.as_str() {
+        "decode" if wants_help(&rest, &["--content-type", "-t", "--limit", "--extract"]) => {
+            println!("{}", decode::help());
+            Ok(())
+        }
+        "encode" if wants_help(&rest, &["-F", "--form", "--boundary", "-o", "--output"]) => {
+            println!("{}", encode::HELP);
+            Ok(())
+        }
         "decode" => {
             json_errors = rest.iter().any(|a| a == "--json");
             decode::run(rest)
@@ -75,7 +97,7 @@ fn main() -> ExitCode {
                 .map(|s| s.to_string_lossy().into_owned())
                 .as_deref()
             {
-                Some("decode") => println!("{}", decode::HELP),
+                Some("decode") => println!("{}", decode::help()),
                 Some("encode") => println!("{}", encode::HELP),
                 _ => println!("{USAGE}"),
             }
@@ -88,7 +110,7 @@ fn main() -> ExitCode {
         other => Err(Failure::Usage(format!("unknown command `{other}`"))),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) | Err(Failure::BrokenPipe) => ExitCode::SUCCESS,
         Err(Failure::Input(e)) => input_error(e, None, json_errors),
         Err(Failure::InputHint(e, hint)) => input_error(e, Some(hint), json_errors),
         Err(Failure::Io(msg)) => {
@@ -107,6 +129,24 @@ fn main() -> ExitCode {
             ExitCode::from(64)
         }
     }
+}
+
+/// Whether `-h` or `--help` stands as an option in `args` (not as the value of one of
+/// `takes_value`, not after `--`).
+fn wants_help(args: &[OsString], takes_value: &[&str]) -> bool {
+    let mut skip = false;
+    for a in args {
+        let a = a.to_string_lossy();
+        if std::mem::take(&mut skip) {
+            continue;
+        }
+        match a.as_ref() {
+            "--" => return false,
+            "-h" | "--help" => return true,
+            o => skip = takes_value.contains(&o),
+        }
+    }
+    false
 }
 
 /// Bad input: exit 2, the error as one JSON line (`--json`) or one human line.

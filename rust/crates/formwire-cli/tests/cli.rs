@@ -884,3 +884,74 @@ fn help_and_version() {
     );
     assert_eq!(run(&[], b"").status.code(), Some(64));
 }
+
+#[test]
+fn subcommand_help_flags_print_help() {
+    for args in [
+        &["decode", "--help"][..],
+        &["decode", "-h"],
+        &["decode", "--json", "-h", "x.bin"],
+        &["encode", "--help"],
+        &["encode", "-F", "a=b", "-h"],
+    ] {
+        let o = run(args, b"");
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        let want = if args[0] == "decode" {
+            "formwire decode [OPTIONS]"
+        } else {
+            "formwire encode -F SPEC"
+        };
+        assert!(stdout(&o).starts_with(want), "{args:?}: {}", stdout(&o));
+    }
+    // `-h` as the value of an option is that value, not a request for help.
+    let o = run(&["encode", "-F", "a=b", "--boundary", "-h"], b"");
+    assert!(!stdout(&o).contains("Usage") && !stdout(&o).starts_with("formwire encode"));
+}
+
+#[test]
+fn limit_help_and_errors_name_every_limit() {
+    let help = stdout(&run(&["decode", "--help"], b""));
+    let err = stderr(&run(&["decode", "--limit", "max_nope=1"], b""));
+    for name in [
+        "max_boundary_bytes",
+        "max_parts",
+        "max_headers",
+        "max_header_bytes",
+        "max_field_bytes",
+        "max_total_field_bytes",
+        "max_file_bytes",
+        "max_total_bytes",
+        "max_pairs",
+        "max_bytes",
+    ] {
+        assert!(help.contains(name), "help lacks {name}");
+        assert!(err.contains(name), "error lacks {name}: {err}");
+    }
+}
+
+#[test]
+fn encode_into_a_closed_pipe_exits_quietly() {
+    let tmp = Tmp::new("epipe");
+    let big = tmp.0.join("big.bin");
+    fs::write(&big, vec![b'x'; 8 << 20]).unwrap();
+    let spec = format!("f=@{}", big.display());
+    let mut child = bin()
+        .args(["encode", "--no-progress", "-F", &spec])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read a little, then close our end, as `head -c 100` does.
+    let mut out = child.stdout.take().unwrap();
+    let mut first = [0u8; 100];
+    std::io::Read::read_exact(&mut out, &mut first).unwrap();
+    drop(out);
+    let o = child.wait_with_output().unwrap();
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        !err.contains("Broken pipe") && !err.contains("formwire:"),
+        "{err}"
+    );
+    assert!(first.starts_with(b"--"));
+}
