@@ -180,8 +180,10 @@ pub fn latin1_str<'py>(py: Python<'py>, b: &[u8]) -> PyResult<Bound<'py, PyStrin
 /// string (no decoding pass); anything else goes through CPython's decoder.
 #[inline]
 pub fn fast_str<'py>(py: Python<'py>, s: &str) -> Bound<'py, PyString> {
-    let b = s.as_bytes();
-    if b.is_ascii() {
+    // The compact-string layout is not in the stable ABI (abi3 wheels take PyString::new).
+    #[cfg(not(Py_LIMITED_API))]
+    if s.is_ascii() {
+        let b = s.as_bytes();
         // SAFETY: PyUnicode_New(n, 127) makes a compact ASCII string of n
         // one-byte code units, which we fill completely before it is shared.
         unsafe {
@@ -207,8 +209,8 @@ pub fn str_pair<'py>(py: Python<'py>, a: &str, b: &str) -> Bound<'py, PyAny> {
         if t.is_null() {
             panic!("out of memory");
         }
-        ffi::PyTuple_SET_ITEM(t, 0, a.into_ptr());
-        ffi::PyTuple_SET_ITEM(t, 1, b.into_ptr());
+        set_tuple_item(t, 0, a.into_ptr());
+        set_tuple_item(t, 1, b.into_ptr());
         // Two strs cannot form a cycle: keep the tuple out of the collector's lists
         // (CPython would untrack it at its first collection anyway).
         ffi::PyObject_GC_UnTrack(t.cast());
@@ -225,8 +227,35 @@ pub fn list_of<'py>(py: Python<'py>, items: Vec<Bound<'py, PyAny>>) -> PyResult<
             return Err(PyErr::fetch(py));
         }
         for (i, it) in items.into_iter().enumerate() {
-            ffi::PyList_SET_ITEM(l, i as ffi::Py_ssize_t, it.into_ptr());
+            set_list_item(l, i as ffi::Py_ssize_t, it.into_ptr());
         }
         Ok(Bound::from_owned_ptr(py, l).cast_into_unchecked())
     }
+}
+
+/// `PyTuple_SET_ITEM` (a macro over the object layout) where the full API is there, `PyTuple_SetItem` in the
+/// stable ABI; both steal `v`. Safety: `t` is a new tuple and slot `i` is empty and in range.
+#[inline]
+pub unsafe fn set_tuple_item(t: *mut ffi::PyObject, i: ffi::Py_ssize_t, v: *mut ffi::PyObject) {
+    #[cfg(not(Py_LIMITED_API))]
+    unsafe {
+        ffi::PyTuple_SET_ITEM(t, i, v)
+    };
+    #[cfg(Py_LIMITED_API)]
+    unsafe {
+        ffi::PyTuple_SetItem(t, i, v)
+    };
+}
+
+/// As [`set_tuple_item`], for lists. Safety: `l` is a list and slot `i` is empty and in range.
+#[inline]
+pub unsafe fn set_list_item(l: *mut ffi::PyObject, i: ffi::Py_ssize_t, v: *mut ffi::PyObject) {
+    #[cfg(not(Py_LIMITED_API))]
+    unsafe {
+        ffi::PyList_SET_ITEM(l, i, v)
+    };
+    #[cfg(Py_LIMITED_API)]
+    unsafe {
+        ffi::PyList_SetItem(l, i, v)
+    };
 }

@@ -110,6 +110,7 @@ fn type_name(o: &Bound<'_, PyAny>) -> String {
 
 /// A Python str as a JS string: one-byte strs are copied as Latin-1, others as UTF-16 code units
 /// (code points above U+FFFF become surrogate pairs, lone surrogates stay lone).
+#[cfg(not(Py_LIMITED_API))]
 fn js_string(s: &Bound<'_, PyString>) -> JsString {
     let p = s.as_ptr();
     // SAFETY: `p` is a str object (ready: every str is since 3.12, and the ones Python code makes
@@ -141,6 +142,42 @@ fn js_string(s: &Bound<'_, PyString>) -> JsString {
     }
 }
 
+/// The stable-ABI reading (abi3 wheels): the str's code points copied out (PyUnicode_AsUCS4Copy), one-byte when
+/// every code point is, as the full-API reading gives for a one-byte str.
+#[cfg(Py_LIMITED_API)]
+fn js_string(s: &Bound<'_, PyString>) -> JsString {
+    // SAFETY: `s` is a str; AsUCS4Copy returns a PyMem buffer of LENGTH code points plus a NUL (freed below),
+    // or null with an exception set (only out of memory, then an empty string).
+    unsafe {
+        let p = s.as_ptr();
+        let len = ffi::PyUnicode_GetLength(p);
+        let buf = ffi::PyUnicode_AsUCS4Copy(p);
+        if buf.is_null() || len < 0 {
+            ffi::PyErr_Clear();
+            return JsString::from_latin1_slice(&[]);
+        }
+        let cps = std::slice::from_raw_parts(buf as *const u32, len as usize);
+        let out = if cps.iter().all(|&c| c <= 0xFF) {
+            let b: Vec<u8> = cps.iter().map(|&c| c as u8).collect();
+            JsString::from_latin1_slice(&b)
+        } else {
+            let mut u = Vec::with_capacity(cps.len() + 8);
+            for &c in cps {
+                if c > 0xFFFF {
+                    let c = c - 0x10000;
+                    u.push(0xD800 | (c >> 10) as u16);
+                    u.push(0xDC00 | (c & 0x3FF) as u16);
+                } else {
+                    u.push(c as u16);
+                }
+            }
+            JsString::from_utf16(u)
+        };
+        ffi::PyMem_Free(buf.cast());
+        out
+    }
+}
+
 /// JS code units as a Python str: surrogate pairs combine, lone surrogates stay code points.
 fn py_from_units<'py>(py: Python<'py>, u: impl Iterator<Item = u16>, n: usize) -> PyResult<Bound<'py, PyAny>> {
     let mut cps: Vec<u32> = Vec::with_capacity(n);
@@ -158,11 +195,25 @@ fn py_from_units<'py>(py: Python<'py>, u: impl Iterator<Item = u16>, n: usize) -
         cps.push(c as u32);
     }
     // SAFETY: PyUnicode_FromKindAndData copies `len` 4-byte code points (and narrows the str).
+    #[cfg(not(Py_LIMITED_API))]
     unsafe {
         Bound::from_owned_ptr_or_err(
             py,
             ffi::PyUnicode_FromKindAndData(ffi::PyUnicode_4BYTE_KIND as _, cps.as_ptr().cast(), cps.len() as isize),
         )
+    }
+    // Stable ABI: the same code points through the UTF-32 decoder (surrogatepass keeps lone surrogates).
+    #[cfg(Py_LIMITED_API)]
+    {
+        let bytes: Vec<u8> = cps.iter().flat_map(|c| c.to_le_bytes()).collect();
+        let mut order: std::os::raw::c_int = -1;
+        // SAFETY: CPython copies from a valid pointer and length; null is an error.
+        unsafe {
+            Bound::from_owned_ptr_or_err(
+                py,
+                ffi::PyUnicode_DecodeUTF32(bytes.as_ptr().cast(), bytes.len() as isize, c"surrogatepass".as_ptr(), &mut order),
+            )
+        }
     }
 }
 
@@ -620,7 +671,7 @@ impl<'py, 'a> ToPy<'py, '_, 'a> {
                         }
                         // SAFETY: `o` is the list of `a.length` slots made by `shells`, slot `j` still
                         // empty (indexes ascend); SET_ITEM steals the new reference.
-                        unsafe { ffi::PyList_SET_ITEM(o.as_ptr(), j as isize, v.into_ptr()) };
+                        unsafe { crate::util::set_list_item(o.as_ptr(), j as isize, v.into_ptr()) };
                     }
                 }
                 ObjectRef::Array(a) => {
