@@ -955,3 +955,49 @@ fn encode_into_a_closed_pipe_exits_quietly() {
     );
     assert!(first.starts_with(b"--"));
 }
+
+#[test]
+fn encode_curl_form_parameters_reach_the_body() {
+    let t = Tmp::new("curlf");
+    fs::write(t.0.join("a.txt"), b"AAA").unwrap();
+    fs::write(t.0.join("b.png"), b"BB").unwrap();
+    fs::write(t.0.join("c.json"), b"{\"k\":1}\n").unwrap();
+    fs::write(t.0.join("h.txt"), b"# comment\nX-From-File: yes\n\n").unwrap();
+    let p = |n: &str| t.0.join(n).display().to_string();
+    let o = run(
+        &[
+            "encode",
+            "--boundary",
+            "B",
+            "-F",
+            &format!(
+                "up=@{};headers=X-One: 1,{};type=image/x-test",
+                p("a.txt"),
+                p("b.png")
+            ),
+            "-F",
+            &format!(
+                "meta=<{};type=application/json;headers=@{}",
+                p("c.json"),
+                p("h.txt")
+            ),
+            "-F",
+            &format!("doc=<{};filename=d.json", p("c.json")),
+            "--form-string",
+            "s=a;type=b",
+        ],
+        b"",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let body = String::from_utf8(o.stdout.clone()).unwrap();
+    let want = "--B\r\nContent-Disposition: form-data; name=\"up\"; filename=\"a.txt\"\r\nContent-Type: text/plain\r\nX-One: 1\r\n\r\nAAA\r\n\
+--B\r\nContent-Disposition: form-data; name=\"up\"; filename=\"b.png\"\r\nContent-Type: image/x-test\r\n\r\nBB\r\n\
+--B\r\nContent-Disposition: form-data; name=\"meta\"\r\nContent-Type: application/json\r\nX-From-File: yes\r\n\r\n{\"k\":1}\n\r\n\
+--B\r\nContent-Disposition: form-data; name=\"doc\"; filename=\"d.json\"\r\nContent-Type: application/octet-stream\r\n\r\n{\"k\":1}\n\r\n\
+--B\r\nContent-Disposition: form-data; name=\"s\"\r\n\r\na;type=b\r\n--B--\r\n";
+    assert_eq!(body, want);
+    // The announced length is the body's, and the result decodes.
+    assert!(stderr(&o).contains(&format!("Content-Length: {}", want.len())));
+    let d = run(&["decode", "--json", "-"], want.as_bytes());
+    assert!(d.status.success(), "{}", stderr(&d));
+}
