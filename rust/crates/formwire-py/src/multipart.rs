@@ -305,19 +305,32 @@ fn options(
     max_file_bytes: Option<i128>,
     max_total_bytes: Option<i128>,
 ) -> PyResult<Options> {
+    // By the registry's names (spec/registry.json), through the core's own setters.
     let mut o = Options::default();
-    o.allow_preamble = allow_preamble;
-    o.allow_lf = allow_lf;
-    o.allow_obs_fold = allow_obs_fold;
-    o.allow_quoted_pairs = allow_quoted_pairs;
-    o.max_boundary_bytes = util::limit(max_boundary_bytes, "max_boundary_bytes")?;
-    o.max_parts = util::limit(max_parts, "max_parts")?;
-    o.max_headers = util::limit(max_headers, "max_headers")?;
-    o.max_header_bytes = util::limit(max_header_bytes, "max_header_bytes")?;
-    o.max_field_bytes = util::limit(max_field_bytes, "max_field_bytes")?;
-    o.max_total_field_bytes = util::limit(max_total_field_bytes, "max_total_field_bytes")?;
-    o.max_file_bytes = util::limit(max_file_bytes, "max_file_bytes")?;
-    o.max_total_bytes = util::limit(max_total_bytes, "max_total_bytes")?;
+    let flags = [
+        ("allow_preamble", allow_preamble),
+        ("allow_lf", allow_lf),
+        ("allow_obs_fold", allow_obs_fold),
+        ("allow_quoted_pairs", allow_quoted_pairs),
+    ];
+    for (name, on) in flags {
+        let known = o.set_flag(name, on);
+        debug_assert!(known, "{name}");
+    }
+    let limits = [
+        ("max_boundary_bytes", max_boundary_bytes),
+        ("max_parts", max_parts),
+        ("max_headers", max_headers),
+        ("max_header_bytes", max_header_bytes),
+        ("max_field_bytes", max_field_bytes),
+        ("max_total_field_bytes", max_total_field_bytes),
+        ("max_file_bytes", max_file_bytes),
+        ("max_total_bytes", max_total_bytes),
+    ];
+    for (name, v) in limits {
+        let known = o.set_limit(name, Some(util::limit(v, name)?));
+        debug_assert!(known, "{name}");
+    }
     Ok(o)
 }
 
@@ -597,43 +610,25 @@ pub fn boundary_from_content_type<'py>(
     Ok(PyBytes::new(py, &b))
 }
 
-/// Reads a Content-Disposition value with the parser's own grammar (MP-H-07..09):
-/// `(name, filename, name_star, filename_star)` as raw bytes, or `None` when it is not valid.
+/// Reads a Content-Disposition value with the parser's own grammar (MP-H-07..10, the core's
+/// `ContentDisposition::parse`): `(name, filename, name_star, filename_star)` as raw bytes, or `None`
+/// when it is not valid. `allow_quoted_pairs` as the parser option of that name.
 #[pyfunction]
-pub fn parse_disposition<'py>(py: Python<'py>, value: &Bound<'py, PyAny>) -> PyResult<Option<Bound<'py, PyTuple>>> {
+#[pyo3(signature = (value, *, allow_quoted_pairs=false))]
+pub fn parse_disposition<'py>(
+    py: Python<'py>,
+    value: &Bound<'py, PyAny>,
+    allow_quoted_pairs: bool,
+) -> PyResult<Option<Bound<'py, PyTuple>>> {
     let v = util::text_or_bytes(value)?;
-    let v = v.as_bytes();
-    if v.iter().any(|&b| matches!(b, b'\r' | b'\n' | 0)) {
+    let Some(d) = formwire::multipart::ContentDisposition::parse(v.as_bytes(), allow_quoted_pairs) else {
         return Ok(None);
-    }
-    let mut body = Vec::with_capacity(v.len() + 48);
-    body.extend_from_slice(b"--x\r\nContent-Disposition: ");
-    body.extend_from_slice(v);
-    body.extend_from_slice(b"\r\n\r\n\r\n--x--");
-    let mut o = Options::default();
-    o.max_header_bytes = u64::MAX;
-    let mut parser = Parser::new(b"x", o).map_err(|e| errors::core(py, e))?;
-    let mut feed = parser.feed(&body);
-    while let Some(ev) = feed.next() {
-        match ev {
-            Ok(Event::PartStart(p)) => {
-                let b = |x: Option<&[u8]>| x.map(|x| PyBytes::new(py, x).into_any());
-                let t = PyTuple::new(
-                    py,
-                    [
-                        Some(PyBytes::new(py, p.name_bytes()).into_any()),
-                        b(p.filename_bytes()),
-                        b(p.name_star()),
-                        b(p.filename_star()),
-                    ],
-                )?;
-                return Ok(Some(t));
-            }
-            Ok(_) => {}
-            Err(_) => return Ok(None),
-        }
-    }
-    Ok(None)
+    };
+    let b = |x: Option<Vec<u8>>| x.map(|x| PyBytes::new(py, &x).into_any());
+    Ok(Some(PyTuple::new(
+        py,
+        [Some(PyBytes::new(py, &d.name).into_any()), b(d.filename), b(d.name_star), b(d.filename_star)],
+    )?))
 }
 
 /// The WHATWG MIME type parser (MIME Sniffing §4.4): `(type, subtype, [(name, value), ...])`

@@ -73,7 +73,7 @@ pub mod stream;
 pub use encode::{Body, Encoder, encode_to_vec};
 pub use form::{Entry, FormData, Value};
 pub use parser::{Event, Feed, Parser};
-pub use part::{Header, Headers, Part};
+pub use part::{ContentDisposition, Header, Headers, Part};
 
 use crate::error::{Error, ErrorCode};
 use crate::mime::MimeType;

@@ -94,6 +94,51 @@ pub(crate) fn parse_disposition_into(
     parse_into(buf, start, end, d, false).is_some()
 }
 
+/// A Content-Disposition header value read on its own, with the grammar the
+/// parser applies to a part's header (MP-H-07..10): the raw bytes of `name`,
+/// `filename`, `name*` and `filename*`. For frameworks that read a header
+/// themselves (python-multipart's `parse_options_header`, say).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContentDisposition {
+    /// `name` (MP-H-08), unescaped when the quoted-pair reading was taken.
+    pub name: Vec<u8>,
+    /// `filename`, when present.
+    pub filename: Option<Vec<u8>>,
+    /// `name*` as sent (RFC 8187 syntax, not decoded).
+    pub name_star: Option<Vec<u8>>,
+    /// `filename*` as sent (RFC 8187 syntax, not decoded).
+    pub filename_star: Option<Vec<u8>>,
+}
+
+impl ContentDisposition {
+    /// Reads `value` as the parser reads a part's Content-Disposition value:
+    /// OWS around it trimmed (MP-H-11), NUL, CR and LF never part of a value
+    /// (MP-H-02), then MP-H-07's grammar with `allow_quoted_pairs` as the
+    /// parser option of that name. `None` when the parser would reject the
+    /// part with `MP_DISPOSITION`.
+    pub fn parse(value: &[u8], allow_quoted_pairs: bool) -> Option<ContentDisposition> {
+        if memchr::memchr3(0, b'\r', b'\n', value).is_some() {
+            return None;
+        }
+        let ows = |b: &u8| matches!(b, b' ' | b'\t');
+        let start = value.iter().position(|b| !ows(b)).unwrap_or(value.len());
+        let end = value.iter().rposition(|b| !ows(b)).map_or(start, |i| i + 1);
+        let mut buf = value[start..end].to_vec();
+        let n = buf.len();
+        let mut d = Disposition::default();
+        if !parse_disposition_into(&mut buf, 0, n, &mut d, allow_quoted_pairs) {
+            return None;
+        }
+        let get = |(a, b): Span| buf[a..b].to_vec();
+        Some(ContentDisposition {
+            name: get(d.name),
+            filename: d.filename.map(get),
+            name_star: d.name_star.map(get),
+            filename_star: d.filename_star.map(get),
+        })
+    }
+}
+
 /// The quoted-pair reading's values: each span holding a backslash is
 /// copied unescaped (`\x` is `x`, RFC 9110 §5.6.4) to the end of `buf`.
 /// Token values hold no backslash (not a token byte), so they stay put.
@@ -451,6 +496,34 @@ mod tests {
 
     fn cd(v: &str) -> Option<Params> {
         cd_with(v, false)
+    }
+
+    #[test]
+    fn content_disposition_parse_reads_one_value_as_the_parser_does() {
+        let d =
+            ContentDisposition::parse(b" form-data; name=\"a\"; filename=\"a\\\"b.txt\"\t", false)
+                .unwrap();
+        assert_eq!(d.name, b"a");
+        assert_eq!(d.filename.as_deref(), Some(&b"a\"b.txt"[..]));
+        let d = ContentDisposition::parse(b"form-data; name=\"a\\\\b\"", false).unwrap();
+        assert_eq!(d.name, b"a\\\\b"); // literal reading by default (MP-H-07)
+        let d = ContentDisposition::parse(b"form-data; name=\"a\\\\b\"", true).unwrap();
+        assert_eq!(d.name, b"a\\b");
+        let d =
+            ContentDisposition::parse(b"form-data; name=x; name*=utf-8''%C3%A9", false).unwrap();
+        assert_eq!(d.name_star.as_deref(), Some(&b"utf-8''%C3%A9"[..]));
+        assert_eq!(
+            ContentDisposition::parse(b"attachment; name=x", false),
+            None
+        );
+        assert_eq!(
+            ContentDisposition::parse(b"form-data; name=\"a\r\nb\"", false),
+            None
+        );
+        assert_eq!(
+            ContentDisposition::parse(b"form-data; name=a; name=b", false),
+            None
+        );
     }
 
     #[test]
