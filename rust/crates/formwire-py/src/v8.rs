@@ -211,7 +211,12 @@ fn py_from_units<'py>(py: Python<'py>, u: impl Iterator<Item = u16>, n: usize) -
         unsafe {
             Bound::from_owned_ptr_or_err(
                 py,
-                ffi::PyUnicode_DecodeUTF32(bytes.as_ptr().cast(), bytes.len() as isize, c"surrogatepass".as_ptr(), &mut order),
+                ffi::PyUnicode_DecodeUTF32(
+                    bytes.as_ptr().cast(),
+                    bytes.len() as isize,
+                    c"surrogatepass".as_ptr(),
+                    &mut order,
+                ),
             )
         }
     }
