@@ -53,6 +53,7 @@ __all__ = [
     "aiter_chunks",
     "asgi_chunks",
     "encode",
+    "AsyncEncoded",
     "Encoded",
     "File",
     "Blob",
@@ -202,8 +203,13 @@ class Encoded:
     iterate for the bytes (frames, then each file body as it is: ``bytes`` bodies are yielded without a copy, files
     are read in ``chunk_size`` pieces). ``to_bytes()`` builds one contiguous body.
 
-    httpx: ``httpx.post(url, content=enc, headers=enc.headers)``; requests:
-    ``requests.post(url, data=iter(enc), headers=enc.headers)``.
+    ``len(enc)`` is ``content_length`` when it is known (otherwise the object has no length), so clients send it
+    as a known-length body, not chunked. requests: ``requests.post(url, data=enc, headers=enc.headers)``
+    (``data=iter(enc)`` hides the length: requests then adds ``Transfer-Encoding: chunked`` beside the
+    ``Content-Length`` of ``headers``, which servers such as uvicorn refuse with 400). httpx:
+    ``httpx.post(url, content=enc, headers=enc.headers)``; ``httpx.AsyncClient``:
+    ``await client.post(url, content=enc.aiter(), headers=enc.headers)`` (httpx takes any iterable as a sync
+    body, so an async client needs the async-only view; file bodies are read in a worker thread).
     """
 
     __slots__ = ("boundary", "content_type", "content_length", "_pieces", "_starts", "chunk_size")
@@ -226,6 +232,10 @@ class Encoded:
         self._starts = starts
         #: The exact body length when every body's size is known (MP-S-08), else ``None``.
         self.content_length = total
+        if total is not None and type(self) is Encoded:
+            # Only a known length is a length: `len()` of an unknown-length body raises, and clients then stream
+            # it chunked. The subclass adds `__len__` (same slots, so the switch is layout-compatible).
+            self.__class__ = _SizedEncoded
 
     @property
     def headers(self) -> dict[str, str]:
@@ -247,8 +257,20 @@ class Encoded:
                 yield from self._read(i, p)
 
     async def __aiter__(self) -> AsyncIterator[bytes]:
-        for chunk in self:
-            yield chunk
+        # File bodies are read in a worker thread so that a disk read never blocks the event loop.
+        import asyncio
+
+        it = iter(self)
+        done = object()
+        while True:
+            chunk = await asyncio.to_thread(next, it, done)
+            if chunk is done:
+                return
+            yield chunk  # type: ignore[misc]
+
+    def aiter(self) -> AsyncEncoded:
+        """An async-only view of this body (``content=`` of ``httpx.AsyncClient``, aiohttp's ``data=``)."""
+        return AsyncEncoded(self)
 
     def _read(self, i: int, f: Any) -> Iterator[bytes]:
         start = self._starts[i]
@@ -278,6 +300,43 @@ class Encoded:
 
     def __repr__(self) -> str:
         return f"Encoded(content_type={self.content_type!r}, content_length={self.content_length!r})"
+
+
+class _SizedEncoded(Encoded):
+    """An :class:`Encoded` whose length is known: ``len()`` is ``content_length``."""
+
+    __slots__ = ()
+
+    def __len__(self) -> int:
+        return self.content_length  # type: ignore[return-value]
+
+
+class AsyncEncoded:
+    """The async-only view of an :class:`Encoded` body (``Encoded.aiter()``): ``async for`` gives its bytes, with
+    file bodies read in a worker thread; ``headers``, ``content_type`` and ``content_length`` are the body's."""
+
+    __slots__ = ("encoded",)
+
+    def __init__(self, encoded: Encoded) -> None:
+        self.encoded = encoded
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return self.encoded.headers
+
+    @property
+    def content_type(self) -> str:
+        return self.encoded.content_type
+
+    @property
+    def content_length(self) -> int | None:
+        return self.encoded.content_length
+
+    def __aiter__(self) -> AsyncIterator[bytes]:
+        return self.encoded.__aiter__()
+
+    def __repr__(self) -> str:
+        return f"AsyncEncoded({self.encoded!r})"
 
 
 def _tell(f: Any) -> int | None:
