@@ -64,6 +64,25 @@ def starlette_url() -> Iterator[str]:
         sock.close()
 
 
+def test_starlette_form_limits_are_413_and_malformed_400_with_the_code(starlette_url: str) -> None:
+    # A formwire limit (MP-B-04: a 300-byte boundary is over max_boundary_bytes, 256) is 413 with its code; a
+    # malformed part header is 400 with its code. Stock FastAPI/Starlette answer 400 for both.
+    long = "b" * 300
+    body = BODY.replace(b"--B", b"--" + long.encode())
+    r = httpx.post(
+        starlette_url + "/upload", content=body, headers={"Content-Type": f"multipart/form-data; boundary={long}"}
+    )
+    assert r.status_code == 413 and "MP_LIMIT_BOUNDARY at byte" in r.text, r.text
+    r = httpx.post(
+        starlette_url + "/upload", content=BODY.replace(b"Content-Disposition:", b"Content Disposition:"), headers=MP
+    )
+    assert r.status_code == 400 and "(MP_" in r.text, r.text
+    # Starlette's own count limit (max_fields=3 here) is a limit too.
+    many = b"".join(b'--B\r\nContent-Disposition: form-data; name="x"\r\n\r\n1\r\n' for _ in range(5)) + b"--B--\r\n"
+    r = httpx.post(starlette_url + "/upload", content=many, headers=MP)
+    assert r.status_code == 413 and "Too many fields" in r.text, r.text
+
+
 def test_starlette_form_without_install(starlette_url: str) -> None:
     assert not fw_starlette.installed()
     r = httpx.post(starlette_url + "/upload", content=BODY, headers=MP)
@@ -71,14 +90,14 @@ def test_starlette_form_without_install(starlette_url: str) -> None:
     # formwire's rules, not python-multipart's: a body without its close delimiter is a 400 (python-multipart
     # and Starlette's own parser answer 200 with what they read).
     r = httpx.post(starlette_url + "/upload", content=BODY[:-9], headers=MP)
-    assert r.status_code == 400
+    assert r.status_code == 400 and "MP_TRUNCATED at byte" in r.text, r.text
     # Starlette's limits and message; the urlencoded path too.
     r = httpx.post(
         starlette_url + "/upload",
         content=b"a=1&b=2&c=3&d=4",
         headers={"Content-Type": "application/x-www-form-urlencoded"},
     )
-    assert r.status_code == 400 and "Too many fields" in r.text
+    assert r.status_code == 413 and "Too many fields" in r.text
     r = httpx.post(
         starlette_url + "/upload", content=b"a=%C3%A9&b", headers={"Content-Type": "application/x-www-form-urlencoded"}
     )
@@ -125,5 +144,10 @@ def test_flask_request_subclass_without_install(flask_url: str) -> None:
     r = httpx.post(
         flask_url + "/upload", content=body, headers={"Content-Type": f"multipart/form-data; boundary={long}"}
     )
-    assert r.status_code == 413
+    assert r.status_code == 413 and "MP_LIMIT_BOUNDARY at byte" in r.text, r.text
+    # A malformed body is 400 with its code (Werkzeug's own parser answers 200 with an empty form).
+    r = httpx.post(flask_url + "/upload", content=BODY[:-9], headers=MP)
+    assert r.status_code == 400 and "MP_TRUNCATED at byte" in r.text, r.text
+    r = httpx.post(flask_url + "/upload", content=BODY, headers=MP)
+    assert r.status_code == 200
     assert formparser.MultiPartParser.parse is not fw_werkzeug._parse and not fw_werkzeug.installed()

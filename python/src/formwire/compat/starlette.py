@@ -44,7 +44,7 @@ from typing import Any, Callable
 
 from formwire._formwire import PART_END, Part
 from formwire.compat import python_multipart as _shim
-from formwire.errors import MultipartError
+from formwire.errors import MultipartError, ParseError
 from formwire.multipart import Parser
 
 __all__ = ["install", "uninstall", "installed", "native", "form"]
@@ -526,5 +526,15 @@ async def form(
         return FormData()
     except MultiPartException as exc:
         if "app" in request.scope:
-            raise HTTPException(status_code=400, detail=exc.message) from None
+            # Limits are 413 and malformed bodies 400 (spec/registry.json http_status), with formwire's code in
+            # the detail; Starlette's own counts (max_files, max_fields, max_part_size) are limits too.
+            limit = exc.message.startswith(("Too many", "Part exceeded", "Fields exceeded"))
+            cause = exc.__cause__ if isinstance(exc.__cause__, ParseError) else None
+            if cause is not None and not limit and cause.http_status == 413:
+                limit = True
+            status = 413 if limit else 400
+            detail = exc.message
+            if cause is not None and (cause.http_status == 413) == limit:
+                detail += f" ({cause.code} at byte {cause.offset})"
+            raise HTTPException(status_code=status, detail=detail) from None
         raise

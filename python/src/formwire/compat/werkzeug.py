@@ -9,12 +9,14 @@
 and Werkzeug's limits: ``max_form_parts`` (Flask ``MAX_FORM_PARTS``) is formwire's ``max_parts`` and
 ``max_form_memory_size`` (Flask ``MAX_FORM_MEMORY_SIZE``) its ``max_field_bytes``; exceeding either is a 413 as
 before, and so is every other formwire limit (``MP_LIMIT_*``: a boundary over ``max_boundary_bytes``, 10 MiB of text
-fields in all, ...), so a limit is never an empty form. Malformed bodies are a ``ValueError`` (formwire's
+fields in all, ...), so a limit is never an empty form; the response body names the code (``MP_LIMIT_PARTS at byte
+N: ...``). With ``install()`` malformed bodies are a ``ValueError`` (formwire's
 ``MultipartError``), which Werkzeug's form parser turns into an empty form unless ``silent=False``, as it does with
 its own errors. ``allow_preamble`` is on by default here, because Werkzeug's own test client sends a CRLF before the
 first delimiter, and so is ``allow_quoted_pairs`` (MP-H-07), because Werkzeug reads ``\\x`` in a quoted parameter as
 ``x``: ``filename="a\\\\b"`` is ``a\\b`` here too. Text fields are UTF-8 with U+FFFD (MP-F-01) whatever charset a part
-claims. ``uninstall()`` restores Werkzeug's parser.
+claims. ``uninstall()`` restores Werkzeug's parser. The ``FormDataParser`` class (wiring without patching) answers
+a malformed body with 400 and its code (``MP_TRUNCATED at byte N: ...``) instead of an empty form.
 """
 
 from __future__ import annotations
@@ -49,8 +51,8 @@ def _parse(self: Any, stream: IO[bytes], boundary: bytes, content_length: int | 
         parser = Parser(boundary, **opts)
     except MultipartError as e:
         # MP-B-04: a boundary over max_boundary_bytes is a limit (413), never the empty form of a silent ValueError.
-        if e.code.startswith("MP_LIMIT_"):
-            raise RequestEntityTooLarge() from e
+        if e.http_status == 413:
+            raise RequestEntityTooLarge(_describe(e)) from e
         raise
     fields: list[tuple[str, str]] = []
     files: list[tuple[str, Any]] = []
@@ -104,10 +106,15 @@ def _parse(self: Any, stream: IO[bytes], boundary: bytes, content_length: int | 
             f.close()
         if container is not None:
             container.close()
-        if e.code.startswith("MP_LIMIT_"):
-            raise RequestEntityTooLarge() from e
+        if e.http_status == 413:
+            raise RequestEntityTooLarge(_describe(e)) from e
         raise
     return self.cls(fields), self.cls(files)
+
+
+def _describe(e: MultipartError) -> str:
+    """The error's code and offset for the response body (the code is the stable part, spec/errors.md)."""
+    return f"{e.code} at byte {e.offset}: {e}"
 
 
 def install(**options: Any) -> None:
@@ -166,7 +173,14 @@ def _classes() -> tuple[Any, Any]:
             boundary = options.get("boundary", "").encode("ascii")
             if not boundary:
                 raise ValueError("Missing boundary")
-            form, files = parser.parse(stream, boundary, content_length)
+            try:
+                form, files = parser.parse(stream, boundary, content_length)
+            except MultipartError as e:
+                # Explicit wiring answers a malformed body with 400 and its code, not Werkzeug's silent empty
+                # form (install() keeps that, for code written against it). Limits are 413 above.
+                from werkzeug.exceptions import BadRequest
+
+                raise BadRequest(_describe(e)) from e
             return stream, form, files
 
     return MultiPartParser, FormDataParser
