@@ -195,6 +195,19 @@ def _check_max_size(max_size: Any) -> None:
         raise ValueError("max_size must be a positive number, not %r" % max_size)
 
 
+#: python-multipart's wording for the errors both raise, put before formwire's message (``except`` clauses and logs
+#: that match the text keep working; ``.code`` is the contract).
+_PM_WORDING = {
+    "MP_LIMIT_HEADERS": "Maximum header count exceeded",
+    "MP_LIMIT_HEADER_BYTES": "Maximum header size exceeded",
+}
+
+
+def _mp_error(e: MultipartError) -> MultipartParseError:
+    prefix = _PM_WORDING.get(e.code)
+    return MultipartParseError(f"{prefix}: {e}" if prefix else str(e), e.code, e.offset)
+
+
 class BaseParser:
     """python-multipart's ``BaseParser``: a ``callbacks`` dict, ``callback(name, data, start, end)`` and
     ``set_callback(name, func)`` (``None`` removes it). A callback whose value is ``None`` is not called."""
@@ -319,7 +332,11 @@ class MultipartParser(BaseParser):
         try:
             return Parser(self._boundary, **opts)
         except MultipartError as e:
-            raise MultipartParseError(str(e), e.code, e.offset) from None
+            if e.code == "MP_LIMIT_BOUNDARY":
+                limit = opts.get("max_boundary_bytes", 256)
+                msg = f"Boundary length {len(self._boundary)} exceeds maximum of {limit}: {e}"
+                raise MultipartParseError(msg, e.code, e.offset) from None
+            raise _mp_error(e) from None
 
     @property
     def boundary(self) -> bytes:
@@ -347,7 +364,7 @@ class MultipartParser(BaseParser):
             # max_fields) that comes first in the stream raises first.
             if e.events:
                 self._dispatch(list(e.events), memoryview(data) if self.zero_copy else data)
-            raise MultipartParseError(str(e), e.code, e.offset) from None
+            raise _mp_error(e) from None
         if events:
             self._dispatch(events, memoryview(data) if self.zero_copy else data)
         return n
@@ -361,7 +378,7 @@ class MultipartParser(BaseParser):
         except MultipartError as e:
             if e.events:
                 self._dispatch(list(e.events), b"")
-            raise MultipartParseError(str(e), e.code, e.offset) from None
+            raise _mp_error(e) from None
         self._dispatch(events, b"")
 
     def _dispatch(self, events: list[Any], data: Any) -> None:
@@ -385,7 +402,7 @@ class MultipartParser(BaseParser):
                 for name, value in ev.raw_headers:
                     if limit is not None and len(name) + 1 + len(value) > limit:
                         raise MultipartParseError(
-                            f"a header line is longer than max_header_size ({limit})",
+                            f"Maximum header size exceeded: a header line is longer than max_header_size ({limit})",
                             "MP_LIMIT_HEADER_BYTES",
                             ev.body_offset,
                         )
@@ -1068,7 +1085,8 @@ def parse_options_header(value: str | bytes | None) -> tuple[bytes, dict[bytes, 
     """python-multipart's ``parse_options_header``, with formwire's readings.
 
     A ``form-data`` Content-Disposition gives ``name``/``filename`` (and ``name*``/``filename*`` raw) exactly as
-    formwire's parser reads them (MP-H-07..10: names UTF-8 with U+FFFD, re-encoded as UTF-8); anything else is read
+    formwire's parser reads them (MP-H-07..10: names UTF-8 with U+FFFD, re-encoded as UTF-8; ``name*`` and ``filename*``
+    left out as python-multipart leaves them out); anything else is read
     as a MIME type (WHATWG MIME Sniffing §4.4, over the isomorphic decoding of the header; parameter values come
     back UTF-8 encoded, so a boundary is what MP-B-02 says it is)."""
     if not value:
@@ -1085,14 +1103,12 @@ def parse_options_header(value: str | bytes | None) -> tuple[bytes, dict[bytes, 
         out: dict[bytes, bytes] = {b"name": d[0].decode("utf-8", "replace").encode("utf-8")}
         if d[1] is not None:
             out[b"filename"] = d[1].decode("utf-8", "replace").encode("utf-8")
-        if d[2] is not None:
-            out[b"name*"] = d[2]
-        if d[3] is not None:
-            out[b"filename*"] = d[3]
+        # name* and filename* are left out, as python-multipart does (RFC 7578 §4.2; MP-H-10: never an override).
         return head, out
     m = parse_mime(raw)
     if m is None:
         return head, {}
     # Values as UTF-8: a boundary is the UTF-8 encoding of the parameter (MP-B-02: header byte E9 is é, C3 A9).
-    params = {k.encode("latin-1"): v.encode("utf-8") for k, v in m[2]}
+    # Extended (RFC 2231) parameters are left out, as python-multipart does.
+    params = {k.encode("latin-1"): v.encode("utf-8") for k, v in m[2] if not k.endswith("*")}
     return f"{m[0]}/{m[1]}".encode("latin-1"), params
