@@ -11,6 +11,8 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
+from fastapi import Depends, FastAPI, Request
+from starlette.datastructures import FormData
 
 import formwire.compat.starlette as fw_starlette
 import formwire.compat.werkzeug as fw_werkzeug
@@ -35,7 +37,6 @@ def _listening_socket() -> socket.socket:
 def starlette_url() -> Iterator[str]:
     import uvicorn
     from starlette.applications import Starlette
-    from starlette.requests import Request
     from starlette.responses import JSONResponse
     from starlette.routing import Route
 
@@ -151,3 +152,21 @@ def test_flask_request_subclass_without_install(flask_url: str) -> None:
     r = httpx.post(flask_url + "/upload", content=BODY, headers=MP)
     assert r.status_code == 200
     assert formparser.MultiPartParser.parse is not fw_werkzeug._parse and not fw_werkzeug.installed()
+
+
+def test_fastapi_dependency_without_install() -> None:
+    from starlette.testclient import TestClient
+
+    async def formwire_form(request: Request) -> FormData:
+        return await fw_starlette.form(request)
+
+    app = FastAPI()
+
+    @app.post("/upload")
+    async def upload(form: FormData = Depends(formwire_form)) -> dict[str, str]:  # noqa: B008
+        return {k: v if isinstance(v, str) else (v.filename or "") for k, v in form.multi_items()}
+
+    with TestClient(app) as c:
+        assert c.post("/upload", content=BODY, headers=MP).json() == {"a": "one", "f": "x.txt"}
+        assert c.post("/upload", content=BODY[:-9], headers=MP).status_code == 400  # python-multipart: 200
+    assert not fw_starlette.installed()
