@@ -88,7 +88,12 @@ def run_one(name: str, spec: dict, timeout: int = 170) -> dict[str, str]:
         *spec["tests"],
     ]
     report.unlink(missing_ok=True)
-    subprocess.run(cmd, cwd=src, env=env, timeout=timeout, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        subprocess.run(cmd, cwd=src, env=env, timeout=timeout, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return {f"{name}: the whole run (over {timeout} s)": "failed"}
+    if not report.exists():
+        return {f"{name}: pytest wrote no report (collection failed?)": "failed"}
     outcomes: dict[str, str] = {}
     for case in ET.parse(report).getroot().iter("testcase"):
         tid = test_id(f"{case.get('classname')}::{case.get('name')}")
