@@ -8,7 +8,7 @@ RUST_MANIFEST := rust/Cargo.toml
 LANGS := $(strip $(if $(wildcard rust/Cargo.toml),rust) $(if $(wildcard ts/package.json),ts) $(if $(wildcard python/pyproject.toml),python) $(if $(wildcard go/go.mod),go))
 
 .DEFAULT_GOAL := help
-.PHONY: help setup build rust-build ts-build python-build go-build test conformance cross validate registry lint vectors demo bench bench-quick interop interop-smoke clean
+.PHONY: help setup build rust-build ts-build python-build go-build test conformance cross validate registry lint vectors demo bench bench-quick interop interop-smoke clean package
 
 help: ## List the targets
 	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -29,6 +29,9 @@ python-build:
 
 go-build:
 	@if [ -f go/go.mod ]; then go build -C go ./... && go build -C go -trimpath -o bin/formwire-testee ./cmd/formwire-testee; fi
+
+package: build ## npm tarball, `cargo package` of the publishable crates, abi3 wheel + sdist into target/package/, then install and run each in a clean environment
+	@$(PYTHON) scripts/package.py test
 
 test: build ## Unit tests + conformance for every language; ends with `N passed, N failed`
 	@$(PYTHON) scripts/test-all.py

@@ -99,6 +99,19 @@ def suites() -> list[Suite]:
             "plain",
             "ts/runtimes/package.json",
         ),
+        # The testee in headless Chromium (ts/browser/testee.py: the ESM build in a page, driven over DevTools); the
+        # first run installs Debian's chromium through interop/setup (about 2.5 minutes here).
+        Suite(
+            "ts-browser",
+            [
+                "bash",
+                "-c",
+                "{ command -v chromium >/dev/null || interop/setup >&2; } && "
+                "exec python3 conformance/run --lang ts-browser -j 2",
+            ],
+            "plain",
+            "ts/browser/testee.py",
+        ),
         # short mode (3 s per target, fixed seed); long runs by hand: node ts/fuzz/fuzz.mjs --seconds 600
         Suite("ts-fuzz", ["node", "ts/fuzz/fuzz.mjs", "--seconds", "3", "--seed", "1"], "plain", "ts/fuzz/fuzz.mjs"),
         # incumbents' own suites (npm tarballs at pinned versions) against the drop-in adapters; compat/README.md
@@ -184,6 +197,8 @@ def suites() -> list[Suite]:
             "plain",
             "interop/run",
         ),
+        # Installs the npm tarball, the abi3 wheel and the packaged crates into clean temp environments.
+        Suite("package", [sys.executable, "scripts/package.py", "test"], "plain", "scripts/package.py"),
         Suite("bench-quick", ["make", "--no-print-directory", "bench-quick"], "plain", "bench/run"),
     ]
 
