@@ -24,3 +24,4 @@ export { parseMultipart, formData, defaultIndexOf, Part, MultipartParts, type Pa
 export { encodeFormData, STREAM_CHUNK_BYTES, type EncodeOptions, type EncodedFormData, type FormLike, type FormValue, type BlobLike, type BytesFile } from './encode.js';
 export { parseUrlencoded, serializeUrlencoded, urlencodedSearchParams, type UrlencodedOptions } from './urlencoded.js';
 export type { BodySource } from './adapters/web.js';
+export { removeSpilledFiles } from './adapters/spill.js';

@@ -36,10 +36,42 @@ interface NodeFs {
   unlink(path: string): Promise<void>;
 }
 
-/** Temp files not yet removed, and their removal when their File is collected or at exit. */
+/** Temp files not yet removed, and their removal when their File is collected, at exit or on a signal. */
 const live = new Set<string>();
 let exitHook = false;
 let registry: FinalizationRegistry<string> | null = null;
+let unlinkSync: ((path: string) => void) | null = null;
+
+/** Signals whose default action ends the process. */
+const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const;
+
+interface NodeProcess {
+  pid: number;
+  once(e: string, f: () => void): void;
+  on(e: string, f: () => void): void;
+  removeListener(e: string, f: () => void): void;
+  listenerCount(e: string): number;
+  kill(pid: number, sig: string): void;
+}
+
+/**
+ * Removes every temp file formData()'s spill made that is still on disk (synchronously), and returns how many it
+ * removed. Files of FormData objects still in use stop being readable. Runs by itself at exit and on SIGTERM,
+ * SIGINT and SIGHUP; call it yourself from your own shutdown path (the counterpart of Python's FormData.close()).
+ */
+export function removeSpilledFiles(): number {
+  let n = 0;
+  for (const p of live) {
+    try {
+      unlinkSync?.(p);
+      n++;
+    } catch {
+      // already gone
+    }
+  }
+  live.clear();
+  return n;
+}
 
 export async function spillEnv(o: SpillOptions): Promise<SpillEnv> {
   const fsp = (await import('node:fs/promises')) as unknown as NodeFs;
@@ -53,16 +85,27 @@ export async function spillEnv(o: SpillOptions): Promise<SpillEnv> {
   if (typeof openAsBlob !== 'function') throw new Error('formwire: spill needs fs.openAsBlob (Node 20 or later)');
   if (!exitHook) {
     exitHook = true;
-    const proc = (globalThis as { process?: { once(e: string, f: () => void): void } }).process;
-    proc?.once('exit', () => {
-      for (const p of live) {
+    unlinkSync = fs.unlinkSync;
+    const proc = (globalThis as { process?: NodeProcess }).process;
+    if (proc) {
+      proc.once('exit', removeSpilledFiles);
+      // A signal's default action ends the process without 'exit': remove the files first, then, when no one else
+      // listens for it, let the signal do what it would have done (our listener is removed and it is raised again).
+      for (const sig of SIGNALS) {
+        const onSignal = (): void => {
+          removeSpilledFiles();
+          if (proc.listenerCount(sig) === 1) {
+            proc.removeListener(sig, onSignal);
+            proc.kill(proc.pid, sig);
+          }
+        };
         try {
-          fs.unlinkSync(p);
+          proc.on(sig, onSignal);
         } catch {
-          // already gone
+          // a signal this platform does not have
         }
       }
-    });
+    }
     registry = new FinalizationRegistry((p: string) => {
       live.delete(p);
       fsp.unlink(p).catch(() => {});
