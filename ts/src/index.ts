@@ -7,9 +7,8 @@
  * - `parseUrlencoded(input, options)` / `serializeUrlencoded(pairs)`.
  * - `MultipartParser` / `UrlencodedParser`: the sans-IO cores.
  */
-export { FormwireError, type ErrorCode, type MultipartErrorCode, type UrlencodedErrorCode } from './core/errors.js';
+export { FormwireError, httpError, type ErrorCode, type MultipartErrorCode, type UrlencodedErrorCode } from './core/errors.js';
 export {
-  MultipartParser,
   PartInfo,
   boundaryFromContentType,
   indexOfFallback,
@@ -20,7 +19,7 @@ export {
 } from './core/multipart.js';
 export { parseMimeType, serializeMimeType, extractMimeType, type MimeType } from './core/mime.js';
 export { UrlencodedParser, URLENCODED_DEFAULTS, decodeBytes as decodeUrlencodedComponent } from './core/urlencoded.js';
-export { parseMultipart, formData, defaultIndexOf, Part, MultipartParts, type ParseMultipartOptions, type FormDataOptions, type SpillOptions } from './multipart.js';
+export { MultipartParser, parseMultipart, formData, defaultIndexOf, Part, MultipartParts, type ParseMultipartOptions, type FormDataOptions, type SpillOptions } from './multipart.js';
 export { encodeFormData, STREAM_CHUNK_BYTES, type EncodeOptions, type EncodedFormData, type FormLike, type FormValue, type BlobLike, type BytesFile } from './encode.js';
 export { parseUrlencoded, serializeUrlencoded, urlencodedSearchParams, type UrlencodedOptions } from './urlencoded.js';
 export type { BodySource } from './adapters/web.js';

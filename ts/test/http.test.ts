@@ -98,3 +98,41 @@ test('the busboy drop-in behind a real server', async () => {
     },
   );
 });
+
+test('errors answer 413 for a limit and 400 for a malformed body, with the code in the response body', async () => {
+  const { httpError, formData } = await import('../src/index.js');
+  const handler = async (req: IncomingMessage, res: ServerResponse) => {
+    try {
+      const fd = await formData(req, req.headers['content-type'], { maxParts: 2 });
+      res.end(JSON.stringify([...fd.keys()]));
+    } catch (e) {
+      const h = httpError(e);
+      if (!h) throw e;
+      res.writeHead(h.status, h.headers).end(h.body);
+    }
+  };
+  await withServer(handler, async (url) => {
+    const ct = 'multipart/form-data; boundary=B';
+    const part = (n: string) => `--B\r\nContent-Disposition: form-data; name="${n}"\r\n\r\nv\r\n`;
+    const ok = await fetch(url, { method: 'POST', body: part('a') + '--B--\r\n', headers: { 'content-type': ct } });
+    assert.equal(ok.status, 200);
+    assert.deepEqual(await ok.json(), ['a']);
+    const tooMany = await fetch(url, { method: 'POST', body: part('a') + part('b') + part('c') + '--B--\r\n', headers: { 'content-type': ct } });
+    assert.equal(tooMany.status, 413);
+    const e413 = ((await tooMany.json()) as { error: { code: string; offset: number; status: number } }).error;
+    assert.equal(e413.code, 'MP_LIMIT_PARTS');
+    assert.equal(e413.status, 413);
+    assert.equal(typeof e413.offset, 'number');
+    const truncated = await fetch(url, { method: 'POST', body: part('a'), headers: { 'content-type': ct } });
+    assert.equal(truncated.status, 400);
+    assert.equal(((await truncated.json()) as { error: { code: string } }).error.code, 'MP_TRUNCATED');
+  });
+  // The names Node frameworks read off a thrown error.
+  const { FormwireError } = await import('../src/index.js');
+  const e = new FormwireError('MP_LIMIT_PARTS', 7);
+  assert.equal(e.status, 413);
+  assert.equal(e.statusCode, 413);
+  assert.equal(e.expose, true);
+  assert.equal(new FormwireError('MP_TRUNCATED', 3).status, 400);
+  assert.equal(httpError(new Error('x')), null);
+});

@@ -29,4 +29,36 @@ export class FormwireError extends TypeError {
   get httpStatus(): number | null {
     return ERROR_CODES[this.code].httpStatus;
   }
+  /**
+   * `httpStatus` under the names Node frameworks read from a thrown error (Express/finalhandler, Koa, Fastify,
+   * http-errors): 413 or 400, so `next(err)` answers with the right status; 500 for encoder errors.
+   */
+  get status(): number {
+    return this.httpStatus ?? 500;
+  }
+  get statusCode(): number {
+    return this.status;
+  }
+  /** Whether the message may be shown to the client (http-errors' `expose`): true for bad input (4xx). */
+  get expose(): boolean {
+    return this.httpStatus !== null;
+  }
+  /** `{ code, offset, message, status }`: what `JSON.stringify(err)` and {@link httpError}'s body carry. */
+  toJSON(): { code: ErrorCode; offset: number; message: string; status: number } {
+    return { code: this.code, offset: this.offset, message: this.message, status: this.status };
+  }
+}
+
+/**
+ * The HTTP answer to an error thrown while reading a request body: a {@link FormwireError} is its status (413 for a
+ * limit, 400 for a malformed body, spec/registry.json) and a JSON body `{"error":{"code","offset","message",
+ * "status"}}`; any other error is `null` (not the client's fault, or not formwire's to judge).
+ */
+export function httpError(err: unknown): { status: number; headers: Record<string, string>; body: string } | null {
+  if (!(err instanceof FormwireError) || err.httpStatus === null) return null;
+  return {
+    status: err.httpStatus,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify({ error: err }),
+  };
 }
