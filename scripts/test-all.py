@@ -100,14 +100,16 @@ def suites() -> list[Suite]:
             "ts/runtimes/package.json",
         ),
         # The testee in headless Chromium (ts/browser/testee.py: the ESM build in a page, driven over DevTools); the
-        # first run installs Debian's chromium through interop/setup (about 2.5 minutes here).
+        # first run installs Debian's chromium through interop/setup (about 2.5 minutes here). --quick (whole, byte
+        # by byte, 8 random splits): with one DevTools round trip per request, every split point takes over 15
+        # minutes here; the full run by hand: python3 conformance/run --lang ts-browser -j 2
         Suite(
             "ts-browser",
             [
                 "bash",
                 "-c",
                 "{ command -v chromium >/dev/null || interop/setup >&2; } && "
-                "exec python3 conformance/run --lang ts-browser -j 2",
+                "exec python3 conformance/run --lang ts-browser -j 2 --quick",
             ],
             "plain",
             "ts/browser/testee.py",
@@ -197,6 +199,8 @@ def suites() -> list[Suite]:
             "plain",
             "interop/run",
         ),
+        # Every ```<lang> run block of the READMEs, run as a complete program (Rust READMEs: doc tests in rust-unit).
+        Suite("docs", [sys.executable, "scripts/docs.py"], "plain", "scripts/docs.py"),
         # Installs the npm tarball, the abi3 wheel and the packaged crates into clean temp environments.
         Suite("package", [sys.executable, "scripts/package.py", "test"], "plain", "scripts/package.py"),
         Suite("bench-quick", ["make", "--no-print-directory", "bench-quick"], "plain", "bench/run"),
