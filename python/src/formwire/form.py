@@ -56,6 +56,30 @@ class UploadedFile:
     def close(self) -> None:
         self.file.close()
 
+    def _on_disk(self) -> bool:
+        # A SpooledTemporaryFile over spool_max_size has rolled over to a real file: its reads touch the disk.
+        return bool(getattr(self.file, "_rolled", True))
+
+    async def aread(self, size: int = -1) -> bytes:
+        """``read`` for async code: in a worker thread when the bytes are on disk, so the event loop never waits."""
+        if self._on_disk():
+            import asyncio
+
+            return await asyncio.to_thread(self.file.read, size)
+        return self.file.read(size)
+
+    async def aseek(self, offset: int, whence: int = 0) -> int:
+        return self.file.seek(offset, whence)
+
+    async def aclose(self) -> None:
+        """``close`` for async code: removing a temporary file happens in a worker thread."""
+        if self._on_disk():
+            import asyncio
+
+            await asyncio.to_thread(self.file.close)
+        else:
+            self.file.close()
+
     def __repr__(self) -> str:
         return f"UploadedFile(name={self.name!r}, filename={self.filename!r}, type={self.type!r}, size={self.size})"
 
@@ -125,6 +149,18 @@ class FormData(Mapping[str, Value]):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    async def aclose(self) -> None:
+        """Closes every file (temporary files on disk are removed in a worker thread)."""
+        for _, v in self._items:
+            if isinstance(v, UploadedFile):
+                await v.aclose()
+
+    async def __aenter__(self) -> FormData:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
     def __repr__(self) -> str:
         return f"FormData({self._items!r})"
 
@@ -166,6 +202,21 @@ class _Collector:
                 if self.cur is not None:
                     self.cur.file.seek(0)
                 self.cur = None
+
+    def touches_disk(self, events: list[Any]) -> bool:
+        """Whether taking ``events`` writes to a file that is (or rolls over to) a file on disk; computed without
+        I/O, so that the async path sends only those batches to a worker thread."""
+        cur = self.cur
+        size = -1 if cur is None else (self.spool_max_size + 1 if cur._on_disk() else cur.size)
+        for ev in events:
+            t = type(ev)
+            if t is Part:
+                size = 0
+            elif t is memoryview or t is bytes:
+                size += len(ev)
+                if size > self.spool_max_size:
+                    return True
+        return False
 
     def fail(self) -> None:
         for _, v in self.items:
@@ -216,7 +267,11 @@ async def aparse_form(
     tempdir: str | None = None,
     **options: Any,
 ) -> FormData:
-    """As :func:`parse_form`, over an async iterable of chunks (``request.stream()``) or an ASGI ``receive``."""
+    """As :func:`parse_form`, over an async iterable of chunks (``request.stream()``) or an ASGI ``receive``.
+
+    Writes to spooled files that have rolled over to disk run in a worker thread (``asyncio.to_thread``), so the
+    event loop never waits on the disk. Use ``async with await aparse_form(...) as form:`` and
+    ``await upload.aread()``."""
     kind = _kind(content_type)
     if kind == "application/x-www-form-urlencoded":
         up = UrlencodedParser(**options)
@@ -227,10 +282,20 @@ async def aparse_form(
         return FormData(items)
     parser = Parser(boundary_from_content_type(content_type), buffer_fields=True, **options)
     c = _Collector(spool_max_size, tempdir)
+    import asyncio
+
+    async def take(events: list[Any]) -> None:
+        # Spooled files past spool_max_size live on disk: those writes go to a worker thread (the events borrow the
+        # parser's buffer, which stays valid until the next feed, after this await).
+        if c.touches_disk(events):
+            await asyncio.to_thread(c.take, events)
+        else:
+            c.take(events)
+
     try:
         async for chunk in aiter_chunks(body):
-            c.take(parser.feed(chunk))
-        c.take(parser.close())
+            await take(parser.feed(chunk))
+        await take(parser.close())
     except BaseException:
         c.fail()
         raise
