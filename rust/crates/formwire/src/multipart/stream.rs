@@ -108,6 +108,13 @@ impl<E> Error<E> {
             Error::Stream(_) => None,
         }
     }
+
+    /// The status a server answers with (`spec/registry.json` `http_status`): 413 for an
+    /// exceeded limit, 400 for a malformed body; `None` for the source's own error (the client
+    /// went away, or a layer below has its own answer).
+    pub fn http_status(&self) -> Option<u16> {
+        self.form().and_then(|e| e.code.http_status())
+    }
 }
 
 impl<E> From<crate::Error> for Error<E> {
@@ -483,5 +490,21 @@ where
 
     fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         self.get_mut().form.poll_body(cx)
+    }
+}
+
+#[cfg(test)]
+mod http_status_tests {
+    use super::Error;
+    use crate::ErrorCode;
+
+    #[test]
+    fn limits_are_413_malformed_400_source_errors_none() {
+        let e = |c| Error::<std::io::Error>::Form(crate::Error::new(c, 5));
+        assert_eq!(e(ErrorCode::MpLimitParts).http_status(), Some(413));
+        assert_eq!(e(ErrorCode::MpLimitTotalFieldBytes).http_status(), Some(413));
+        assert_eq!(e(ErrorCode::MpTruncated).http_status(), Some(400));
+        let source = Error::Stream(std::io::Error::other("reset"));
+        assert_eq!(source.http_status(), None);
     }
 }
