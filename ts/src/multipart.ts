@@ -4,10 +4,11 @@
  */
 import { FormwireError } from './core/errors.js';
 import {
-  MultipartParser,
+  MultipartParser as CoreMultipartParser,
   PartInfo,
   boundaryFromContentType,
   indexOfFallback,
+  keepShapes,
   MULTIPART_DEFAULTS,
   type IndexOf,
   type MultipartHandler,
@@ -22,10 +23,24 @@ import { spillEnv, type SpillEnv, type SpillHandle, type SpillOptions } from './
 
 export type { SpillOptions } from './adapters/spill.js';
 
-/** The search used by the high-level API: native where the runtime has one. */
+/** The fastest search the runtime offers: Buffer's native indexOf where there is a Buffer (Node, Bun), else the pure one. */
 export const defaultIndexOf: IndexOf = nativeIndexOf ?? indexOfFallback;
 
 if (nativeUtf8Decode !== null) setUtf8Decoder(nativeUtf8Decode);
+
+/**
+ * The sans-IO core parser with the runtime's defaults: `new MultipartParser(boundary, handler)` (ts/README's core
+ * example) searches with defaultIndexOf, no fourth argument needed (issue #20). The pure core class stays in
+ * core/multipart.ts for other runtimes and explicit searches.
+ */
+export class MultipartParser extends CoreMultipartParser {
+  constructor(boundary: Uint8Array | string, handler: MultipartHandler, options: MultipartOptions = {}, indexOf: IndexOf = defaultIndexOf) {
+    super(boundary, handler, options, indexOf);
+  }
+}
+
+/** @internal This class's own shapes, kept across GC as core/multipart.ts keeps the core's (issue #20). */
+export const KEEP_PARSER_SHAPES: readonly object[] = keepShapes((h) => new MultipartParser('k', h));
 
 const PART_END = 1;
 const END = 2;

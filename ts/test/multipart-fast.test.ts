@@ -302,3 +302,11 @@ test('windowed native search: needles across every window edge, from every start
     }
   }
 });
+
+test('the documented constructor (no search argument) uses the native search on Node', () => {
+  // ts/README's core example passes three arguments; the default must be the runtime's fastest search (issue #20).
+  assert.ok(nativeIndexOf !== null);
+  assert.equal(defaultIndexOf, nativeIndexOf);
+  const p = new MultipartParser('b', { onPartStart() {}, onData() {}, onPartEnd() {}, onEnd() {} });
+  assert.equal((p as unknown as { indexOf: unknown }).indexOf, nativeIndexOf);
+});

@@ -1291,3 +1291,33 @@ function parseDisposition(buf: Uint8Array, s: number, e: number, qp: boolean): I
   if (out[0]! < 0) return null; // MP-H-08: name is required
   return out;
 }
+
+/**
+ * Instances of the per-parse classes, alive as long as the module. Why: an instance's shape (V8 map) is reached from
+ * its constructor only through weak transitions, and fields that change representation (a limit of Infinity, a
+ * header slab) move live instances to new shapes; when every parser and PartInfo of the last parse is garbage, a
+ * major GC frees those shapes and throws away all optimized code that embeds them (`--trace-deopt`: "weak objects"),
+ * so each parse after a GC starts cold again (issue #20). One parser that has been through a field, a file part and
+ * the general header path keeps those shapes. Built once at load (last in the module: it parses); never used
+ * afterwards. A subclass (the package's runtime-default parser) keeps its own with `keepShapes`.
+ * @internal
+ */
+export const KEEP_SHAPES: readonly object[] = keepShapes((h) => new MultipartParser('k', h));
+
+/** @internal Parse a small body covering the parser's paths with `make`'s parser; return what keeps the shapes. */
+export function keepShapes(make: (h: MultipartHandler) => MultipartParser): readonly object[] {
+  const keep: object[] = [];
+  const h: MultipartHandler = { onPartStart(i) { keep.push(i); }, onData() {}, onPartEnd() {}, onEnd() {} };
+  const p = make(h);
+  const body = encodeUtf8(
+    '--k\r\nContent-Disposition: form-data; name="a"\r\n\r\nv\r\n' +
+      '--k\r\nContent-Disposition: form-data; name="b"\r\nContent-Type: text/plain\r\n\r\nv\r\n' +
+      '--k\r\nContent-Disposition: form-data; name="f"; filename="f.txt"\r\nContent-Type: text/plain\r\nX-K: 1\r\n\r\nv\r\n' +
+      '--k--\r\n',
+  );
+  p.write(body.subarray(0, 60));
+  p.write(body.subarray(60));
+  p.end();
+  keep.push(p);
+  return Object.freeze(keep);
+}

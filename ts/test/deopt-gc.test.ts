@@ -1,0 +1,47 @@
+/**
+ * Issue #20: after warm-up, a major GC must not throw away the parser's optimized code. Runs a child Node with
+ * --trace-deopt and a full GC before each parse, and checks that no code of the core is marked for deoptimization
+ * after the warm-up (before the fix: every hot function, "reason: weak objects", at every GC).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+
+const index = new URL('../src/index.js', import.meta.url).href;
+
+const child = `
+import * as fw from ${JSON.stringify(index)};
+const enc = new TextEncoder();
+let s = '';
+for (let i = 0; i < 300; i++) s += '--XyZ\\r\\nContent-Disposition: form-data; name="field' + i + '"\\r\\n\\r\\nvalue ' + i + '\\r\\n';
+s += '--XyZ\\r\\nContent-Disposition: form-data; name="f"; filename="a.txt"\\r\\nContent-Type: text/plain\\r\\n\\r\\n' + 'x'.repeat(5000) + '\\r\\n--XyZ--\\r\\n';
+const body = enc.encode(s);
+function parse() {
+  let n = 0;
+  const p = new fw.MultipartParser('XyZ', { onPartStart(i) { n += i.name.length; }, onData(v) { n += v.length; }, onPartEnd() {}, onEnd() {} });
+  p.write(body.subarray(0, 7000)); p.write(body.subarray(7000)); p.end();
+  return n;
+}
+for (let i = 0; i < 300; i++) parse();
+gc(); gc();
+for (let i = 0; i < 50; i++) parse();
+console.log('--- warm');
+for (let i = 0; i < 30; i++) { gc(); parse(); }
+console.log('--- done');
+`;
+
+test('no deoptimization of the multipart core across forced major GCs after warm-up (issue #20)', () => {
+  const r = spawnSync(process.execPath, ['--expose-gc', '--trace-deopt', '--input-type=module', '-e', child], {
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
+  assert.equal(r.status, 0, r.stderr);
+  const out = r.stdout;
+  const warm = out.indexOf('--- warm');
+  assert.ok(warm >= 0 && out.includes('--- done'), 'child ran to the end');
+  const after = out
+    .slice(warm)
+    .split('\n')
+    .filter((l) => /marking dependent code|bailout \(kind/.test(l));
+  assert.deepEqual(after, [], 'deoptimizations after warm-up:\n' + after.join('\n'));
+});
