@@ -127,6 +127,9 @@ def main() -> None:
     w("")
     w(f"- **Date:** {data['date']}")
     w(f"- **Machine:** {m['cpu']}, {m['cores']} cores, {m['memory']}, {m['os']}. {m['shared_note']}.")
+    if m.get("cpu_simd"):
+        # native searches (memchr, Buffer.indexOf) scale with vector width: ratios hold for this CPU only
+        w(f"- **CPU vector flags:** {' '.join(m['cpu_simd'])} (the full list is in the JSON)")
     w(f"- **Runtimes:** Node {m['node']}, {m.get('bench_python') or 'Python ' + m['python']}, {m['rustc']}")
     fv = data.get("formwire_versions", {})
     w(f"- **formwire:** TS {fv.get('ts')}, Rust {fv.get('rust')}, Python {fv.get('python', '–')}, git {m['git']}"
@@ -168,6 +171,8 @@ def main() -> None:
                 mark = "✓" if t["passed"] else "✗"
                 unit = "x the reference time" if t.get("kind") == "ref" else "x"
                 cpu = f" (CPU time: {t['cpu_value']:.2f}x)" if t.get("cpu_value") else ""
+                if t.get("gc_cpu_value"):
+                    cpu += f" (full GC before each run, CPU time: {t['gc_cpu_value']:.2f}x)"
                 ceil = ""
                 if t.get("ceiling"):
                     over = " (the target is above it)" if t["ceiling"] < t["min_ratio"] else ""

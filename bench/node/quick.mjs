@@ -230,7 +230,7 @@ if (want('w2')) {
           },
           onEnd() {},
         };
-        const p = new fw.MultipartParser(B, h, opts, fw.defaultIndexOf);
+        const p = new fw.MultipartParser(B, h, opts);
         for (const c of chunks) p.write(c);
         p.end();
         return n;
@@ -328,7 +328,7 @@ if (want('w1')) {
           onPartEnd() {},
           onEnd() {},
         };
-        const p = new fw.MultipartParser(B, h, opts, fw.defaultIndexOf);
+        const p = new fw.MultipartParser(B, h, opts);
         for (const c of chunks) p.write(c);
         p.end();
         return n;
