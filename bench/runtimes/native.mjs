@@ -1,0 +1,98 @@
+// formwire against the runtime's own natives, same process, same inputs; runs unchanged under Node, Bun and Deno:
+//   node bench/runtimes/native.mjs | bun bench/runtimes/native.mjs | deno run -A bench/runtimes/native.mjs
+//   (bench/runtimes/run runs all three with the pinned Bun and Deno and writes bench/results/runtimes-<rt>.json)
+// Each row: medians over REPS runs of wall time and process CPU time (process.cpuUsage: user + system), for the
+// native operation and formwire's, after one warm-up run each whose results are checked equal.
+import process from 'node:process';
+import { formData, encodeFormData, MultipartParser } from '../../ts/dist/src/index.js';
+import { clone } from '../../ts/dist/src/clone/index.js';
+
+const REPS = Number(process.env.REPS ?? 7);
+const QUICK = process.env.QUICK === '1';
+const runtime = typeof Bun !== 'undefined' ? `bun ${Bun.version}` : typeof Deno !== 'undefined' ? `deno ${Deno.version.deno}` : `node ${process.versions.node}`;
+
+const enc = new TextEncoder();
+function multipartBody(parts, boundary) {
+  const chunks = [];
+  for (const [name, value, filename] of parts) {
+    chunks.push(enc.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"${filename ? `; filename="${filename}"\r\nContent-Type: application/octet-stream` : ''}\r\n\r\n`));
+    chunks.push(typeof value === 'string' ? enc.encode(value) : value);
+    chunks.push(enc.encode('\r\n'));
+  }
+  chunks.push(enc.encode(`--${boundary}--\r\n`));
+  let n = 0;
+  for (const c of chunks) n += c.length;
+  const out = new Uint8Array(n);
+  let o = 0;
+  for (const c of chunks) { out.set(c, o); o += c.length; }
+  return out;
+}
+const B = '----formwireBenchBoundary7MA4YWxkTrZu0gW';
+const CT = `multipart/form-data; boundary=${B}`;
+const fileMiB = QUICK ? 4 : 64;
+const file = new Uint8Array(fileMiB << 20).map((_, i) => (i * 2654435761) >>> 24);
+const W1 = multipartBody([['note', 'upload'], ['file', file, 'big.bin']], B);
+const W2 = multipartBody(Array.from({ length: 10000 }, (_, i) => [`field${i}`, `value-${i}-${'x'.repeat(i % 40)}`]), B);
+const flat = (i) => ({ name: 'Alice' + (i % 10), age: 30 + (i % 50), active: i % 2 === 0 });
+const W6 = {
+  'W6a string 3MB': 'Hello World!!!'.repeat(1024 * 256),
+  'W6b 100 flat objects': Array.from({ length: 100 }, (_, i) => flat(i)),
+  'W6d nested config': { service: { name: 'api-gateway', version: '2.14.1', env: 'production' }, server: { host: '0.0.0.0', port: 8443, tls: { enabled: true, ciphers: ['TLS_AES_128_GCM_SHA256', 'TLS_AES_256_GCM_SHA384'] }, timeouts: { read: 30000, write: 30000 } }, database: { replicas: [{ url: 'postgres://db-2.internal:5432/app', weight: 0.5 }, { url: 'postgres://db-3.internal:5432/app', weight: 0.5 }] }, features: { rollout: { percent: 12.5, cohorts: ['staff', 'beta'] } }, limits: { rps: 5000, burst: 10000 } },
+};
+
+function streamOf(bytes, chunk = 65536) {
+  let o = 0;
+  return new ReadableStream({ type: 'bytes', pull(c) { if (o >= bytes.length) { c.close(); return; } c.enqueue(bytes.slice(o, o + chunk)); o += chunk; } });
+}
+const sansIo = (bytes) => {
+  let parts = 0, n = 0;
+  const p = new MultipartParser(B, { onPartStart() { parts++; }, onData(b) { n += b.length; }, onPartEnd() {}, onEnd() {} }, { maxParts: 20000 });
+  for (let o = 0; o < bytes.length; o += 65536) p.write(bytes.subarray(o, o + 65536));
+  p.end();
+  return parts;
+};
+
+async function measure(fn, inner = 1) {
+  await fn();
+  const wall = [], cpu = [];
+  for (let r = 0; r < REPS; r++) {
+    const c0 = process.cpuUsage(); const t0 = performance.now();
+    for (let i = 0; i < inner; i++) await fn();
+    const t1 = performance.now(); const c1 = process.cpuUsage(c0);
+    wall.push((t1 - t0) / inner); cpu.push((c1.user + c1.system) / 1000 / inner);
+  }
+  const med = (a) => a.sort((x, y) => x - y)[a.length >> 1];
+  return { wall_ms: med(wall), cpu_ms: med(cpu) };
+}
+const rows = [];
+async function row(work, nativeName, native, oursName, ours, inner = 1) {
+  const a = await measure(native, inner);
+  const b = await measure(ours, inner);
+  const r = { work, native: nativeName, ours: oursName, native_wall_ms: a.wall_ms, native_cpu_ms: a.cpu_ms, ours_wall_ms: b.wall_ms, ours_cpu_ms: b.cpu_ms, cpu_ratio: a.cpu_ms / b.cpu_ms, wall_ratio: a.wall_ms / b.wall_ms };
+  rows.push(r);
+  console.log(`${work.padEnd(24)} ${nativeName.padEnd(34)} ${a.cpu_ms.toFixed(3).padStart(9)} ms CPU  ${oursName.padEnd(28)} ${b.cpu_ms.toFixed(3).padStart(9)} ms CPU  ratio ${r.cpu_ratio.toFixed(2)}x (wall ${r.wall_ratio.toFixed(2)}x)`);
+}
+
+console.log(`# ${runtime}, REPS=${REPS}, W1 file ${fileMiB} MiB`);
+// Same result first: field count and file size.
+{
+  const n = await new Request('http://x/', { method: 'POST', body: W2, headers: { 'content-type': CT } }).formData();
+  const o = await formData(streamOf(W2), CT, { maxParts: 20000 });
+  if ([...n.keys()].length !== 10000 || [...o.keys()].length !== 10000 || n.get('field9') !== o.get('field9')) throw new Error('W2 results differ');
+}
+const req = (bytes) => new Request('http://x/', { method: 'POST', body: streamOf(bytes), headers: { 'content-type': CT }, duplex: 'half' });
+await row('W1 one file', 'Request.formData()', () => req(W1).formData(), 'formData() (stream)', () => formData(streamOf(W1), CT, { maxTotalFieldBytes: null }));
+await row('W1 one file', 'Request.formData()', () => req(W1).formData(), 'MultipartParser (sans-IO)', () => sansIo(W1));
+await row('W2 10,000 fields', 'Request.formData()', () => req(W2).formData(), 'formData() (stream)', () => formData(streamOf(W2), CT, { maxParts: 20000 }));
+await row('W2 10,000 fields', 'Request.formData()', () => req(W2).formData(), 'MultipartParser (sans-IO)', () => sansIo(W2));
+const fd = new FormData();
+for (let i = 0; i < 1000; i++) fd.append(`f${i}`, `value ${i}`);
+fd.append('file', new Blob([file.subarray(0, 1 << 20)]), 'a.bin');
+await row('W5 encode 1000+1 MiB', 'new Response(fd).arrayBuffer()', () => new Response(fd).arrayBuffer(), 'encodeFormData().bytes()', () => encodeFormData(fd).bytes(), 5);
+for (const [name, v] of Object.entries(W6)) {
+  await row(name, 'structuredClone', () => structuredClone(v), 'formwire clone', () => clone(v), name.startsWith('W6a') ? 20 : 2000);
+}
+if (process.env.OUT) {
+  const fs = await import('node:fs');
+  fs.writeFileSync(process.env.OUT, JSON.stringify({ runtime, reps: REPS, w1_mib: fileMiB, rows }, null, 1) + '\n');
+}
