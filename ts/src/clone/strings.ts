@@ -3,12 +3,13 @@
  *
  * Latin-1: WHATWG's TextDecoder('latin1') is windows-1252, which maps bytes 0x80-0x9F to other characters (0x80 -> U+20AC).
  * Those 27 characters can only come from such bytes, so after a windows-1252 decode any of them is mapped back to
- * U+0080-U+009F. On long strings Buffer#latin1Slice is the fastest decoder (Node-only: installed by node.ts), then
+ * U+0080-U+009F. On long strings Buffer#latin1Slice is the fastest decoder (found on globalThis where the runtime has Buffer), then
  * TextDecoder('latin1'), then chunked String.fromCharCode.apply (figures in CHANGELOG.md).
  * Short Latin-1 strings (<= 16 bytes) use one String.fromCharCode call (`short`), which beats every decoder's fixed cost.
  */
 
 import { copyBytes } from './kinds.js';
+import { nativeLatin1Decode } from '../adapters/node.js';
 
 const W1252: Record<string, number> = {
   '\u20ac': 0x80, '\u201a': 0x82, '\u0192': 0x83, '\u201e': 0x84, '\u2026': 0x85, '\u2020': 0x86, '\u2021': 0x87,
@@ -38,7 +39,9 @@ const fcc = String.fromCharCode as (...codes: ArrayLike<number> & unknown[]) => 
 const CHUNK = 8192;
 
 export type Latin1Decoder = (b: Uint8Array, start: number, end: number) => string;
-let latin1Fast: Latin1Decoder | null = null;
+// Runtime-detected (Buffer on globalThis, no node: import), so the public formwire/clone is as fast as
+// formwire/clone/node on Node and Bun without an extra import (issue #20).
+let latin1Fast: Latin1Decoder | null = nativeLatin1Decode;
 /** Installs a faster exact Latin-1 decoder (e.g. Node's Buffer#latin1Slice). */
 export function setLatin1Decoder(f: Latin1Decoder | null): void {
   latin1Fast = f;
