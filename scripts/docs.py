@@ -100,7 +100,9 @@ def main() -> int:
                 continue
             with tempfile.TemporaryDirectory(prefix="formwire-docs-") as d:
                 try:
-                    r = subprocess.run(runner(code, Path(d)), cwd=d, env=env, capture_output=True, text=True, timeout=120)
+                    r = subprocess.run(
+                        runner(code, Path(d)), cwd=d, env=env, capture_output=True, text=True, timeout=120
+                    )
                     ok, detail = r.returncode == 0, (r.stdout + r.stderr)[-2000:]
                 except (subprocess.SubprocessError, OSError) as e:
                     ok, detail = False, str(e)

@@ -99,7 +99,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 def check_npm(tmp: Path) -> None:
     (tarball,) = OUT.glob("formwire-*.tgz")
     names = [m.name for m in tarfile.open(tarball).getmembers()]
-    for want in ("package/LICENSE-MIT", "package/LICENSE-APACHE", "package/dist/src/index.js", "package/dist/cjs/index.cjs"):
+    for want in (
+        "package/LICENSE-MIT",
+        "package/LICENSE-APACHE",
+        "package/dist/src/index.js",
+        "package/dist/cjs/index.cjs",
+    ):
         assert want in names, f"{want} missing from {tarball.name}"
     app = tmp / "npm"
     app.mkdir()
@@ -133,8 +138,7 @@ def check_crates(tmp: Path) -> None:
     (app / "Cargo.toml").write_text(
         '[package]\nname = "app"\nversion = "0.0.0"\nedition = "2024"\npublish = false\n\n[workspace]\n\n'
         f'[dependencies]\nformwire = {{ version = "{VERSION}", features = ["v8"] }}\n\n'
-        "[patch.crates-io]\n"
-        + "".join(f'{c} = {{ path = "{(src / f"{c}-{VERSION}").as_posix()}" }}\n' for c in CRATES)
+        "[patch.crates-io]\n" + "".join(f'{c} = {{ path = "{(src / f"{c}-{VERSION}").as_posix()}" }}\n' for c in CRATES)
     )
     (app / "src" / "main.rs").write_text(RUST_MAIN)
     env = dict(os.environ, CARGO_TARGET_DIR=str(ROOT / "target" / "package-check"))
