@@ -6,6 +6,7 @@
     ```js run        run by node as an ES module, the same way
     ```python run    run by the repo's .venv python
     ```sh run        run by bash -euo pipefail, with the release CLI (rust/target/release) first on PATH
+    ```go run        `go run` in a scratch module whose github.com/formwire/formwire/go is replaced by go/
 
 A block asserts its own output (assert / node:assert / test) and fails by exiting non-zero. Rust README examples
 are doc tests of their crate (`cargo test --doc`), so they are not run here. Another language is one entry in
@@ -79,7 +80,16 @@ def run_sh(code: str, work: Path) -> list[str]:
     return ["bash", "-euo", "pipefail", str(f)]
 
 
-RUNNERS = {"ts": run_ts, "js": run_js, "python": run_python, "sh": run_sh}
+def run_go(code: str, work: Path) -> list[str]:
+    (work / "go.mod").write_text(
+        "module readme\n\ngo 1.23\n\nrequire github.com/formwire/formwire/go v0.0.0\n\n"
+        f"replace github.com/formwire/formwire/go => {(ROOT / 'go').as_posix()}\n"
+    )
+    (work / "main.go").write_text(code)
+    return ["go", "run", "."]
+
+
+RUNNERS = {"ts": run_ts, "js": run_js, "python": run_python, "sh": run_sh, "go": run_go}
 
 
 def main() -> int:
