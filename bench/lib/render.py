@@ -302,8 +302,56 @@ def main() -> None:
     for line in NOTES:
         w(f"- {line}")
     w("")
+    runtimes_section(Path(sys.argv[1]).parent, w)
     md_path.write_text("\n".join(L))
     print(f"bench: wrote {md_path} and {'charts in ' + str(chart_dir) if plt else 'no charts'}")
+
+
+# Why a row comes out as it does on a runtime (bench/runtimes/native.mjs), shown under its table.
+RUNTIME_NOTES = {
+    "bun": [
+        "Bun's Request.formData() and new Response(fd) are native (Zig) code over the whole buffered body: on W2 and W5 "
+        "they beat formwire's JavaScript, which streams and keeps memory bounded; W1 (one 64 MiB file) is where "
+        "streaming wins.",
+        "Bun shares strings between realms, so structuredClone of the 3 MB string (W6a) costs nothing, like "
+        "formwire's clone (strings are immutable and returned as they are); W6b/W6d per-op times are tens of "
+        "microseconds, near process.cpuUsage's resolution: read the wall column too.",
+    ],
+    "deno": [
+        "Deno has no Buffer, so the sans-IO parser uses its JavaScript search (no memchr); formData() (stream) "
+        "still beats Deno's Request.formData() on W1 and W2.",
+    ],
+    "node": ["Node 20's Request.formData() is undici's JavaScript parser over the buffered body."],
+}
+
+
+def runtimes_section(res_dir: Path, w) -> None:
+    """formwire against each runtime's natives (bench/runtimes/run writes runtimes-<rt>.json)."""
+    files = sorted(res_dir.glob("runtimes-*.json"))
+    if not files:
+        return
+    w("## Per runtime: formwire against the runtime's natives (Node, Bun, Deno)")
+    w("")
+    w("Same process, same inputs (`bench/runtimes/native.mjs`, run by `bench/runtimes/run` or `bench/run --lang "
+      "bun,deno`): medians of the per-run CPU time (user + system) and wall time; ratio = native / formwire "
+      "(above 1: formwire faster). Targets: streaming parse >= 2x native formData() on W1 and W2, W6b clone >= 1.5x.")
+    w("")
+    for f in files:
+        d = json.loads(f.read_text())
+        rt = d["runtime"]
+        cpu = f", CPU {d['cpu']}" if d.get("cpu") else ""
+        load = f"; {d['load_note']}" if d.get("load_note") else ""
+        w(f"### {rt} ({d['reps']} runs, W1 file {d['w1_mib']} MiB{cpu}{load})")
+        w("")
+        w("| workload | native | CPU ms | formwire | CPU ms | CPU ratio | wall ratio |")
+        w("|---|---|---:|---|---:|---:|---:|")
+        for r in d["rows"]:
+            w(f"| {r['work']} | {r['native']} | {r['native_cpu_ms']:.3f} | {r['ours']} | {r['ours_cpu_ms']:.3f} | "
+              f"{r['cpu_ratio']:.2f}x | {r['wall_ratio']:.2f}x |")
+        w("")
+        for line in RUNTIME_NOTES.get(rt.split()[0], []):
+            w(f"- {line}")
+        w("")
 
 
 def describe(wid: str, wk: dict) -> str:

@@ -94,5 +94,6 @@ for (const [name, v] of Object.entries(W6)) {
 }
 if (process.env.OUT) {
   const fs = await import('node:fs');
-  fs.writeFileSync(process.env.OUT, JSON.stringify({ runtime, reps: REPS, w1_mib: fileMiB, rows }, null, 1) + '\n');
+  const os = await import('node:os');
+  fs.writeFileSync(process.env.OUT, JSON.stringify({ runtime, cpu: os.cpus()[0]?.model ?? '', reps: REPS, w1_mib: fileMiB, rows }, null, 1) + '\n');
 }
