@@ -5,6 +5,7 @@ handed to ts/dist/testee/testee.js running in a page (ts/browser/testee.html) se
 Chromium is Debian's package, launched and driven as interop/ does (interop/harness/chromium.py, DevTools protocol on
 a pipe). Used by conformance/langs/ts-browser.json.
 """
+
 from __future__ import annotations
 
 import functools
@@ -24,8 +25,11 @@ SERVED = ("/ts/dist/", "/ts/browser/", "/conformance/oracles/neutral.mjs")
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
-    extensions_map = {**http.server.SimpleHTTPRequestHandler.extensions_map, ".js": "text/javascript",
-                      ".mjs": "text/javascript"}
+    extensions_map = {
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".js": "text/javascript",
+        ".mjs": "text/javascript",
+    }
 
     def do_GET(self):
         if not self.path.startswith(SERVED):
@@ -68,8 +72,14 @@ def main() -> int:
         for line in sys.stdin:
             if not line.strip():
                 continue
-            r = br.call("Runtime.evaluate", session=True, timeout=120, awaitPromise=True, returnByValue=True,
-                        expression=f"window.__fw.request({json.dumps(line.rstrip(chr(10)))})")
+            r = br.call(
+                "Runtime.evaluate",
+                session=True,
+                timeout=120,
+                awaitPromise=True,
+                returnByValue=True,
+                expression=f"window.__fw.request({json.dumps(line.rstrip(chr(10)))})",
+            )
             if "exceptionDetails" in r:
                 print(json.dumps(r["exceptionDetails"])[:2000], file=sys.stderr)
                 return 1
