@@ -1,0 +1,189 @@
+//! An [axum] extractor over formwire's streaming multipart parser
+//! (`formwire::multipart::stream`), with answers a client can act on: an
+//! exceeded limit is `413 Payload Too Large`, a malformed body
+//! `400 Bad Request`, both with the error's code and byte offset in a JSON
+//! body (`{"error":{"code":"MP_LIMIT_PARTS","offset":123,"message":"..."}}`,
+//! codes of `spec/errors.md`, statuses from `spec/registry.json`).
+//!
+//! ```no_run
+//! use axum::{Router, routing::post};
+//! use formwire_axum::{FormError, Multipart};
+//!
+//! async fn upload(mut form: Multipart) -> Result<String, FormError> {
+//!     let mut out = String::new();
+//!     while let Some(mut part) = form.next_part().await? {
+//!         let mut size = 0;
+//!         while let Some(chunk) = part.chunk().await? {
+//!             size += chunk.len();
+//!         }
+//!         out.push_str(&format!("{} {size}\n", part.name()));
+//!     }
+//!     Ok(out)
+//! }
+//! let app: Router = Router::new().route("/upload", post(upload));
+//! ```
+//!
+//! Limits come from [`MultipartOptions`] in the request's extensions
+//! (`.layer(axum::Extension(MultipartOptions(options)))`), else formwire's
+//! defaults. axum's own body limit (`DefaultBodyLimit`, 2 MB unless the app
+//! changes it, as for axum's own `Multipart`) applies and is a 413 too.
+
+use axum::RequestExt;
+use axum::extract::{FromRequest, Request};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use formwire::multipart::Options;
+use formwire::multipart::stream;
+
+/// The body stream the extractor reads.
+pub type BodyStream = axum::body::BodyDataStream;
+
+/// The parts of a `multipart/form-data` request body, streamed: see
+/// [`formwire::multipart::stream::Multipart`] (which it dereferences to).
+pub struct Multipart(pub stream::Multipart<BodyStream>);
+
+impl std::ops::Deref for Multipart {
+    type Target = stream::Multipart<BodyStream>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Multipart {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
+}
+
+/// The parser options for the extractor, as a request extension.
+#[derive(Clone, Debug, Default)]
+pub struct MultipartOptions(pub Options);
+
+impl<S: Send + Sync> FromRequest<S> for Multipart {
+    type Rejection = FormError;
+
+    async fn from_request(req: Request, _state: &S) -> Result<Self, FormError> {
+        let options = req
+            .extensions()
+            .get::<MultipartOptions>()
+            .map(|o| o.0.clone())
+            .unwrap_or_default();
+        // A missing or non-UTF-8 Content-Type is read as empty: MP_CONTENT_TYPE from the parser.
+        let content_type = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_owned();
+        // with_limited_body: axum's DefaultBodyLimit (2 MB unless the app sets it) applies, as to its own Multipart.
+        let body = req.with_limited_body().into_body().into_data_stream();
+        Ok(Multipart(stream::Multipart::from_content_type(
+            body,
+            &content_type,
+            options,
+        )?))
+    }
+}
+
+/// A body the handler cannot use, as an HTTP answer: 413 for a limit, 400
+/// for a malformed body (the registry's `http_status`), with the code.
+#[derive(Debug)]
+pub struct FormError {
+    /// The status sent.
+    pub status: StatusCode,
+    /// formwire's error, when the body was at fault (`None`: the body could
+    /// not be read).
+    pub error: Option<formwire::Error>,
+    message: String,
+}
+
+impl From<formwire::Error> for FormError {
+    fn from(e: formwire::Error) -> FormError {
+        let status = e
+            .code
+            .http_status()
+            .and_then(|s| StatusCode::from_u16(s).ok())
+            .unwrap_or(StatusCode::BAD_REQUEST);
+        FormError {
+            status,
+            error: Some(e),
+            message: e.code.message().to_owned(),
+        }
+    }
+}
+
+impl From<stream::Error<axum::Error>> for FormError {
+    fn from(e: stream::Error<axum::Error>) -> FormError {
+        match e {
+            stream::Error::Form(e) => e.into(),
+            stream::Error::Stream(e) => {
+                // axum's DefaultBodyLimit stops the body with http-body-util's LengthLimitError: a limit.
+                let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&e);
+                let mut limit = false;
+                while let Some(s) = source {
+                    if s.downcast_ref::<http_body_util::LengthLimitError>()
+                        .is_some()
+                    {
+                        limit = true;
+                    }
+                    source = s.source();
+                }
+                FormError {
+                    status: if limit {
+                        StatusCode::PAYLOAD_TOO_LARGE
+                    } else {
+                        StatusCode::BAD_REQUEST
+                    },
+                    error: None,
+                    message: format!("reading the body failed: {e}"),
+                }
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for FormError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.error {
+            Some(e) => e.fmt(f),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for FormError {}
+
+impl IntoResponse for FormError {
+    fn into_response(self) -> Response {
+        let (code, offset) = match self.error {
+            Some(e) => (json_string(e.code.as_str()), e.offset.to_string()),
+            None => ("null".to_owned(), "null".to_owned()),
+        };
+        let body = format!(
+            "{{\"error\":{{\"code\":{code},\"offset\":{offset},\"message\":{}}}}}",
+            json_string(&self.message)
+        );
+        (
+            self.status,
+            [(header::CONTENT_TYPE, "application/json")],
+            body,
+        )
+            .into_response()
+    }
+}
+
+/// A JSON string literal (the only JSON this crate writes; no serde dependency).
+fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}

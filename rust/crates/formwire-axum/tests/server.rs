@@ -1,0 +1,89 @@
+//! End to end: an axum server on 127.0.0.1 with the extractor, a hyper
+//! HTTP/1 client. Limits answer 413, malformed bodies 400, each with its code.
+
+use axum::extract::DefaultBodyLimit;
+use axum::{Extension, Router, routing::post};
+use formwire::multipart::Options;
+use formwire_axum::{FormError, Multipart, MultipartOptions};
+use http_body_util::{BodyExt, Full};
+use hyper::Request;
+use hyper_util::rt::TokioIo;
+
+async fn upload(mut form: Multipart) -> Result<String, FormError> {
+    let mut out = String::new();
+    while let Some(mut part) = form.next_part().await? {
+        let name = part.name().into_owned();
+        let mut size = 0;
+        while let Some(chunk) = part.chunk().await? {
+            size += chunk.len();
+        }
+        out.push_str(&format!("{name}:{size};"));
+    }
+    Ok(out)
+}
+
+async fn post_to(port: u16, path: &str, content_type: &str, body: Vec<u8>) -> (u16, String) {
+    let stream = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap();
+    let (mut send, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+        .await
+        .unwrap();
+    tokio::spawn(conn);
+    let req = Request::post(path)
+        .header("host", "127.0.0.1")
+        .header("content-type", content_type)
+        .body(Full::new(bytes::Bytes::from(body)))
+        .unwrap();
+    let res = send.send_request(req).await.unwrap();
+    let status = res.status().as_u16();
+    let body = res.into_body().collect().await.unwrap().to_bytes();
+    (status, String::from_utf8(body.to_vec()).unwrap())
+}
+
+fn part(name: &str, value: &str) -> String {
+    format!("--B\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n")
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn limits_413_malformed_400_with_the_code() {
+    let mut two = Options::default();
+    two.max_parts = 2;
+    let app = Router::new()
+        .route("/upload", post(upload))
+        .route("/two", post(upload).layer(Extension(MultipartOptions(two))))
+        .route("/small", post(upload).layer(DefaultBodyLimit::max(64)));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let ct = "multipart/form-data; boundary=B";
+    let three = format!(
+        "{}{}{}--B--\r\n",
+        part("a", "1"),
+        part("b", "22"),
+        part("c", "333")
+    );
+
+    let (s, b) = post_to(port, "/upload", ct, three.clone().into_bytes()).await;
+    assert_eq!((s, b.as_str()), (200, "a:1;b:2;c:3;"));
+
+    let (s, b) = post_to(port, "/two", ct, three.clone().into_bytes()).await;
+    assert_eq!(s, 413, "{b}");
+    assert!(
+        b.starts_with("{\"error\":{\"code\":\"MP_LIMIT_PARTS\",\"offset\":"),
+        "{b}"
+    );
+
+    let truncated = three.as_bytes()[..three.len() - 9].to_vec();
+    let (s, b) = post_to(port, "/upload", ct, truncated).await;
+    assert_eq!(s, 400, "{b}");
+    assert!(b.contains("\"code\":\"MP_TRUNCATED\""), "{b}");
+
+    let (s, b) = post_to(port, "/upload", "text/plain", three.clone().into_bytes()).await;
+    assert_eq!(s, 400, "{b}");
+    assert!(b.contains("\"code\":\"MP_CONTENT_TYPE\""), "{b}");
+
+    // axum's own body limit is a limit too.
+    let (s, b) = post_to(port, "/small", ct, three.into_bytes()).await;
+    assert_eq!(s, 413, "{b}");
+}
