@@ -59,6 +59,12 @@ def suites() -> list[Suite]:
             "rust/Cargo.toml",
         ),
         Suite(
+            "rust-axum",
+            ["cargo", "test", "--manifest-path", "rust/crates/formwire-axum/Cargo.toml", "--release"],
+            "cargo",
+            "rust/crates/formwire-axum/Cargo.toml",
+        ),
+        Suite(
             "rust-conformance",
             [sys.executable, "conformance/run", "--lang", "rust", "-j", "2"],
             "plain",
