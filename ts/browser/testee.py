@@ -37,6 +37,28 @@ class Handler(http.server.SimpleHTTPRequestHandler):
             return
         super().do_GET()
 
+    def do_POST(self):
+        # /echo: the body back with its Content-Type (the page posts encodeFormData() output here).
+        if self.path != "/echo":
+            self.send_error(404)
+            return
+        if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
+            body = b""
+            while True:
+                n = int(self.rfile.readline().split(b";")[0], 16)
+                if n == 0:
+                    self.rfile.readline()
+                    break
+                body += self.rfile.read(n)
+                self.rfile.readline()
+        else:
+            body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        self.send_response(200)
+        self.send_header("Content-Type", self.headers.get("Content-Type", "application/octet-stream"))
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
     def log_message(self, *args):
         pass
 
@@ -64,7 +86,37 @@ def open_page(srv) -> Chromium:
         time.sleep(0.1)
 
 
+def page_tests() -> int:
+    """ts/browser/page-tests.js in the page: one line per test, then `N passed, N failed`."""
+    srv = serve()
+    br = open_page(srv)
+    try:
+        r = br.call(
+            "Runtime.evaluate",
+            session=True,
+            timeout=120,
+            awaitPromise=True,
+            returnByValue=True,
+            expression="window.__fwPageTests()",
+        )
+    finally:
+        br.close()
+        srv.shutdown()
+    if "exceptionDetails" in r:
+        print(json.dumps(r["exceptionDetails"])[:2000])
+        return 1
+    results = r["result"]["value"]
+    for t in results:
+        note = f" ({t['note']})" if t["note"] else ""
+        print(f"{'ok' if t['ok'] else 'FAIL'} {t['name']}{note}")
+    failed = sum(1 for t in results if not t["ok"])
+    print(f"{br.version}: {len(results) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
 def main() -> int:
+    if sys.argv[1:] == ["--page-tests"]:
+        return page_tests()
     srv = serve()
     br = open_page(srv)
     print(f"ts-browser: {br.version}", file=sys.stderr)

@@ -1,0 +1,111 @@
+// Runtime-neutral tests in the page: the package's ESM build against the browser's own natives. Run by ts/browser/run
+// (window.__fwPageTests() returns the results; each test is one count in make test's ts-browser suite).
+import { formData, encodeFormData, parseMultipart, parseUrlencoded, serializeUrlencoded, FormwireError } from '/ts/dist/src/index.js';
+import { clone, serialize, deserialize } from '/ts/dist/src/clone/index.js';
+
+const tests = [];
+const test = (name, fn) => tests.push([name, fn]);
+function eq(a, b, what) {
+  const x = JSON.stringify(a), y = JSON.stringify(b);
+  if (x !== y) throw new Error(`${what}: ${x.slice(0, 300)} !== ${y.slice(0, 300)}`);
+}
+async function flat(fd) {
+  const out = [];
+  for (const [k, v] of fd) out.push(typeof v === 'string' ? [k, v] : [k, v.name, v.type, v.size, Array.from(new Uint8Array(await v.arrayBuffer()))]);
+  return out;
+}
+function sampleForm() {
+  const fd = new FormData();
+  fd.append('a', 'x\r\ny');
+  fd.append('ü "q"', 'é');
+  fd.append('f', new File([new Uint8Array([0, 1, 2, 255])], 'b"c.bin', { type: 'application/x-y' }));
+  fd.append('t', new File(['hello'], 'h.txt', { type: 'text/plain' }));
+  fd.append('empty', new File([], ''));
+  return fd;
+}
+
+test('formData() equals the browser Response.formData() on the browser\'s own multipart body', async () => {
+  const res = new Response(sampleForm());
+  const ct = res.headers.get('content-type');
+  const body = new Uint8Array(await res.arrayBuffer());
+  const ours = await formData(new Response(body).body, ct);
+  const native = await new Response(body, { headers: { 'content-type': ct } }).formData();
+  eq(await flat(ours), await flat(native), 'entries');
+});
+
+test('encodeFormData() output is read back by the browser Response.formData()', async () => {
+  const enc = encodeFormData(sampleForm());
+  const bytes = await enc.bytes();
+  if (bytes.length !== enc.contentLength) throw new Error(`contentLength ${enc.contentLength} != ${bytes.length}`);
+  const native = await new Response(bytes, { headers: { 'content-type': enc.contentType } }).formData();
+  // Expected: the browser's own encode-then-parse (WHATWG escapes '"' as %22 and a parser does not unescape it).
+  eq(await flat(native), await flat(await new Response(sampleForm()).formData()), 'entries');
+});
+
+test('encodeFormData() posted with fetch (streamed with duplex: half where the browser allows it) and parsed back', async () => {
+  const enc = encodeFormData(sampleForm());
+  let res, how = 'stream';
+  try {
+    res = await fetch('/echo', { method: 'POST', body: enc.stream(), duplex: 'half', headers: { 'content-type': enc.contentType } });
+  } catch (e) {
+    // Chromium streams request bodies only over HTTP/2 (or QUIC); the loopback server is HTTP/1.1.
+    how = `bytes (stream refused: ${e.message})`;
+    res = await fetch('/echo', { method: 'POST', body: await enc.bytes(), headers: { 'content-type': enc.contentType } });
+  }
+  const ours = await formData(res.body, res.headers.get('content-type'));
+  eq(await flat(ours), await flat(await new Response(sampleForm()).formData()), 'entries');
+  return how;
+});
+
+test('parseMultipart: errors carry code and offset (limit = 413 kind)', async () => {
+  const enc = encodeFormData(sampleForm());
+  try {
+    for await (const p of parseMultipart(new Response(await enc.bytes()).body, enc.contentType, { maxParts: 2 })) await p.arrayBuffer();
+    throw new Error('no error');
+  } catch (e) {
+    if (!(e instanceof FormwireError) || e.code !== 'MP_LIMIT_PARTS' || typeof e.offset !== 'number') throw e;
+  }
+});
+
+test('urlencoded: parse and serialize equal URLSearchParams', () => {
+  const s = 'a=1&b=%C3%A9+x&c&=d&e=%zz&a=2';
+  const ours = parseUrlencoded(s);
+  eq(Array.from(ours, ([k, v]) => [k, v]), [...new URLSearchParams(s)], 'parse');
+  const pairs = [['a b', 'c&d'], ['é', '*-._~!']];
+  eq(serializeUrlencoded(pairs), new URLSearchParams(pairs).toString(), 'serialize');
+});
+
+test('clone equals structuredClone on maps, sets, dates, regexps, typed arrays, cycles', () => {
+  const o = { m: new Map([[1, { s: new Set(['x']) }]]), d: new Date(5), r: /a+/gi, t: new Float64Array([1.5, -0]), big: 10n ** 30n, arr: [1, , 3] };
+  o.self = o;
+  for (const c of [clone(o), structuredClone(o)]) {
+    if (c === o || c.self !== c || !(c.m.get(1).s instanceof Set) || c.d.getTime() !== 5 || c.r.flags !== 'gi') throw new Error('shape');
+    if (!(c.t instanceof Float64Array) || !Object.is(c.t[1], -0) || c.big !== 10n ** 30n || 1 in c.arr) throw new Error('values');
+  }
+});
+
+test('serialize/deserialize round trip (V8 wire format) in the page', () => {
+  const v = { name: 'Alice', list: [1, 2.5, 'three', null, true], nested: { k: new Uint8Array([1, 2, 3]) } };
+  const back = deserialize(serialize(v));
+  eq({ ...back, nested: { k: Array.from(back.nested.k) } }, { ...v, nested: { k: [1, 2, 3] } }, 'value');
+});
+
+test('clone refuses what structuredClone refuses (functions) with a DataCloneError', () => {
+  let native, ours;
+  try { structuredClone({ f() {} }); } catch (e) { native = e.name; }
+  try { clone({ f() {} }); } catch (e) { ours = e.name; }
+  eq(ours, native, 'error name');
+});
+
+window.__fwPageTests = async () => {
+  const out = [];
+  for (const [name, fn] of tests) {
+    try {
+      const note = await fn();
+      out.push({ name, ok: true, note: note ?? null });
+    } catch (e) {
+      out.push({ name, ok: false, note: String(e && e.stack || e) });
+    }
+  }
+  return out;
+};
