@@ -105,9 +105,10 @@ def suites() -> list[Suite]:
             "plain",
             "ts/runtimes/package.json",
         ),
-        # The testee in headless Chromium (ts/browser/testee.py: the ESM build in a page, driven over DevTools); the
-        # first run installs Debian's chromium through interop/setup (about 2.5 minutes here). --quick (whole, byte
-        # by byte, 8 random splits): with one DevTools round trip per request, every split point takes over 15
+        # The page tests (ts/browser/page-tests.js: formData, encodeFormData + fetch, clone against the browser's
+        # natives) and the testee in headless Chromium (ts/browser/testee.py: the ESM build in a page, over DevTools).
+        # The first run installs Debian's chromium through interop/setup (about 2.5 minutes here). --quick (whole,
+        # byte by byte, 8 random splits): with one DevTools round trip per request, every split point takes over 15
         # minutes here; the full run by hand: python3 conformance/run --lang ts-browser -j 2
         Suite(
             "ts-browser",
@@ -115,7 +116,7 @@ def suites() -> list[Suite]:
                 "bash",
                 "-c",
                 "{ command -v chromium >/dev/null || interop/setup >&2; } && "
-                "exec python3 conformance/run --lang ts-browser -j 2 --quick",
+                "exec python3 ts/browser/run.py -j 2 --quick",
             ],
             "plain",
             "ts/browser/testee.py",
