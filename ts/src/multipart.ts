@@ -39,9 +39,6 @@ export class MultipartParser extends CoreMultipartParser {
   }
 }
 
-/** @internal This class's own shapes, kept across GC as core/multipart.ts keeps the core's (issue #20). */
-export const KEEP_PARSER_SHAPES: readonly object[] = keepShapes((h) => new MultipartParser('k', h));
-
 const PART_END = 1;
 const END = 2;
 
@@ -790,3 +787,14 @@ export async function formData(body: BodySource, contentType?: string | null, op
   }
   return b.fd;
 }
+
+/**
+ * @internal The shapes of this module's per-parse objects (the parser class, formData()'s builder, the iterator's
+ * driver) after a small parse, kept across GC as core/multipart.ts keeps the core's (issue #20: otherwise a major GC
+ * frees them with the last parse's objects and deoptimizes the code that embeds them). Last in the module.
+ */
+export const KEEP_PARSER_SHAPES: readonly object[] = Object.freeze([
+  keepShapes((h) => new MultipartParser('k', h)),
+  keepShapes(() => new MultipartParser('k', new FormDataBuilder(null))),
+  keepShapes(() => new Driver(new TextEncoder().encode('k'), {}, sourceOf(new Uint8Array(0))).parser),
+]);
