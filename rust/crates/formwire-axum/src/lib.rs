@@ -32,8 +32,8 @@ use axum::RequestExt;
 use axum::extract::{FromRequest, Request};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use formwire::multipart::Options;
 use formwire::multipart::stream;
+use formwire::multipart::{Encoder, Options};
 
 /// The body stream the extractor reads.
 pub type BodyStream = axum::body::BodyDataStream;
@@ -186,4 +186,39 @@ fn json_string(s: &str) -> String {
     }
     out.push('"');
     out
+}
+
+/// An encoded form as an async body: a `Stream` of `Bytes` for
+/// `axum::body::Body::from_stream`, hyper (`http_body_util::StreamBody`) or
+/// reqwest (`Body::wrap_stream`). The encoder's reader (frames, and file
+/// bodies read from their `Read` sources) runs in tokio's blocking pool, so
+/// a disk read never stalls the runtime; at most two 64 KiB chunks wait in
+/// between (backpressure). Send `enc.content_length()` as the
+/// Content-Length when it is `Some`. Must be called inside a tokio runtime.
+pub fn encoder_stream(
+    enc: Encoder<'static>,
+) -> impl futures_util::Stream<Item = std::io::Result<bytes::Bytes>> + Send + 'static {
+    use std::io::Read;
+    let (tx, rx) = tokio::sync::mpsc::channel::<std::io::Result<bytes::Bytes>>(2);
+    tokio::task::spawn_blocking(move || {
+        let mut r = enc.into_reader();
+        loop {
+            let mut buf = vec![0u8; 64 << 10];
+            let item = match r.read(&mut buf) {
+                Ok(0) => return,
+                Ok(n) => {
+                    buf.truncate(n);
+                    Ok(bytes::Bytes::from(buf))
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => Err(e),
+            };
+            let stop = item.is_err();
+            // The receiver went away (the request was dropped): stop reading.
+            if tx.blocking_send(item).is_err() || stop {
+                return;
+            }
+        }
+    });
+    futures_util::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|x| (x, rx)) })
 }

@@ -87,3 +87,50 @@ async fn limits_413_malformed_400_with_the_code() {
     let (s, b) = post_to(port, "/small", ct, three.into_bytes()).await;
     assert_eq!(s, 413, "{b}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn encoder_stream_is_a_hyper_request_body() {
+    use formwire::multipart::{Body, Encoder};
+    use http_body_util::StreamBody;
+    use hyper::body::Frame;
+
+    let app = Router::new().route("/upload", post(upload));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+
+    // A file body from a `Read` source of known size (read in the blocking pool while it is sent).
+    let file: Vec<u8> = (0..300_000u32).map(|i| (i * 7) as u8).collect();
+    let mut enc = Encoder::with_boundary("XyZ").unwrap();
+    enc.text("a", "1");
+    enc.file(
+        "f",
+        "f.bin",
+        "",
+        Body::reader(std::io::Cursor::new(file), Some(300_000)),
+    )
+    .unwrap();
+    let (ct, len) = (enc.content_type(), enc.content_length().unwrap());
+    let body = StreamBody::new(futures_util::StreamExt::map(
+        formwire_axum::encoder_stream(enc),
+        |r| r.map(Frame::data),
+    ));
+
+    let stream = tokio::net::TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap();
+    let (mut send, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+        .await
+        .unwrap();
+    tokio::spawn(conn);
+    let req = Request::post("/upload")
+        .header("host", "127.0.0.1")
+        .header("content-type", ct)
+        .header("content-length", len)
+        .body(body)
+        .unwrap();
+    let res = send.send_request(req).await.unwrap();
+    let status = res.status().as_u16();
+    let text = res.into_body().collect().await.unwrap().to_bytes();
+    assert_eq!((status, &text[..]), (200, &b"a:1;f:300000;"[..]));
+}
