@@ -575,7 +575,8 @@ async function cloneCase(imp) {
   else if (imp === 'v8') fn = () => v8.deserialize(v8.serialize(x));
   else if (imp === 'json') fn = () => JSON.parse(JSON.stringify(x));
   else if (imp === 'formwire-clone' || imp === 'formwire-wire') {
-    const fc = await import(fwUrl('clone/node.js'));
+    // the public entry (formwire/clone), as users import it: it finds Buffer's latin1Slice by itself
+    const fc = await import(fwUrl('clone/index.js'));
     version = formwireVersion;
     if (imp === 'formwire-clone') fn = () => fc.clone(x);
     else {
