@@ -528,11 +528,61 @@ static NO_ARENAS: Arenas = Arenas {
     errors: Vec::new(),
 };
 
+// ---- the arena cache -----------------------------------------------------------------------------
+
+/// A kept scratch or arena set larger than this many bytes is dropped instead.
+pub(crate) const SCRATCH_KEEP: usize = 1 << 20;
+
+thread_local! {
+    /// The arenas of the last graph dropped on this thread (see `recycle_arenas`).
+    static ARENAS: std::cell::Cell<Option<Box<Arenas>>> = const { std::cell::Cell::new(None) };
+}
+
+/// The arenas of the last graph dropped on this thread (cleared), if any.
+#[inline]
+pub(crate) fn take_arenas() -> Option<Box<Arenas>> {
+    ARENAS.try_with(|c| c.take()).ok().flatten()
+}
+
+/// A dropped graph's arenas are kept (cleared) for the next decode on this thread, unless they
+/// grew past `SCRATCH_KEEP` bytes: a loop that decodes and drops one message at a time then
+/// allocates nothing in steady state, as with a reused buffer, without an API for it.
+pub(crate) fn recycle_arenas(mut a: Box<Arenas>) {
+    use std::mem::size_of;
+    let bytes = a.objects.capacity() * size_of::<ObjSlot>()
+        + (a.keys.capacity() + a.values.capacity() + a.elems.capacity()) * size_of::<Slot>()
+        + a.indexes.capacity() * 4
+        + a.errors.capacity() * size_of::<ErrSlot>();
+    if bytes <= SCRATCH_KEEP {
+        a.objects.clear();
+        a.keys.clear();
+        a.values.clear();
+        a.elems.clear();
+        a.indexes.clear();
+        a.errors.clear();
+        // During thread teardown the cache may be gone: the arenas are then simply freed.
+        let _ = ARENAS.try_with(|c| c.set(Some(a)));
+    }
+}
+
+/// A key or string slot as the string it names.
+pub(crate) fn slot_str(buf: &[u8], s: Slot) -> crate::borrowed::Str<'_> {
+    use crate::borrowed::Str;
+    let bytes = |at: usize, len: u32| buf.get(at..at + len as usize).unwrap_or(&[]);
+    match s {
+        Slot::Latin1 { len, at } => Str::Latin1(bytes(at, len)),
+        Slot::Utf16 { len, at } => Str::Utf16Le(bytes(at, len)),
+        Slot::Utf8 { len, at } => Str::Utf8(std::str::from_utf8(bytes(at, len)).unwrap_or("")),
+        Slot::Int(n) => Str::Int(n),
+        _ => Str::Latin1(&[]),
+    }
+}
+
 impl Drop for BorrowedGraph<'_> {
     /// The arenas go to this thread's cache for the next decode (see `decode_borrowed`).
     fn drop(&mut self) {
         if let Some(a) = self.arenas.take() {
-            crate::borrowed_decode::recycle_arenas(a);
+            recycle_arenas(a);
         }
     }
 }
@@ -988,6 +1038,6 @@ fn owned_key(input: &[u8], s: Slot) -> JsString {
         {
             JsString::latin1_at(input, at, len as usize)
         }
-        s => crate::borrowed_decode::slot_str(input, s).to_js_string(),
+        s => slot_str(input, s).to_js_string(),
     }
 }

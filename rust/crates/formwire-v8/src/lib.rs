@@ -53,11 +53,11 @@
 
 mod bigint;
 pub mod borrowed;
-mod borrowed_decode;
 mod decode;
 mod encode;
 mod error;
 mod number;
+mod reader;
 pub mod registry;
 mod string;
 mod tags;
@@ -71,13 +71,13 @@ pub mod serde;
 
 pub use bigint::BigInt;
 pub use borrowed::{ArrayRef, BigIntRef, BorrowedGraph, ErrorRef, ObjectRef, Str, ValueRef};
-pub use borrowed_decode::{decode_borrowed, decode_borrowed_with};
-pub use decode::{DecodeOptions, decode, decode_with};
+pub use decode::{decode, decode_with};
 pub use encode::{
     EncodeOptions, encode, encode_into, encode_value, encode_value_into, encode_with,
 };
 pub use error::{Error, ErrorCode, ErrorKind};
 pub use number::number_to_js_string;
+pub use reader::{DecodeOptions, decode_borrowed, decode_borrowed_with};
 pub use string::{JsString, Units};
 pub use value::{
     Array, ArrayBuffer, ErrorName, ErrorObject, Graph, Heap, Item, ObjId, Object, Prop, Props,
