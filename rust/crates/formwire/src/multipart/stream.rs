@@ -502,7 +502,10 @@ mod http_status_tests {
     fn limits_are_413_malformed_400_source_errors_none() {
         let e = |c| Error::<std::io::Error>::Form(crate::Error::new(c, 5));
         assert_eq!(e(ErrorCode::MpLimitParts).http_status(), Some(413));
-        assert_eq!(e(ErrorCode::MpLimitTotalFieldBytes).http_status(), Some(413));
+        assert_eq!(
+            e(ErrorCode::MpLimitTotalFieldBytes).http_status(),
+            Some(413)
+        );
         assert_eq!(e(ErrorCode::MpTruncated).http_status(), Some(400));
         let source = Error::Stream(std::io::Error::other("reset"));
         assert_eq!(source.http_status(), None);
