@@ -7,9 +7,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import io
-import socket
 import threading
-import time
 from collections.abc import Iterator
 
 import httpx
@@ -18,20 +16,13 @@ import pytest
 import formwire
 from formwire.multipart import AsyncEncoded, File
 
+from _serve import uvicorn_serving
+
 FILE_BYTES = bytes(range(256)) * 1000  # 256000 bytes: several chunks
-
-
-def _listening_socket() -> socket.socket:
-    s = socket.socket()
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    s.bind(("127.0.0.1", 0))
-    s.listen(16)
-    return s
 
 
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
-    import uvicorn
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import JSONResponse
@@ -55,18 +46,8 @@ def url() -> Iterator[str]:
         )
 
     app = Starlette(routes=[Route("/echo", echo, methods=["POST"])])
-    sock = _listening_socket()
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    t = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])), daemon=True)
-    t.start()
-    while not server.started:
-        time.sleep(0.01)
-    try:
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}/echo"
-    finally:
-        server.should_exit = True
-        t.join(5)
-        sock.close()
+    with uvicorn_serving(app) as base:
+        yield f"{base}/echo"
 
 
 def _form() -> formwire.multipart.Encoded:

@@ -3,10 +3,7 @@
 
 from __future__ import annotations
 
-import asyncio
-import socket
 import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,6 +15,8 @@ from starlette.datastructures import FormData
 import formwire.compat.starlette as fw_starlette
 import formwire.compat.werkzeug as fw_werkzeug
 
+from _serve import uvicorn_serving
+
 BODY = (
     b"--B\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\none\r\n"
     b"--B\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x.txt\"\r\nContent-Type: text/plain\r\n\r\n"
@@ -26,17 +25,8 @@ BODY = (
 MP = {"Content-Type": "multipart/form-data; boundary=B"}
 
 
-def _listening_socket() -> socket.socket:
-    s = socket.socket()
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    s.bind(("127.0.0.1", 0))
-    s.listen(16)
-    return s
-
-
 @pytest.fixture(scope="module")
 def starlette_url() -> Iterator[str]:
-    import uvicorn
     from starlette.applications import Starlette
     from starlette.responses import JSONResponse
     from starlette.routing import Route
@@ -52,18 +42,8 @@ def starlette_url() -> Iterator[str]:
             await form.close()
 
     app = Starlette(routes=[Route("/upload", upload, methods=["POST"])])
-    sock = _listening_socket()
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    t = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])), daemon=True)
-    t.start()
-    while not server.started:
-        time.sleep(0.01)
-    try:
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-    finally:
-        server.should_exit = True
-        t.join(5)
-        sock.close()
+    with uvicorn_serving(app) as base:
+        yield base
 
 
 def test_starlette_form_limits_are_413_and_malformed_400_with_the_code(starlette_url: str) -> None:
@@ -174,7 +154,6 @@ def test_fastapi_dependency_without_install() -> None:
 
 
 def test_fastapi_dependency_answers_413_and_400_with_the_code() -> None:
-    import uvicorn
     from fastapi import Depends, FastAPI, Request  # noqa: F401 (read by FastAPI from the annotation)
 
     async def parsed(request: Request) -> Any:
@@ -189,14 +168,8 @@ def test_fastapi_dependency_answers_413_and_400_with_the_code() -> None:
         finally:
             await form.close()
 
-    sock = _listening_socket()
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    t = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])), daemon=True)
-    t.start()
-    while not server.started:
-        time.sleep(0.01)
-    url = f"http://127.0.0.1:{sock.getsockname()[1]}/upload"
-    try:
+    with uvicorn_serving(app) as base:
+        url = f"{base}/upload"
         r = httpx.post(url, content=BODY, headers=MP)
         assert r.status_code == 200 and r.json() == ["a", "f"]
         # Stock FastAPI answers 400 "Invalid multipart data." for both of these.
@@ -209,7 +182,3 @@ def test_fastapi_dependency_answers_413_and_400_with_the_code() -> None:
         assert r.status_code == 413 and "MP_LIMIT_BOUNDARY" in r.json()["detail"], r.text
         r = httpx.post(url, content=BODY[:-9], headers=MP)
         assert r.status_code == 400 and "MP_TRUNCATED" in r.json()["detail"], r.text
-    finally:
-        server.should_exit = True
-        t.join(5)
-        sock.close()
