@@ -69,8 +69,11 @@ func (c Code) Status() int { return codeInfo[c].status }
 
 // LimitInfo describes one named limit of spec/limits.md.
 type LimitInfo struct {
-	Name    string // the spec name, e.g. "max_parts"
-	Format  string // "multipart", "urlencoded" or "clone"
+	Name   string // the spec name, e.g. "max_parts"
+	Format string // "multipart", "urlencoded" or "clone"
+	// Layer is "core" (the parser's Options take it) or "form" (only the
+	// spooling form readers, e.g. multipart.ReadForm's max_disk_bytes).
+	Layer   string
 	Default int64
 	Code    Code // the error when it is exceeded
 }

@@ -38,6 +38,10 @@ const (
 	MPLimitBoundary Code = "MP_LIMIT_BOUNDARY"
 	// MPLimitParts: The body has more than `max_parts` parts.
 	MPLimitParts Code = "MP_LIMIT_PARTS"
+	// MPLimitFiles: The body has more than `max_files` parts with a `filename` (MP-L-05).
+	MPLimitFiles Code = "MP_LIMIT_FILES"
+	// MPLimitFields: The body has more than `max_fields` parts without `filename` (MP-L-05).
+	MPLimitFields Code = "MP_LIMIT_FIELDS"
 	// MPLimitHeaders: A part has more than `max_headers` header lines.
 	MPLimitHeaders Code = "MP_LIMIT_HEADERS"
 	// MPLimitHeaderBytes: A part's header block (every header line with its CRLF, not counting the empty line)
@@ -52,6 +56,9 @@ const (
 	MPLimitFileBytes Code = "MP_LIMIT_FILE_BYTES"
 	// MPLimitTotalBytes: The input is longer than `max_total_bytes`.
 	MPLimitTotalBytes Code = "MP_LIMIT_TOTAL_BYTES"
+	// MPLimitDiskBytes: A spooling form reader would write more than `max_disk_bytes` of file contents to temp
+	// files for one body (MP-L-06; never raised by the streaming parser).
+	MPLimitDiskBytes Code = "MP_LIMIT_DISK_BYTES"
 	// MPEncodeBoundary: A caller-given boundary is not 1 to 70 characters of `[0-9A-Za-z'()+_,-./:=? ]` or ends
 	// in a space.
 	MPEncodeBoundary Code = "MP_ENCODE_BOUNDARY"
@@ -121,12 +128,15 @@ var codeInfo = map[Code]struct {
 	MPTruncated:            {KindMalformed, 400},
 	MPLimitBoundary:        {KindLimit, 413},
 	MPLimitParts:           {KindLimit, 413},
+	MPLimitFiles:           {KindLimit, 413},
+	MPLimitFields:          {KindLimit, 413},
 	MPLimitHeaders:         {KindLimit, 413},
 	MPLimitHeaderBytes:     {KindLimit, 413},
 	MPLimitFieldBytes:      {KindLimit, 413},
 	MPLimitTotalFieldBytes: {KindLimit, 413},
 	MPLimitFileBytes:       {KindLimit, 413},
 	MPLimitTotalBytes:      {KindLimit, 413},
+	MPLimitDiskBytes:       {KindLimit, 413},
 	MPEncodeBoundary:       {KindEncode, 0},
 	MPEncodeHeader:         {KindEncode, 0},
 	UELimitPairs:           {KindLimit, 413},
@@ -158,6 +168,14 @@ const (
 	// DefaultMultipartMaxParts: Go, werkzeug, Starlette, formidable all default to 1000. Exceeding it is
 	// MP_LIMIT_PARTS.
 	DefaultMultipartMaxParts int64 = 1000
+	// DefaultMultipartMaxFiles: Parts with a `filename` (MP-L-05), counted apart from `max_parts`: each one
+	// costs a temp file or an open handle in whole-form APIs (CVE-2023-24998, Commons FileUpload's
+	// `fileCountMax`); Starlette's `max_files` default. Exceeding it is MP_LIMIT_FILES.
+	DefaultMultipartMaxFiles int64 = 1000
+	// DefaultMultipartMaxFields: Parts without `filename` (MP-L-05), counted apart from `max_parts`: each one
+	// becomes an in-memory string in whole-form APIs; Starlette's `max_fields` default. Exceeding it is
+	// MP_LIMIT_FIELDS.
+	DefaultMultipartMaxFields int64 = 1000
 	// DefaultMultipartMaxHeaders: Browsers send 2; python-multipart and defnull use 8. Exceeding it is
 	// MP_LIMIT_HEADERS.
 	DefaultMultipartMaxHeaders int64 = 8
@@ -177,6 +195,10 @@ const (
 	// DefaultMultipartMaxTotalBytes: Bounds a whole request; a server should lower it to its own upload policy.
 	// Exceeding it is MP_LIMIT_TOTAL_BYTES.
 	DefaultMultipartMaxTotalBytes int64 = 21474836480
+	// DefaultMultipartMaxDiskBytes: Spooling form readers only (MP-L-06; the streaming parser writes nothing to
+	// disk): all temp files of one body together; Go's `ReadForm` caps its temp files at 10 GiB
+	// (`MaxDiskBytes`). Exceeding it is MP_LIMIT_DISK_BYTES.
+	DefaultMultipartMaxDiskBytes int64 = 10737418240
 	// DefaultURLEncodedMaxPairs: Go `urlmaxqueryparams` (CVE-2025-61726); querystring/qs use 1000, which
 	// silently truncates. Exceeding it is UE_LIMIT_PAIRS.
 	DefaultURLEncodedMaxPairs int64 = 10000
@@ -198,18 +220,21 @@ const (
 
 // Limits lists every named limit of spec/limits.md: its spec name, format, default and error code.
 var Limits = []LimitInfo{
-	{Name: "max_boundary_bytes", Format: "multipart", Default: DefaultMultipartMaxBoundaryBytes, Code: MPLimitBoundary},
-	{Name: "max_parts", Format: "multipart", Default: DefaultMultipartMaxParts, Code: MPLimitParts},
-	{Name: "max_headers", Format: "multipart", Default: DefaultMultipartMaxHeaders, Code: MPLimitHeaders},
-	{Name: "max_header_bytes", Format: "multipart", Default: DefaultMultipartMaxHeaderBytes, Code: MPLimitHeaderBytes},
-	{Name: "max_field_bytes", Format: "multipart", Default: DefaultMultipartMaxFieldBytes, Code: MPLimitFieldBytes},
-	{Name: "max_total_field_bytes", Format: "multipart", Default: DefaultMultipartMaxTotalFieldBytes, Code: MPLimitTotalFieldBytes},
-	{Name: "max_file_bytes", Format: "multipart", Default: DefaultMultipartMaxFileBytes, Code: MPLimitFileBytes},
-	{Name: "max_total_bytes", Format: "multipart", Default: DefaultMultipartMaxTotalBytes, Code: MPLimitTotalBytes},
-	{Name: "max_pairs", Format: "urlencoded", Default: DefaultURLEncodedMaxPairs, Code: UELimitPairs},
-	{Name: "max_bytes", Format: "urlencoded", Default: DefaultURLEncodedMaxBytes, Code: UELimitBytes},
-	{Name: "max_depth", Format: "clone", Default: DefaultCloneMaxDepth, Code: SCLimitDepth},
-	{Name: "max_bytes", Format: "clone", Default: DefaultCloneMaxBytes, Code: SCLimitBytes},
-	{Name: "max_values", Format: "clone", Default: DefaultCloneMaxValues, Code: SCLimitValues},
-	{Name: "max_bigint_bytes", Format: "clone", Default: DefaultCloneMaxBigintBytes, Code: SCLimitBigint},
+	{Name: "max_boundary_bytes", Format: "multipart", Layer: "core", Default: DefaultMultipartMaxBoundaryBytes, Code: MPLimitBoundary},
+	{Name: "max_parts", Format: "multipart", Layer: "core", Default: DefaultMultipartMaxParts, Code: MPLimitParts},
+	{Name: "max_files", Format: "multipart", Layer: "core", Default: DefaultMultipartMaxFiles, Code: MPLimitFiles},
+	{Name: "max_fields", Format: "multipart", Layer: "core", Default: DefaultMultipartMaxFields, Code: MPLimitFields},
+	{Name: "max_headers", Format: "multipart", Layer: "core", Default: DefaultMultipartMaxHeaders, Code: MPLimitHeaders},
+	{Name: "max_header_bytes", Format: "multipart", Layer: "core", Default: DefaultMultipartMaxHeaderBytes, Code: MPLimitHeaderBytes},
+	{Name: "max_field_bytes", Format: "multipart", Layer: "core", Default: DefaultMultipartMaxFieldBytes, Code: MPLimitFieldBytes},
+	{Name: "max_total_field_bytes", Format: "multipart", Layer: "core", Default: DefaultMultipartMaxTotalFieldBytes, Code: MPLimitTotalFieldBytes},
+	{Name: "max_file_bytes", Format: "multipart", Layer: "core", Default: DefaultMultipartMaxFileBytes, Code: MPLimitFileBytes},
+	{Name: "max_total_bytes", Format: "multipart", Layer: "core", Default: DefaultMultipartMaxTotalBytes, Code: MPLimitTotalBytes},
+	{Name: "max_disk_bytes", Format: "multipart", Layer: "form", Default: DefaultMultipartMaxDiskBytes, Code: MPLimitDiskBytes},
+	{Name: "max_pairs", Format: "urlencoded", Layer: "core", Default: DefaultURLEncodedMaxPairs, Code: UELimitPairs},
+	{Name: "max_bytes", Format: "urlencoded", Layer: "core", Default: DefaultURLEncodedMaxBytes, Code: UELimitBytes},
+	{Name: "max_depth", Format: "clone", Layer: "core", Default: DefaultCloneMaxDepth, Code: SCLimitDepth},
+	{Name: "max_bytes", Format: "clone", Layer: "core", Default: DefaultCloneMaxBytes, Code: SCLimitBytes},
+	{Name: "max_values", Format: "clone", Layer: "core", Default: DefaultCloneMaxValues, Code: SCLimitValues},
+	{Name: "max_bigint_bytes", Format: "clone", Layer: "core", Default: DefaultCloneMaxBigintBytes, Code: SCLimitBigint},
 }

@@ -24,6 +24,10 @@ type Options struct {
 	MaxBoundaryBytes int64
 	// MaxParts (max_parts): default 1000; exceeding it is MP_LIMIT_PARTS.
 	MaxParts int64
+	// MaxFiles (max_files): default 1000; exceeding it is MP_LIMIT_FILES.
+	MaxFiles int64
+	// MaxFields (max_fields): default 1000; exceeding it is MP_LIMIT_FIELDS.
+	MaxFields int64
 	// MaxHeaders (max_headers): default 8; exceeding it is MP_LIMIT_HEADERS.
 	MaxHeaders int64
 	// MaxHeaderBytes (max_header_bytes): default 8192; exceeding it is MP_LIMIT_HEADER_BYTES.
@@ -43,6 +47,8 @@ func DefaultOptions() Options {
 	return Options{
 		MaxBoundaryBytes:   formwire.DefaultMultipartMaxBoundaryBytes,
 		MaxParts:           formwire.DefaultMultipartMaxParts,
+		MaxFiles:           formwire.DefaultMultipartMaxFiles,
+		MaxFields:          formwire.DefaultMultipartMaxFields,
 		MaxHeaders:         formwire.DefaultMultipartMaxHeaders,
 		MaxHeaderBytes:     formwire.DefaultMultipartMaxHeaderBytes,
 		MaxFieldBytes:      formwire.DefaultMultipartMaxFieldBytes,
@@ -60,6 +66,10 @@ func (o *Options) SetLimit(name string, limit int64) bool {
 		o.MaxBoundaryBytes = limit
 	case "max_parts":
 		o.MaxParts = limit
+	case "max_files":
+		o.MaxFiles = limit
+	case "max_fields":
+		o.MaxFields = limit
 	case "max_headers":
 		o.MaxHeaders = limit
 	case "max_header_bytes":

@@ -17,9 +17,13 @@ REG = json.loads((Path(__file__).resolve().parents[2] / "spec" / "registry.json"
 
 def test_defaults_and_codes_equal_the_registry() -> None:
     want: dict[str, dict[str, int]] = {}
+    form: dict[str, dict[str, int]] = {}
     for lim in REG["limits"]:
-        want.setdefault(lim["format"], {})[lim["name"]] = lim["default"]
+        layer = form if lim.get("layer") == "form" else want
+        layer.setdefault(lim["format"], {})[lim["name"]] = lim["default"]
     assert {k: v for k, v in _registry.DEFAULTS.items() if v} == want
+    assert _registry.FORM_DEFAULTS == form
+    assert form["multipart"]["max_disk_bytes"] == 10 << 30
     assert _registry.ERRORS == {e["code"]: (e["kind"], e["http_status"]) for e in REG["errors"]}
 
 

@@ -29,6 +29,11 @@ HERE = Path(__file__).resolve().parent
 
 FORMATS = {"multipart": "MP_", "urlencoded": "UE_", "clone": "SC_"}
 KIND_STATUS = {"malformed": 400, "unsupported": 400, "limit": 413, "encode": None}
+# Where a limit is enforced: "core" (the default when a limit has no `layer`): every parser of its format, in its
+# options struct; "form": only the whole-form readers that spool files to disk (Go ReadForm, Java FormData, the TS
+# spill adapter, Python parse_form...), so the generators give it a constant and a code but keep it out of the core
+# parsers' option structs and limit lists.
+LAYERS = ("core", "form")
 SNAKE = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
 CODE = re.compile(r"^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$")
 
@@ -87,6 +92,8 @@ def validate(reg: dict) -> list[str]:
         if (fmt, n) in seen:
             bad.append(f"limit {fmt}.{n} listed twice")
         seen.add((fmt, n))
+        if lim.get("layer", "core") not in LAYERS:
+            bad.append(f"limit {n}: unknown layer {lim.get('layer')!r} (one of {', '.join(LAYERS)})")
         d = lim.get("default")
         if not isinstance(d, int) or isinstance(d, bool) or d < 0 or d > 2**53 - 1:
             bad.append(f"limit {n}: default must be an integer in 0..2^53-1 (JS-safe), got {d!r}")
@@ -132,8 +139,15 @@ def load(path: Path = REGISTRY) -> dict:
 # ---- helpers the emitters share ---------------------------------------------------------------------------------
 
 
-def limits(reg: dict, fmt: str | None = None) -> list[dict]:
-    return [x for x in reg["limits"] if fmt is None or x["format"] == fmt]
+def layer(lim: dict) -> str:
+    return lim.get("layer", "core")
+
+
+def limits(reg: dict, fmt: str | None = None, layer_: str | None = "core") -> list[dict]:
+    """The limits of a format (all formats when None) enforced at one layer ("core" by default; None: every layer)."""
+    return [
+        x for x in reg["limits"] if (fmt is None or x["format"] == fmt) and (layer_ is None or layer(x) == layer_)
+    ]
 
 
 def errors(reg: dict, fmt: str | None = None) -> list[dict]:

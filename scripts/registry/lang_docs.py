@@ -1,7 +1,8 @@
 """The tables of spec/limits.md and spec/errors.md, between marker comments; the prose around them stays hand-written.
 
-Markers: `<!-- registry:limits FORMAT -->`, `<!-- registry:errors FORMAT -->` (decode errors: code, meaning, offset),
-`<!-- registry:encode-errors FORMAT -->` (encoder errors), each closed by `<!-- /registry -->`.
+Markers: `<!-- registry:limits FORMAT -->` (limits the parsers take), `<!-- registry:form-limits FORMAT -->` (limits
+of the spooling form readers only, registry layer `form`), `<!-- registry:errors FORMAT -->` (decode errors: code,
+meaning, offset), `<!-- registry:encode-errors FORMAT -->` (encoder errors), each closed by `<!-- /registry -->`.
 """
 
 from __future__ import annotations
@@ -32,9 +33,9 @@ def offset_cell(s: str) -> str:
     return cell(s)
 
 
-def limits_table(reg: dict, fmt: str) -> str:
+def limits_table(reg: dict, fmt: str, layer: str = "core") -> str:
     rows = ["| limit | default | error | why this default |", "|---|---|---|---|"]
-    for x in limits(reg, fmt):
+    for x in limits(reg, fmt, layer):
         rows.append(f"| `{x['name']}` | {human(x['default'])} | `{x['error']}` | {cell(x['why'])} |")
     return GENERATED + "\n".join(rows) + "\n"
 
@@ -59,8 +60,13 @@ def encode_table(reg: dict, fmt: str) -> str:
     return GENERATED + "\n".join(rows) + "\n"
 
 
-MARK = re.compile(r"^<!-- registry:(limits|errors|encode-errors) (\w+) -->$", re.M)
-TABLES = {"limits": limits_table, "errors": errors_table, "encode-errors": encode_table}
+MARK = re.compile(r"^<!-- registry:(limits|form-limits|errors|encode-errors) (\w+) -->$", re.M)
+TABLES = {
+    "limits": limits_table,
+    "form-limits": lambda reg, fmt: limits_table(reg, fmt, "form"),
+    "errors": errors_table,
+    "encode-errors": encode_table,
+}
 
 
 def fill(text: str, reg: dict, path: str) -> str:

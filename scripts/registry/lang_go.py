@@ -64,8 +64,8 @@ def root(reg: dict) -> str:
     out.append("var Limits = []LimitInfo{\n")
     for lim in reg["limits"]:
         out.append(
-            f"\t{{Name: \"{lim['name']}\", Format: \"{lim['format']}\", Default: {const_name(lim)}, "
-            f"Code: {go_name(lim['error'])}}},\n"
+            f"\t{{Name: \"{lim['name']}\", Format: \"{lim['format']}\", Layer: \"{gen.layer(lim)}\", "
+            f"Default: {const_name(lim)}, Code: {go_name(lim['error'])}}},\n"
         )
     out.append("}\n")
     return "".join(out)

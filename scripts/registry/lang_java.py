@@ -48,9 +48,13 @@ def _limits(reg: dict) -> str:
             out.append(f"        public static final String {const}_NAME = {_str(x['name'])};\n")
             out.append(f"        /** The error of {{@link #{const}}}. */\n")
             out.append(f"        public static final ErrorCode {const}_ERROR = ErrorCode.{x['error']};\n")
-        names = ", ".join(_str(x["name"]) for x in lims)
-        out.append(f"\n        /** Every {fmt} limit name, in registry order. */\n")
+        names = ", ".join(_str(x["name"]) for x in lims if x.get("layer", "core") == "core")
+        out.append(f"\n        /** Every {fmt} limit name the parser takes, in registry order. */\n")
         out.append(f"        public static final java.util.List<String> NAMES = java.util.List.of({names});\n")
+        form = ", ".join(_str(x["name"]) for x in lims if x.get("layer", "core") == "form")
+        if form:
+            out.append(f"        /** The {fmt} limits of spooling form readers only (registry layer {{@code form}}). */\n")
+            out.append(f"        public static final java.util.List<String> FORM_NAMES = java.util.List.of({form});\n")
         if opts:
             onames = ", ".join(_str(o["name"]) for o in opts)
             out.append(f"        /** The named lenient options of {fmt}, in registry order (all off by default). */\n")

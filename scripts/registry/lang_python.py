@@ -95,6 +95,14 @@ def registry_module(reg: dict) -> str:
         for lim in gen.limits(reg, fmt):
             out.append(f'        "{lim["name"]}": {lim["default"]},\n')
         out.append("    },\n")
+    out.append("}\n\n# Limits of the whole-form readers that spool files (registry layer `form`), by format.\n")
+    out.append("FORM_DEFAULTS: dict[str, dict[str, int]] = {\n")
+    for fmt in gen.FORMATS:
+        form = gen.limits(reg, fmt, "form")
+        if form:
+            out.append(f'    "{fmt}": {{\n')
+            out.extend(f'        "{lim["name"]}": {lim["default"]},\n' for lim in form)
+            out.append("    },\n")
     out.append("}\n\n# The lenient options (all off by default), by format.\n")
     out.append("FLAGS: dict[str, tuple[str, ...]] = {\n")
     for fmt in gen.FORMATS:

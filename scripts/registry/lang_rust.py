@@ -135,9 +135,16 @@ def limits_mod(reg: dict, fmt: str, indent: str = "") -> str:
             raise gen.RegistryError(f"{lim['name']}: default {lim['default']} does not fit the Rust field's u32")
         out.append(doc(f"`{lim['name']}` (`{lim['error']}`): {lim['why']}", indent))
         out.append(f"{indent}pub const {const(lim['name'])}: {ty} = {rust_int(lim['default'])};\n")
+    for lim in gen.limits(reg, fmt, "form"):
+        out.append(doc(f"`{lim['name']}` (`{lim['error']}`, spooling form readers only): {lim['why']}", indent))
+        out.append(f"{indent}pub const {const(lim['name'])}: u64 = {rust_int(lim['default'])};\n")
     names = [f'"{x["name"]}"' for x in gen.limits(reg, fmt)]
-    out.append(f"{indent}/// Every {fmt} limit's spec name, in registry order.\n")
+    out.append(f"{indent}/// Every {fmt} limit's spec name that the parser takes, in registry order.\n")
     out.append(list_const(f"{indent}pub const LIMITS: &[&str] = ", names, indent))
+    form = [f'"{x["name"]}"' for x in gen.limits(reg, fmt, "form")]
+    if form:
+        out.append(f"{indent}/// The {fmt} limits of spooling form readers only (registry layer `form`).\n")
+        out.append(list_const(f"{indent}pub const FORM_LIMITS: &[&str] = ", form, indent))
     flags = [f'"{x["name"]}"' for x in gen.options(reg, fmt)]
     if flags:
         out.append(f"{indent}/// Every {fmt} lenient option's spec name (all off by default), in registry order.\n")

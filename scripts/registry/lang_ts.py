@@ -50,6 +50,26 @@ def outputs(reg: dict) -> dict[str, str]:
             out.append(jsdoc(f"`{lim['name']}` ({lim['error']}): {lim['why']}", "  "))
             out.append(f"  {gen.camel(lim['name'])}: {lim['default']},\n")
         out.append("});\n\n")
+        form = gen.limits(reg, fmt, "form")
+        if form:
+            out.append(
+                f"/** The {fmt} limits of the whole-form readers that spool files to disk (registry layer `form`); the\n"
+                " * streaming parser does not take them. `Infinity` or `null` is unlimited. */\n"
+            )
+            out.append(f"export interface {TYPES[fmt]}FormLimits {{\n")
+            for lim in form:
+                out.append(jsdoc(f"`{lim['name']}`, default {lim['default']}; exceeding it is {lim['error']}.", "  "))
+                out.append(f"  {gen.camel(lim['name'])}?: number | null;\n")
+            out.append("}\n\n")
+            out.append(f"/** Default {fmt} limits of the spooling form readers (spec/limits.md). */\n")
+            out.append(
+                f"export const {NAMES[fmt]}_FORM_DEFAULTS: Readonly<Record<keyof {TYPES[fmt]}FormLimits, number>> = "
+                "Object.freeze({\n"
+            )
+            for lim in form:
+                out.append(jsdoc(f"`{lim['name']}` ({lim['error']}): {lim['why']}", "  "))
+                out.append(f"  {gen.camel(lim['name'])}: {lim['default']},\n")
+            out.append("});\n\n")
         opts = gen.options(reg, fmt)
         if opts:
             out.append(f"/** The {fmt} lenient options (MP-R-02), all off by default. */\n")

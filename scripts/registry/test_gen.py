@@ -68,6 +68,22 @@ class Validate(unittest.TestCase):
         self.assertIn("maxNames: 77,", out["ts/src/core/registry.ts"])
         self.assertIn("| `max_names` | 77 | `UE_LIMIT_NAMES` | w |", out["spec/limits.md"])
 
+    def test_form_layer_limits_stay_out_of_the_parser_options(self) -> None:
+        bad = problems(lambda r: r["limits"][0].update(layer="disk"))
+        self.assertTrue(any("unknown layer" in p for p in bad), bad)
+        out = gen.generate(REG)
+        rust = out["rust/crates/formwire/src/registry.rs"]
+        self.assertIn("pub const MAX_DISK_BYTES: u64 = 10_737_418_240;", rust)
+        self.assertIn('pub const FORM_LIMITS: &[&str] = &["max_disk_bytes"];', rust)
+        self.assertNotIn("pub max_disk_bytes: u64", rust)  # not a field of multipart::Options
+        self.assertNotIn('"max_disk_bytes" => &mut self', rust)
+        self.assertIn("MaxDiskBytes int64 = 10737418240", out["go/registry_gen.go"])
+        self.assertNotIn("MaxDiskBytes", out["go/multipart/options_gen.go"])
+        ts = out["ts/src/core/registry.ts"]
+        self.assertIn("MULTIPART_FORM_DEFAULTS", ts)
+        self.assertNotIn("max_disk_bytes: 'maxDiskBytes'", ts)
+        self.assertIn("| `max_disk_bytes` | 10737418240 (10 GiB) | `MP_LIMIT_DISK_BYTES` |", out["spec/limits.md"])
+
     def test_generated_modules_start_with_the_notice(self) -> None:
         out = gen.generate(REG)
         whole = [p for p in out if Path(p).stem.lstrip("_") == "registry"]

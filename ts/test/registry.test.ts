@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { FormwireError, MULTIPART_DEFAULTS, URLENCODED_DEFAULTS, boundaryFromContentType, parseUrlencoded } from '../src/index.js';
-import { CLONE_DEFAULTS, ERROR_CODES, OPTION_NAMES } from '../src/core/registry.js';
+import { CLONE_DEFAULTS, ERROR_CODES, MULTIPART_FORM_DEFAULTS, OPTION_NAMES } from '../src/core/registry.js';
 
 interface Registry {
-  limits: { name: string; format: string; default: number; error: string }[];
+  limits: { name: string; format: string; layer?: string; default: number; error: string }[];
   errors: { code: string; kind: string; http_status: number | null }[];
 }
 // dist/test/registry.test.js -> the repository root is three levels up.
@@ -20,10 +20,18 @@ test('every limit default is the registry value, under its camelCase name', () =
     urlencoded: URLENCODED_DEFAULTS,
     clone: CLONE_DEFAULTS,
   };
-  for (const l of reg.limits) assert.equal(byFormat[l.format]![camel(l.name)], l.default, `${l.format}.${l.name}`);
-  for (const l of reg.limits) assert.equal(OPTION_NAMES[l.format as 'multipart']![l.name], camel(l.name), l.name);
+  // Limits of the spooling form readers (layer "form") are not parser options: they have their own table.
+  const core = reg.limits.filter((l) => (l.layer ?? 'core') === 'core');
+  for (const l of core) assert.equal(byFormat[l.format]![camel(l.name)], l.default, `${l.format}.${l.name}`);
+  for (const l of core) assert.equal(OPTION_NAMES[l.format as 'multipart']![l.name], camel(l.name), l.name);
   for (const [fmt, d] of Object.entries(byFormat)) {
-    assert.equal(Object.keys(d).length, reg.limits.filter((l) => l.format === fmt).length, fmt);
+    assert.equal(Object.keys(d).length, core.filter((l) => l.format === fmt).length, fmt);
+  }
+  const form = reg.limits.filter((l) => l.layer === 'form');
+  assert.deepEqual(form.map((l) => l.name), ['max_disk_bytes']);
+  for (const l of form) {
+    assert.equal(MULTIPART_FORM_DEFAULTS[camel(l.name) as keyof typeof MULTIPART_FORM_DEFAULTS], l.default, l.name);
+    assert.equal(OPTION_NAMES.multipart[l.name], undefined, l.name);
   }
 });
 

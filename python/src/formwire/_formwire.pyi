@@ -79,6 +79,8 @@ class MultipartParser:
         allow_quoted_pairs: bool = False,
         max_boundary_bytes: Optional[int] = 256,
         max_parts: Optional[int] = 1000,
+        max_files: Optional[int] = 1000,
+        max_fields: Optional[int] = 1000,
         max_headers: Optional[int] = 8,
         max_header_bytes: Optional[int] = 8192,
         max_field_bytes: Optional[int] = 1048576,

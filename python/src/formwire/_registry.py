@@ -8,6 +8,8 @@ DEFAULTS: dict[str, dict[str, int]] = {
     "multipart": {
         "max_boundary_bytes": 256,
         "max_parts": 1000,
+        "max_files": 1000,
+        "max_fields": 1000,
         "max_headers": 8,
         "max_header_bytes": 8192,
         "max_field_bytes": 1048576,
@@ -24,6 +26,13 @@ DEFAULTS: dict[str, dict[str, int]] = {
         "max_bytes": 268435456,
         "max_values": 10000000,
         "max_bigint_bytes": 1048576,
+    },
+}
+
+# Limits of the whole-form readers that spool files (registry layer `form`), by format.
+FORM_DEFAULTS: dict[str, dict[str, int]] = {
+    "multipart": {
+        "max_disk_bytes": 10737418240,
     },
 }
 
@@ -53,12 +62,15 @@ ERRORS: dict[str, tuple[str, int | None]] = {
     "MP_TRUNCATED": ("malformed", 400),
     "MP_LIMIT_BOUNDARY": ("limit", 413),
     "MP_LIMIT_PARTS": ("limit", 413),
+    "MP_LIMIT_FILES": ("limit", 413),
+    "MP_LIMIT_FIELDS": ("limit", 413),
     "MP_LIMIT_HEADERS": ("limit", 413),
     "MP_LIMIT_HEADER_BYTES": ("limit", 413),
     "MP_LIMIT_FIELD_BYTES": ("limit", 413),
     "MP_LIMIT_TOTAL_FIELD_BYTES": ("limit", 413),
     "MP_LIMIT_FILE_BYTES": ("limit", 413),
     "MP_LIMIT_TOTAL_BYTES": ("limit", 413),
+    "MP_LIMIT_DISK_BYTES": ("limit", 413),
     "MP_ENCODE_BOUNDARY": ("encode", None),
     "MP_ENCODE_HEADER": ("encode", None),
     "UE_LIMIT_PAIRS": ("limit", 413),

@@ -10,6 +10,10 @@ export interface MultipartLimits {
   maxBoundaryBytes?: number | null;
   /** `max_parts`, default 1000; exceeding it is MP_LIMIT_PARTS. */
   maxParts?: number | null;
+  /** `max_files`, default 1000; exceeding it is MP_LIMIT_FILES. */
+  maxFiles?: number | null;
+  /** `max_fields`, default 1000; exceeding it is MP_LIMIT_FIELDS. */
+  maxFields?: number | null;
   /** `max_headers`, default 8; exceeding it is MP_LIMIT_HEADERS. */
   maxHeaders?: number | null;
   /** `max_header_bytes`, default 8192; exceeding it is MP_LIMIT_HEADER_BYTES. */
@@ -33,6 +37,17 @@ export const MULTIPART_DEFAULTS: Readonly<Record<keyof MultipartLimits, number>>
   maxBoundaryBytes: 256,
   /** `max_parts` (MP_LIMIT_PARTS): Go, werkzeug, Starlette, formidable all default to 1000. */
   maxParts: 1000,
+  /**
+   * `max_files` (MP_LIMIT_FILES): Parts with a `filename` (MP-L-05), counted apart from `max_parts`: each one costs a
+   * temp file or an open handle in whole-form APIs (CVE-2023-24998, Commons FileUpload's `fileCountMax`); Starlette's
+   * `max_files` default.
+   */
+  maxFiles: 1000,
+  /**
+   * `max_fields` (MP_LIMIT_FIELDS): Parts without `filename` (MP-L-05), counted apart from `max_parts`: each one
+   * becomes an in-memory string in whole-form APIs; Starlette's `max_fields` default.
+   */
+  maxFields: 1000,
   /** `max_headers` (MP_LIMIT_HEADERS): Browsers send 2; python-multipart and defnull use 8. */
   maxHeaders: 8,
   /**
@@ -58,6 +73,22 @@ export const MULTIPART_DEFAULTS: Readonly<Record<keyof MultipartLimits, number>>
    * policy.
    */
   maxTotalBytes: 21474836480,
+});
+
+/** The multipart limits of the whole-form readers that spool files to disk (registry layer `form`); the
+ * streaming parser does not take them. `Infinity` or `null` is unlimited. */
+export interface MultipartFormLimits {
+  /** `max_disk_bytes`, default 10737418240; exceeding it is MP_LIMIT_DISK_BYTES. */
+  maxDiskBytes?: number | null;
+}
+
+/** Default multipart limits of the spooling form readers (spec/limits.md). */
+export const MULTIPART_FORM_DEFAULTS: Readonly<Record<keyof MultipartFormLimits, number>> = Object.freeze({
+  /**
+   * `max_disk_bytes` (MP_LIMIT_DISK_BYTES): Spooling form readers only (MP-L-06; the streaming parser writes nothing
+   * to disk): all temp files of one body together; Go's `ReadForm` caps its temp files at 10 GiB (`MaxDiskBytes`).
+   */
+  maxDiskBytes: 10737418240,
 });
 
 /** The multipart lenient options (MP-R-02), all off by default. */
@@ -93,12 +124,15 @@ export type MultipartErrorCode =
   | 'MP_TRUNCATED'
   | 'MP_LIMIT_BOUNDARY'
   | 'MP_LIMIT_PARTS'
+  | 'MP_LIMIT_FILES'
+  | 'MP_LIMIT_FIELDS'
   | 'MP_LIMIT_HEADERS'
   | 'MP_LIMIT_HEADER_BYTES'
   | 'MP_LIMIT_FIELD_BYTES'
   | 'MP_LIMIT_TOTAL_FIELD_BYTES'
   | 'MP_LIMIT_FILE_BYTES'
   | 'MP_LIMIT_TOTAL_BYTES'
+  | 'MP_LIMIT_DISK_BYTES'
   | 'MP_ENCODE_BOUNDARY'
   | 'MP_ENCODE_HEADER';
 
@@ -185,6 +219,8 @@ export const OPTION_NAMES: Readonly<Record<'multipart' | 'urlencoded' | 'clone',
     allow_quoted_pairs: 'allowQuotedPairs',
     max_boundary_bytes: 'maxBoundaryBytes',
     max_parts: 'maxParts',
+    max_files: 'maxFiles',
+    max_fields: 'maxFields',
     max_headers: 'maxHeaders',
     max_header_bytes: 'maxHeaderBytes',
     max_field_bytes: 'maxFieldBytes',
@@ -226,12 +262,15 @@ export const ERROR_CODES: Readonly<Record<ErrorCode, { readonly kind: ErrorKind;
     MP_TRUNCATED: { kind: 'malformed', httpStatus: 400 },
     MP_LIMIT_BOUNDARY: { kind: 'limit', httpStatus: 413 },
     MP_LIMIT_PARTS: { kind: 'limit', httpStatus: 413 },
+    MP_LIMIT_FILES: { kind: 'limit', httpStatus: 413 },
+    MP_LIMIT_FIELDS: { kind: 'limit', httpStatus: 413 },
     MP_LIMIT_HEADERS: { kind: 'limit', httpStatus: 413 },
     MP_LIMIT_HEADER_BYTES: { kind: 'limit', httpStatus: 413 },
     MP_LIMIT_FIELD_BYTES: { kind: 'limit', httpStatus: 413 },
     MP_LIMIT_TOTAL_FIELD_BYTES: { kind: 'limit', httpStatus: 413 },
     MP_LIMIT_FILE_BYTES: { kind: 'limit', httpStatus: 413 },
     MP_LIMIT_TOTAL_BYTES: { kind: 'limit', httpStatus: 413 },
+    MP_LIMIT_DISK_BYTES: { kind: 'limit', httpStatus: 413 },
     MP_ENCODE_BOUNDARY: { kind: 'encode', httpStatus: null },
     MP_ENCODE_HEADER: { kind: 'encode', httpStatus: null },
     UE_LIMIT_PAIRS: { kind: 'limit', httpStatus: 413 },

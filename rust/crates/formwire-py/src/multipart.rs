@@ -298,6 +298,8 @@ fn options(
     allow_quoted_pairs: bool,
     max_boundary_bytes: Option<i128>,
     max_parts: Option<i128>,
+    max_files: Option<i128>,
+    max_fields: Option<i128>,
     max_headers: Option<i128>,
     max_header_bytes: Option<i128>,
     max_field_bytes: Option<i128>,
@@ -320,6 +322,8 @@ fn options(
     let limits = [
         ("max_boundary_bytes", max_boundary_bytes),
         ("max_parts", max_parts),
+        ("max_files", max_files),
+        ("max_fields", max_fields),
         ("max_headers", max_headers),
         ("max_header_bytes", max_header_bytes),
         ("max_field_bytes", max_field_bytes),
@@ -474,10 +478,10 @@ impl MultipartParser {
     #[pyo3(
         signature = (boundary, *, allow_preamble=false, allow_lf=false, allow_obs_fold=false,
                      allow_quoted_pairs=false, max_boundary_bytes=Some(256), max_parts=Some(1000),
-                     max_headers=Some(8), max_header_bytes=Some(8192), max_field_bytes=Some(1048576),
+                     max_files=Some(1000), max_fields=Some(1000), max_headers=Some(8), max_header_bytes=Some(8192), max_field_bytes=Some(1048576),
                      max_total_field_bytes=Some(10485760), max_file_bytes=Some(10737418240),
                      max_total_bytes=Some(21474836480), buffer_fields=false, latin1_fallback=false),
-        text_signature = "(boundary, *, allow_preamble=False, allow_lf=False, allow_obs_fold=False, allow_quoted_pairs=False, max_boundary_bytes=256, max_parts=1000, max_headers=8, max_header_bytes=8192, max_field_bytes=1048576, max_total_field_bytes=10485760, max_file_bytes=10737418240, max_total_bytes=21474836480, buffer_fields=False, latin1_fallback=False)"
+        text_signature = "(boundary, *, allow_preamble=False, allow_lf=False, allow_obs_fold=False, allow_quoted_pairs=False, max_boundary_bytes=256, max_parts=1000, max_files=1000, max_fields=1000, max_headers=8, max_header_bytes=8192, max_field_bytes=1048576, max_total_field_bytes=10485760, max_file_bytes=10737418240, max_total_bytes=21474836480, buffer_fields=False, latin1_fallback=False)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -488,6 +492,8 @@ impl MultipartParser {
         allow_quoted_pairs: bool,
         max_boundary_bytes: Option<i128>,
         max_parts: Option<i128>,
+        max_files: Option<i128>,
+        max_fields: Option<i128>,
         max_headers: Option<i128>,
         max_header_bytes: Option<i128>,
         max_field_bytes: Option<i128>,
@@ -505,6 +511,8 @@ impl MultipartParser {
             allow_quoted_pairs,
             max_boundary_bytes,
             max_parts,
+            max_files,
+            max_fields,
             max_headers,
             max_header_bytes,
             max_field_bytes,
@@ -589,6 +597,8 @@ impl MultipartParser {
         d.set_item("allow_quoted_pairs", o.allow_quoted_pairs)?;
         d.set_item("max_boundary_bytes", opt_limit(py, o.max_boundary_bytes))?;
         d.set_item("max_parts", opt_limit(py, o.max_parts))?;
+        d.set_item("max_files", opt_limit(py, o.max_files))?;
+        d.set_item("max_fields", opt_limit(py, o.max_fields))?;
         d.set_item("max_headers", opt_limit(py, o.max_headers))?;
         d.set_item("max_header_bytes", opt_limit(py, o.max_header_bytes))?;
         d.set_item("max_field_bytes", opt_limit(py, o.max_field_bytes))?;

@@ -15,7 +15,7 @@ pub const MAX_VALUES: u64 = 10_000_000;
 /// `max_bigint_bytes` (`SC_LIMIT_BIGINT`): A BigInt's digit bytes (SC-L-06), about 2.5 million
 /// decimal digits; converting or printing longer ones costs seconds in several languages.
 pub const MAX_BIGINT_BYTES: u32 = 1_048_576;
-/// Every clone limit's spec name, in registry order.
+/// Every clone limit's spec name that the parser takes, in registry order.
 pub const LIMITS: &[&str] = &["max_depth", "max_bytes", "max_values", "max_bigint_bytes"];
 
 /// What an error code means for a caller: the `kind` column of `spec/registry.json`.

@@ -105,6 +105,8 @@ impl ErrorCode {
             ErrorCode::MpTruncated => "input ended before the close delimiter",
             ErrorCode::MpLimitBoundary => "boundary longer than max_boundary_bytes",
             ErrorCode::MpLimitParts => "more than max_parts parts",
+            ErrorCode::MpLimitFiles => "more than max_files file parts",
+            ErrorCode::MpLimitFields => "more than max_fields field parts",
             ErrorCode::MpLimitHeaders => "more than max_headers header lines",
             ErrorCode::MpLimitHeaderBytes => "header block longer than max_header_bytes",
             ErrorCode::MpLimitFieldBytes => "field longer than max_field_bytes",
@@ -113,6 +115,7 @@ impl ErrorCode {
             }
             ErrorCode::MpLimitFileBytes => "file longer than max_file_bytes",
             ErrorCode::MpLimitTotalBytes => "input longer than max_total_bytes",
+            ErrorCode::MpLimitDiskBytes => "temp files longer than max_disk_bytes",
             ErrorCode::MpEncodeBoundary => "invalid boundary for encoding",
             ErrorCode::MpEncodeHeader => "content type would inject a header",
             ErrorCode::UeLimitPairs => "more than max_pairs pairs",

@@ -15,6 +15,14 @@ pub mod multipart {
     pub const MAX_BOUNDARY_BYTES: u64 = 256;
     /// `max_parts` (`MP_LIMIT_PARTS`): Go, werkzeug, Starlette, formidable all default to 1000.
     pub const MAX_PARTS: u64 = 1000;
+    /// `max_files` (`MP_LIMIT_FILES`): Parts with a `filename` (MP-L-05), counted apart from
+    /// `max_parts`: each one costs a temp file or an open handle in whole-form APIs
+    /// (CVE-2023-24998, Commons FileUpload's `fileCountMax`); Starlette's `max_files` default.
+    pub const MAX_FILES: u64 = 1000;
+    /// `max_fields` (`MP_LIMIT_FIELDS`): Parts without `filename` (MP-L-05), counted apart from
+    /// `max_parts`: each one becomes an in-memory string in whole-form APIs; Starlette's
+    /// `max_fields` default.
+    pub const MAX_FIELDS: u64 = 1000;
     /// `max_headers` (`MP_LIMIT_HEADERS`): Browsers send 2; python-multipart and defnull use 8.
     pub const MAX_HEADERS: u64 = 8;
     /// `max_header_bytes` (`MP_LIMIT_HEADER_BYTES`): Per part; a long UTF-8 filename fits easily;
@@ -33,10 +41,16 @@ pub mod multipart {
     /// `max_total_bytes` (`MP_LIMIT_TOTAL_BYTES`): Bounds a whole request; a server should lower it
     /// to its own upload policy.
     pub const MAX_TOTAL_BYTES: u64 = 21_474_836_480;
-    /// Every multipart limit's spec name, in registry order.
+    /// `max_disk_bytes` (`MP_LIMIT_DISK_BYTES`, spooling form readers only): Spooling form readers
+    /// only (MP-L-06; the streaming parser writes nothing to disk): all temp files of one body
+    /// together; Go's `ReadForm` caps its temp files at 10 GiB (`MaxDiskBytes`).
+    pub const MAX_DISK_BYTES: u64 = 10_737_418_240;
+    /// Every multipart limit's spec name that the parser takes, in registry order.
     pub const LIMITS: &[&str] = &[
         "max_boundary_bytes",
         "max_parts",
+        "max_files",
+        "max_fields",
         "max_headers",
         "max_header_bytes",
         "max_field_bytes",
@@ -44,6 +58,8 @@ pub mod multipart {
         "max_file_bytes",
         "max_total_bytes",
     ];
+    /// The multipart limits of spooling form readers only (registry layer `form`).
+    pub const FORM_LIMITS: &[&str] = &["max_disk_bytes"];
     /// Every multipart lenient option's spec name (all off by default), in registry order.
     pub const FLAGS: &[&str] = &[
         "allow_preamble",
@@ -80,6 +96,12 @@ pub mod multipart {
         /// `max_parts` (default 1000): `MP_LIMIT_PARTS` when the body has more than `max_parts`
         /// parts.
         pub max_parts: u64,
+        /// `max_files` (default 1000): `MP_LIMIT_FILES` when the body has more than `max_files`
+        /// parts with a `filename` (MP-L-05).
+        pub max_files: u64,
+        /// `max_fields` (default 1000): `MP_LIMIT_FIELDS` when the body has more than `max_fields`
+        /// parts without `filename` (MP-L-05).
+        pub max_fields: u64,
         /// `max_headers` (default 8): `MP_LIMIT_HEADERS` when a part has more than `max_headers`
         /// header lines.
         pub max_headers: u64,
@@ -111,6 +133,8 @@ pub mod multipart {
                 allow_quoted_pairs: false,
                 max_boundary_bytes: MAX_BOUNDARY_BYTES,
                 max_parts: MAX_PARTS,
+                max_files: MAX_FILES,
+                max_fields: MAX_FIELDS,
                 max_headers: MAX_HEADERS,
                 max_header_bytes: MAX_HEADER_BYTES,
                 max_field_bytes: MAX_FIELD_BYTES,
@@ -141,6 +165,8 @@ pub mod multipart {
             let slot = match name {
                 "max_boundary_bytes" => &mut self.max_boundary_bytes,
                 "max_parts" => &mut self.max_parts,
+                "max_files" => &mut self.max_files,
+                "max_fields" => &mut self.max_fields,
                 "max_headers" => &mut self.max_headers,
                 "max_header_bytes" => &mut self.max_header_bytes,
                 "max_field_bytes" => &mut self.max_field_bytes,
@@ -162,7 +188,7 @@ pub mod urlencoded {
     pub const MAX_PAIRS: u64 = 10_000;
     /// `max_bytes` (`UE_LIMIT_BYTES`): Go `net/http` `maxFormSize`.
     pub const MAX_BYTES: u64 = 10_485_760;
-    /// Every urlencoded limit's spec name, in registry order.
+    /// Every urlencoded limit's spec name that the parser takes, in registry order.
     pub const LIMITS: &[&str] = &["max_pairs", "max_bytes"];
 
     /// Parser options: the limits (`spec/limits.md`) of
@@ -221,7 +247,7 @@ pub mod clone {
     /// `max_bigint_bytes` (`SC_LIMIT_BIGINT`): A BigInt's digit bytes (SC-L-06), about 2.5 million
     /// decimal digits; converting or printing longer ones costs seconds in several languages.
     pub const MAX_BIGINT_BYTES: u32 = 1_048_576;
-    /// Every clone limit's spec name, in registry order.
+    /// Every clone limit's spec name that the parser takes, in registry order.
     pub const LIMITS: &[&str] = &["max_depth", "max_bytes", "max_values", "max_bigint_bytes"];
 }
 
@@ -308,6 +334,14 @@ pub enum ErrorCode {
     /// `MP_LIMIT_PARTS`: The body has more than `max_parts` parts. Offset: the line start of the
     /// first header line of part number `max_parts + 1` (just after its delimiter line).
     MpLimitParts,
+    /// `MP_LIMIT_FILES`: The body has more than `max_files` parts with a `filename` (MP-L-05).
+    /// Offset: the line start of the first header line of file part number `max_files + 1` (as
+    /// `MP_LIMIT_PARTS`).
+    MpLimitFiles,
+    /// `MP_LIMIT_FIELDS`: The body has more than `max_fields` parts without `filename` (MP-L-05).
+    /// Offset: the line start of the first header line of field part number `max_fields + 1` (as
+    /// `MP_LIMIT_PARTS`).
+    MpLimitFields,
     /// `MP_LIMIT_HEADERS`: A part has more than `max_headers` header lines. Offset: the line start
     /// of header line number `max_headers + 1`.
     MpLimitHeaders,
@@ -328,6 +362,10 @@ pub enum ErrorCode {
     /// `MP_LIMIT_TOTAL_BYTES`: The input is longer than `max_total_bytes`. Offset:
     /// `max_total_bytes`.
     MpLimitTotalBytes,
+    /// `MP_LIMIT_DISK_BYTES`: A spooling form reader would write more than `max_disk_bytes` of file
+    /// contents to temp files for one body (MP-L-06; never raised by the streaming parser). Offset:
+    /// the file body byte that would make the temp files' total `max_disk_bytes + 1`.
+    MpLimitDiskBytes,
     /// `MP_ENCODE_BOUNDARY`: A caller-given boundary is not 1 to 70 characters of
     /// `[0-9A-Za-z'()+_,-./:=? ]` or ends in a space. Offset: 0.
     MpEncodeBoundary,
@@ -406,12 +444,15 @@ impl ErrorCode {
         ErrorCode::MpTruncated,
         ErrorCode::MpLimitBoundary,
         ErrorCode::MpLimitParts,
+        ErrorCode::MpLimitFiles,
+        ErrorCode::MpLimitFields,
         ErrorCode::MpLimitHeaders,
         ErrorCode::MpLimitHeaderBytes,
         ErrorCode::MpLimitFieldBytes,
         ErrorCode::MpLimitTotalFieldBytes,
         ErrorCode::MpLimitFileBytes,
         ErrorCode::MpLimitTotalBytes,
+        ErrorCode::MpLimitDiskBytes,
         ErrorCode::MpEncodeBoundary,
         ErrorCode::MpEncodeHeader,
         ErrorCode::UeLimitPairs,
@@ -449,12 +490,15 @@ impl ErrorCode {
             ErrorCode::MpTruncated => "MP_TRUNCATED",
             ErrorCode::MpLimitBoundary => "MP_LIMIT_BOUNDARY",
             ErrorCode::MpLimitParts => "MP_LIMIT_PARTS",
+            ErrorCode::MpLimitFiles => "MP_LIMIT_FILES",
+            ErrorCode::MpLimitFields => "MP_LIMIT_FIELDS",
             ErrorCode::MpLimitHeaders => "MP_LIMIT_HEADERS",
             ErrorCode::MpLimitHeaderBytes => "MP_LIMIT_HEADER_BYTES",
             ErrorCode::MpLimitFieldBytes => "MP_LIMIT_FIELD_BYTES",
             ErrorCode::MpLimitTotalFieldBytes => "MP_LIMIT_TOTAL_FIELD_BYTES",
             ErrorCode::MpLimitFileBytes => "MP_LIMIT_FILE_BYTES",
             ErrorCode::MpLimitTotalBytes => "MP_LIMIT_TOTAL_BYTES",
+            ErrorCode::MpLimitDiskBytes => "MP_LIMIT_DISK_BYTES",
             ErrorCode::MpEncodeBoundary => "MP_ENCODE_BOUNDARY",
             ErrorCode::MpEncodeHeader => "MP_ENCODE_HEADER",
             ErrorCode::UeLimitPairs => "UE_LIMIT_PAIRS",
@@ -493,12 +537,15 @@ impl ErrorCode {
             "MP_TRUNCATED" => Some(ErrorCode::MpTruncated),
             "MP_LIMIT_BOUNDARY" => Some(ErrorCode::MpLimitBoundary),
             "MP_LIMIT_PARTS" => Some(ErrorCode::MpLimitParts),
+            "MP_LIMIT_FILES" => Some(ErrorCode::MpLimitFiles),
+            "MP_LIMIT_FIELDS" => Some(ErrorCode::MpLimitFields),
             "MP_LIMIT_HEADERS" => Some(ErrorCode::MpLimitHeaders),
             "MP_LIMIT_HEADER_BYTES" => Some(ErrorCode::MpLimitHeaderBytes),
             "MP_LIMIT_FIELD_BYTES" => Some(ErrorCode::MpLimitFieldBytes),
             "MP_LIMIT_TOTAL_FIELD_BYTES" => Some(ErrorCode::MpLimitTotalFieldBytes),
             "MP_LIMIT_FILE_BYTES" => Some(ErrorCode::MpLimitFileBytes),
             "MP_LIMIT_TOTAL_BYTES" => Some(ErrorCode::MpLimitTotalBytes),
+            "MP_LIMIT_DISK_BYTES" => Some(ErrorCode::MpLimitDiskBytes),
             "MP_ENCODE_BOUNDARY" => Some(ErrorCode::MpEncodeBoundary),
             "MP_ENCODE_HEADER" => Some(ErrorCode::MpEncodeHeader),
             "UE_LIMIT_PAIRS" => Some(ErrorCode::UeLimitPairs),
@@ -538,12 +585,15 @@ impl ErrorCode {
             ErrorCode::MpTruncated => ErrorKind::Malformed,
             ErrorCode::MpLimitBoundary => ErrorKind::Limit,
             ErrorCode::MpLimitParts => ErrorKind::Limit,
+            ErrorCode::MpLimitFiles => ErrorKind::Limit,
+            ErrorCode::MpLimitFields => ErrorKind::Limit,
             ErrorCode::MpLimitHeaders => ErrorKind::Limit,
             ErrorCode::MpLimitHeaderBytes => ErrorKind::Limit,
             ErrorCode::MpLimitFieldBytes => ErrorKind::Limit,
             ErrorCode::MpLimitTotalFieldBytes => ErrorKind::Limit,
             ErrorCode::MpLimitFileBytes => ErrorKind::Limit,
             ErrorCode::MpLimitTotalBytes => ErrorKind::Limit,
+            ErrorCode::MpLimitDiskBytes => ErrorKind::Limit,
             ErrorCode::MpEncodeBoundary => ErrorKind::Encode,
             ErrorCode::MpEncodeHeader => ErrorKind::Encode,
             ErrorCode::UeLimitPairs => ErrorKind::Limit,

@@ -27,6 +27,10 @@ public enum ErrorCode {
     MP_LIMIT_BOUNDARY("multipart", Kind.LIMIT, 413),
     /** The body has more than `max_parts` parts. Offset: the line start of the first header line of part number `max_parts + 1` (just after its delimiter line). */
     MP_LIMIT_PARTS("multipart", Kind.LIMIT, 413),
+    /** The body has more than `max_files` parts with a `filename` (MP-L-05). Offset: the line start of the first header line of file part number `max_files + 1` (as `MP_LIMIT_PARTS`). */
+    MP_LIMIT_FILES("multipart", Kind.LIMIT, 413),
+    /** The body has more than `max_fields` parts without `filename` (MP-L-05). Offset: the line start of the first header line of field part number `max_fields + 1` (as `MP_LIMIT_PARTS`). */
+    MP_LIMIT_FIELDS("multipart", Kind.LIMIT, 413),
     /** A part has more than `max_headers` header lines. Offset: the line start of header line number `max_headers + 1`. */
     MP_LIMIT_HEADERS("multipart", Kind.LIMIT, 413),
     /** A part's header block (every header line with its CRLF, not counting the empty line) is longer than `max_header_bytes`. Offset: header block start + `max_header_bytes` (the first byte over the limit). */
@@ -39,6 +43,8 @@ public enum ErrorCode {
     MP_LIMIT_FILE_BYTES("multipart", Kind.LIMIT, 413),
     /** The input is longer than `max_total_bytes`. Offset: `max_total_bytes`. */
     MP_LIMIT_TOTAL_BYTES("multipart", Kind.LIMIT, 413),
+    /** A spooling form reader would write more than `max_disk_bytes` of file contents to temp files for one body (MP-L-06; never raised by the streaming parser). Offset: the file body byte that would make the temp files' total `max_disk_bytes + 1`. */
+    MP_LIMIT_DISK_BYTES("multipart", Kind.LIMIT, 413),
     /** A caller-given boundary is not 1 to 70 characters of `[0-9A-Za-z'()+_,-./:=? ]` or ends in a space. Offset: 0. */
     MP_ENCODE_BOUNDARY("multipart", Kind.ENCODE, 0),
     /** An entry's content type contains CR, LF or NUL (would inject headers). Offset: the entry's index. */

@@ -23,6 +23,20 @@ public final class Limits {
         /** The error of {@link #MAX_PARTS}. */
         public static final ErrorCode MAX_PARTS_ERROR = ErrorCode.MP_LIMIT_PARTS;
 
+        /** Default of {@code max_files} (error {@code MP_LIMIT_FILES}): Parts with a `filename` (MP-L-05), counted apart from `max_parts`: each one costs a temp file or an open handle in whole-form APIs (CVE-2023-24998, Commons FileUpload's `fileCountMax`); Starlette's `max_files` default. */
+        public static final long MAX_FILES = 1000L;
+        /** The registry name of {@link #MAX_FILES}. */
+        public static final String MAX_FILES_NAME = "max_files";
+        /** The error of {@link #MAX_FILES}. */
+        public static final ErrorCode MAX_FILES_ERROR = ErrorCode.MP_LIMIT_FILES;
+
+        /** Default of {@code max_fields} (error {@code MP_LIMIT_FIELDS}): Parts without `filename` (MP-L-05), counted apart from `max_parts`: each one becomes an in-memory string in whole-form APIs; Starlette's `max_fields` default. */
+        public static final long MAX_FIELDS = 1000L;
+        /** The registry name of {@link #MAX_FIELDS}. */
+        public static final String MAX_FIELDS_NAME = "max_fields";
+        /** The error of {@link #MAX_FIELDS}. */
+        public static final ErrorCode MAX_FIELDS_ERROR = ErrorCode.MP_LIMIT_FIELDS;
+
         /** Default of {@code max_headers} (error {@code MP_LIMIT_HEADERS}): Browsers send 2; python-multipart and defnull use 8. */
         public static final long MAX_HEADERS = 8L;
         /** The registry name of {@link #MAX_HEADERS}. */
@@ -65,8 +79,17 @@ public final class Limits {
         /** The error of {@link #MAX_TOTAL_BYTES}. */
         public static final ErrorCode MAX_TOTAL_BYTES_ERROR = ErrorCode.MP_LIMIT_TOTAL_BYTES;
 
-        /** Every multipart limit name, in registry order. */
-        public static final java.util.List<String> NAMES = java.util.List.of("max_boundary_bytes", "max_parts", "max_headers", "max_header_bytes", "max_field_bytes", "max_total_field_bytes", "max_file_bytes", "max_total_bytes");
+        /** Default of {@code max_disk_bytes} (error {@code MP_LIMIT_DISK_BYTES}): Spooling form readers only (MP-L-06; the streaming parser writes nothing to disk): all temp files of one body together; Go's `ReadForm` caps its temp files at 10 GiB (`MaxDiskBytes`). */
+        public static final long MAX_DISK_BYTES = 10737418240L;
+        /** The registry name of {@link #MAX_DISK_BYTES}. */
+        public static final String MAX_DISK_BYTES_NAME = "max_disk_bytes";
+        /** The error of {@link #MAX_DISK_BYTES}. */
+        public static final ErrorCode MAX_DISK_BYTES_ERROR = ErrorCode.MP_LIMIT_DISK_BYTES;
+
+        /** Every multipart limit name the parser takes, in registry order. */
+        public static final java.util.List<String> NAMES = java.util.List.of("max_boundary_bytes", "max_parts", "max_files", "max_fields", "max_headers", "max_header_bytes", "max_field_bytes", "max_total_field_bytes", "max_file_bytes", "max_total_bytes");
+        /** The multipart limits of spooling form readers only (registry layer {@code form}). */
+        public static final java.util.List<String> FORM_NAMES = java.util.List.of("max_disk_bytes");
         /** The named lenient options of multipart, in registry order (all off by default). */
         public static final java.util.List<String> LENIENT_OPTIONS = java.util.List.of("allow_preamble", "allow_lf", "allow_obs_fold", "allow_quoted_pairs");
     }
@@ -89,7 +112,7 @@ public final class Limits {
         /** The error of {@link #MAX_BYTES}. */
         public static final ErrorCode MAX_BYTES_ERROR = ErrorCode.UE_LIMIT_BYTES;
 
-        /** Every urlencoded limit name, in registry order. */
+        /** Every urlencoded limit name the parser takes, in registry order. */
         public static final java.util.List<String> NAMES = java.util.List.of("max_pairs", "max_bytes");
     }
 
@@ -125,7 +148,7 @@ public final class Limits {
         /** The error of {@link #MAX_BIGINT_BYTES}. */
         public static final ErrorCode MAX_BIGINT_BYTES_ERROR = ErrorCode.SC_LIMIT_BIGINT;
 
-        /** Every clone limit name, in registry order. */
+        /** Every clone limit name the parser takes, in registry order. */
         public static final java.util.List<String> NAMES = java.util.List.of("max_depth", "max_bytes", "max_values", "max_bigint_bytes");
     }
 }

@@ -19,6 +19,8 @@ public final class MultipartOptions implements Cloneable {
     boolean allowQuotedPairs;
     long maxBoundaryBytes = Limits.Multipart.MAX_BOUNDARY_BYTES;
     long maxParts = Limits.Multipart.MAX_PARTS;
+    long maxFiles = Limits.Multipart.MAX_FILES;
+    long maxFields = Limits.Multipart.MAX_FIELDS;
     long maxHeaders = Limits.Multipart.MAX_HEADERS;
     long maxHeaderBytes = Limits.Multipart.MAX_HEADER_BYTES;
     long maxFieldBytes = Limits.Multipart.MAX_FIELD_BYTES;
@@ -41,6 +43,10 @@ public final class MultipartOptions implements Cloneable {
     public MultipartOptions maxBoundaryBytes(long n) { maxBoundaryBytes = check(n); return this; }
     /** Most parts (MP-L-01). */
     public MultipartOptions maxParts(long n) { maxParts = check(n); return this; }
+    /** Most parts with a {@code filename} (MP-L-05). */
+    public MultipartOptions maxFiles(long n) { maxFiles = check(n); return this; }
+    /** Most parts without {@code filename} (MP-L-05). */
+    public MultipartOptions maxFields(long n) { maxFields = check(n); return this; }
     /** Most header lines per part (MP-H-05). */
     public MultipartOptions maxHeaders(long n) { maxHeaders = check(n); return this; }
     /** Most header bytes per part, the empty line excluded (MP-H-05). */
@@ -60,6 +66,8 @@ public final class MultipartOptions implements Cloneable {
     public boolean allowQuotedPairs() { return allowQuotedPairs; }
     public long maxBoundaryBytes() { return maxBoundaryBytes; }
     public long maxParts() { return maxParts; }
+    public long maxFiles() { return maxFiles; }
+    public long maxFields() { return maxFields; }
     public long maxHeaders() { return maxHeaders; }
     public long maxHeaderBytes() { return maxHeaderBytes; }
     public long maxFieldBytes() { return maxFieldBytes; }
@@ -81,6 +89,8 @@ public final class MultipartOptions implements Cloneable {
         switch (name) {
             case Limits.Multipart.MAX_BOUNDARY_BYTES_NAME: maxBoundaryBytes(value); return true;
             case Limits.Multipart.MAX_PARTS_NAME: maxParts(value); return true;
+            case Limits.Multipart.MAX_FILES_NAME: maxFiles(value); return true;
+            case Limits.Multipart.MAX_FIELDS_NAME: maxFields(value); return true;
             case Limits.Multipart.MAX_HEADERS_NAME: maxHeaders(value); return true;
             case Limits.Multipart.MAX_HEADER_BYTES_NAME: maxHeaderBytes(value); return true;
             case Limits.Multipart.MAX_FIELD_BYTES_NAME: maxFieldBytes(value); return true;
