@@ -89,3 +89,41 @@ test('removeSpilledFiles() removes the spill files still on disk and says how ma
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('an abandoned spilling parse leaves no FileHandle to the garbage collector (Bun throws on that, Node warns)', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fw-gc-'));
+  try {
+    // The parse's body never ends and nothing refers to it or its builder once started: both are garbage, and the
+    // open temp file must not be closed by the collector.
+    const code = `
+import { formData, removeSpilledFiles } from ${JSON.stringify(INDEX)};
+import { readdirSync } from 'node:fs';
+import { Readable } from 'node:stream';
+function start() {
+  const head = new TextEncoder().encode('--b\\r\\nContent-Disposition: form-data; name="f"; filename="big.bin"\\r\\n\\r\\n');
+  const src = new Readable({ read() {} });
+  src.push(head);
+  src.push(new Uint8Array(64 * 1024));
+  formData(src, 'multipart/form-data; boundary=b', { spill: { threshold: 1000, dir: ${JSON.stringify(dir)} } }).catch(() => {});
+}
+start();
+while (readdirSync(${JSON.stringify(dir)}).length === 0) await new Promise((r) => setTimeout(r, 10));
+for (let i = 0; i < 5; i++) { globalThis.gc(); await new Promise((r) => setTimeout(r, 20)); }
+console.log('removed', removeSpilledFiles());
+`;
+    const r = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+      const p = spawn(process.execPath, ['--expose-gc', '--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      p.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      p.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      p.on('exit', (c) => resolve({ code: c, out, err }));
+    });
+    assert.doesNotMatch(r.err, /garbage collection/i);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /removed 1/);
+    assert.deepEqual(readdirSync(dir), []);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -38,6 +38,11 @@ interface NodeFs {
 
 /** Temp files not yet removed, and their removal when their File is collected, at exit or on a signal. */
 const live = new Set<string>();
+/**
+ * Handles of temp files still being written, held until they are closed: a FileHandle left to the garbage collector
+ * is closed by it (Node warns; Bun throws, which ends the process), e.g. when an abandoned parse's builder is collected.
+ */
+const writing = new Map<string, Promise<SpillHandle>>();
 let exitHook = false;
 let registry: FinalizationRegistry<string> | null = null;
 let unlinkSync: ((path: string) => void) | null = null;
@@ -117,14 +122,18 @@ export async function spillEnv(o: SpillOptions): Promise<SpillEnv> {
     create() {
       const p = path.join(dir, `formwire-${(globalThis as { crypto: Crypto }).crypto.randomUUID()}`);
       live.add(p);
-      return { path: p, handle: fsp.open(p, 'wx') };
+      const handle = fsp.open(p, 'wx');
+      writing.set(p, handle);
+      return { path: p, handle };
     },
     async adopt(p, type, owner) {
+      writing.delete(p);
       const file = owner(await openAsBlob(p, { type }));
       registry?.register(file, p);
       return file;
     },
     async remove(p) {
+      writing.delete(p);
       live.delete(p);
       await fsp.unlink(p).catch(() => {});
     },
