@@ -12,7 +12,7 @@
 import { Readable, Writable } from 'node:stream';
 import { FormwireError } from './core/errors.js';
 import { MultipartParser, PartInfo, boundaryFromContentType, type MultipartHandler, type MultipartOptions } from './core/multipart.js';
-import { UrlencodedParser, type UrlencodedOptions } from './core/urlencoded.js';
+import { UrlencodedParser, type BytesDecoder, type UrlencodedOptions } from './core/urlencoded.js';
 import { decodeUtf8 } from './core/utf8.js';
 import { defaultIndexOf } from './multipart.js';
 
@@ -111,13 +111,9 @@ function decodeAs(cs: string, b: Uint8Array): string {
   }
 }
 
-/** busboy's Content-Type reading: [`type/subtype` lower-cased or `text/plain`, the `charset` parameter or null]. */
-function parseType(ct: string | null): [string, string | null] {
-  if (ct === null) return ['text/plain', null];
+/** The `charset` parameter of a Content-Type as written (unquoted, case kept), or null. */
+function charsetParam(ct: string): string | null {
   const semi = ct.indexOf(';');
-  const essence = (semi < 0 ? ct : ct.slice(0, semi)).trim().toLowerCase();
-  const slash = essence.indexOf('/');
-  if (slash <= 0 || slash === essence.length - 1 || /[\s"(),:;<=>?@[\]{}\\]/.test(essence)) return ['text/plain', null];
   let charset: string | null = null;
   if (semi >= 0) {
     for (const p of ct.slice(semi + 1).split(';')) {
@@ -125,10 +121,20 @@ function parseType(ct: string | null): [string, string | null] {
       if (eq < 0 || p.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
       let v = p.slice(eq + 1).trim();
       if (v.length >= 2 && v[0] === '"' && v[v.length - 1] === '"') v = v.slice(1, -1);
-      charset = v.toLowerCase();
+      charset = v;
     }
   }
-  return [essence, charset];
+  return charset;
+}
+
+/** busboy's Content-Type reading: [`type/subtype` lower-cased or `text/plain`, the `charset` parameter or null]. */
+function parseType(ct: string | null): [string, string | null] {
+  if (ct === null) return ['text/plain', null];
+  const semi = ct.indexOf(';');
+  const essence = (semi < 0 ? ct : ct.slice(0, semi)).trim().toLowerCase();
+  const slash = essence.indexOf('/');
+  if (slash <= 0 || slash === essence.length - 1 || /[\s"(),:;<=>?@[\]{}\\]/.test(essence)) return ['text/plain', null];
+  return [essence, charsetParam(ct)?.toLowerCase() ?? null];
 }
 
 /** RFC 8187 ext-value `charset'[language]'pct-encoded`, decoded; null when it is not a valid one. */
@@ -438,8 +444,9 @@ class MultipartBusboy extends Writable implements MultipartHandler {
       this.parser.write(chunk);
     } catch (e) {
       this.pc = null;
-      this.fail(e as Error);
-      cb(e as Error);
+      const err = incumbentError(e, this.legacy);
+      this.fail(err);
+      cb(err);
       return;
     }
     this.keep();
@@ -451,8 +458,9 @@ class MultipartBusboy extends Writable implements MultipartHandler {
     try {
       this.parser.end();
     } catch (e) {
-      this.fail(e as Error);
-      cb(e as Error);
+      const err = incumbentError(e, this.legacy);
+      this.fail(err);
+      cb(err);
       return;
     }
     if (this.openFiles > 0) this.finalCb = cb;
@@ -471,8 +479,13 @@ class UrlencodedBusboy extends Writable {
   private readonly parser: UrlencodedParser;
   private fields = 0;
 
-  constructor(cfg: BusboyConfig, legacy: boolean) {
+  constructor(cfg: BusboyConfig, contentType: string, legacy: boolean) {
     super({ highWaterMark: cfg.highWaterMark });
+    // busboy: names and values are the request's `charset` (else `defCharset`, else UTF-8) decoding of the
+    // percent-decoded bytes, and `info.encoding` is that charset as written.
+    const charset = charsetParam(contentType) ?? cfg.defCharset ?? 'utf8';
+    const kind = charsetKind(charset);
+    const decode: BytesDecoder = kind === 'utf8' ? decodeUtf8 : (b, a, e) => decodeAs(kind, b.subarray(a, e));
     const l = cfg.limits ?? {};
     const fieldNameSize = limit(l.fieldNameSize, 100);
     const fieldSize = limit(l.fieldSize, 1048576);
@@ -484,10 +497,10 @@ class UrlencodedBusboy extends Writable {
       }
       const [n, nt] = truncateUtf8(name, fieldNameSize);
       const [v, vt] = truncateUtf8(value, fieldSize);
-      const info: FieldInfo = { nameTruncated: nt, valueTruncated: vt, encoding: 'utf-8', mimeType: 'text/plain' };
+      const info: FieldInfo = { nameTruncated: nt, valueTruncated: vt, encoding: charset, mimeType: 'text/plain' };
       if (legacy) this.emit('field', n, v, nt, vt, info.encoding, info.mimeType);
       else this.emit('field', n, v, info);
-    }, cfg.formwire ?? {});
+    }, cfg.formwire ?? {}, decode);
   }
 
   override _write(chunk: Buffer, _enc: BufferEncoding, cb: (e?: Error | null) => void): void {
@@ -511,6 +524,28 @@ class UrlencodedBusboy extends Writable {
   }
 }
 
+/**
+ * The incumbents' messages for the formwire codes they have one for: busboy 1.x (`busboy()`) and @fastify/busboy
+ * (`new Busboy()`, whose `'Unexpected end of multipart data'` @fastify/multipart reads as "no more parts"). The error
+ * stays the FormwireError (`code`, `offset`, `status`); only `message` is the incumbent's, since callers match on it.
+ */
+const HEADER_CODES = ['MP_HEADER_NAME', 'MP_HEADER_VALUE', 'MP_OBS_FOLD', 'MP_LIMIT_HEADERS', 'MP_LIMIT_HEADER_BYTES'];
+const BUSBOY_MESSAGES: Readonly<Record<string, string>> = Object.freeze({
+  MP_TRUNCATED: 'Unexpected end of form',
+  ...Object.fromEntries(HEADER_CODES.map((c) => [c, 'Malformed part header'])),
+});
+const FASTIFY_BUSBOY_MESSAGES: Readonly<Record<string, string>> = Object.freeze({
+  MP_TRUNCATED: 'Unexpected end of multipart data',
+});
+
+function incumbentError(e: unknown, legacy: boolean): Error {
+  if (e instanceof FormwireError) {
+    const m = (legacy ? FASTIFY_BUSBOY_MESSAGES : BUSBOY_MESSAGES)[e.code];
+    if (m !== undefined) e.message = m;
+  }
+  return e as Error;
+}
+
 /** The busboy-compatible parser: write the request body into it (`req.pipe(bb)`). */
 export type Busboy = Writable;
 
@@ -521,7 +556,7 @@ function create(config: BusboyConfig, legacy: boolean): Busboy {
   const ct = header(config.headers, 'content-type');
   if (typeof ct !== 'string') throw new Error('Missing Content-Type header');
   const essence = (ct.split(';')[0] ?? '').trim().toLowerCase();
-  if (essence === 'application/x-www-form-urlencoded') return new UrlencodedBusboy(config, legacy);
+  if (essence === 'application/x-www-form-urlencoded') return new UrlencodedBusboy(config, ct, legacy);
   if (essence === 'multipart/form-data') return new MultipartBusboy(config, ct, legacy);
   throw new Error(`Unsupported content type: ${ct}`);
 }

@@ -110,6 +110,47 @@ test('urlencoded bodies: fields, fieldNameSize and fieldSize truncation', async 
   ]);
 });
 
+test("urlencoded: the request's charset decodes names and values (busboy), info.encoding is that charset as written", async () => {
+  // ISO-8859-1: %E9 is one byte, é; UTF-8 would make it U+FFFD
+  const latin = await runBusboy({ headers: { 'content-type': 'application/x-www-form-urlencoded; charset=ISO-8859-1' } }, Buffer.from('n%E9=caf%E9+%A9'), 3);
+  assert.deepEqual(latin.fields.map((f) => [f[0], f[1], f[2].encoding]), [['n\u00e9', 'caf\u00e9 \u00a9', 'ISO-8859-1']]);
+  // UTF-16LE, quoted parameter: 😀! is 3d d8 00 de 21 00
+  const u16 = await runBusboy({ headers: { 'content-type': 'application/x-www-form-urlencoded; charset="UTF-16LE"' } }, Buffer.from('f%00=%3d%d8%00%de%21%00'), 1);
+  assert.deepEqual(u16.fields.map((f) => [f[0], f[1], f[2].encoding]), [['f', '\u{1f600}!', 'UTF-16LE']]);
+  // no charset: defCharset, else UTF-8 reported as busboy's 'utf8'
+  const plain = await runBusboy({ headers: { 'content-type': 'application/x-www-form-urlencoded' } }, Buffer.from('a=%C3%A9'));
+  assert.deepEqual(plain.fields.map((f) => [f[1], f[2].encoding]), [['\u00e9', 'utf8']]);
+  const def = await runBusboy({ headers: { 'content-type': 'application/x-www-form-urlencoded' }, defCharset: 'latin1' }, Buffer.from('a=%C3%A9'));
+  assert.deepEqual(def.fields.map((f) => [f[1], f[2].encoding]), [['\u00c3\u00a9', 'latin1']]);
+});
+
+test("errors carry the incumbent's message (busboy: 'Unexpected end of form'; @fastify/busboy: 'Unexpected end of multipart data') and stay FormwireErrors", async () => {
+  const cut = Buffer.from('--b\r\nContent-Disposition: form-data; name="a"\r\n\r\nx', 'latin1');
+  const seen = await runBusboy({ headers: { 'content-type': CT } }, cut);
+  assert.ok(seen.error instanceof FormwireError);
+  assert.equal(seen.error.message, 'Unexpected end of form');
+  assert.equal(seen.error.code, 'MP_TRUNCATED');
+  assert.equal(seen.error.offset, cut.length);
+  assert.equal(seen.error.status, 400);
+  const empty = await runBusboy({ headers: { 'content-type': CT } }, Buffer.alloc(0));
+  assert.ok(empty.error instanceof FormwireError && empty.error.message === 'Unexpected end of form');
+  const bad = await runBusboy({ headers: { 'content-type': CT } }, Buffer.from('--b\r\n:)\r\n\r\nx\r\n--b--', 'latin1'));
+  assert.ok(bad.error instanceof FormwireError && bad.error.code === 'MP_HEADER_NAME');
+  assert.equal(bad.error.message, 'Malformed part header');
+  // a code busboy has no message for keeps formwire's
+  const nod = await runBusboy({ headers: { 'content-type': CT } }, Buffer.from('--b\r\nContent-Type: text/plain\r\n\r\nx\r\n--b--', 'latin1'));
+  assert.ok(nod.error instanceof FormwireError && nod.error.code === 'MP_NO_DISPOSITION' && nod.error.message.startsWith('MP_NO_DISPOSITION at byte'));
+  const { Busboy } = await import('../src/busboy.js');
+  const legacy = await new Promise<unknown>((resolve) => {
+    const bb = new Busboy({ headers: { 'content-type': CT } });
+    bb.on('error', resolve);
+    bb.on('finish', () => resolve(null));
+    bb.end(cut);
+  });
+  assert.ok(legacy instanceof FormwireError && legacy.code === 'MP_TRUNCATED');
+  assert.equal(legacy.message, 'Unexpected end of multipart data');
+});
+
 test('backpressure: a paused file stream holds the writer', async () => {
   const big = 'x'.repeat(1 << 20);
   const bb = busboy({ headers: { 'content-type': CT }, fileHwm: 1024 });

@@ -40,8 +40,14 @@ for (let c = 0; c < 256; c++) HEX[c] = hexVal(c);
 
 let scratch = new Uint8Array(256);
 
+/**
+ * How the percent-decoded bytes of a name or value become a string (UE-P-08 is UTF-8; an adapter whose incumbent
+ * honours the request's `charset`, like busboy, passes that charset's decoder).
+ */
+export type BytesDecoder = (bytes: Uint8Array, start: number, end: number) => string;
+
 /** UE-P-06 `+` → SP, then UE-P-07 percent-decode (invalid `%` kept literally), then UE-P-08 UTF-8 decode. */
-export function decodeBytes(buf: Uint8Array, a: number, b: number): string {
+export function decodeBytes(buf: Uint8Array, a: number, b: number, decode: BytesDecoder = decodeUtf8): string {
   let plain = true;
   for (let i = a; i < b; i++) {
     const c = buf[i]!;
@@ -50,7 +56,7 @@ export function decodeBytes(buf: Uint8Array, a: number, b: number): string {
       break;
     }
   }
-  if (plain) return decodeUtf8(buf, a, b);
+  if (plain) return decode(buf, a, b);
   if (scratch.length < b - a) scratch = new Uint8Array(Math.max(b - a, scratch.length * 2));
   const out = scratch;
   let w = 0;
@@ -66,7 +72,7 @@ export function decodeBytes(buf: Uint8Array, a: number, b: number): string {
       } else out[w++] = c;
     } else out[w++] = c;
   }
-  return decodeUtf8(out, 0, w);
+  return decode(out, 0, w);
 }
 
 /**
@@ -82,9 +88,12 @@ export class UrlencodedParser {
   private pending: Uint8Array = new Uint8Array(0);
   private pendingLen = 0;
   private error: FormwireError | null = null;
+  private readonly decode: BytesDecoder;
 
-  constructor(onPair: (name: string, value: string) => void, options: UrlencodedOptions = {}) {
+  /** `decode` replaces UE-P-08's UTF-8 step (default: UTF-8, WHATWG). */
+  constructor(onPair: (name: string, value: string) => void, options: UrlencodedOptions = {}, decode: BytesDecoder = decodeUtf8) {
     this.onPair = onPair;
+    this.decode = decode;
     this.maxPairs = lim(options.maxPairs, URLENCODED_DEFAULTS.maxPairs);
     this.maxBytes = lim(options.maxBytes, URLENCODED_DEFAULTS.maxBytes);
   }
@@ -121,8 +130,8 @@ export class UrlencodedParser {
   private sequence(buf: Uint8Array, a: number, b: number): void {
     let eq = a;
     while (eq < b && buf[eq] !== EQ) eq++;
-    const name = decodeBytes(buf, a, eq);
-    const value = eq < b ? decodeBytes(buf, eq + 1, b) : '';
+    const name = decodeBytes(buf, a, eq, this.decode);
+    const value = eq < b ? decodeBytes(buf, eq + 1, b, this.decode) : '';
     this.onPair(name, value);
   }
 
