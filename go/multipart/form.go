@@ -164,6 +164,40 @@ func (a *arena) one(v string) []string {
 	return s
 }
 
+type fieldValue struct{ name, value string }
+
+// fieldList holds fields in blocks of 256 (growing one slice would copy
+// every field about once more).
+type fieldList struct {
+	blocks [][]fieldValue
+	n      int
+}
+
+func (l *fieldList) add(f fieldValue) {
+	if k := len(l.blocks); k == 0 || len(l.blocks[k-1]) == cap(l.blocks[k-1]) {
+		l.blocks = append(l.blocks, make([]fieldValue, 0, 256))
+	}
+	b := &l.blocks[len(l.blocks)-1]
+	*b = append(*b, f)
+	l.n++
+}
+
+// values builds Form.Value from the fields in body order (MP-F-04): one map
+// sized for every field, each name's values in one slice.
+func (a *arena) values(fields *fieldList) map[string][]string {
+	m := make(map[string][]string, fields.n)
+	for _, b := range fields.blocks {
+		for _, f := range b {
+			if old := m[f.name]; old != nil {
+				m[f.name] = append(old, f.value)
+			} else {
+				m[f.name] = a.one(f.value)
+			}
+		}
+	}
+	return m
+}
+
 // ReadForm reads a whole form from r (see NewReader), from its current
 // position: fields in memory (bounded by Options.MaxTotalFieldBytes), files
 // in memory up to fo.MaxMemory then in owner-only temp files. On any error (a
@@ -201,6 +235,9 @@ func ReadForm(r *Reader, fo *FormOptions) (form *Form, err error) {
 	var a arena
 	var mem, disk, files int64
 	var field []byte
+	// Text fields in body order; the map is built once at the end, sized
+	// for all of them (growing it field by field rehashes it ~log2(n) times).
+	var fields fieldList
 	var fh *FileHeader
 	var buf []byte
 	isFile := false
@@ -209,6 +246,7 @@ func ReadForm(r *Reader, fo *FormOptions) (form *Form, err error) {
 		if err != nil {
 			if err == io.EOF && r.ended {
 				r.err = io.EOF
+				form.Value = a.values(&fields)
 				return form, nil
 			}
 			r.err = err
@@ -274,15 +312,7 @@ func ReadForm(r *Reader, fo *FormOptions) (form *Form, err error) {
 			h := r.p.Head()
 			name := h.NameBytes()
 			if !isFile {
-				v := a.text(field)
-				// A name seen before is looked up without allocating its key.
-				if old, ok := form.Value[string(name)]; ok && utf8.Valid(name) {
-					form.Value[string(name)] = append(old, v)
-				} else if k := a.text(name); len(form.Value[k]) > 0 {
-					form.Value[k] = append(form.Value[k], v)
-				} else {
-					form.Value[k] = a.one(v)
-				}
+				fields.add(fieldValue{a.text(name), a.text(field)})
 				continue
 			}
 			if tmp != nil {

@@ -219,3 +219,28 @@ func TestReadFormMaxFileMemory(t *testing.T) {
 		t.Fatalf("%+v %+v", fs[0], fs[1])
 	}
 }
+
+// Values keep body order per name across ReadForm's blocks of 256 fields
+// (MP-F-04), with the map built once at the end.
+func TestReadFormManyFieldsOrder(t *testing.T) {
+	var parts []string
+	want := map[string][]string{}
+	for i := 0; i < 1000; i++ {
+		name, value := fmt.Sprint("n", i%7), fmt.Sprint(i)
+		parts = append(parts, field(name, value))
+		want[name] = append(want[name], value)
+	}
+	r, _ := NewReader(bytes.NewReader(body(parts...)), ct, nil)
+	form, err := ReadForm(r, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(form.Value) != fmt.Sprint(want) {
+		t.Fatalf("got %v", form.Value)
+	}
+	// Each name's slice is its own: appending to one leaves the others alone.
+	form.Value["n0"] = append(form.Value["n0"], "x")
+	if fmt.Sprint(form.Value["n1"]) != fmt.Sprint(want["n1"]) {
+		t.Fatal("append to one name's values changed another's")
+	}
+}

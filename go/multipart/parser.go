@@ -2,6 +2,7 @@ package multipart
 
 import (
 	"bytes"
+	"encoding/binary"
 
 	formwire "github.com/formwire/formwire/go"
 	"github.com/formwire/formwire/go/internal/mime"
@@ -713,25 +714,33 @@ func lowerByte(b byte) byte {
 
 // headersStep runs header lines; done is true when the block is complete.
 func (p *Parser) headersStep() (done bool, err error) {
-	chunk := p.chunk
-	end := len(chunk)
-	lfOK := p.opts.AllowLF
-	hs := p.hs
-	defer func() {
-		if p.state == stHeaders {
-			p.hs = hs
-		}
-	}()
-	if hs == hsLineStart && p.lines == 0 {
+	if p.hs == hsLineStart && p.lines == 0 {
 		if body, ok := p.headersFast(); ok {
 			crOff := p.base + int64(body-2)
 			p.pos = body
 			return true, p.endBlock(crOff, crOff+2)
 		}
 	}
+	// The line state lives in a local while bytes are read and is stored
+	// back once (not in a defer: with this many returns it would not be
+	// open-coded, and a deferred call per header block is measurable).
+	var hs hstate
+	hs, done, err = p.headerLines(p.hs)
+	if p.state == stHeaders {
+		p.hs = hs
+	}
+	return done, err
+}
+
+// headerLines runs header lines byte by byte from line state hs; it returns
+// the state it stopped in.
+func (p *Parser) headerLines(hs hstate) (_ hstate, done bool, err error) {
+	chunk := p.chunk
+	end := len(chunk)
+	lfOK := p.opts.AllowLF
 	for {
 		if p.pos == end {
-			return false, nil
+			return hs, false, nil
 		}
 		b := chunk[p.pos]
 		off := p.base + int64(p.pos)
@@ -745,15 +754,15 @@ func (p *Parser) headersStep() (done bool, err error) {
 			}
 			if b == lf && lfOK {
 				p.pos++
-				return true, p.endBlock(off, off+1)
+				return hs, true, p.endBlock(off, off+1)
 			}
 			if err := p.headerByte(off); err != nil {
-				return false, err
+				return hs, false, err
 			}
 			if (b == sp || b == ht) && p.lines > 0 {
 				// MP-H-04: obs-fold.
 				if !p.opts.AllowObsFold {
-					return false, p.fail(formwire.MPObsFold, off)
+					return hs, false, p.fail(formwire.MPObsFold, off)
 				}
 				p.hbuf = append(p.hbuf, sp)
 				p.trimFloor = len(p.hbuf)
@@ -763,7 +772,7 @@ func (p *Parser) headersStep() (done bool, err error) {
 				continue
 			}
 			if err := p.newLine(off); err != nil {
-				return false, err
+				return hs, false, err
 			}
 			if b == sp || b == ht {
 				hs = hsLead // MP-H-01: the first line may start with OWS
@@ -775,20 +784,20 @@ func (p *Parser) headersStep() (done bool, err error) {
 			crOff := off - 1
 			if b == lf {
 				p.pos++
-				return true, p.endBlock(crOff, off+1)
+				return hs, true, p.endBlock(crOff, off+1)
 			}
 			// A bare CR begins a header line: limits, then MP-H-02 (a CR is
 			// not a token byte: the name check fails first).
 			if err := p.headerByte(crOff); err != nil {
-				return false, err
+				return hs, false, err
 			}
 			if err := p.newLine(crOff); err != nil {
-				return false, err
+				return hs, false, err
 			}
-			return false, p.fail(formwire.MPHeaderName, crOff)
+			return hs, false, p.fail(formwire.MPHeaderName, crOff)
 		case hsLead:
 			if err := p.headerByte(off); err != nil {
-				return false, err
+				return hs, false, err
 			}
 			if b == sp || b == ht {
 				p.pos++
@@ -812,12 +821,12 @@ func (p *Parser) headersStep() (done bool, err error) {
 			}
 			off := p.base + int64(q)
 			if err := p.headerByte(off); err != nil {
-				return false, err
+				return hs, false, err
 			}
 			switch c := chunk[q]; {
 			case c == ':':
 				if len(p.hbuf) == p.nameStart {
-					return false, p.fail(formwire.MPHeaderName, off)
+					return hs, false, p.fail(formwire.MPHeaderName, off)
 				}
 				p.nameEnd = len(p.hbuf)
 				hs = hsValueOWS
@@ -826,12 +835,12 @@ func (p *Parser) headersStep() (done bool, err error) {
 			default:
 				// MP-H-02: before the colon every other byte (CR, LF, NUL
 				// included) fails the name check first.
-				return false, p.fail(formwire.MPHeaderName, off)
+				return hs, false, p.fail(formwire.MPHeaderName, off)
 			}
 			p.pos++
 		case hsNameOWS:
 			if err := p.headerByte(off); err != nil {
-				return false, err
+				return hs, false, err
 			}
 			switch b {
 			case sp, ht:
@@ -839,13 +848,13 @@ func (p *Parser) headersStep() (done bool, err error) {
 				p.nameEnd = len(p.hbuf)
 				hs = hsValueOWS
 			default:
-				return false, p.fail(formwire.MPHeaderName, off)
+				return hs, false, p.fail(formwire.MPHeaderName, off)
 			}
 			p.pos++
 		case hsValueOWS, hsFoldOWS:
 			if b == sp || b == ht {
 				if err := p.headerByte(off); err != nil {
-					return false, err
+					return hs, false, err
 				}
 				p.pos++
 			} else {
@@ -876,7 +885,7 @@ func (p *Parser) headersStep() (done bool, err error) {
 			}
 			off := p.base + int64(q)
 			if err := p.headerByte(off); err != nil {
-				return false, err
+				return hs, false, err
 			}
 			switch c := chunk[q]; {
 			case c == cr:
@@ -885,15 +894,15 @@ func (p *Parser) headersStep() (done bool, err error) {
 				p.endLine()
 				hs = hsLineStart
 			default:
-				return false, p.fail(formwire.MPHeaderValue, off)
+				return hs, false, p.fail(formwire.MPHeaderValue, off)
 			}
 			p.pos++
 		case hsValueCR:
 			if b != lf {
-				return false, p.fail(formwire.MPHeaderValue, off-1)
+				return hs, false, p.fail(formwire.MPHeaderValue, off-1)
 			}
 			if err := p.headerByte(off); err != nil {
-				return false, err
+				return hs, false, err
 			}
 			p.endLine()
 			hs = hsLineStart
@@ -917,67 +926,86 @@ func (p *Parser) headersFast() (body int, ok bool) {
 	limit := min(end, from+p.headerRoom(p.base+int64(from)))
 	q := from
 	lines := int64(0)
-	bail := func() (int, bool) {
-		p.hbuf = p.hbuf[:0]
-		p.headers = p.headers[:0]
-		return 0, false
-	}
+	// hbuf and headers are locals until the block is known good: a heap
+	// store of a slice header per append costs a write barrier check each.
+	hbuf, headers := p.hbuf[:0], p.headers[:0]
 	for {
 		if q+1 < end && chunk[q] == cr && chunk[q+1] == lf {
 			break
 		}
 		lines++
 		if lines > p.opts.MaxHeaders {
-			return bail()
+			goto bail
 		}
 		lineStart := q
-		nameStart := len(p.hbuf)
+		nameStart := len(hbuf)
 		// The names browsers send, spelled as they send them.
 		rest := chunk[q:]
 		switch {
 		case len(rest) >= 20 && string(rest[:20]) == "Content-Disposition:" && q+20 < limit:
-			p.hbuf = append(p.hbuf, "content-disposition"...)
+			hbuf = append(hbuf, "content-disposition"...)
 			q += 19
 		case len(rest) >= 13 && string(rest[:13]) == "Content-Type:" && q+13 < limit:
-			p.hbuf = append(p.hbuf, "content-type"...)
+			hbuf = append(hbuf, "content-type"...)
 			q += 12
 		default:
 			for q < limit && mime.TokenByte(chunk[q]) {
-				p.hbuf = append(p.hbuf, lowerByte(chunk[q]))
+				hbuf = append(hbuf, lowerByte(chunk[q]))
 				q++
 			}
 			if q == lineStart || q >= limit || chunk[q] != ':' {
-				return bail()
+				goto bail
 			}
 		}
-		nameEnd := len(p.hbuf)
+		nameEnd := len(hbuf)
 		q++ // the colon
 		for q < limit && (chunk[q] == sp || chunk[q] == ht) {
 			q++
 		}
 		v := q
-		for q < limit && chunk[q] != 0 && chunk[q] != cr && chunk[q] != lf {
-			q++
-		}
+		q = valueEnd(chunk, q, limit)
 		// The CR and its LF are header-line bytes too.
 		if q+1 >= limit || chunk[q] != cr || chunk[q+1] != lf {
-			return bail()
+			goto bail
 		}
 		ve := q
 		for ve > v && (chunk[ve-1] == sp || chunk[ve-1] == ht) {
 			ve--
 		}
-		vs := len(p.hbuf)
-		p.hbuf = append(p.hbuf, chunk[v:ve]...)
-		p.headers = append(p.headers, hspan{nameStart, nameEnd, vs, len(p.hbuf), p.base + int64(lineStart)})
+		vs := len(hbuf)
+		hbuf = append(hbuf, chunk[v:ve]...)
+		headers = append(headers, hspan{nameStart, nameEnd, vs, len(hbuf), p.base + int64(lineStart)})
 		q += 2
 		// MP-H-04: a continuation line takes the slow path.
 		if q < end && (chunk[q] == sp || chunk[q] == ht) {
-			return bail()
+			goto bail
 		}
 	}
+	p.hbuf, p.headers = hbuf, headers
 	p.lines = lines
 	return q + 2, true
+bail:
+	p.hbuf, p.headers = hbuf[:0], headers[:0]
+	return 0, false
+}
+
+// valueEnd is the index of the first NUL, CR or LF of b[q:limit] (MP-H-02),
+// or limit: eight bytes per step (a zero-byte test on b, b^CR and b^LF),
+// then byte by byte.
+func valueEnd(b []byte, q, limit int) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	hasZero := func(x uint64) uint64 { return (x - ones) & ^x & highs }
+	for q+8 <= limit {
+		x := binary.LittleEndian.Uint64(b[q:])
+		if hasZero(x)|hasZero(x^(cr*ones))|hasZero(x^(lf*ones)) != 0 {
+			break
+		}
+		q += 8
+	}
+	for q < limit && b[q] != 0 && b[q] != cr && b[q] != lf {
+		q++
+	}
+	return q
 }
 
 // newLine: MP-H-05 (2), a new header line begins at off.

@@ -464,3 +464,29 @@ func TestBrowserFormShortcut(t *testing.T) {
 		}
 	}
 }
+
+// The whole-block header reader tests eight value bytes at a time for NUL,
+// CR and LF (MP-H-02); a stop byte at any position of values of any length
+// must give what the byte-at-a-time reader (byte-by-byte feeding) gives:
+// MP_HEADER_VALUE at that byte, or a good part when the value is clean.
+func TestHeaderValueStopBytes(t *testing.T) {
+	for n := 0; n <= 40; n++ {
+		for at := -1; at < n; at++ {
+			for _, stop := range []byte{0, '\n', '\r', 0x80, 0xFF, 0x0D ^ 0x80} {
+				v := []byte(strings.Repeat("v", n))
+				if at >= 0 {
+					v[at] = stop
+				}
+				b := body("X-Test: " + string(v) + "\r\n" + field("a", "1"))
+				want := summary(t, ct, nil, bytewise(b))
+				if got := summary(t, ct, nil, whole(b)); got != want {
+					t.Fatalf("value of %d bytes, %#x at %d: whole %q, byte by byte %q", n, stop, at, got, want)
+				}
+				bad := at >= 0 && (stop == 0 || stop == '\n' || stop == '\r')
+				if strings.HasPrefix(want, "ERR") != bad {
+					t.Fatalf("value of %d bytes, %#x at %d: %q", n, stop, at, want)
+				}
+			}
+		}
+	}
+}

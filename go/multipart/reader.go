@@ -123,13 +123,21 @@ func (r *Reader) NextPart() (*Part, error) {
 			if len(r.slab) == 0 {
 				r.slab = make([]Part, 64)
 			}
-			r.part = &r.slab[0]
+			// The slab is zeroed: only the fields that are set are written
+			// (a whole-struct store costs a bulk write barrier during GC).
+			part := &r.slab[0]
 			r.slab = r.slab[1:]
-			*r.part = Part{r: r, Name: r.names.text(h.NameBytes()), Filename: r.names.text(h.FilenameBytes()), IsFile: h.IsFile()}
-			if ct, ok := h.ContentType(); ok {
-				r.part.ContentType = r.names.str(ct)
+			part.r = r
+			part.Name = r.names.text(h.NameBytes())
+			if h.IsFile() {
+				part.IsFile = true
+				part.Filename = r.names.text(h.FilenameBytes())
 			}
-			return r.part, nil
+			if ct, ok := h.ContentType(); ok {
+				part.ContentType = r.names.str(ct)
+			}
+			r.part = part
+			return part, nil
 		case End:
 			r.ended = true
 		}
