@@ -49,3 +49,44 @@ for (const mode of ['core', 'formData']) {
     assert.deepEqual(after, [], 'deoptimizations after warm-up:\n' + after.join('\n'));
   });
 }
+
+const cloneIndex = new URL('../src/clone/index.js', import.meta.url).href;
+
+// A nested config (bench W6d's kind of value): objects of different key lists at each level, arrays, a repeated key list.
+const cloneChild = `
+import * as fc from ${JSON.stringify(cloneIndex)};
+const x = {
+  service: { name: 'gw', version: '1.4.2', region: 'eu-west-3', replicas: 3 },
+  http: { host: '0.0.0.0', port: 8443, tls: { enabled: true, protocols: ['TLSv1.2', 'TLSv1.3'] }, timeouts: { read: 30000, idle: 120000 } },
+  features: ['streaming', 'strict', 'limits'],
+  log: { level: 'info', sampling: 0.25, redact: ['authorization', 'cookie'] },
+  upstreams: [{ name: 'storage', url: 'http://127.0.0.1:9000', weight: 3, healthy: true }, { name: 'index', url: 'http://127.0.0.1:9100', weight: 1, healthy: false }],
+  owner: { team: 'platform', oncall: null },
+};
+const viaClone = process.argv.includes('clone');
+const run = viaClone ? () => fc.clone(x) : () => fc.deserialize(fc.serialize(x));
+for (let i = 0; i < 20000; i++) run();
+gc(); gc();
+for (let i = 0; i < 2000; i++) run();
+console.log('--- warm');
+for (let i = 0; i < 30; i++) { gc(); for (let k = 0; k < 50; k++) run(); }
+console.log('--- done');
+`;
+
+for (const mode of ['wire', 'clone']) {
+  test(`no deoptimization of formwire/clone ${mode === 'wire' ? 'deserialize(serialize())' : 'clone()'} across forced major GCs after warm-up (issue #20)`, () => {
+    const r = spawnSync(process.execPath, ['--expose-gc', '--trace-deopt', '--input-type=module', '-e', cloneChild, mode], {
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const out = r.stdout;
+    const warm = out.indexOf('--- warm');
+    assert.ok(warm >= 0 && out.includes('--- done'), 'child ran to the end');
+    const after = out
+      .slice(warm)
+      .split('\n')
+      .filter((l) => /marking dependent code|bailout \(kind/.test(l));
+    assert.deepEqual(after, [], 'deoptimizations after warm-up:\n' + after.join('\n'));
+  });
+}

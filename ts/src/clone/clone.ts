@@ -29,6 +29,7 @@ import {
 import { factoryFor, defineValue, type Factory } from './shapes.js';
 import { Identity } from './identity.js';
 import { isStackOverflow, cloneDepthError } from './stack.js';
+import { SHAPES_SAMPLE } from './deserialize.js';
 
 export interface CloneOptions {
   /** Walk objects in JavaScript even when no Proxy detector exists (the caller guarantees there are no Proxies). */
@@ -386,4 +387,20 @@ class Cloner {
     this.outs[idx] = out;
     return out;
   }
+}
+
+/**
+ * @internal A Cloner alive as long as the module (issue #20), for the reason deserialize.ts keeps a Reader: otherwise
+ * a major GC frees the Cloner's and its Identity's hidden classes with the last call's objects and throws away the
+ * optimized code that embeds them. Last in the module; never used afterwards.
+ */
+export const KEEP_CLONER: object = keepCloner();
+
+function keepCloner(): object {
+  let c: Cloner | null = null;
+  for (let i = 0; i < 3; i++) {
+    c = new Cloner(Infinity);
+    c.value(SHAPES_SAMPLE, 0);
+  }
+  return c!;
 }

@@ -22,6 +22,7 @@ import * as W from './wire.js';
 import { T, E } from './wire.js';
 import { CLONE_DEFAULTS, type CloneLimits } from '../core/registry.js';
 import { isStackOverflow } from './stack.js';
+import { serialize } from './serialize.js';
 
 /**
  * Limits (spec/limits.md; defaults generated from spec/registry.json). `null` or `Infinity`: no limit. Whatever the
@@ -1063,4 +1064,34 @@ function defineHidden(o: object, k: string, value: unknown): void {
 function isIndexLike(k: string): boolean {
   const c = k.charCodeAt(0);
   return c >= 48 && c <= 57;
+}
+
+/**
+ * @internal A value whose reading takes the decoder's paths: the general object path, nested objects, dense arrays,
+ * short and long strings, doubles, a key list repeated often enough to get its generated reader (shared by
+ * clone.ts, which keeps a Cloner alive the same way).
+ */
+export const SHAPES_SAMPLE: unknown = {
+  a: 'x', b: 1.5, c: [1, 'two', null, true, undefined, -7], d: { k: 'a string longer than sixteen bytes', n: 7, f: false },
+  e: [{ k: 'v', n: 1 }, { k: 'w', n: 2 }, { k: 'x', n: 3 }, { k: 'y', n: 4 }], f: {}, g: [], h: { i: { j: [0.25] } },
+};
+
+/**
+ * @internal A Reader alive as long as the module (issue #20). A Reader's hidden class (V8 map) is reached from its
+ * class only through weak transitions, so when the last call's Reader is garbage a major GC frees it and throws away
+ * every optimized function that embeds it (`--trace-deopt`: "weak objects", 20+ functions, the generated key-list
+ * readers included): after each GC the decoder ran cold again. One Reader that has read SHAPES_SAMPLE keeps the
+ * shapes. Built once at load (last in the module); never used afterwards.
+ */
+export const KEEP_READER: object = keepReader();
+
+function keepReader(): object {
+  const bytes = serialize(SHAPES_SAMPLE);
+  let r: Reader | null = null;
+  for (let i = 0; i < 3; i++) {
+    r = new Reader(bytes, DEFAULT_LIMITS, false, false);
+    r.header();
+    r.root();
+  }
+  return r!;
 }
