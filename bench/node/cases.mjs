@@ -58,6 +58,39 @@ function resetHwm() {
 }
 
 const now = () => Number(process.hrtime.bigint()) / 1e9;
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** CPU seconds of this (the main) thread so far, from Linux's per-thread schedstat (ns); null elsewhere. */
+function mainCpu() {
+  try {
+    return Number(readFileSync('/proc/thread-self/schedstat', 'latin1').split(' ', 1)[0]) / 1e9;
+  } catch {
+    return null;
+  }
+}
+const HAS_MAIN_CPU = mainCpu() !== null;
+
+/**
+ * After a forced gc(): wait until V8's helper threads are done with it. gc() returns with sweeping (and freeing) still
+ * running on background threads, several ms of CPU on this machine, which process CPU time would otherwise charge
+ * to the timed run that follows, work left over from the garbage of earlier runs, not the run's own (issue #20). The
+ * same wait for every implementation: background CPU (process minus this thread) is polled every ms until it has not
+ * grown for 3 polls (at most 200 ms); without per-thread CPU, a fixed 20 ms.
+ */
+async function settle() {
+  if (!HAS_MAIN_CPU) return sleep(20);
+  const c0 = process.cpuUsage();
+  const m0 = mainCpu();
+  let last = 0;
+  let quiet = 0;
+  for (let waited = 0; waited < 200 && quiet < 3; waited++) {
+    await sleep(1);
+    const c = process.cpuUsage(c0);
+    const bg = (c.user + c.system) / 1e6 - (mainCpu() - m0);
+    quiet = bg - last < 50e-6 ? quiet + 1 : 0;
+    last = bg;
+  }
+}
 
 /** Warm-up, then at least `reps` timed runs (more while under min_time, up to max_reps). fn returns a result. */
 async function measure(fn) {
@@ -71,42 +104,55 @@ async function measure(fn) {
   }
   const times = [];
   const cpu = [];
+  // this thread's CPU alone beside process CPU (which includes V8's helper threads: concurrent marking, sweeping)
+  const mainT = [];
   // The GC profile (node --expose-gc): a full GC before each of its timed runs, interleaved run by run with the
   // plain profile in the same process, so both see the same machine load (issue #20: optimized code thrown away at
   // a major GC shows only here).
   const gc = job.gc_profile && typeof globalThis.gc === 'function' ? globalThis.gc : null;
   const gcTimes = [];
   const gcCpu = [];
+  const gcMain = [];
   let total = 0;
   let last;
   while (times.length < job.reps || (total < job.min_time && times.length < job.max_reps)) {
     if (gc !== null) {
       gc();
+      await settle();
+      const m0 = mainCpu();
       const g0 = process.cpuUsage();
       const s0 = now();
       last = await fn();
       const t = now() - s0;
       const c = process.cpuUsage(g0);
+      const m = mainCpu();
       gcTimes.push(t);
       gcCpu.push((c.user + c.system) / 1e6);
+      if (m0 !== null) gcMain.push(m - m0);
       total += t;
     }
+    const m0 = mainCpu();
     const c0 = process.cpuUsage();
     const t0 = now();
     last = await fn();
     const t = now() - t0;
     const c = process.cpuUsage(c0);
+    const m = mainCpu();
     times.push(t);
     cpu.push((c.user + c.system) / 1e6);
+    if (m0 !== null) mainT.push(m - m0);
     total += t;
     if (t > job.slow_s) break;
   }
-  if (gc !== null) gcRuns = { times: gcTimes, cpu: gcCpu, per: 1 };
+  if (gc !== null) gcRuns = { times: gcTimes, cpu: gcCpu, main: gcMain.length === gcTimes.length ? gcMain : null, per: 1 };
+  mainRuns = mainT.length === times.length ? { main: mainT, per: 1 } : null;
   return { times, cpu, last, slow: times.length === 1 && total > job.slow_s };
 }
 
 /** The GC profile's runs of the last measure() (per operation after measurePerOp), or null. */
 let gcRuns = null;
+/** This thread's CPU seconds of the plain runs of the last measure() (per operation after measurePerOp), or null. */
+let mainRuns = null;
 
 /** Per-operation timing for small synchronous operations: batches of at least batch_time seconds. */
 async function measurePerOp(fn) {
@@ -124,6 +170,7 @@ async function measurePerOp(fn) {
   });
   // measure() timed whole batches; report per operation
   if (gcRuns !== null) gcRuns.per = k;
+  if (mainRuns !== null) mainRuns.per = k;
   return { times: r.times.map((t) => t / k), cpu: r.cpu?.map((t) => t / k), last: r.last, k, slow: r.slow };
 }
 
@@ -630,6 +677,8 @@ try {
       cpu: out.cpu ?? null,
       gc_times: gcRuns && gcRuns.times.map((t) => t / gcRuns.per),
       gc_cpu: gcRuns && gcRuns.cpu.map((t) => t / gcRuns.per),
+      cpu_main: mainRuns && mainRuns.main.map((t) => t / mainRuns.per),
+      gc_cpu_main: gcRuns && gcRuns.main && gcRuns.main.map((t) => t / gcRuns.per),
       result: out.last,
       version: out.version,
       rss_base_kb: rss.base,
