@@ -59,6 +59,7 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+#[cfg(feature = "io")]
 impl Error {
     /// The coded error inside an [`std::io::Error`] made from one (as the
     /// blocking adapter [`multipart::read`](crate::multipart::read) reports
@@ -81,6 +82,7 @@ impl Error {
 
 /// An [`std::io::Error`] of kind `InvalidData` carrying the coded error
 /// (get it back with [`Error::from_io`]).
+#[cfg(feature = "io")]
 impl From<Error> for std::io::Error {
     fn from(e: Error) -> std::io::Error {
         std::io::Error::new(std::io::ErrorKind::InvalidData, e)

@@ -3,9 +3,10 @@
 //!
 //! Entries are added in order; the framing and text values are rendered into
 //! one buffer as they are added, and file bodies are only referenced. The
-//! output is a sequence of borrowed slices ([`Encoder::slices`]), a
-//! [`Read`] ([`Encoder::into_reader`]), a [`Write`] target
-//! ([`Encoder::write_to`]) or one `Vec` ([`Encoder::encode_to_vec`]): a file
+//! output is a sequence of borrowed slices ([`Encoder::slices`]) or one
+//! `Vec` ([`Encoder::encode_to_vec`]), and with the `io` feature (default) a
+//! `std::io::Read` (`Encoder::into_reader`) or a `std::io::Write` target
+//! (`Encoder::write_to`), and file bodies read from a `Read`: a file
 //! body is never copied into an intermediate buffer (MP-S-04), and
 //! [`Encoder::content_length`] is known before the first byte whenever every
 //! body's size is (MP-S-08).
@@ -32,7 +33,6 @@
 //! ```
 
 use std::fmt;
-use std::io::{self, Read, Write};
 
 use memchr::{memchr2, memchr3};
 
@@ -42,9 +42,9 @@ use crate::tables::BCHARS;
 /// The bytes of a File or Blob entry.
 ///
 /// In-memory bodies (`&[u8]`, `Vec<u8>`, `bytes::Bytes` with the `bytes`
-/// feature) are written as they are, never copied by the encoder. A
-/// [`Read`] source is streamed; give its size when known so that
-/// [`Encoder::content_length`] is.
+/// feature) are written as they are, never copied by the encoder. With the
+/// `io` feature, a `std::io::Read` source (`Body::reader`) is streamed;
+/// give its size when known so that [`Encoder::content_length`] is.
 pub struct Body<'a>(Inner<'a>);
 
 enum Inner<'a> {
@@ -52,22 +52,15 @@ enum Inner<'a> {
     Vec(Vec<u8>),
     #[cfg(feature = "bytes")]
     Bytes(bytes::Bytes),
+    /// A streamed source: the `io` adapter (`io.rs`).
+    #[cfg(feature = "io")]
     Reader {
-        reader: Box<dyn Read + Send + 'a>,
+        reader: Box<dyn std::io::Read + Send + 'a>,
         size: Option<u64>,
     },
 }
 
 impl<'a> Body<'a> {
-    /// A streamed body. With `size`, reading more or fewer bytes than that is
-    /// an I/O error (the announced Content-Length would be wrong).
-    pub fn reader(reader: impl Read + Send + 'a, size: Option<u64>) -> Body<'a> {
-        Body(Inner::Reader {
-            reader: Box::new(reader),
-            size,
-        })
-    }
-
     /// The size in bytes, when known.
     pub fn size(&self) -> Option<u64> {
         match &self.0 {
@@ -75,6 +68,7 @@ impl<'a> Body<'a> {
             Inner::Vec(v) => Some(v.len() as u64),
             #[cfg(feature = "bytes")]
             Inner::Bytes(b) => Some(b.len() as u64),
+            #[cfg(feature = "io")]
             Inner::Reader { size, .. } => *size,
         }
     }
@@ -85,6 +79,7 @@ impl<'a> Body<'a> {
             Inner::Vec(v) => Some(v),
             #[cfg(feature = "bytes")]
             Inner::Bytes(b) => Some(b),
+            #[cfg(feature = "io")]
             Inner::Reader { .. } => None,
         }
     }
@@ -445,172 +440,38 @@ impl<'a> Encoder<'a> {
         Some(out)
     }
 
-    /// Writes the body to `w` (slices as they are, readers streamed).
-    /// Returns the number of bytes written.
-    pub fn write_to<W: Write + ?Sized>(self, w: &mut W) -> io::Result<u64> {
-        let mut n = 0u64;
-        let close = self.close;
-        for p in self.pieces {
-            match p {
-                Piece::Frame(a, b) => {
-                    w.write_all(&self.frame[a..b])?;
-                    n += (b - a) as u64;
-                }
-                Piece::Body(body) => match body.0 {
-                    Inner::Reader { reader, size } => {
-                        let mut r = SizedReader {
-                            inner: reader,
-                            size,
-                            read: 0,
-                        };
-                        n += io::copy(&mut r, w)?;
-                    }
-                    _ => {
-                        let s = body.as_slice().unwrap_or_default();
-                        w.write_all(s)?;
-                        n += s.len() as u64;
-                    }
-                },
-            }
-        }
-        w.write_all(&close)?;
-        Ok(n + close.len() as u64)
-    }
-
-    /// The body in one `Vec`, pre-sized when the length is known.
-    pub fn encode_to_vec(self) -> io::Result<Vec<u8>> {
+    /// The body in one `Vec`, pre-sized when the length is known. The error
+    /// is a streamed body's (`Body::reader`, feature `io`); without the
+    /// `io` feature every body is in memory and this cannot fail (the type
+    /// stays the same so that enabling `io` changes no signature).
+    pub fn encode_to_vec(self) -> std::io::Result<Vec<u8>> {
         let cap = self
             .content_length()
             .and_then(|n| usize::try_from(n).ok())
             .unwrap_or(0);
         let mut out = Vec::with_capacity(cap);
+        #[cfg(feature = "io")]
         self.write_to(&mut out)?;
+        #[cfg(not(feature = "io"))]
+        {
+            for p in &self.pieces {
+                out.extend_from_slice(match p {
+                    Piece::Frame(a, b) => &self.frame[*a..*b],
+                    Piece::Body(body) => body.as_slice().unwrap_or_default(),
+                });
+            }
+            out.extend_from_slice(&self.close);
+        }
         Ok(out)
     }
-
-    /// The body as a [`Read`].
-    pub fn into_reader(self) -> EncodeReader<'a> {
-        let close = self.close;
-        let mut pieces: Vec<Piece<'a>> = self.pieces;
-        let frame_len = self.frame.len();
-        let mut frame = self.frame;
-        frame.extend_from_slice(&close);
-        pieces.push(Piece::Frame(frame_len, frame.len()));
-        EncodeReader {
-            frame,
-            pieces: pieces.into_iter(),
-            current: None,
-            at: 0,
-        }
-    }
 }
 
-/// A reader that checks its announced size.
-struct SizedReader<'a> {
-    inner: Box<dyn Read + Send + 'a>,
-    size: Option<u64>,
-    read: u64,
-}
-
-impl Read for SizedReader<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.read += n as u64;
-        if let Some(size) = self.size {
-            if self.read > size {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    "body longer than its announced size",
-                ));
-            }
-            if n == 0 && !buf.is_empty() && self.read < size {
-                return Err(io::Error::new(
-                    io::ErrorKind::UnexpectedEof,
-                    "body shorter than its announced size",
-                ));
-            }
-        }
-        Ok(n)
-    }
-}
-
-/// The encoded body as a [`Read`], from [`Encoder::into_reader`].
-pub struct EncodeReader<'a> {
-    frame: Vec<u8>,
-    pieces: std::vec::IntoIter<Piece<'a>>,
-    current: Option<Piece<'a>>,
-    at: usize,
-}
-
-impl fmt::Debug for EncodeReader<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("EncodeReader").finish_non_exhaustive()
-    }
-}
-
-impl Read for EncodeReader<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if buf.is_empty() {
-            return Ok(0);
-        }
-        loop {
-            if self.current.is_none() {
-                self.current = self.pieces.next();
-                self.at = 0;
-            }
-            let Some(piece) = &mut self.current else {
-                return Ok(0);
-            };
-            let n = match piece {
-                Piece::Frame(a, b) => copy_out(&self.frame[*a..*b], &mut self.at, buf),
-                Piece::Body(Body(Inner::Reader { reader, size })) => {
-                    let want = match size {
-                        Some(s) => buf
-                            .len()
-                            .min(usize::try_from(*s - self.at as u64).unwrap_or(usize::MAX)),
-                        None => buf.len(),
-                    };
-                    if want == 0 {
-                        // Announced size reached: the reader must be at its end.
-                        let mut probe = [0u8; 1];
-                        if reader.read(&mut probe)? != 0 {
-                            return Err(io::Error::new(
-                                io::ErrorKind::InvalidData,
-                                "body longer than its announced size",
-                            ));
-                        }
-                        0
-                    } else {
-                        let n = reader.read(&mut buf[..want])?;
-                        if n == 0 && size.is_some() {
-                            return Err(io::Error::new(
-                                io::ErrorKind::UnexpectedEof,
-                                "body shorter than its announced size",
-                            ));
-                        }
-                        self.at += n;
-                        n
-                    }
-                }
-                Piece::Body(body) => {
-                    let s = body.as_slice().unwrap_or_default();
-                    copy_out(s, &mut self.at, buf)
-                }
-            };
-            if n > 0 {
-                return Ok(n);
-            }
-            self.current = None;
-        }
-    }
-}
-
-fn copy_out(src: &[u8], at: &mut usize, buf: &mut [u8]) -> usize {
-    let n = (src.len() - *at).min(buf.len());
-    buf[..n].copy_from_slice(&src[*at..*at + n]);
-    *at += n;
-    n
-}
+// The std::io pieces (`Body::reader`, `Encoder::write_to`, `Encoder::into_reader`): an adapter over this sans-IO
+// encoder, feature `io`.
+#[cfg(feature = "io")]
+mod io;
+#[cfg(feature = "io")]
+pub use self::io::EncodeReader;
 
 /// Encodes in one call: `entries` as `(name, value)` strings.
 ///
