@@ -45,6 +45,9 @@ type Options struct {
 	Form       *multipart.FormOptions
 }
 
+// defaults is what a nil *Options means (only read).
+var defaults Options
+
 // maxBytesReader maps a *http.MaxBytesError from the body to the format's
 // total limit, so the answer is a coded 413 like every other limit.
 type maxBytesReader struct {
@@ -121,10 +124,7 @@ func release(bp *[]byte) {
 // parsed before it (as net/http does), and the body may be partly read.
 func ParseRequest(r *http.Request, o *Options) (*multipart.Form, error) {
 	if o == nil {
-		o = &Options{}
-	}
-	if r.PostForm == nil {
-		r.PostForm = url.Values{}
+		o = &defaults
 	}
 	var form *multipart.Form
 	var bodyErr error
@@ -132,6 +132,9 @@ func ParseRequest(r *http.Request, o *Options) (*multipart.Form, error) {
 		ct := r.Header.Get("Content-Type")
 		essence := essenceOf(ct)
 		switch {
+		case essence == "application/x-www-form-urlencoded" && r.Body == http.NoBody:
+			// No body (net/http's server and NewRequest give NoBody for a
+			// zero length): no pairs, nothing to read or buffer.
 		case essence == "application/x-www-form-urlencoded":
 			var vs url.Values
 			vs, bodyErr = parseURLEncodedBody(r, o.URLEncoded)
@@ -145,6 +148,9 @@ func ParseRequest(r *http.Request, o *Options) (*multipart.Form, error) {
 		case essence == "multipart/form-data":
 			form, bodyErr = parseMultipartBody(r, ct, o)
 		}
+	}
+	if r.PostForm == nil {
+		r.PostForm = url.Values{}
 	}
 	if r.Form == nil {
 		var query url.Values

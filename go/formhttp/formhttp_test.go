@@ -3,6 +3,7 @@ package formhttp
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -169,5 +170,39 @@ func TestRawHeaderBoundary(t *testing.T) {
 	r.Header.Set("Content-Type", "multipart/form-data; boundary=b\xe9")
 	if _, err := ParseRequest(r, nil); err != nil || r.FormValue("a") != "v" {
 		t.Fatal(err, r.Form)
+	}
+}
+
+// An empty body (NoBody, as net/http's server and NewRequest give for a zero
+// length) is no pairs: r.Form and r.PostForm are set, distinct, and hold the
+// query's values only, as after r.ParseForm.
+func TestParseRequestEmptyBody(t *testing.T) {
+	for _, target := range []string{"/", "/?q=1"} {
+		r, _ := http.NewRequest("POST", target, bytes.NewReader(nil))
+		r.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		if r.Body != http.NoBody {
+			t.Fatal("http.NewRequest no longer gives NoBody for an empty reader")
+		}
+		want, _ := http.NewRequest("POST", target, bytes.NewReader(nil))
+		want.Header = r.Header
+		if err := want.ParseForm(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ParseRequest(r, nil); err != nil {
+			t.Fatal(err)
+		}
+		if r.PostForm == nil || r.Form == nil || len(r.PostForm) != 0 || fmt.Sprint(r.Form) != fmt.Sprint(want.Form) {
+			t.Fatalf("%s: Form %v PostForm %v, want %v", target, r.Form, r.PostForm, want.Form)
+		}
+		r.PostForm.Set("x", "1")
+		if r.Form.Get("x") != "" {
+			t.Fatal("r.Form and r.PostForm are the same map")
+		}
+		if n := testing.AllocsPerRun(100, func() {
+			r.Form, r.PostForm = nil, nil
+			ParseRequest(r, nil)
+		}); target == "/" && n > 2 {
+			t.Fatalf("%v allocations for an empty body, want the two maps only", n)
+		}
 	}
 }
