@@ -27,13 +27,42 @@
 //! (`.layer(axum::Extension(MultipartOptions(options)))`), else formwire's
 //! defaults. axum's own body limit (`DefaultBodyLimit`, 2 MB unless the app
 //! changes it, as for axum's own `Multipart`) applies and is a 413 too.
+//!
+//! [`SpooledForm`] is the whole form at once, as `axum::Form` or
+//! actix-multipart's `tempfile` give it: fields in memory, files past a
+//! threshold in owner-only temp files removed when the form is dropped
+//! ([`formwire::multipart::spool`]; where and how much from
+//! [`SpoolOptions`] in the extensions). `MP_LIMIT_DISK_BYTES` and the
+//! parser's limits are 413, a malformed body 400, a temp file that cannot
+//! be written 500.
+//!
+//! ```no_run
+//! use axum::{Extension, Router, extract::DefaultBodyLimit, routing::post};
+//! use formwire::multipart::spool;
+//! use formwire_axum::{FormError, SpoolOptions, SpooledForm};
+//!
+//! async fn upload(SpooledForm(mut form): SpooledForm) -> Result<String, FormError> {
+//!     let title = form.get_text("title").unwrap_or("").to_owned();
+//!     if let Some(file) = form.take_file("doc") {
+//!         // Untrusted filename: never part of the path.
+//!         file.persist(std::env::temp_dir().join("upload.bin"))?;
+//!     }
+//!     Ok(title)
+//! }
+//! let mut options = spool::SpoolOptions::default();
+//! options.max_disk_bytes = 1 << 30;
+//! let app: Router = Router::new()
+//!     .route("/upload", post(upload))
+//!     .layer(Extension(SpoolOptions(options)))
+//!     .layer(DefaultBodyLimit::max(1 << 30));
+//! ```
 
 use axum::RequestExt;
 use axum::extract::{FromRequest, Request};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use formwire::multipart::stream;
 use formwire::multipart::{Encoder, Options};
+use formwire::multipart::{spool, stream};
 
 /// The body stream the extractor reads.
 pub type BodyStream = axum::body::BodyDataStream;
@@ -85,6 +114,58 @@ impl<S: Send + Sync> FromRequest<S> for Multipart {
     }
 }
 
+/// Where and how much a [`SpooledForm`] spools, as a request extension
+/// (else [`spool::SpoolOptions::default`]: files over 1 MiB to the system
+/// temp dir).
+#[derive(Clone, Debug, Default)]
+pub struct SpoolOptions(pub spool::SpoolOptions);
+
+/// The whole `multipart/form-data` form, large files in temp files: see
+/// [`formwire::multipart::spool::SpooledForm`]. Parser limits from
+/// [`MultipartOptions`], spooling from [`SpoolOptions`] (request
+/// extensions). axum's `DefaultBodyLimit` applies: raise it for uploads.
+#[derive(Debug)]
+pub struct SpooledForm(pub spool::SpooledForm);
+
+impl std::ops::Deref for SpooledForm {
+    type Target = spool::SpooledForm;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for SpooledForm {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
+}
+
+impl<S: Send + Sync> FromRequest<S> for SpooledForm {
+    type Rejection = FormError;
+
+    async fn from_request(req: Request, _state: &S) -> Result<Self, FormError> {
+        let options = req
+            .extensions()
+            .get::<MultipartOptions>()
+            .map(|o| o.0.clone())
+            .unwrap_or_default();
+        let spool_options = req
+            .extensions()
+            .get::<SpoolOptions>()
+            .map(|o| o.0.clone())
+            .unwrap_or_default();
+        let content_type = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_owned();
+        let body = req.with_limited_body().into_body().into_data_stream();
+        let form = spool::stream_form(body, &content_type, options, &spool_options).await?;
+        Ok(SpooledForm(form))
+    }
+}
+
 /// A body the handler cannot use, as an HTTP answer: 413 for a limit, 400
 /// for a malformed body (the registry's `http_status`), with the code.
 #[derive(Debug)]
@@ -116,29 +197,53 @@ impl From<stream::Error<axum::Error>> for FormError {
     fn from(e: stream::Error<axum::Error>) -> FormError {
         match e {
             stream::Error::Form(e) => e.into(),
-            stream::Error::Stream(e) => {
-                // axum's DefaultBodyLimit stops the body with http-body-util's LengthLimitError: a limit.
-                let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&e);
-                let mut limit = false;
-                while let Some(s) = source {
-                    if s.downcast_ref::<http_body_util::LengthLimitError>()
-                        .is_some()
-                    {
-                        limit = true;
-                    }
-                    source = s.source();
-                }
-                FormError {
-                    status: if limit {
-                        StatusCode::PAYLOAD_TOO_LARGE
-                    } else {
-                        StatusCode::BAD_REQUEST
-                    },
-                    error: None,
-                    message: format!("reading the body failed: {e}"),
-                }
-            }
+            stream::Error::Stream(e) => body_error(e),
         }
+    }
+}
+
+impl From<spool::Error<axum::Error>> for FormError {
+    fn from(e: spool::Error<axum::Error>) -> FormError {
+        match e {
+            spool::Error::Form(e) => e.into(),
+            spool::Error::Source(e) => body_error(e),
+            spool::Error::Disk(e) => e.into(),
+        }
+    }
+}
+
+/// A temp file that could not be written or moved: the server's fault, 500.
+impl From<std::io::Error> for FormError {
+    fn from(e: std::io::Error) -> FormError {
+        FormError {
+            status: StatusCode::INTERNAL_SERVER_ERROR,
+            error: None,
+            message: format!("writing a temp file failed: {e}"),
+        }
+    }
+}
+
+/// The body stream failed: 413 when axum's `DefaultBodyLimit` stopped it
+/// (http-body-util's `LengthLimitError` in the chain), else 400.
+fn body_error(e: axum::Error) -> FormError {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&e);
+    let mut limit = false;
+    while let Some(s) = source {
+        if s.downcast_ref::<http_body_util::LengthLimitError>()
+            .is_some()
+        {
+            limit = true;
+        }
+        source = s.source();
+    }
+    FormError {
+        status: if limit {
+            StatusCode::PAYLOAD_TOO_LARGE
+        } else {
+            StatusCode::BAD_REQUEST
+        },
+        error: None,
+        message: format!("reading the body failed: {e}"),
     }
 }
 

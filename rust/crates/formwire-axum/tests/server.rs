@@ -134,3 +134,84 @@ async fn encoder_stream_is_a_hyper_request_body() {
     let text = res.into_body().collect().await.unwrap().to_bytes();
     assert_eq!((status, &text[..]), (200, &b"a:1;f:300000;"[..]));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spooled_form_spools_large_files_and_answers_413_400_with_the_code() {
+    use formwire::multipart::spool;
+    use formwire_axum::{SpoolOptions, SpooledForm};
+    use std::sync::{Arc, Mutex};
+
+    type Seen = Arc<Mutex<Vec<std::path::PathBuf>>>;
+    async fn spooled(
+        Extension(seen): Extension<Seen>,
+        SpooledForm(form): SpooledForm,
+    ) -> Result<String, FormError> {
+        let mut out = format!("t={};", form.get_text("t").unwrap_or("-"));
+        for (name, file) in form.files() {
+            let disk = match file.path() {
+                Some(p) => {
+                    seen.lock().unwrap().push(p.to_owned());
+                    let bytes = std::fs::read(p)?;
+                    assert_eq!(bytes.len() as u64, file.size());
+                    "disk"
+                }
+                None => "memory",
+            };
+            out.push_str(&format!("{name}:{}:{disk};", file.size()));
+        }
+        Ok(out)
+    }
+
+    let dir = tempfile::tempdir().unwrap();
+    let mut opts = spool::SpoolOptions::default();
+    opts.memory_threshold = 1000;
+    opts.dir = Some(dir.path().to_owned());
+    let mut small_disk = opts.clone();
+    small_disk.max_disk_bytes = 150_000;
+    let seen: Seen = Arc::default();
+    let app = Router::new()
+        .route("/spool", post(spooled).layer(Extension(SpoolOptions(opts))))
+        .route(
+            "/tight",
+            post(spooled).layer(Extension(SpoolOptions(small_disk))),
+        )
+        .layer(Extension(seen.clone()))
+        .layer(DefaultBodyLimit::disable());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+
+    let big: Vec<u8> = (0..200_000u32).map(|i| (i % 199) as u8).collect();
+    let mut body = part("t", "v").into_bytes();
+    body.extend_from_slice(
+        b"--B\r\nContent-Disposition: form-data; name=\"big\"; filename=\"big.bin\"\r\n\r\n",
+    );
+    body.extend_from_slice(&big);
+    body.extend_from_slice(
+        b"\r\n--B\r\nContent-Disposition: form-data; name=\"small\"; filename=\"s\"\r\n\r\nxyz\r\n--B--\r\n",
+    );
+    let ct = "multipart/form-data; boundary=B";
+
+    let (s, b) = post_to(port, "/spool", ct, body.clone()).await;
+    assert_eq!(
+        (s, b.as_str()),
+        (200, "t=v;big:200000:disk;small:3:memory;")
+    );
+    // The form was dropped with the handler: its temp file is gone.
+    let paths = seen.lock().unwrap().clone();
+    assert_eq!(paths.len(), 1);
+    assert!(
+        paths
+            .iter()
+            .all(|p| p.starts_with(dir.path()) && !p.exists())
+    );
+
+    let (s, b) = post_to(port, "/tight", ct, body.clone()).await;
+    assert_eq!(s, 413, "{b}");
+    assert!(b.contains("\"code\":\"MP_LIMIT_DISK_BYTES\""), "{b}");
+
+    let (s, b) = post_to(port, "/spool", ct, body[..body.len() - 50].to_vec()).await;
+    assert_eq!(s, 400, "{b}");
+    assert!(b.contains("\"code\":\"MP_TRUNCATED\""), "{b}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}

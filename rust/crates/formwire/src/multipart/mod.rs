@@ -20,7 +20,8 @@
 //! [`FormData`] holds a whole form in memory the way a browser's
 //! `formData()` returns it, in two arenas (no allocation per entry); fill
 //! it from any feed loop, from [`FormData::parse`], or from either
-//! adapter's `form_data()`.
+//! adapter's `form_data()`. `spool` (feature `spool`) collects a whole form
+//! with large files in owner-only temp files instead.
 //!
 //! # Example
 //!
@@ -67,6 +68,8 @@ mod part;
 mod pull;
 #[cfg(feature = "io")]
 pub mod read;
+#[cfg(feature = "spool")]
+pub mod spool;
 #[cfg(feature = "stream")]
 pub mod stream;
 

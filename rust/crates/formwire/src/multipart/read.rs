@@ -265,6 +265,12 @@ impl<R> core::fmt::Debug for PartReader<'_, R> {
 }
 
 impl<'r, R> PartReader<'r, R> {
+    /// The byte offset where this part's body begins (before any of it is read).
+    #[cfg(feature = "spool")]
+    pub(super) fn body_offset(&self) -> u64 {
+        self.reader.parser.offset()
+    }
+
     /// The part's headers (name, filename, content type, every header).
     pub fn part(&self) -> Part<'_> {
         self.reader

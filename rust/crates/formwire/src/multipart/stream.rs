@@ -408,6 +408,12 @@ impl<S> fmt::Debug for PartStream<'_, S> {
 }
 
 impl<S> PartStream<'_, S> {
+    /// The byte offset where this part's body begins (before any of it is read).
+    #[cfg(feature = "spool")]
+    pub(super) fn body_offset(&self) -> u64 {
+        self.form.parser.offset()
+    }
+
     /// The part's headers (name, filename, content type, every header).
     pub fn part(&self) -> Part<'_> {
         self.form
