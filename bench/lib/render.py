@@ -303,6 +303,7 @@ def main() -> None:
         w(f"- {line}")
     w("")
     runtimes_section(Path(sys.argv[1]).parent, w)
+    go_section(Path(sys.argv[1]).parent, w)
     md_path.write_text("\n".join(L))
     print(f"bench: wrote {md_path} and {'charts in ' + str(chart_dir) if plt else 'no charts'}")
 
@@ -354,6 +355,90 @@ def runtimes_section(res_dir: Path, w) -> None:
         w("")
 
 
+# What each bench/go row does (bench/go/bench_test.go); a size suffix (/0B, /1KB, /10MB) is the body size.
+GO_ROWS = {
+    "formwire-Reader": "formwire `multipart.NewReader` + `NextPart` + `io.Copy(io.Discard, part)`",
+    "std-Reader": "`mime/multipart.Reader` + `NextPart` + `io.Copy(io.Discard, part)`",
+    "formwire-ParseRequest": "formwire `formhttp.ParseRequest` (the whole form; W1's file to a temp file)",
+    "std-ParseMultipartForm": "`r.ParseMultipartForm(32 << 20)` (W1's file to a temp file)",
+    "std-ParseForm": "`r.ParseForm()`",
+    "formwire-urlencoded.Parse": "formwire `urlencoded.Parse` (bytes to pairs, no net/http)",
+    "formwire-Encoder": "formwire `multipart.Encoder` + `Bytes()`",
+    "std-Writer": "`mime/multipart.Writer` into a `bytes.Buffer`",
+    "formwire-Encoder.WriteTo": "formwire `Encoder.WriteTo(io.Discard)`",
+    "std-Writer.io.Discard": "`mime/multipart.Writer` over `io.Discard`",
+    "floor-read": "floor: the body read in 64 KiB reads into one buffer (the copy an `io.Reader` forces)",
+    "ref-read+Index": "reference: those reads + `bytes.Index` over each (the standard library's search)",
+    "floor-read+tempfile": "floor: those reads written to a temp file, then removed",
+    "floor-NewRequest+maps": "floor: `http.NewRequest` + the two `url.Values` ParseForm leaves (text not copied)",
+    "floor-copy": "floor: a copy of the blob",
+}
+
+
+def go_row_label(name: str) -> str:
+    base, _, size = name.partition("/")
+    label = GO_ROWS.get(base, "")
+    return label + (f", {size} body" if size else "")
+
+
+def go_section(res_dir: Path, w) -> None:
+    """formwire's Go module against the standard library (bench/go/run writes go.json; bench/run runs it)."""
+    f = res_dir / "go.json"
+    if not f.exists():
+        return
+    d = json.loads(f.read_text())
+    if d.get("schema", 1) < 2:
+        return
+    w("## Go: formwire against the standard library")
+    w("")
+    w(f"`bench/go/run` (run by `bench/run` and `make bench` after the other languages, or alone with `bench/run "
+      f"--lang go`): {d['go']}, CPU {d['cpu']}, {d['cores']} cores, `go test -bench` in one process with "
+      f"GOMAXPROCS={d['gomaxprocs']}, the harness's inputs (bodies read in 64 KiB reads, as a socket gives them), "
+      f"medians of {d['count']} runs per row, {d['date']}, load average {d['load_before']} before and "
+      f"{d['load_after']} after (the machine is shared: the CPU time, user + system of the process per operation "
+      "from getrusage with the garbage collector's work included, is the steadier figure; wall time beside it). "
+      "Ratios are the standard library's median over formwire's, from this run. A **floor** row does the least "
+      "work the workload forces on every implementation; its **ceiling** (incumbent / floor) is the most any "
+      "implementation can win by here.")
+    w("")
+    w("**Targets**")
+    w("")
+    for t in d["targets"]:
+        mark = "✓" if t["passed"] else ("✓ on CPU time" if t["verdict"] == "met on CPU" else "✗")
+        ceil = ""
+        if t.get("ceiling"):
+            over = " (the target is above it)" if t["cpu_ceiling"] < t["min_ratio"] else ""
+            ceil = (f"; ceiling {t['cpu_ceiling']:.2f}x CPU, {t['ceiling']:.2f}x wall{over}, set by `{t['floor']}`; "
+                    f"formwire takes {t['over_floor_cpu']:.2f}x the floor's CPU time")
+        w(f"- {t['workload']} `{t['formwire']}` against `{t['incumbent']}`: **{t['cpu']:.2f}x** CPU time, "
+          f"{t['wall']:.2f}x wall (target {t['min_ratio']}x) {mark}{ceil}")
+    for m in d.get("mem_targets", []):
+        w(f"- {m['workload']} `{m['formwire']}` B/op: {m['value']:.2f}x {m['against']} (target at most "
+          f"{m['max_ratio']}x) {'✓' if m['passed'] else '✗'}")
+    if d.get("big_upload"):
+        w(f"- A 20 GiB file part through `multipart.NewReader` from an `io.Pipe` (`bench/go/run --big`): "
+          f"{d['big_upload']} (target: peak RSS under 64 MiB).")
+    w("")
+    groups: dict[str, list[str]] = {}
+    for name in d["medians"]:
+        groups.setdefault(name.split("/", 1)[0], []).append(name)
+    for wid, names in groups.items():
+        w(f"**{wid}**" + (" (golang/go#14655's benchmark: `RunParallel`, bodies of zero bytes)"
+                          if wid == "ParsePostForm" else ""))
+        w("")
+        w("| row | what | CPU median | wall median | MB/s | B/op | allocs/op | runs |")
+        w("|---|---|---:|---:|---:|---:|---:|---:|")
+        for name in sorted(names, key=lambda n: d["medians"][n].get("cpu-ns/op", 0)):
+            r = d["medians"][name]
+            row = name.split("/", 1)[1]
+            cell = f"**`{row}`**" if row.startswith("formwire") else f"`{row}`"
+            mbs = fmt_rate(r["MB/s"]) if r.get("MB/s") else "–"
+            w(f"| {cell} | {go_row_label(row)} | {fmt_time(r.get('cpu-ns/op', 0) / 1e9)} | "
+              f"{fmt_time(r['ns/op'] / 1e9)} | {mbs} | {r.get('B/op', 0):,.0f} | {r.get('allocs/op', 0):,.0f} | "
+              f"{d['runs'].get(name, '?')} |")
+        w("")
+
+
 def describe(wid: str, wk: dict) -> str:
     k = wk["kind"]
     if k == "multipart":
@@ -389,8 +474,9 @@ NOT_MEASURED = [
     "undici 8.x (npm): needs Node >= 22.19; this machine has Node 20, so the npm row is undici 7.x.",
     "reqwest::multipart (Rust): an async `Form` has no public way to produce its bytes without sending a request; "
     "common-multipart-rfc7578 is the W5 incumbent.",
-    "Go (`mime/multipart`, `net/http`, `url.ParseQuery`) and Java (commons-fileupload, httpclient5) incumbents: "
-    "formwire has no Go or Java implementation yet, and ratios are only computed within one language; their "
+    "Go: the standard library (`mime/multipart`, `net/http`) is in its own section below (`bench/go/run`, "
+    "`go test -bench`), not in these per-process tables.",
+    "Java (commons-fileupload, httpclient5) incumbents: ratios are only computed within one language; their "
     "numbers on this machine are in the shared peers document.",
     "Spring's `MultipartParser` needs a Reactor pipeline to drive (not measured, as in the peers document).",
     "Rust W6: the Rust crates that read V8's wire format (serde_v8) need a V8 engine (rusty_v8); the formwire-v8 "
