@@ -34,7 +34,9 @@
 //! ([`formwire::multipart::spool`]; where and how much from
 //! [`SpoolOptions`] in the extensions). `MP_LIMIT_DISK_BYTES` and the
 //! parser's limits are 413, a malformed body 400, a temp file that cannot
-//! be written 500.
+//! be written 500. The form is collected on tokio's blocking pool (temp
+//! file writes are blocking writes), one blocking thread per upload while
+//! its body arrives.
 //!
 //! ```no_run
 //! use axum::{Extension, Router, extract::DefaultBodyLimit, routing::post};
@@ -161,7 +163,23 @@ impl<S: Send + Sync> FromRequest<S> for SpooledForm {
             .unwrap_or("")
             .to_owned();
         let body = req.with_limited_body().into_body().into_data_stream();
-        let form = spool::stream_form(body, &content_type, options, &spool_options).await?;
+        // The collector writes temp files with blocking writes: it runs on tokio's blocking pool, driven there by
+        // the runtime's handle, so no async worker thread ever waits on the disk.
+        let handle = tokio::runtime::Handle::current();
+        let form = tokio::task::spawn_blocking(move || {
+            handle.block_on(spool::stream_form(
+                body,
+                &content_type,
+                options,
+                &spool_options,
+            ))
+        })
+        .await
+        .map_err(|e| FormError {
+            status: StatusCode::INTERNAL_SERVER_ERROR,
+            error: None,
+            message: format!("the spooling task failed: {e}"),
+        })??;
         Ok(SpooledForm(form))
     }
 }

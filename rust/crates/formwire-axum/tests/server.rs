@@ -215,3 +215,25 @@ async fn spooled_form_spools_large_files_and_answers_413_400_with_the_code() {
     assert!(b.contains("\"code\":\"MP_TRUNCATED\""), "{b}");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+/// The spooling runs on the blocking pool; a current-thread runtime still drives the body for it.
+#[tokio::test(flavor = "current_thread")]
+async fn spooled_form_on_a_current_thread_runtime() {
+    use formwire_axum::SpooledForm;
+    async fn fields(SpooledForm(form): SpooledForm) -> String {
+        form.fields().map(|(n, v)| format!("{n}={v};")).collect()
+    }
+    let app = Router::new().route("/f", post(fields));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let body = format!("{}{}--B--\r\n", part("a", "1"), part("b", "22"));
+    let (s, b) = post_to(
+        port,
+        "/f",
+        "multipart/form-data; boundary=B",
+        body.into_bytes(),
+    )
+    .await;
+    assert_eq!((s, b.as_str()), (200, "a=1;b=22;"));
+}

@@ -25,8 +25,8 @@
 //! whatever the size of the files: one chunk in flight, plus each file's
 //! first `memory_threshold` bytes. Disk writes are plain blocking `write`
 //! calls, in the async path too (they land in the page cache); a server
-//! that must never block a runtime thread on disk should run it on a
-//! blocking pool.
+//! that must never block a runtime thread on disk runs it on a blocking
+//! pool, as `formwire_axum::SpooledForm` does.
 //!
 //! # Example
 //!
