@@ -6,13 +6,14 @@
  * Every visited object is recorded, so shared references and cycles are found exactly; nothing is assumed about the
  * graph's shape. What is tuned is the cost per object (Node 20, measured in the serializer on 100 small objects):
  *  - the first LINEAR objects are kept in a small array and a new object is compared with each: no Map is
- *    allocated for tiny graphs, and comparing with up to 8 objects is cheaper than hashing;
+ *    allocated for small graphs (a nested config of 14 objects), and comparing with up to 16 objects is cheaper
+ *    than building a Map and hashing into it;
  *  - from then on a `Map` from object to index: one get and one set per new object. A `Set` with
  *    a size check is one hash operation, but its ids need a side list of objects, and pushing to it cost as much
  *    as the Map's second operation; a linear scan of 32 objects already costs more than the Map.
  */
 
-const LINEAR = 8;
+const LINEAR = 16;
 
 export class Identity {
   /** objects 0..n-1 while there are at most LINEAR of them */

@@ -181,6 +181,20 @@ test('shape caches: changing key lists at every level give V8 bytes, twice', () 
   for (let i = 0; i < x.length; i++) roundTrips(x[i], `element ${i} alone`);
 });
 
+test('shape caches: a nested config (other key lists at each level, lists sharing a first key) gives V8 bytes, call after call', () => {
+  const config = (i: number): object => ({
+    service: { name: 'gw', version: '1.' + i, replicas: 3 },
+    http: { host: '0.0.0.0', port: 8443 + i, tls: { enabled: true, protocols: ['TLSv1.2'] }, timeouts: { read: 30, idle: 120 } },
+    limits: { name: 'l', parts: 1000 }, // first key 'name' again, another list
+    log: { level: 'info', redact: ['a', 'b'] },
+    upstreams: [{ name: 's', url: 'u', weight: 3 }, { name: 'i', url: 'v', weight: 1 }, { name: 'j', url: 'w' }, { name: 'k', url: 'x', weight: 2, extra: 0 }],
+    owner: { team: 'platform', oncall: null },
+    empty: {},
+  });
+  for (let i = 0; i < 4; i++) roundTrips(config(i), `config ${i}`);
+  roundTrips([config(5), config(6), { service: 1 }, { service: { name: 'x' } }, config(7)], 'configs in an array');
+});
+
 // Object bytes for the decoder tests: key 'name' / 'age' / 'active' (or same-length decoys), values as given.
 const K = { name: '22046e616d65', age: '2203616765', active: '2206616374697665' };
 const D = { name: '22046e616d66', age: '2203616766', active: '2206616374697666' }; // same lengths, other keys
