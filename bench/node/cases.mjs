@@ -154,13 +154,19 @@ let gcRuns = null;
 /** This thread's CPU seconds of the plain runs of the last measure() (per operation after measurePerOp), or null. */
 let mainRuns = null;
 
-/** Per-operation timing for small synchronous operations: batches of at least batch_time seconds. */
+/**
+ * Per-operation timing for small synchronous operations: batches of at least batch_time seconds of CPU time. CPU, not
+ * wall time: on a loaded machine a preempted calibration ended early and left one implementation with batches 16x
+ * smaller than another's, so the GC profile (one full GC per batch) charged it 16x more GCs per operation. With
+ * batches of equal CPU time, a GC's after-effects cost every implementation the same share.
+ */
 async function measurePerOp(fn) {
   let k = 1;
   for (;;) {
-    const t0 = now();
+    const c0 = process.cpuUsage();
     for (let i = 0; i < k; i++) fn();
-    if (now() - t0 >= job.batch_time || k >= 1 << 24) break;
+    const c = process.cpuUsage(c0);
+    if ((c.user + c.system) / 1e6 >= job.batch_time || k >= 1 << 24) break;
     k *= 2;
   }
   const r = await measure(() => {
@@ -225,6 +231,26 @@ async function multipartCase(imp) {
       ...(await measure(() => {
         const f = new File(views, 'payload.bin');
         return { floor: true, bytes: f.size };
+      })),
+    };
+  }
+  if (imp === 'floor-append') {
+    // Floor: the FormData any formData() must return, built from the fields' names and values already decoded (by
+    // the built-in Response.formData(), outside the timer): new FormData() and one append per field, nothing parsed.
+    const fields = [];
+    for (const [k, v] of await new Response(body, { headers: { 'content-type': ct } }).formData()) fields.push(k, v);
+    return {
+      version: `node ${process.version}`,
+      ...(await measure(() => {
+        const fd = new FormData();
+        for (let i = 0; i < fields.length; i += 2) fd.append(fields[i], fields[i + 1]);
+        let n = 0;
+        let chars = 0;
+        for (const [, v] of fd) {
+          n++;
+          chars += v.length;
+        }
+        return { floor: true, fields: n, field_bytes: chars };
       })),
     };
   }
