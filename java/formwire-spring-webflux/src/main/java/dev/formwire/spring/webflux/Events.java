@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferFactory;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.HttpHeaders;
@@ -37,7 +38,7 @@ final class Events {
         }
         FormwireException e = (FormwireException) t;
         if (e.isLimit()) {
-            return new ResponseStatusException(HttpStatus.PAYLOAD_TOO_LARGE, e.getMessage(), e);
+            return new ResponseStatusException(HttpStatus.CONTENT_TOO_LARGE, e.getMessage(), e);
         }
         return new ServerWebInputException(e.getMessage(), null, e);
     }
@@ -45,9 +46,11 @@ final class Events {
     static Flux<PartEvent> parse(Flux<DataBuffer> body, String contentType, MultipartOptions options) {
         return Flux.defer(() -> {
             State st = new State(MultipartParser.forContentType(contentType, options));
-            return body.concatMap(buf -> Flux.fromIterable(st.feed(buf)), 1)
-                    .concatWith(Flux.defer(() -> Flux.fromIterable(st.finish())));
-        }).onErrorMap(Events::toSpring);
+            return body.concatMap(buf -> st.emit(st.feed(buf)), 1)
+                    .concatWith(Flux.defer(() -> st.emit(st.finish())));
+        }).onErrorMap(Events::toSpring)
+                // Events queued when the consumer cancels or an error arrives still hold buffers: release them.
+                .doOnDiscard(FileEvent.class, e -> DataBufferUtils.release(e.content()));
     }
 
     static HttpHeaders headers(Part p) {
@@ -64,20 +67,29 @@ final class Events {
         Part part;
         HttpHeaders headers;
         ByteArrayOutputStream field;
+        byte[] scratch = new byte[16 * 1024];
+        DataBufferFactory factory = FACTORY;
+        FormwireException failed;
 
         State(MultipartParser parser) {
             this.parser = parser;
         }
 
         List<PartEvent> feed(DataBuffer buf) {
-            // One copy of the socket buffer into a heap array, which the events then view without further copies.
-            byte[] b = new byte[buf.readableByteCount()];
+            // The socket buffer is copied into one reused array (the parser reads arrays); file bytes then go out in
+            // buffers of the request's own factory (pooled on Netty), released by the consumer as with Spring's
+            // reader: no heap garbage per chunk, so the heap stays flat however large the upload.
+            int n = buf.readableByteCount();
+            if (scratch.length < n) {
+                scratch = new byte[Math.max(n, 2 * scratch.length)];
+            }
+            factory = buf.factory();
             try {
-                buf.read(b);
+                buf.read(scratch, 0, n);
             } finally {
                 DataBufferUtils.release(buf);
             }
-            parser.feed(ByteBuffer.wrap(b));
+            parser.feed(ByteBuffer.wrap(scratch, 0, n));
             return drain();
         }
 
@@ -86,8 +98,23 @@ final class Events {
             return drain();
         }
 
+        /** The events of one chunk, then the error that ended it (the events before an error are delivered). */
+        Flux<PartEvent> emit(List<PartEvent> events) {
+            Flux<PartEvent> f = Flux.fromIterable(events);
+            return failed == null ? f : f.concatWith(Flux.error(failed));
+        }
+
         List<PartEvent> drain() {
             List<PartEvent> out = new ArrayList<>();
+            try {
+                drain(out);
+            } catch (FormwireException e) {
+                failed = e;
+            }
+            return out;
+        }
+
+        void drain(List<PartEvent> out) {
             for (MultipartParser.Event e; (e = parser.next()) != MultipartParser.Event.NEED_INPUT; ) {
                 switch (e) {
                     case PART_START:
@@ -102,7 +129,10 @@ final class Events {
                             d.get(x);
                             field.writeBytes(x); // bounded by max_field_bytes and max_total_field_bytes
                         } else {
-                            out.add(new FileEvent(part, headers, FACTORY.wrap(parser.data()), false));
+                            ByteBuffer d = parser.data();
+                            DataBuffer copy = factory.allocateBuffer(d.remaining());
+                            copy.write(d);
+                            out.add(new FileEvent(part, headers, copy, false));
                         }
                         break;
                     case PART_END:
@@ -114,10 +144,9 @@ final class Events {
                         }
                         break;
                     default:
-                        return out; // END: the epilogue follows, nothing more to emit
+                        return; // END: the epilogue follows, nothing more to emit
                 }
             }
-            return out;
         }
     }
 

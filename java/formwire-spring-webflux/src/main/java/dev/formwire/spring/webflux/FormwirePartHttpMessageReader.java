@@ -4,10 +4,13 @@ import dev.formwire.multipart.MultipartOptions;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
@@ -82,7 +85,7 @@ public final class FormwirePartHttpMessageReader implements HttpMessageReader<Pa
         return Flux.defer(() -> {
             Collector c = new Collector();
             return Events.parse(message.getBody(), message.getHeaders().getFirst(HttpHeaders.CONTENT_TYPE), options)
-                    .publishOn(Schedulers.boundedElastic(), 1) // file writes block
+                    .publishOn(Schedulers.boundedElastic(), 16) // file writes block; 16 events ahead at most
                     .<Part>handle((ev, sink) -> {
                         try {
                             Part p = c.accept(ev);
@@ -94,7 +97,8 @@ public final class FormwirePartHttpMessageReader implements HttpMessageReader<Pa
                         }
                     })
                     .doOnError(e -> c.abort())
-                    .doOnCancel(c::abort);
+                    .doOnCancel(c::abort)
+                    .doOnDiscard(Events.FileEvent.class, e -> DataBufferUtils.release(e.content()));
         });
     }
 
@@ -109,7 +113,7 @@ public final class FormwirePartHttpMessageReader implements HttpMessageReader<Pa
         List<byte[]> memory = new ArrayList<>();
         long memoryBytes;
         Path path;
-        OutputStream file;
+        FileChannel file;
         long size;
 
         Part accept(PartEvent ev) throws IOException {
@@ -119,28 +123,36 @@ public final class FormwirePartHttpMessageReader implements HttpMessageReader<Pa
             }
             Events.FileEvent f = (Events.FileEvent) ev;
             DataBuffer d = f.content();
-            int n = d.readableByteCount();
-            if (n > 0) {
-                byte[] b = new byte[n];
-                d.read(b);
-                size += n;
-                if (file == null && memoryBytes + n > maxInMemorySize) {
-                    path = createTemp();
-                    temps.add(path);
-                    file = Files.newOutputStream(path);
-                    for (byte[] m : memory) {
-                        file.write(m);
+            try {
+                int n = d.readableByteCount();
+                if (n > 0) {
+                    size += n;
+                    if (file == null && memoryBytes + n > maxInMemorySize) {
+                        path = createTemp();
+                        temps.add(path);
+                        file = FileChannel.open(path, StandardOpenOption.WRITE);
+                        for (byte[] m : memory) {
+                            writeFully(ByteBuffer.wrap(m));
+                        }
+                        memory = null;
                     }
-                    memory = null;
+                    if (file != null) {
+                        // Straight from the event's buffer to the file: no copy, no allocation per chunk.
+                        try (DataBuffer.ByteBufferIterator it = d.readableByteBuffers()) {
+                            while (it.hasNext()) {
+                                writeFully(it.next());
+                            }
+                        }
+                    } else {
+                        byte[] b = new byte[n];
+                        d.read(b);
+                        memory.add(b);
+                        memoryBytes += n;
+                    }
                 }
-                if (file != null) {
-                    file.write(b);
-                } else {
-                    memory.add(b);
-                    memoryBytes += n;
-                }
+            } finally {
+                DataBufferUtils.release(d);
             }
-            DataBufferUtils.release(d);
             if (!f.isLast()) {
                 return null;
             }
@@ -154,6 +166,12 @@ public final class FormwirePartHttpMessageReader implements HttpMessageReader<Pa
             file = null;
             size = 0;
             return p;
+        }
+
+        void writeFully(ByteBuffer b) throws IOException {
+            while (b.hasRemaining()) {
+                file.write(b);
+            }
         }
 
         void abort() {

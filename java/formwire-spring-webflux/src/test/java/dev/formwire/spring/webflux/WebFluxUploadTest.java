@@ -207,6 +207,19 @@ class WebFluxUploadTest {
         assertEquals(ErrorCode.MP_LIMIT_PARTS, ((FormwireException) t.getCause()).code());
     }
 
+    /** The parts before an error are delivered, then the error (as Spring's reader does), even within one buffer. */
+    @Test
+    void partsBeforeAnErrorAreDelivered() {
+        MultipartEncoder form = new MultipartEncoder().text("a", "1").text("b", "2");
+        MockServerHttpRequest req = MockServerHttpRequest.post("/").header(HttpHeaders.CONTENT_TYPE, form.contentType())
+                .body(Flux.<DataBuffer>just(DefaultDataBufferFactory.sharedInstance.wrap(form.toByteArray())));
+        List<reactor.core.publisher.Signal<Part>> got = new FormwirePartHttpMessageReader(new MultipartOptions().maxParts(1))
+                .read(ResolvableType.forClass(Part.class), req, Map.of()).materialize().collectList().block();
+        assertEquals(2, got.size(), got.toString());
+        assertEquals("1", ((FormFieldPart) got.get(0).get()).value());
+        assertEquals(ErrorCode.MP_LIMIT_PARTS, ((FormwireException) got.get(1).getThrowable().getCause()).code());
+    }
+
     @Test
     void errorsKeepTheFormwireCodeAsCause() {
         MockServerHttpRequest req = MockServerHttpRequest.post("/")

@@ -1,0 +1,37 @@
+package dev.formwire.spring.webflux.boot;
+
+import dev.formwire.multipart.MultipartOptions;
+import dev.formwire.spring.webflux.FormwireCodecs;
+import org.springframework.boot.http.codec.CodecCustomizer;
+import org.springframework.http.codec.CodecConfigurer;
+import org.springframework.http.codec.ServerCodecConfigurer;
+
+/**
+ * A Spring Boot {@link CodecCustomizer} that makes formwire the WebFlux server's multipart reader
+ * ({@link FormwireCodecs#install}). Boot applies every {@code CodecCustomizer} bean to the server's codecs and to
+ * {@code WebClient}'s; client codecs (which write, not read, multipart) are left as they are.
+ *
+ * <p>{@link FormwireWebFluxAutoConfiguration} declares one with the default limits; declare your own bean to set
+ * limits: {@code @Bean FormwireCodecCustomizer formwire() { return new FormwireCodecCustomizer(new
+ * MultipartOptions().maxFileBytes(100L << 20)); }}
+ */
+public final class FormwireCodecCustomizer implements CodecCustomizer {
+    private final MultipartOptions options;
+
+    /** The strict profile with the default limits of spec/limits.md. */
+    public FormwireCodecCustomizer() {
+        this(new MultipartOptions());
+    }
+
+    /** With the given limits and lenient options. */
+    public FormwireCodecCustomizer(MultipartOptions options) {
+        this.options = options.clone();
+    }
+
+    @Override
+    public void customize(CodecConfigurer configurer) {
+        if (configurer instanceof ServerCodecConfigurer) {
+            FormwireCodecs.install((ServerCodecConfigurer) configurer, options);
+        }
+    }
+}
