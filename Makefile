@@ -8,7 +8,7 @@ RUST_MANIFEST := rust/Cargo.toml
 LANGS := $(strip $(if $(wildcard rust/Cargo.toml),rust) $(if $(wildcard ts/package.json),ts) $(if $(wildcard python/pyproject.toml),python) $(if $(wildcard go/go.mod),go))
 
 .DEFAULT_GOAL := help
-.PHONY: help setup build rust-build ts-build python-build go-build test conformance cross validate registry lint vectors demo bench bench-quick interop interop-smoke clean package
+.PHONY: help setup build rust-build ts-build python-build go-build test conformance cross validate registry lint vectors demo bench bench-quick java-huge interop interop-smoke clean package
 
 help: ## List the targets
 	@grep -hE '^[a-zA-Z0-9_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-14s %s\n", $$1, $$2}'
@@ -64,6 +64,9 @@ bench: build ## Benchmarks against the incumbents (filters: W=W1 LANG=ts, LANG r
 
 bench-quick: ## Smoke run of the benchmark harness (small inputs, 1 repetition)
 	@if [ -x bench/run ]; then bench/run --quick; else echo "bench/run not present yet"; fi
+
+java-huge: ## Once, not in make test: a 19.5 GB upload streamed to WebFlux + formwire with -Xmx256m (FORMWIRE_HUGE_DIR: where the file lands, ~40 GB free)
+	bench/java/run --huge
 
 interop: build ## Interop matrix: Chromium, Node, Python, Go, curl against every implementation (saves new cap-live-* vectors)
 	@interop/setup && $(PYTHON) interop/run

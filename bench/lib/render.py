@@ -304,6 +304,7 @@ def main() -> None:
     w("")
     runtimes_section(Path(sys.argv[1]).parent, w)
     go_section(Path(sys.argv[1]).parent, w)
+    java_section(Path(sys.argv[1]).parent, w)
     md_path.write_text("\n".join(L))
     print(f"bench: wrote {md_path} and {'charts in ' + str(chart_dir) if plt else 'no charts'}")
 
@@ -437,6 +438,78 @@ def go_section(res_dir: Path, w) -> None:
               f"{fmt_time(r['ns/op'] / 1e9)} | {mbs} | {r.get('B/op', 0):,.0f} | {r.get('allocs/op', 0):,.0f} | "
               f"{d['runs'].get(name, '?')} |")
         w("")
+
+
+def java_section(res_dir: Path, w) -> None:
+    """Java: JMH rows against the incumbents, the seed's WebFlux scenario end to end, the 19.5 GB upload
+    (bench/java/run writes java.json)."""
+    f = res_dir / "java.json"
+    if not f.exists():
+        return
+    d = json.loads(f.read_text())
+    w("## Java: formwire against Commons FileUpload 2, Netty, Jetty 12, Spring, httpclient5")
+    w("")
+    w(f"`bench/java/run` ({d.get('date', '?')}; CPU {d.get('cpu', '?')}; {d.get('java', '')}; "
+      f"load average {d.get('load', '?')}). Versions: {d.get('versions', '')}.")
+    w("")
+    jmh = d.get("jmh")
+    if jmh:
+        w(f"JMH ({jmh['settings']}): average time per whole workload; CPU = thread CPU time per operation, median of "
+          f"{jmh.get('cpu_reps', 5)} runs in one process. Floor rows are the least work the workload forces on any "
+          "implementation (a `System.arraycopy` of the body in the same chunks)."
+          + (f" Load average after the JMH run: {jmh['load_after']}." if jmh.get("load_after") else ""))
+        w("")
+        w("| case | JMH ms/op | MB/s | CPU ms/op |")
+        w("|---|---:|---:|---:|")
+        for r in jmh["rows"]:
+            w(f"| {r['case']} | {r['ms_op']:.3f} | {r['mb_s']:.0f} | {r['cpu_ms_op']:.3f} |")
+        w("")
+        w("| target | other / formwire (JMH) | (CPU) | want | met |")
+        w("|---|---:|---:|---|---|")
+        for t in jmh["targets"]:
+            want = f"<= {-t['want']}x of the floor" if t["want"] < 0 else f">= {t['want']}x"
+            w(f"| {t['workload']} vs {t['other']} | {fmt_ratio(t.get('jmh_ratio'))} | {fmt_ratio(t.get('cpu_ratio'))} "
+              f"| {want} | {'yes' if t['met'] else 'no'} |")
+        w("")
+    e = d.get("e2e")
+    if e:
+        w(f"### The seed's scenario: a {e['file_mib']} MiB upload through WebFlux on Reactor Netty (127.0.0.1)")
+        w("")
+        w(f"Spring PR #35366's application (`bench/java/.../e2e`), two server JVMs (-Xmx{e['server_xmx']}) that differ "
+          "only in the codec configuration, posted by the JDK HttpClient in alternation; medians of "
+          f"{e['reps']} runs. CPU = the server process's CPU time per request (OperatingSystemMXBean); heap = the "
+          "server's peak heap in use during the request (sampled every 2 ms) and after a full GC."
+          + (f" Load average after the run: {e['load_after']}." if e.get("load_after") else ""))
+        w("")
+        w("| endpoint | reader | wall ms | server CPU ms | heap peak MiB | after GC MiB | wall / formwire | CPU / formwire |")
+        w("|---|---|---:|---:|---:|---:|---:|---:|")
+        fw = {r["endpoint"]: r for r in e["rows"] if r["reader"] == "formwire"}
+        for r in e["rows"]:
+            # the floor row (no multipart reader) is compared with formwire's PartEvent stream, the least work
+            base = fw.get(r["endpoint"]) or fw.get("/part-event")
+            wr = r["wall_ms"] / base["wall_ms"] if base else None
+            cr = r["cpu_ms"] / base["cpu_ms"] if base else None
+            reader = "none (floor: body drained)" if r["reader"] == "none" else r["reader"]
+            w(f"| {r['endpoint']} | {reader} | {r['wall_ms']:.0f} | {r['cpu_ms']:.0f} | {r['heap_peak_mib']:.0f} | "
+              f"{r['heap_after_gc_mib']:.0f} | {fmt_ratio(wr)} | {fmt_ratio(cr)} |")
+        w("")
+        w("`spring` is spring-webflux 7.0.10 (the current release), `spring-6.1.14` the Spring generation PR #35366 "
+          "measured (its own class path, same application). Ratios above 1: formwire is faster. The floor row is the "
+          "same upload read by no multipart reader at all: no reader can make a request cheaper than that, so "
+          "`spring / floor` bounds the ratio any reader can reach against that Spring.")
+        w("")
+    h = d.get("huge")
+    if h:
+        w(f"### {h['file_bytes'] / 1e9:.1f} GB through WebFlux with -Xmx{h['server_xmx']} (`make java-huge`)")
+        w("")
+        w(f"One generated body streamed by the client (never held), formwire reader, `FilePart.transferTo` a file: "
+          f"{h['wall_s']:.1f} s wall ({h['throughput_mb_s']:.0f} MB/s), server CPU {h['server_cpu_s']:.1f} s, "
+          f"heap peak {h['heap_peak_mib']:.0f} MiB of {h['heap_max_mib']:.0f} MiB, saved file "
+          f"{h['saved_bytes']} bytes, CRC-32 {h['crc32_saved']} ({'matches' if h['match'] else 'DIFFERS'}).")
+        w("")
+    for line in d.get("notes", []):
+        w(f"- {line}")
+    w("")
 
 
 def describe(wid: str, wk: dict) -> str:
