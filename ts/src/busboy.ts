@@ -11,7 +11,7 @@
  */
 import { Readable, Writable } from 'node:stream';
 import { FormwireError } from './core/errors.js';
-import { MultipartParser, PartInfo, boundaryFromContentType, type MultipartHandler, type MultipartOptions } from './core/multipart.js';
+import { MULTIPART_DEFAULTS, MultipartParser, PartInfo, boundaryFromContentType, type MultipartHandler, type MultipartOptions } from './core/multipart.js';
 import { UrlencodedParser, type BytesDecoder, type UrlencodedOptions } from './core/urlencoded.js';
 import { decodeUtf8 } from './core/utf8.js';
 import { defaultIndexOf } from './multipart.js';
@@ -192,6 +192,8 @@ function limit(v: number | undefined, d: number): number {
 /**
  * What busboy 1.x accepts, as formwire's named options (the table in ts/README.md): a preamble before the first
  * delimiter (MP-P-02), obs-folded header lines (MP-H-04), and node's header-block cap (16 KiB, 2000 header lines).
+ * max_total_field_bytes is counted by the adapter over the parts it hands out as fields (busboy's classification: a
+ * filename-less application/octet-stream part is a file, which the core would count as a field), so the core's is off.
  * Not allowQuotedPairs: busboy keeps `\` in `filename="C:\dir\a.txt"` (MP-H-07's default reading does too). Field and file sizes are busboy's `limits` (truncation) instead.
  * formwire's other limits (parts, total bytes, total field bytes) stay on; `config.formwire` overrides any of these.
  */
@@ -202,6 +204,7 @@ export const BUSBOY_MULTIPART: Readonly<MultipartOptions> = Object.freeze({
   maxHeaders: 2000,
   maxFieldBytes: Infinity,
   maxFileBytes: Infinity,
+  maxTotalFieldBytes: Infinity,
 });
 
 class MultipartBusboy extends Writable implements MultipartHandler {
@@ -215,6 +218,11 @@ class MultipartBusboy extends Writable implements MultipartHandler {
   private readonly maxFields: number;
   private readonly maxFiles: number;
   private readonly maxParts: number;
+  /** MP-L-04 over the parts handed out as fields (bytes kept after busboy's fieldSize truncation). */
+  private readonly maxTotalFieldBytes: number;
+  private fieldTotal = 0;
+  /** The chunk being written (global offsets of its ranges are bytesFed + index). */
+  private writing: Uint8Array | null = null;
   private parts = 0;
   private files = 0;
   private fields = 0;
@@ -243,6 +251,11 @@ class MultipartBusboy extends Writable implements MultipartHandler {
     const fw: MultipartOptions = { ...BUSBOY_MULTIPART, ...(cfg.formwire ?? {}) };
     const l = cfg.limits ?? {};
     if (l.headerPairs !== undefined && cfg.formwire?.maxHeaders === undefined) fw.maxHeaders = l.headerPairs;
+    // busboy's `limits.parts` N is an event at part N+1 (@fastify/multipart's default N is 1000, formwire's own
+    // max_parts): formwire's limit moves past it so the event comes first; it stays a bound (MP_LIMIT_PARTS after).
+    if (typeof l.parts === 'number' && l.parts >= 0 && cfg.formwire?.maxParts === undefined) {
+      fw.maxParts = Math.max(fw.maxParts ?? MULTIPART_DEFAULTS.maxParts, l.parts + 1);
+    }
     this.parser = new MultipartParser(boundaryFromContentType(contentType, fw.maxBoundaryBytes), this, fw, defaultIndexOf);
     this.fileHwm = cfg.fileHwm;
     this.latin1Params = isLatin1(cfg.defParamCharset);
@@ -253,6 +266,9 @@ class MultipartBusboy extends Writable implements MultipartHandler {
     this.maxFields = limit(l.fields, Infinity);
     this.maxFiles = limit(l.files, Infinity);
     this.maxParts = limit(l.parts, Infinity);
+    const tf = cfg.formwire?.maxTotalFieldBytes;
+    this.maxTotalFieldBytes = tf === null ? Infinity : limit(tf, MULTIPART_DEFAULTS.maxTotalFieldBytes);
+    fw.maxTotalFieldBytes = Infinity;
   }
 
   onPartStart(info: PartInfo): void {
@@ -352,6 +368,7 @@ class MultipartBusboy extends Writable implements MultipartHandler {
       this.pa = a;
       this.pb = b;
       f.size += b - a;
+      this.countField(b - a, this.isWriting(chunk) ? a : -1);
     }
   }
 
@@ -392,10 +409,30 @@ class MultipartBusboy extends Writable implements MultipartHandler {
     if (bytes.length > room) {
       f.chunks.push(bytes.slice(0, room));
       f.size += room;
+      this.countField(room, -1);
       f.truncated = true;
     } else {
       f.chunks.push(bytes.slice());
       f.size += bytes.length;
+      this.countField(bytes.length, -1);
+    }
+  }
+
+  /** Whether chunk views the chunk being written (the core hands out its own Uint8Array view of a Buffer). */
+  private isWriting(chunk: Uint8Array): boolean {
+    const w = this.writing;
+    return w !== null && chunk.buffer === w.buffer && chunk.byteOffset === w.byteOffset;
+  }
+
+  /** MP_LIMIT_TOTAL_FIELD_BYTES: offset of the first byte past the limit (or of the chunk being written when the
+   * bytes are not a range of it). */
+  private countField(n: number, at: number): void {
+    const total = this.fieldTotal + n;
+    this.fieldTotal = total;
+    if (total > this.maxTotalFieldBytes) {
+      const over = n - (total - this.maxTotalFieldBytes);
+      const offset = this.parser.bytesFed + (at >= 0 ? at + over : 0);
+      throw new FormwireError('MP_LIMIT_TOTAL_FIELD_BYTES', offset, 'field bodies longer than maxTotalFieldBytes together');
     }
   }
 
@@ -440,15 +477,18 @@ class MultipartBusboy extends Writable implements MultipartHandler {
   onEnd(): void {}
 
   override _write(chunk: Buffer, _enc: BufferEncoding, cb: (e?: Error | null) => void): void {
+    this.writing = chunk;
     try {
       this.parser.write(chunk);
     } catch (e) {
+      this.writing = null;
       this.pc = null;
       const err = incumbentError(e, this.legacy);
       this.fail(err);
       cb(err);
       return;
     }
+    this.writing = null;
     this.keep();
     if (this.paused) this.pendingCb = cb;
     else cb();
@@ -532,10 +572,12 @@ class UrlencodedBusboy extends Writable {
 const HEADER_CODES = ['MP_HEADER_NAME', 'MP_HEADER_VALUE', 'MP_OBS_FOLD', 'MP_LIMIT_HEADERS', 'MP_LIMIT_HEADER_BYTES'];
 const BUSBOY_MESSAGES: Readonly<Record<string, string>> = Object.freeze({
   MP_TRUNCATED: 'Unexpected end of form',
+  MP_BOUNDARY: 'Multipart: Boundary not found',
   ...Object.fromEntries(HEADER_CODES.map((c) => [c, 'Malformed part header'])),
 });
 const FASTIFY_BUSBOY_MESSAGES: Readonly<Record<string, string>> = Object.freeze({
   MP_TRUNCATED: 'Unexpected end of multipart data',
+  MP_BOUNDARY: 'Multipart: Boundary not found',
 });
 
 function incumbentError(e: unknown, legacy: boolean): Error {
@@ -557,7 +599,13 @@ function create(config: BusboyConfig, legacy: boolean): Busboy {
   if (typeof ct !== 'string') throw new Error('Missing Content-Type header');
   const essence = (ct.split(';')[0] ?? '').trim().toLowerCase();
   if (essence === 'application/x-www-form-urlencoded') return new UrlencodedBusboy(config, ct, legacy);
-  if (essence === 'multipart/form-data') return new MultipartBusboy(config, ct, legacy);
+  if (essence === 'multipart/form-data') {
+    try {
+      return new MultipartBusboy(config, ct, legacy);
+    } catch (e) {
+      throw incumbentError(e, legacy);
+    }
+  }
   throw new Error(`Unsupported content type: ${ct}`);
 }
 

@@ -151,6 +151,37 @@ test("errors carry the incumbent's message (busboy: 'Unexpected end of form'; @f
   assert.equal(legacy.message, 'Unexpected end of multipart data');
 });
 
+test("limits.parts N: partsLimit comes at part N+1 even for N >= formwire's max_parts (@fastify/multipart's default 1000)", async () => {
+  const many = body(Array.from({ length: 1001 }, (_, i) => field(`f${i}`, 'v')));
+  const seen = await runBusboy({ headers: { 'content-type': CT }, limits: { parts: 1000 } }, many, 4096);
+  assert.equal(seen.error, null);
+  assert.deepEqual(seen.events, ['partsLimit']);
+  assert.equal(seen.fields.length, 1000);
+  // formwire's limit stays a bound past N+1
+  const more = body(Array.from({ length: 1003 }, (_, i) => field(`f${i}`, 'v')));
+  const over = await runBusboy({ headers: { 'content-type': CT }, limits: { parts: 1000 } }, more, 4096);
+  assert.ok(over.error instanceof FormwireError && over.error.code === 'MP_LIMIT_PARTS');
+});
+
+test('max_total_field_bytes counts the parts handed out as fields: a filename-less octet-stream part is a file (busboy)', async () => {
+  const big = 'x'.repeat(11 << 20); // over the 10 MiB default total of field bytes
+  const blob = `--b\r\nContent-Disposition: form-data; name="upload"\r\nContent-Type: application/octet-stream\r\n\r\n${big}\r\n`;
+  const seen = await runBusboy({ headers: { 'content-type': CT } }, body([blob]), 65536);
+  assert.equal(seen.error, null);
+  assert.equal(seen.files.length, 1);
+  assert.equal(seen.files[0]![1].length, big.length);
+  // fields still count, at the adapter's limit, with the offset of the first byte past it
+  const input = body([field('a', '12345'), field('b', '67890')]);
+  const tf = await runBusboy({ headers: { 'content-type': CT }, formwire: { maxTotalFieldBytes: 8 } }, input, input.length);
+  assert.ok(tf.error instanceof FormwireError && tf.error.code === 'MP_LIMIT_TOTAL_FIELD_BYTES' && tf.error.httpStatus === 413);
+  assert.equal(tf.error.offset, input.indexOf('67890') + 3);
+  assert.deepEqual(tf.fields.map((f) => f[1]), ['12345']);
+  assert.throws(
+    () => busboy({ headers: { 'content-type': 'multipart/form-data' } }),
+    (e: unknown) => e instanceof FormwireError && e.code === 'MP_BOUNDARY' && e.message === 'Multipart: Boundary not found',
+  );
+});
+
 test('backpressure: a paused file stream holds the writer', async () => {
   const big = 'x'.repeat(1 << 20);
   const bb = busboy({ headers: { 'content-type': CT }, fileHwm: 1024 });
