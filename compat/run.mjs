@@ -6,10 +6,11 @@
 // busboy offers no injection point (its tests `require('..')`), so the harness substitutes the module: each test file
 // runs in a child process whose `require('..')` returns formwire/busboy. Nothing in user-facing code does this.
 //
-// Usage: node compat/run.mjs [--only busboy,multer,...] [--timeout SECONDS]
+// Usage: node compat/run.mjs [--only busboy,multer,@fastify/multipart] [--timeout SECONDS]
 // Closing line: `N passed, N failed`.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -18,7 +19,8 @@ const root = dirname(here);
 const cache = join(here, '.cache');
 const args = process.argv.slice(2);
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : null;
-const timeout = Number(args.includes('--timeout') ? args[args.indexOf('--timeout') + 1] : 30) * 1000;
+// per test file; @fastify/multipart's files end their own tests after tap's 30 s, so a file needs a bit more
+const timeout = Number(args.includes('--timeout') ? args[args.indexOf('--timeout') + 1] : 120) * 1000;
 
 /** Pinned incumbents (name@version as published on npm). */
 const PINS = JSON.parse(readFileSync(join(here, 'pins.json'), 'utf8'));
@@ -39,9 +41,9 @@ function obtain(spec) {
   return join(dir, top);
 }
 
-function runChild(script, argv) {
+function runChild(script, argv, cwd = undefined) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [script, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...argv], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -101,7 +103,55 @@ function absentSuite(spec) {
   results.push({ suite: spec, name: 'own test suite absent from the registry tarball', ok, detail: tests.join(', ') });
 }
 
-const runners = { busboy: busboySuite };
+/**
+ * @fastify/multipart's own tests, from its registry tarball as npm installs it, with fastify, tap and the other test
+ * dependencies pinned by compat/fastify-multipart/package-lock.json. formwire goes in the way ts/README.md tells users:
+ * the application's package.json overrides the `@fastify/busboy` dependency with a folder whose index.js exports
+ * formwire/busboy's `Busboy` (compat/fastify-multipart/fastify-busboy). The install is cached in compat/.cache.
+ */
+async function fastifyMultipartSuite(spec) {
+  const src = join(here, 'fastify-multipart');
+  const env = join(cache, 'fastify-multipart-env'); // two levels under compat/: its `file:../../../ts` is ts/
+  const stamp = join(env, '.installed');
+  const want = readFileSync(join(src, 'package-lock.json'), 'utf8') + readFileSync(join(src, 'fastify-busboy', 'index.js'), 'utf8');
+  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== want) {
+    rmSync(env, { recursive: true, force: true });
+    mkdirSync(env, { recursive: true });
+    for (const f of ['package.json', 'package-lock.json', 'fastify-busboy']) cpSync(join(src, f), join(env, f), { recursive: true });
+    const t0 = Date.now();
+    execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: env, stdio: ['ignore', 'ignore', 'inherit'] });
+    console.log(`${spec}: npm ci of the test environment took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    writeFileSync(stamp, want);
+  }
+  const pkg = join(env, 'node_modules', '@fastify', 'multipart');
+  const version = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')).version;
+  const shim = createRequire(join(pkg, 'index.js')).resolve('@fastify/busboy');
+  // the check that the switch is in place: @fastify/multipart's require('@fastify/busboy') is the override
+  const wired = `${spec.split('@').slice(0, -1).join('@')}@${version}` === spec && shim === join(env, 'fastify-busboy', 'index.js');
+  results.push({ suite: spec, name: "require('@fastify/busboy') from the plugin is formwire's (npm overrides)", ok: wired, detail: `version ${version}, resolved ${shim}` });
+  for (const file of readdirSync(join(pkg, 'test')).filter((f) => f.endsWith('.test.js')).sort()) {
+    // each file is a tap test run standalone by node (TAP on stdout); its top-level tests are the cases
+    const r = await runChild(join(pkg, 'test', file), [], pkg);
+    const top = r.out.split('\n').filter((l) => /^(not )?ok \d+ - /.test(l));
+    for (const l of top) {
+      const ok = l.startsWith('ok');
+      const name = l.replace(/^(not )?ok \d+ - /, '').replace(/ # time=[\d.]+m?s$/, '');
+      results.push({ suite: spec, name: `${file}: ${name}`, ok, detail: ok ? '' : tapFailure(r.out, name) });
+    }
+    const planned = /^1\.\.\d+$/m.test(r.out);
+    if (r.signal || !planned || (r.code !== 0 && top.every((l) => l.startsWith('ok')))) {
+      results.push({ suite: spec, name: `${file}: (whole file)`, ok: false, detail: r.signal ? `killed after ${timeout / 1000} s (hang)` : `exit code ${r.code}\n${r.err.slice(-1500)}` });
+    }
+  }
+}
+
+/** The TAP diagnostics under a failed test (for the log). */
+function tapFailure(out, name) {
+  const i = out.indexOf(name);
+  return i < 0 ? '' : out.slice(Math.max(0, i - 1500), i + 200);
+}
+
+const runners = { busboy: busboySuite, '@fastify/multipart': fastifyMultipartSuite };
 
 for (const [key, spec] of Object.entries(PINS)) {
   if (only && !only.includes(key)) continue;
