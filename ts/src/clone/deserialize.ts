@@ -247,7 +247,14 @@ function learn(keys: string[]): DShape {
       }
     }
   }
-  if (s === undefined) {
+  if (s !== undefined) {
+    if (s.factory === undefined) {
+      // the key list is seen again (found here when another list with its first key came in between, as in a nested
+      // config where two kinds of objects start with `name`): make its factory and reader, as the matched path does
+      s.factory = factoryFor(s.keys);
+      s.decode = decoderFor(s);
+    }
+  } else {
     s = newShape(keys);
     if (shapeCount >= MAX_SHAPES) {
       shapes.clear();
