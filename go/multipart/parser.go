@@ -574,11 +574,14 @@ func (p *Parser) find(chunk []byte, from int) int {
 	if wEnd == end {
 		return -1
 	}
-	if i := bytes.Index(chunk[wEnd:], n); i >= 0 {
+	if i := indexNeedle(chunk[wEnd:], n); i >= 0 {
 		return wEnd + i
 	}
 	return -1
 }
+
+// bytesIndex is bytes.Index (indexNeedle's fallback and tail).
+func bytesIndex(s, n []byte) int { return bytes.Index(s, n) }
 
 // tailStart is where a delimiter prefix begins at the end of chunk[lo:end]
 // (end when none). Only the last CR (or LF, with AllowLF) can begin one,
