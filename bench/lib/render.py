@@ -505,7 +505,9 @@ def java_section(res_dir: Path, w) -> None:
         w(f"One generated body streamed by the client (never held), formwire reader, `FilePart.transferTo` a file: "
           f"{h['wall_s']:.1f} s wall ({h['throughput_mb_s']:.0f} MB/s), server CPU {h['server_cpu_s']:.1f} s, "
           f"heap peak {h['heap_peak_mib']:.0f} MiB of {h['heap_max_mib']:.0f} MiB, saved file "
-          f"{h['saved_bytes']} bytes, CRC-32 {h['crc32_saved']} ({'matches' if h['match'] else 'DIFFERS'}).")
+          f"{h['saved_bytes']} bytes, CRC-32 {h['crc32_saved']} ({'matches' if h['match'] else 'DIFFERS'}). The wall time "
+          "includes transferTo's copy of the file (the reader's temporary file to the destination)"
+          + (f"; load average after: {h['load_after']}." if h.get("load_after") else "."))
         w("")
     for line in d.get("notes", []):
         w(f"- {line}")
