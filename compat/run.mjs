@@ -109,7 +109,7 @@ function absentSuite(spec) {
  * the application's package.json overrides the `@fastify/busboy` dependency with a folder whose index.js exports
  * formwire/busboy's `Busboy` (compat/fastify-multipart/fastify-busboy). The install is cached in compat/.cache.
  */
-async function fastifyMultipartSuite(spec) {
+function nodeEnv(spec) {
   const src = join(here, 'fastify-multipart');
   const env = join(cache, 'fastify-multipart-env'); // two levels under compat/: its `file:../../../ts` is ts/
   const stamp = join(env, '.installed');
@@ -123,6 +123,11 @@ async function fastifyMultipartSuite(spec) {
     console.log(`${spec}: npm ci of the test environment took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     writeFileSync(stamp, want);
   }
+  return env;
+}
+
+async function fastifyMultipartSuite(spec) {
+  const env = nodeEnv(spec);
   const pkg = join(env, 'node_modules', '@fastify', 'multipart');
   const version = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')).version;
   const shim = createRequire(join(pkg, 'index.js')).resolve('@fastify/busboy');
@@ -145,13 +150,23 @@ async function fastifyMultipartSuite(spec) {
   }
 }
 
+/** formwire/multer under a real Express app on 127.0.0.1 (compat/express-e2e.cjs), packages from the same lock. */
+async function expressSuite(spec) {
+  const env = nodeEnv(spec);
+  const version = JSON.parse(readFileSync(join(env, 'node_modules', 'express', 'package.json'), 'utf8')).version;
+  const r = await runChild(join(here, 'express-e2e.cjs'), [env]);
+  const seen = r.out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+  for (const c of seen) results.push({ suite: spec, name: `express ${version}: ${c.name}`, ok: c.ok, detail: c.detail ?? '' });
+  if (seen.length !== 2 || r.code !== 0) results.push({ suite: spec, name: 'express-e2e.cjs (whole file)', ok: false, detail: `${seen.length} checks, exit ${r.code} ${r.signal ?? ''}\n${r.err.slice(-1500)}` });
+}
+
 /** The TAP diagnostics under a failed test (for the log). */
 function tapFailure(out, name) {
   const i = out.indexOf(name);
   return i < 0 ? '' : out.slice(Math.max(0, i - 1500), i + 200);
 }
 
-const runners = { busboy: busboySuite, '@fastify/multipart': fastifyMultipartSuite };
+const runners = { busboy: busboySuite, '@fastify/multipart': fastifyMultipartSuite, express: expressSuite };
 
 for (const [key, spec] of Object.entries(PINS)) {
   if (only && !only.includes(key)) continue;
