@@ -13,7 +13,7 @@ import { Readable, Writable } from 'node:stream';
 import { FormwireError } from './core/errors.js';
 import { MULTIPART_DEFAULTS, MultipartParser, PartInfo, boundaryFromContentType, type MultipartHandler, type MultipartOptions } from './core/multipart.js';
 import { UrlencodedParser, type BytesDecoder, type UrlencodedOptions } from './core/urlencoded.js';
-import { decodeUtf8 } from './core/utf8.js';
+import { runtimeText, runtimeUtf8 } from './adapters/node.js';
 import { defaultIndexOf } from './multipart.js';
 
 /** busboy's `limits`. */
@@ -102,12 +102,12 @@ function charsetKind(charset: string): string {
 
 function decodeAs(cs: string, b: Uint8Array): string {
   if (cs === 'latin1') return latin1(b);
-  if (cs === 'utf8') return decodeUtf8(b);
+  if (cs === 'utf8') return runtimeText.decode(b);
   if (cs === 'utf16le' || cs === 'ucs2' || cs === 'ucs-2') return Buffer.from(b.buffer, b.byteOffset, b.length).toString('utf16le');
   try {
     return new TextDecoder(cs).decode(b);
   } catch {
-    return decodeUtf8(b); // an unknown label: busboy falls back to UTF-8 too
+    return runtimeText.decode(b); // an unknown label: busboy falls back to UTF-8 too
   }
 }
 
@@ -157,7 +157,7 @@ function extValue(v: string): string | null {
   }
   const bytes = Uint8Array.from(out);
   if (cs === 'utf8') {
-    const s = decodeUtf8(bytes);
+    const s = runtimeText.decode(bytes);
     return s.includes('\ufffd') ? null : s;
   }
   return decodeAs(cs, bytes);
@@ -182,7 +182,7 @@ function truncateUtf8(s: string, max: number): [string, boolean] {
   if (s.length <= max / 3) return [s, false];
   const b = enc.encode(s);
   if (b.length <= max) return [s, false];
-  return [decodeUtf8(b, 0, max), true];
+  return [runtimeText.decode(b, 0, max), true];
 }
 
 function limit(v: number | undefined, d: number): number {
@@ -256,7 +256,7 @@ class MultipartBusboy extends Writable implements MultipartHandler {
     if (typeof l.parts === 'number' && l.parts >= 0 && cfg.formwire?.maxParts === undefined) {
       fw.maxParts = Math.max(fw.maxParts ?? MULTIPART_DEFAULTS.maxParts, l.parts + 1);
     }
-    this.parser = new MultipartParser(boundaryFromContentType(contentType, fw.maxBoundaryBytes), this, fw, defaultIndexOf);
+    this.parser = new MultipartParser(boundaryFromContentType(contentType, fw.maxBoundaryBytes), this, fw, defaultIndexOf, runtimeText);
     this.fileHwm = cfg.fileHwm;
     this.latin1Params = isLatin1(cfg.defParamCharset);
     this.defCharset = charsetKind(cfg.defCharset ?? 'utf8');
@@ -332,7 +332,7 @@ class MultipartBusboy extends Writable implements MultipartHandler {
 
   private decodeValue(b: Uint8Array, a = 0, e = b.length): string {
     const cs = this.valueCharset;
-    if (cs === 'utf8') return decodeUtf8(b, a, e);
+    if (cs === 'utf8') return runtimeText.decode(b, a, e);
     return decodeAs(cs, b.subarray(a, e));
   }
 
@@ -525,7 +525,7 @@ class UrlencodedBusboy extends Writable {
     // percent-decoded bytes, and `info.encoding` is that charset as written.
     const charset = charsetParam(contentType) ?? cfg.defCharset ?? 'utf8';
     const kind = charsetKind(charset);
-    const decode: BytesDecoder = kind === 'utf8' ? decodeUtf8 : (b, a, e) => decodeAs(kind, b.subarray(a, e));
+    const decode: BytesDecoder = kind === 'utf8' ? runtimeUtf8 : (b, a, e) => decodeAs(kind, b.subarray(a, e));
     const l = cfg.limits ?? {};
     const fieldNameSize = limit(l.fieldNameSize, 100);
     const fieldSize = limit(l.fieldSize, 1048576);

@@ -18,9 +18,9 @@ export {
   type MultipartOptions,
 } from './core/multipart.js';
 export { parseMimeType, serializeMimeType, extractMimeType, type MimeType } from './core/mime.js';
-export { UrlencodedParser, URLENCODED_DEFAULTS, decodeBytes as decodeUrlencodedComponent } from './core/urlencoded.js';
+export { URLENCODED_DEFAULTS } from './core/urlencoded.js';
 export { MultipartParser, parseMultipart, formData, defaultIndexOf, Part, MultipartParts, type ParseMultipartOptions, type FormDataOptions, type SpillOptions } from './multipart.js';
 export { encodeFormData, STREAM_CHUNK_BYTES, type EncodeOptions, type EncodedFormData, type FormLike, type FormValue, type BlobLike, type BytesFile } from './encode.js';
-export { parseUrlencoded, serializeUrlencoded, urlencodedSearchParams, type UrlencodedOptions } from './urlencoded.js';
+export { parseUrlencoded, serializeUrlencoded, urlencodedSearchParams, UrlencodedParser, decodeUrlencodedComponent, type UrlencodedOptions } from './urlencoded.js';
 export type { BodySource } from './adapters/web.js';
 export { removeSpilledFiles } from './adapters/spill.js';

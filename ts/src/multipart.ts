@@ -14,11 +14,11 @@ import {
   type MultipartHandler,
   type MultipartOptions,
 } from './core/multipart.js';
-import { decodeUtf8, setUtf8Decoder } from './core/utf8.js';
+import type { TextCodec } from './core/utf8.js';
 import { parseMimeType } from './core/mime.js';
 import { UrlencodedParser, type UrlencodedOptions } from './core/urlencoded.js';
 import { sourceOf, toBytes, contentTypeOf, type BodySource, type ChunkSource } from './adapters/web.js';
-import { nativeIndexOf, nativeUtf8Decode } from './adapters/node.js';
+import { nativeIndexOf, runtimeText, runtimeUtf8 } from './adapters/node.js';
 import { spillEnv, type SpillEnv, type SpillHandle, type SpillOptions } from './adapters/spill.js';
 
 export type { SpillOptions } from './adapters/spill.js';
@@ -26,16 +26,20 @@ export type { SpillOptions } from './adapters/spill.js';
 /** The fastest search the runtime offers: Buffer's native indexOf where there is a Buffer (Node, Bun), else the pure one. */
 export const defaultIndexOf: IndexOf = nativeIndexOf ?? indexOfFallback;
 
-if (nativeUtf8Decode !== null) setUtf8Decoder(nativeUtf8Decode);
-
 /**
  * The sans-IO core parser with the runtime's defaults: `new MultipartParser(boundary, handler)` (ts/README's core
- * example) searches with defaultIndexOf, no fourth argument needed (issue #20). The pure core class stays in
- * core/multipart.ts for other runtimes and explicit searches.
+ * example) searches with defaultIndexOf and decodes with the runtime's native text decoders, no extra argument
+ * needed (issue #20). The pure core class stays in core/multipart.ts for other runtimes and explicit searches.
  */
 export class MultipartParser extends CoreMultipartParser {
-  constructor(boundary: Uint8Array | string, handler: MultipartHandler, options: MultipartOptions = {}, indexOf: IndexOf = defaultIndexOf) {
-    super(boundary, handler, options, indexOf);
+  constructor(
+    boundary: Uint8Array | string,
+    handler: MultipartHandler,
+    options: MultipartOptions = {},
+    indexOf: IndexOf = defaultIndexOf,
+    text: TextCodec = runtimeText,
+  ) {
+    super(boundary, handler, options, indexOf, text);
   }
 }
 
@@ -370,12 +374,12 @@ export class Part implements AsyncIterable<Uint8Array> {
       const s = this.rsrc;
       const o = this.roff;
       this.rsrc = EMPTY;
-      return decodeUtf8(s[o] as Uint8Array, s[o + 1] as number, s[o + 2] as number);
+      return runtimeText.decode(s[o] as Uint8Array, s[o + 1] as number, s[o + 2] as number);
     }
     const chunks = this.restViews(k);
     let n = 0;
     for (const c of chunks) n += c.length;
-    return decodeUtf8(concat(chunks, n));
+    return runtimeText.decode(concat(chunks, n));
   }
 
   /** The whole body as a new Uint8Array. */
@@ -433,7 +437,7 @@ export class Part implements AsyncIterable<Uint8Array> {
     const first = await this.read();
     if (first === null) return '';
     const second = await this.read();
-    if (second === null) return decodeUtf8(first);
+    if (second === null) return runtimeText.decode(first);
     const chunks = [first, second];
     let total = first.length + second.length;
     for (;;) {
@@ -442,7 +446,7 @@ export class Part implements AsyncIterable<Uint8Array> {
       chunks.push(c);
       total += c.length;
     }
-    return decodeUtf8(concat(chunks, total));
+    return runtimeText.decode(concat(chunks, total));
   }
 }
 
@@ -673,7 +677,7 @@ class FormDataBuilder implements MultipartHandler {
     const name = p.name;
     if (p.filename === null) {
       // MP-F-01
-      const v = this.n === 0 ? '' : this.n === 1 ? decodeUtf8(this.chunks[0]!, this.starts[0], this.ends[0]) : decodeUtf8(concat(this.views(), this.size));
+      const v = this.n === 0 ? '' : this.n === 1 ? runtimeText.decode(this.chunks[0]!, this.starts[0], this.ends[0]) : runtimeText.decode(concat(this.views(), this.size));
       if (this.spill === null) this.fd.append(name, v);
       else this.actions.push(() => this.fd.append(name, v));
     } else if (this.spilling !== null) {
@@ -737,7 +741,7 @@ class FormDataBuilder implements MultipartHandler {
 /** An application/x-www-form-urlencoded body as a FormData (what Response.formData() does for that type). */
 async function urlencodedFormData(body: BodySource, options: UrlencodedOptions): Promise<FormData> {
   const fd = new FormData();
-  const p = new UrlencodedParser((n, v) => fd.append(n, v), options);
+  const p = new UrlencodedParser((n, v) => fd.append(n, v), options, runtimeUtf8);
   const src = sourceOf(body);
   try {
     for (;;) {

@@ -2,19 +2,30 @@
  * High-level urlencoded API: strings and bytes synchronously, streams asynchronously.
  */
 import {
-  UrlencodedParser,
+  UrlencodedParser as CoreUrlencodedParser,
+  decodeBytes,
   parseUrlencodedBytes,
   parseUrlencodedString,
   serializeUrlencoded,
   type UrlencodedOptions,
 } from './core/urlencoded.js';
 import { chunksOf, type BodySource } from './adapters/web.js';
-import { setLatin1Decoder } from './core/utf8.js';
-import { nativeLatin1Decode } from './adapters/node.js';
-
-if (nativeLatin1Decode !== null) setLatin1Decoder(nativeLatin1Decode);
+import { runtimeText, runtimeUtf8 } from './adapters/node.js';
+import type { BytesDecoder } from './core/urlencoded.js';
 
 export { serializeUrlencoded, type UrlencodedOptions };
+
+/** The sans-IO urlencoded parser with the runtime's text decoding by default (the pure core is core/urlencoded.ts). */
+export class UrlencodedParser extends CoreUrlencodedParser {
+  constructor(onPair: (name: string, value: string) => void, options: UrlencodedOptions = {}, decode: BytesDecoder = runtimeUtf8) {
+    super(onPair, options, decode);
+  }
+}
+
+/** UE-P-06..08 on bytes[a..b): one name or value decoded (`+` → SP, percent-decoding, UTF-8 with U+FFFD). */
+export function decodeUrlencodedComponent(bytes: Uint8Array, a = 0, b = bytes.length): string {
+  return decodeBytes(bytes, a, b, runtimeUtf8);
+}
 
 /**
  * Parse application/x-www-form-urlencoded input (WHATWG URL §5.1) into `[name, value]` pairs, in order.
@@ -23,15 +34,15 @@ export { serializeUrlencoded, type UrlencodedOptions };
 export function parseUrlencoded(input: string | Uint8Array | ArrayBuffer, options?: UrlencodedOptions): [string, string][];
 export function parseUrlencoded(input: BodySource, options?: UrlencodedOptions): Promise<[string, string][]>;
 export function parseUrlencoded(input: BodySource, options: UrlencodedOptions = {}): [string, string][] | Promise<[string, string][]> {
-  if (typeof input === 'string') return parseUrlencodedString(input, options);
-  if (input instanceof Uint8Array) return parseUrlencodedBytes(input, options);
-  if (input instanceof ArrayBuffer) return parseUrlencodedBytes(new Uint8Array(input), options);
+  if (typeof input === 'string') return parseUrlencodedString(input, options, runtimeText);
+  if (input instanceof Uint8Array) return parseUrlencodedBytes(input, options, runtimeUtf8);
+  if (input instanceof ArrayBuffer) return parseUrlencodedBytes(new Uint8Array(input), options, runtimeUtf8);
   return parseUrlencodedStream(input, options);
 }
 
 async function parseUrlencodedStream(input: BodySource, options: UrlencodedOptions): Promise<[string, string][]> {
   const out: [string, string][] = [];
-  const p = new UrlencodedParser((n, v) => out.push([n, v]), options);
+  const p = new UrlencodedParser((n, v) => out.push([n, v]), options, runtimeUtf8);
   const src = chunksOf(input);
   try {
     for (;;) {

@@ -10,6 +10,8 @@ import {
   type MultipartOptions,
   type IndexOf,
 } from '../src/index.js';
+import type { TextCodec } from '../src/core/utf8.js';
+import { runtimeText } from '../src/adapters/node.js';
 
 export interface OutPart {
   name: string;
@@ -91,10 +93,11 @@ export function run(
   options: MultipartOptions = {},
   chunks: Uint8Array[] = [input],
   indexOf: IndexOf = defaultIndexOf,
+  text: TextCodec = runtimeText,
 ): Outcome {
   try {
     const c = new Collect();
-    const p = new MultipartParser(boundaryFromContentType(contentType, options.maxBoundaryBytes), c, options, indexOf);
+    const p = new MultipartParser(boundaryFromContentType(contentType, options.maxBoundaryBytes), c, options, indexOf, text);
     for (const ch of chunks) p.write(ch);
     p.end();
     if (!c.ended) throw new Error('no end event');

@@ -2,11 +2,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import { setUtf8Decoder, decodeUtf8 } from '../src/core/utf8.js';
-import { nativeUtf8Decode } from '../src/adapters/node.js';
-import { parseUrlencoded } from '../src/index.js';
+import { PORTABLE_TEXT, decodeUtf8 } from '../src/core/utf8.js';
+import { nativeUtf8Decode, runtimeText } from '../src/adapters/node.js';
+import { parseUrlencodedBytes } from '../src/core/urlencoded.js';
 import { bin, run, indexOfFallback, rng } from './helpers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -23,6 +24,56 @@ test('src/core uses no Node APIs (only Uint8Array, TextEncoder/TextDecoder)', ()
   }
 });
 
+test('src/core has no module-level mutable variable (issue #14: state belongs to a parser or a call)', () => {
+  const dir = join(here, '..', '..', 'src', 'core');
+  for (const f of readdirSync(dir).filter((n) => n.endsWith('.ts'))) {
+    const src = readFileSync(join(dir, f), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+    // a declaration at column 0 is at module level (the sources are formatted; nested code is indented)
+    const bad = src.split('\n').filter((l) => /^(export\s+)?(let|var)\s/.test(l));
+    assert.deepEqual(bad, [], `${f} declares module-level mutable state`);
+  }
+});
+
+test('importing the Node entry points does not change how the core decodes (issue #14)', () => {
+  // A child process counts calls of Buffer's native slices (what the entry points pass to their parsers), parses
+  // with the core parser before and after importing src/multipart.js and src/urlencoded.js, and prints both counts.
+  const core = new URL('../src/core/multipart.js', import.meta.url).href;
+  const coreUe = new URL('../src/core/urlencoded.js', import.meta.url).href;
+  const entry = new URL('../src/multipart.js', import.meta.url).href;
+  const entryUe = new URL('../src/urlencoded.js', import.meta.url).href;
+  const child = `
+    let calls = 0;
+    for (const k of ['utf8Slice', 'latin1Slice']) {
+      const f = Buffer.prototype[k];
+      Buffer.prototype[k] = function (...a) { calls++; return f.apply(this, a); };
+    }
+    const { MultipartParser } = await import(${JSON.stringify(core)});
+    const { parseUrlencodedString } = await import(${JSON.stringify(coreUe)});
+    const name = 'n\\u00e9'.repeat(20);
+    const body = new TextEncoder().encode('--b\\r\\nContent-Disposition: form-data; name="' + name + '"\\r\\n\\r\\nv\\r\\n--b\\r\\nContent-Disposition: form-data; name="' + 'x'.repeat(40) + '"; filename="' + 'f'.repeat(40) + '"\\r\\n\\r\\nv\\r\\n--b--');
+    const parse = () => {
+      const names = [];
+      const p = new MultipartParser('b', { onPartStart(i) { names.push(i.name, i.filename, i.headers.length); }, onData() {}, onPartEnd() {}, onEnd() {} });
+      p.write(body);
+      p.end();
+      return JSON.stringify([names, parseUrlencodedString('a+b='.repeat(3000) + 'c%41&' + 'x+y&'.repeat(5000)).length]);
+    };
+    const before = parse();
+    const c0 = calls;
+    const fw = await import(${JSON.stringify(entry)});
+    const fwUe = await import(${JSON.stringify(entryUe)});
+    const after = parse();
+    const c1 = calls;
+    // control: the entry points' own parsers do use the native slices (so the spy sees them)
+    new fw.MultipartParser('b', { onPartStart() {}, onData() {}, onPartEnd() {}, onEnd() {} }).write(body);
+    fwUe.parseUrlencoded('a+b='.repeat(3000));
+    console.log(JSON.stringify({ same: before === after, before: c0, after: c1 - c0, entry: calls > c1 }));
+  `;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', child], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(JSON.parse(r.stdout), { same: true, before: 0, after: 0, entry: true });
+});
+
 test('fallback UTF-8 decoder (TextDecoder) equals the native one on random bytes', () => {
   assert.ok(nativeUtf8Decode !== null);
   const r = rng(21);
@@ -33,13 +84,9 @@ test('fallback UTF-8 decoder (TextDecoder) equals the native one on random bytes
       const x = r();
       b[k] = x < 0.3 ? 0x80 + Math.floor(r() * 64) : x < 0.45 ? 0xc0 + Math.floor(r() * 64) : x < 0.7 ? Math.floor(r() * 128) : Math.floor(r() * 256);
     }
-    const native = decodeUtf8(b, 0, n);
-    setUtf8Decoder(null);
-    try {
-      assert.equal(decodeUtf8(b, 0, n), native, [...b].join(','));
-    } finally {
-      setUtf8Decoder(nativeUtf8Decode);
-    }
+    const native = runtimeText.decode(b, 0, n);
+    assert.equal(PORTABLE_TEXT.decode(b, 0, n), native, [...b].join(','));
+    assert.equal(decodeUtf8(b, 0, n), native, [...b].join(','));
   }
 });
 
@@ -49,12 +96,7 @@ test('parsing with both fallbacks (no Buffer) gives the same parts', () => {
   );
   const ct = 'multipart/form-data; boundary=b';
   const native = run(body, ct);
-  setUtf8Decoder(null);
-  try {
-    assert.deepEqual(run(body, ct, {}, [body], indexOfFallback), native);
-    assert.deepEqual(parseUrlencoded(bin('a=%C3%A9\xff&b')), [['a', 'é\ufffd'], ['b', '']]);
-  } finally {
-    setUtf8Decoder(nativeUtf8Decode);
-  }
+  assert.deepEqual(run(body, ct, {}, [body], indexOfFallback, PORTABLE_TEXT), native);
+  assert.deepEqual(parseUrlencodedBytes(bin('a=%C3%A9\xff&b')), [['a', 'é\ufffd'], ['b', '']]);
   assert.ok('parts' in native && native.parts[0]!.name === 'né\ufffd' && native.parts[0]!.filename === 'f\ufffd');
 });

@@ -6,7 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseUrlencoded, FormwireError } from '../src/index.js';
-import { setUtf16Decoding, setLatin1Decoder, asciiString } from '../src/core/utf8.js';
+import { TextCodec, PORTABLE_TEXT, asciiString } from '../src/core/utf8.js';
+import { parseUrlencodedString } from '../src/core/urlencoded.js';
+import { runtimeText } from '../src/adapters/node.js';
 import { rng } from './helpers.js';
 
 const te = new TextEncoder();
@@ -14,6 +16,9 @@ const te = new TextEncoder();
 /** The byte path: what the string path must give (UE-P-01). */
 const viaBytes = (s: string, o = { maxPairs: null as number | null }) => parseUrlencoded(te.encode(s), o);
 const viaString = (s: string, o = { maxPairs: null as number | null }) => parseUrlencoded(s, o);
+
+/** Text decoding without the UTF-16LE TextDecoder (String.fromCharCode over slices instead). */
+const NO_UTF16 = new TextCodec({ utf16: false });
 
 const F = '\ufffd';
 
@@ -108,12 +113,7 @@ test('random short inputs: string path = byte path (with and without the UTF-16L
     const want = viaBytes(s);
     assert.deepEqual(viaString(s), want, JSON.stringify(s));
     if (iter % 4 === 0) {
-      setUtf16Decoding(false);
-      try {
-        assert.deepEqual(viaString(s), want, `${JSON.stringify(s)} (fromCharCode)`);
-      } finally {
-        setUtf16Decoding(true);
-      }
+      assert.deepEqual(parseUrlencodedString(s, { maxPairs: null }, NO_UTF16), want, `${JSON.stringify(s)} (fromCharCode)`);
     }
   }
 });
@@ -175,14 +175,9 @@ test('without the native Latin-1 slice (runtimes without Buffer) windows decode 
   const s = randomInput(r, 30000, false);
   const want = viaString(s);
   const bytes = te.encode('x+y%41&'.repeat(20));
-  const withNative = asciiString(bytes, 0, bytes.length);
-  setLatin1Decoder(null);
-  try {
-    assert.equal(asciiString(bytes, 0, bytes.length), withNative);
-    assert.deepEqual(viaString(s), want);
-  } finally {
-    const slice = Buffer.prototype.latin1Slice as (this: Uint8Array, a: number, b: number) => string;
-    setLatin1Decoder((b, a, e) => slice.call(b, a, e));
-  }
+  const withNative = runtimeText.ascii(bytes, 0, bytes.length);
+  assert.equal(PORTABLE_TEXT.ascii(bytes, 0, bytes.length), withNative);
+  assert.equal(asciiString(bytes, 0, bytes.length), withNative);
+  assert.deepEqual(parseUrlencodedString(s, { maxPairs: null }, PORTABLE_TEXT), want);
   assert.deepEqual(want, viaBytes(s));
 });

@@ -5,11 +5,14 @@
  * Body bytes are reported as `subarray` views of the chunk being written. The only body bytes ever copied are the
  * at most `len(CRLF "--" B)` bytes held back across a chunk edge when they could start a delimiter (MP-P-08); those
  * are reported as fresh copies. Views are valid for as long as the caller keeps the chunk unchanged.
+ *
+ * No module-level mutable state: what a parse keeps (scratch, caches) belongs to its parser, and what the runtime
+ * provides (the delimiter search, faster text decoders) comes in through the constructor.
  */
 import { FormwireError, type MultipartErrorCode } from './errors.js';
 import { parseMimeType, partFileType } from './mime.js';
 import { MULTIPART_DEFAULTS, type MultipartFlags, type MultipartLimits } from './registry.js';
-import { asciiString, decodeUtf8, encodeUtf8 } from './utf8.js';
+import { PORTABLE_TEXT, TextCodec, encodeUtf8 } from './utf8.js';
 
 /**
  * Parser options: the lenient flags (MP-R-02) and limits (spec/limits.md), both generated from spec/registry.json.
@@ -66,6 +69,29 @@ const SLAB = 65536;
 /** Longest header line (bytes) the one-pass fast path handles. */
 const FAST_LINE = 1024;
 
+/**
+ * @internal What the PartInfos of one parser share: its text decoding and a one-entry cache of MP-F-03 types for
+ * fast-path Content-Type values (the parts of one form mostly share one).
+ */
+export class PartContext {
+  readonly text: TextCodec;
+  private lastCt: string | null = null;
+  private lastType = '';
+
+  constructor(text: TextCodec) {
+    this.text = text;
+  }
+
+  /** MP-F-03 for one ASCII Content-Type value. */
+  fileType(ct: string): string {
+    if (ct !== this.lastCt) {
+      this.lastType = partFileType([encodeUtf8(ct)]);
+      this.lastCt = ct;
+    }
+    return this.lastType;
+  }
+}
+
 /** One part's header information (MP-H-06..11). Header strings are decoded lazily. */
 export class PartInfo {
   /** 0-based index of the part in the body. */
@@ -96,6 +122,7 @@ export class PartInfo {
    * optional `Content-Type: …` line, all ASCII, so the headers are rebuilt from name, filename and this value.
    */
   private readonly ct: string | null;
+  private readonly ctx: PartContext;
   private _headers: [string, string][] | null = null;
   private _type: string | null | undefined = undefined;
 
@@ -115,6 +142,7 @@ export class PartInfo {
     fnS: number,
     fnE: number,
     ct: string | null,
+    ctx: PartContext,
   ) {
     this.index = index;
     this.offset = offset;
@@ -130,6 +158,7 @@ export class PartInfo {
     this.fnS = fnS;
     this.fnE = fnE;
     this.ct = ct;
+    this.ctx = ctx;
   }
 
   /** The raw bytes of the `name` parameter (MP-H-10). */
@@ -169,7 +198,8 @@ export class PartInfo {
         out.push(['content-disposition', cd]);
         if (this.ct !== null) out.push(['content-type', this.ct]);
       } else {
-        this.each((ns, ne, vs, ve) => out.push([decodeUtf8(h, ns, ne).toLowerCase(), decodeUtf8(h, vs, ve)]));
+        const t = this.ctx.text;
+        this.each((ns, ne, vs, ve) => out.push([t.decode(h, ns, ne).toLowerCase(), t.decode(h, vs, ve)]));
       }
       this._headers = out;
     }
@@ -197,7 +227,7 @@ export class PartInfo {
     if (h === null) return this.ct;
     let v: string | null = null;
     this.each((ns, ne, vs, ve) => {
-      if (isName(h, ns, ne, CONTENT_TYPE)) v = decodeUtf8(h, vs, ve);
+      if (isName(h, ns, ne, CONTENT_TYPE)) v = this.ctx.text.decode(h, vs, ve);
     });
     return v;
   }
@@ -209,7 +239,7 @@ export class PartInfo {
     if (this._type === undefined) {
       const h = this.slab;
       if (this.filename === null) this._type = null;
-      else if (h === null) this._type = this.ct === null ? TEXT_PLAIN_DEFAULT : fileTypeOf(this.ct);
+      else if (h === null) this._type = this.ct === null ? TEXT_PLAIN_DEFAULT : this.ctx.fileType(this.ct);
       else {
         const values: Uint8Array[] = [];
         this.each((ns, ne, vs, ve) => {
@@ -222,16 +252,6 @@ export class PartInfo {
   }
 }
 
-/** MP-F-03 for one ASCII Content-Type value, remembering the last answer (parts of one form mostly share it). */
-let lastCt: string | null = null;
-let lastType = '';
-function fileTypeOf(ct: string): string {
-  if (ct !== lastCt) {
-    lastType = partFileType([encodeUtf8(ct)]);
-    lastCt = ct;
-  }
-  return lastType;
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Byte classes
@@ -396,6 +416,11 @@ export class MultipartParser {
   private readonly maxFileBytes: number;
   private readonly maxTotalBytes: number;
   private readonly ranged: boolean;
+  /** The runtime's text decoding, shared with this parser's PartInfos. */
+  private readonly text: TextCodec;
+  private readonly ctx: PartContext;
+  /** parseDisposition's result ranges (see there). */
+  private readonly pd = new Int32Array(8);
 
   private state = S_START;
   /** A DataView of the chunk being written (word comparisons), or NO_DV until dataView() makes it. */
@@ -443,7 +468,17 @@ export class MultipartParser {
   private lineStarts: number[] = [];
   private valEnd = 0;
 
-  constructor(boundary: Uint8Array | string, handler: MultipartHandler, options: MultipartOptions = {}, indexOf: IndexOf = indexOfFallback) {
+  /**
+   * `indexOf` and `text` are what the runtime provides (the delimiter search, faster text decoders); the defaults
+   * need nothing but Uint8Array and TextDecoder. The package's entry points pass their runtime's best.
+   */
+  constructor(
+    boundary: Uint8Array | string,
+    handler: MultipartHandler,
+    options: MultipartOptions = {},
+    indexOf: IndexOf = indexOfFallback,
+    text: TextCodec = PORTABLE_TEXT,
+  ) {
     const b = typeof boundary === 'string' ? encodeUtf8(boundary) : boundary;
     if (b.length === 0 || b.includes(CR) || b.includes(LF) || b.includes(0)) {
       throw new FormwireError('MP_BOUNDARY', 0, 'empty boundary or boundary with CR, LF or NUL');
@@ -455,6 +490,8 @@ export class MultipartParser {
     this.handler = handler;
     this.ranged = typeof handler.onDataRange === 'function';
     this.indexOf = indexOf;
+    this.text = text;
+    this.ctx = new PartContext(text);
     this.allowPreamble = options.allowPreamble === true;
     this.allowLf = options.allowLf === true;
     this.allowObsFold = options.allowObsFold === true;
@@ -945,21 +982,22 @@ export class MultipartParser {
     const cdLine = this.lineStarts[cd >> 2]!;
     // MP-H-07..09: literal reading first, quoted-pairs when it fails (allow_quoted_pairs: the other way round)
     let qp = this.allowQuotedPairs;
-    let p = parseDisposition(hdr, r[cd + 2]!, r[cd + 3]!, qp);
+    let p = parseDisposition(hdr, r[cd + 2]!, r[cd + 3]!, qp, this.pd);
     if (p === null) {
       qp = !qp;
-      p = parseDisposition(hdr, r[cd + 2]!, r[cd + 3]!, qp);
+      p = parseDisposition(hdr, r[cd + 2]!, r[cd + 3]!, qp, this.pd);
     }
     if (p === null) this.fail('MP_DISPOSITION', cdLine, 'invalid Content-Disposition');
     let end = this.wpos;
     if (qp) end = this.unescapeValues(p);
     const h = this.hdr;
-    const name = decodeUtf8(h, p[0]!, p[1]!);
-    const filename = p[2]! < 0 ? null : decodeUtf8(h, p[2]!, p[3]!);
+    const t = this.text;
+    const name = t.decode(h, p[0]!, p[1]!);
+    const filename = p[2]! < 0 ? null : t.decode(h, p[2]!, p[3]!);
     // MP-H-09: raw (no RFC 8187 or percent decoding), shown UTF-8 decoded like name
-    const nameStar = p[4]! < 0 ? null : decodeUtf8(h, p[4]!, p[5]!);
-    const filenameStar = p[6]! < 0 ? null : decodeUtf8(h, p[6]!, p[7]!);
-    const part = new PartInfo(this.partCount - 1, this.blockStart, h, this.blockW, end, name, filename, nameStar, filenameStar, p[0]!, p[1]!, p[2]!, p[3]!, null);
+    const nameStar = p[4]! < 0 ? null : t.decode(h, p[4]!, p[5]!);
+    const filenameStar = p[6]! < 0 ? null : t.decode(h, p[6]!, p[7]!);
+    const part = new PartInfo(this.partCount - 1, this.blockStart, h, this.blockW, end, name, filename, nameStar, filenameStar, p[0]!, p[1]!, p[2]!, p[3]!, null, this.ctx);
     this.blockW = this.wpos;
     this.startBody(part, this.base + i);
     return i;
@@ -1013,9 +1051,10 @@ export class MultipartParser {
     if (lines > this.maxHeaders || this.base + lastLf >= this.hbLimit) return -1;
     this.hN = lines;
     this.firstLine = false;
-    const filename = fs < 0 ? null : asciiString(chunk, fs, fe);
-    const ct = cs < 0 ? null : asciiString(chunk, cs, ce);
-    const part = new PartInfo(this.partCount - 1, this.blockStart, null, 0, 0, asciiString(chunk, ns, ne), filename, null, null, -1, -1, -1, -1, ct);
+    const t = this.text;
+    const filename = fs < 0 ? null : t.ascii(chunk, fs, fe);
+    const ct = cs < 0 ? null : t.ascii(chunk, cs, ce);
+    const part = new PartInfo(this.partCount - 1, this.blockStart, null, 0, 0, t.ascii(chunk, ns, ne), filename, null, null, -1, -1, -1, -1, ct, this.ctx);
     this.startBody(part, this.base + p + 2);
     return p + 2;
   }
@@ -1231,17 +1270,14 @@ function isAfterB(c: number): boolean {
 }
 
 /**
- * MP-H-07..09: parse a Content-Disposition value in buf[s..e). Returns ranges
+ * MP-H-07..09: parse a Content-Disposition value in buf[s..e). Returns `out` holding the ranges
  * [nameS, nameE, filenameS, filenameE, nameStarS, nameStarE, filenameStarS, filenameStarE] (-1 when absent),
  * or null when the value does not satisfy the grammar.
  */
-const PD = new Int32Array(8);
-
-function parseDisposition(buf: Uint8Array, s: number, e: number, qp: boolean): Int32Array | null {
+function parseDisposition(buf: Uint8Array, s: number, e: number, qp: boolean, out: Int32Array): Int32Array | null {
   let i = s;
   while (i < e && TOKEN[buf[i]!] !== 0) i++;
   if (!isName(buf, s, i, FORM_DATA)) return null;
-  const out = PD;
   out[0] = out[1] = out[2] = out[3] = out[4] = out[5] = out[6] = out[7] = -1;
   for (;;) {
     while (i < e && (buf[i] === SP || buf[i] === HT)) i++;

@@ -6,26 +6,6 @@ const encoder = new TextEncoder();
 /** A UTF-8 decoder of bytes[start..end) with WHATWG semantics (U+FFFD per maximal subpart, BOM kept). */
 export type Utf8Decode = (bytes: Uint8Array, start: number, end: number) => string;
 
-let native: Utf8Decode | null = null;
-
-/**
- * Install a faster decoder with identical results (the Node adapter installs Buffer's native `utf8Slice`, which
- * returns flat strings without a per-call TextDecoder round trip).
- */
-export function setUtf8Decoder(f: Utf8Decode | null): void {
-  native = f;
-}
-
-let latin1: Utf8Decode | null = null;
-
-/**
- * Install a native Latin-1 decoder (Node's `Buffer.prototype.latin1Slice`: a plain copy, no validation), used by
- * asciiString only: on ASCII bytes, Latin-1 and UTF-8 decoding give the same string.
- */
-export function setLatin1Decoder(f: Utf8Decode | null): void {
-  latin1 = f;
-}
-
 /** Short ASCII (names, small values) as one flat string without a call into the runtime; null if not ASCII. */
 function shortAscii(b: Uint8Array, s: number, e: number): string | null {
   let or = 0;
@@ -34,11 +14,9 @@ function shortAscii(b: Uint8Array, s: number, e: number): string | null {
   return fromAscii(b, s, e);
 }
 
-/** b[s..e), known to be ASCII (so its UTF-8 decoding is its Latin-1 reading), as a string. */
+/** b[s..e), known to be ASCII (so its UTF-8 decoding is its Latin-1 reading), as a string (TextDecoder only). */
 export function asciiString(b: Uint8Array, s: number, e: number): string {
   if (e - s <= 32) return fromAscii(b, s, e)!;
-  if (latin1 !== null) return latin1(b, s, e);
-  if (native !== null) return native(b, s, e);
   return decoder.decode(b.subarray(s, e));
 }
 
@@ -84,47 +62,96 @@ function fromAscii(b: Uint8Array, s: number, e: number): string | null {
   }
 }
 
-/** UTF-8 decode with U+FFFD for invalid sequences, BOM kept (WHATWG "UTF-8 decode without BOM"). */
+/** UTF-8 decode with U+FFFD for invalid sequences, BOM kept (WHATWG "UTF-8 decode without BOM"), TextDecoder only. */
 export function decodeUtf8(bytes: Uint8Array, start = 0, end = bytes.length): string {
   if (end - start <= 32) {
     const s = shortAscii(bytes, start, end);
     if (s !== null) return s;
   }
-  if (native !== null) return native(bytes, start, end);
   if (start === end) return '';
   return decoder.decode(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end));
 }
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
+/** A UTF-16LE TextDecoder where a Uint16Array's bytes are UTF-16LE (little-endian platforms) and the runtime has one. */
 function utf16Decoder(): TextDecoder | null {
-  if (!LITTLE_ENDIAN) return null; // a Uint16Array's bytes are UTF-16LE only on little-endian platforms
+  if (!LITTLE_ENDIAN) return null;
   try {
     return new TextDecoder('utf-16le', { ignoreBOM: true }); // a leading U+FEFF is data
   } catch {
     return null;
   }
 }
-const utf16Default = utf16Decoder();
-let utf16 = utf16Default;
 
-/** Use the UTF-16LE TextDecoder for unitsString (default where the platform has one) or not (tests of the fallback). */
-export function setUtf16Decoding(on: boolean): void {
-  utf16 = on ? utf16Default : null;
+/** What a runtime may provide to the cores' text decoding (all optional; results must equal TextDecoder's). */
+export interface TextDecoders {
+  /** A faster UTF-8 decoder (Node and Bun: Buffer's native `utf8Slice`, which returns flat strings). */
+  utf8?: Utf8Decode | null;
+  /**
+   * A Latin-1 decoder (Node and Bun: `Buffer.prototype.latin1Slice`, a plain copy without validation), used on
+   * bytes known to be ASCII only, where Latin-1 and UTF-8 decoding give the same string.
+   */
+  latin1?: Utf8Decode | null;
+  /** Whether UTF-16 code units may be decoded with a UTF-16LE TextDecoder (default: where there is one). */
+  utf16?: boolean;
 }
 
 /**
- * UTF-16 code units u[0..n) (well-formed: no lone surrogate) as one flat string: one TextDecoder call, or
- * String.fromCharCode over slices of the array where there is no UTF-16LE decoder.
+ * The text decoding of one parser, built from what the runtime provides (TextDecoders) and passed to the cores by
+ * the entry points; immutable, so one instance serves any number of parsers and nothing is installed globally
+ * (importing a module never changes how another decodes). Every decoder gives TextDecoder's results.
  */
-export function unitsString(u: Uint16Array, n: number): string {
-  if (utf16 !== null) return utf16.decode(u.subarray(0, n));
-  let r = '';
-  for (let i = 0; i < n; i += 4096) {
-    r += String.fromCharCode.apply(null, u.subarray(i, Math.min(n, i + 4096)) as unknown as number[]);
+export class TextCodec {
+  private readonly utf8: Utf8Decode | null;
+  private readonly latin1: Utf8Decode | null;
+  private readonly utf16: TextDecoder | null;
+
+  constructor(d: TextDecoders = {}) {
+    this.utf8 = d.utf8 ?? null;
+    this.latin1 = d.latin1 ?? null;
+    this.utf16 = d.utf16 === false ? null : utf16Decoder();
   }
-  return r;
+
+  /** bytes[start..end) UTF-8 decoded with U+FFFD, BOM kept (as decodeUtf8). */
+  decode(bytes: Uint8Array, start = 0, end = bytes.length): string {
+    if (end - start <= 32) {
+      const s = shortAscii(bytes, start, end);
+      if (s !== null) return s;
+    }
+    const f = this.utf8;
+    if (f !== null) return f(bytes, start, end);
+    if (start === end) return '';
+    return decoder.decode(start === 0 && end === bytes.length ? bytes : bytes.subarray(start, end));
+  }
+
+  /** b[s..e), known to be ASCII (so its UTF-8 decoding is its Latin-1 reading), as a string. */
+  ascii(b: Uint8Array, s: number, e: number): string {
+    if (e - s <= 32) return fromAscii(b, s, e)!;
+    const l = this.latin1;
+    if (l !== null) return l(b, s, e);
+    const f = this.utf8;
+    if (f !== null) return f(b, s, e);
+    return decoder.decode(b.subarray(s, e));
+  }
+
+  /**
+   * UTF-16 code units u[0..n) (well-formed: no lone surrogate) as one flat string: one TextDecoder call, or
+   * String.fromCharCode over slices of the array where there is no UTF-16LE decoder.
+   */
+  units(u: Uint16Array, n: number): string {
+    const d = this.utf16;
+    if (d !== null) return d.decode(u.subarray(0, n));
+    let r = '';
+    for (let i = 0; i < n; i += 4096) {
+      r += String.fromCharCode.apply(null, u.subarray(i, Math.min(n, i + 4096)) as unknown as number[]);
+    }
+    return r;
+  }
 }
+
+/** The runtime-free text decoding (TextDecoder only): the cores' default. */
+export const PORTABLE_TEXT = new TextCodec();
 
 /** UTF-8 encode; lone surrogates become U+FFFD (USVString conversion). */
 export function encodeUtf8(s: string): Uint8Array {
