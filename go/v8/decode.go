@@ -134,7 +134,7 @@ func (d *decoder) decode() (v Value, err error) {
 	v = d.run()
 	// SC-D-28: only padding may follow the value.
 	p := d.p
-	for p < len(d.b) && d.b[p] == 0 {
+	for p < len(d.b) && d.b[p] == tagPadding {
 		p++
 	}
 	if p < len(d.b) {
@@ -152,7 +152,7 @@ func (d *decoder) header() {
 	if len(d.b) == 0 {
 		d.truncated()
 	}
-	if d.b[0] != 0xFF {
+	if d.b[0] != tagVersion {
 		fail(formwire.SCVersion, 0, "no version header")
 	}
 	d.p = 1
@@ -227,7 +227,7 @@ func (d *decoder) take(n uint32) []byte {
 // next skips padding (SC-D-06) and returns the offset of the next byte, which must exist.
 func (d *decoder) next() int {
 	p := d.p
-	for p < len(d.b) && d.b[p] == 0 {
+	for p < len(d.b) && d.b[p] == tagPadding {
 		p++
 	}
 	if p >= len(d.b) {
@@ -241,7 +241,7 @@ func (d *decoder) next() int {
 func (d *decoder) valueTag() int {
 	for {
 		p := d.next()
-		if d.b[p] != '?' {
+		if d.b[p] != tagVerifyCount {
 			return p
 		}
 		d.p = p + 1
@@ -285,30 +285,30 @@ func (d *decoder) value() (Value, bool) {
 	t := d.b[tp]
 	d.p = tp + 1
 	switch t {
-	case '"', 'c', 'S':
+	case tagOneByte, tagTwoByte, tagUtf8:
 		return d.str(t, tp), true
-	case 'I':
+	case tagInt32:
 		u := d.varint()
 		n := int32(u>>1) ^ -int32(u&1)
 		if n >= 0 && n < int32(len(smallInts)) {
 			return smallInts[n], true // boxed once: a float64 in an interface is an allocation
 		}
 		return float64(n), true
-	case 'U':
+	case tagUint32:
 		return float64(d.varint()), true
-	case 'N':
+	case tagDouble:
 		return d.double(), true
-	case '_':
+	case tagUndefined:
 		return Undefined{}, true
-	case '0':
+	case tagNull:
 		return Null{}, true
-	case 'T':
+	case tagTrue:
 		return true, true
-	case 'F':
+	case tagFalse:
 		return false, true
-	case 'Z':
+	case tagBigint:
 		return d.bigint(tp), true
-	case '^':
+	case tagRef:
 		id := d.varint()
 		if uint64(id) >= uint64(len(d.ids)) || d.ids[id] == nil {
 			fail(formwire.SCRef, tp, "reference to an id not assigned yet")
@@ -318,10 +318,10 @@ func (d *decoder) value() (Value, bool) {
 			return d.maybeView(buf), true
 		}
 		return o, true
-	case 'o':
+	case tagObject:
 		d.openObject(tp, -1)
 		return nil, false
-	case 'A':
+	case tagDense:
 		d.open(tp)
 		n := d.varint()
 		if uint64(n) > uint64(len(d.b)-d.p) {
@@ -331,68 +331,68 @@ func (d *decoder) value() (Value, bool) {
 		// each declare the rest of the input reserve memory quadratic in its length.
 		a := &Array{Length: n, Items: make([]Item, 0, min(n, 64))}
 		d.ids = append(d.ids, a)
-		d.push(frame{kind: 'A', tag: tp, arr: a, wireLen: n, inElems: n > 0})
+		d.push(frame{kind: tagDense, tag: tp, arr: a, wireLen: n, inElems: n > 0})
 		return nil, false
-	case 'a':
+	case tagSparse:
 		d.open(tp)
 		n := d.varint()
 		a := &Array{Length: n}
 		d.ids = append(d.ids, a)
-		d.push(frame{kind: 'a', tag: tp, arr: a, wireLen: n})
+		d.push(frame{kind: tagSparse, tag: tp, arr: a, wireLen: n})
 		return nil, false
-	case ';':
+	case tagMap:
 		d.open(tp)
 		m := &Map{}
 		d.ids = append(d.ids, m)
-		d.push(frame{kind: ';', tag: tp, mp: m})
+		d.push(frame{kind: tagMap, tag: tp, mp: m})
 		return nil, false
-	case '\'':
+	case tagSet:
 		d.open(tp)
 		s := &Set{}
 		d.ids = append(d.ids, s)
-		d.push(frame{kind: '\'', tag: tp, set: s})
+		d.push(frame{kind: tagSet, tag: tp, set: s})
 		return nil, false
-	case 'r':
+	case tagError:
 		d.open(tp)
 		e := &Error{Name: "Error"}
 		d.ids = append(d.ids, e)
-		d.push(frame{kind: 'r', tag: tp, err: e})
+		d.push(frame{kind: tagError, tag: tp, err: e})
 		return nil, false
-	case 'D':
+	case tagDate:
 		o := &Date{}
 		d.ids = append(d.ids, o)
 		o.Ms = timeClip(d.double())
 		return o, true
-	case 'y', 'x':
-		o := &BooleanObject{V: t == 'y'}
+	case tagTrueObject, tagFalseObject:
+		o := &BooleanObject{V: t == tagTrueObject}
 		d.ids = append(d.ids, o)
 		return o, true
-	case 'n':
+	case tagNumberObject:
 		o := &NumberObject{}
 		d.ids = append(d.ids, o)
 		o.V = d.double()
 		return o, true
-	case 'z':
+	case tagBigintObject:
 		o := &BigIntObject{}
 		d.ids = append(d.ids, o)
 		o.V = d.bigint(tp)
 		return o, true
-	case 's':
+	case tagStringObject:
 		o := &StringObject{}
 		d.ids = append(d.ids, o)
 		o.V = d.stringValue()
 		return o, true
-	case 'R':
+	case tagRegexp:
 		return d.regexp(tp), true
-	case 'B', '~':
-		return d.maybeView(d.arrayBuffer(tp, t == '~')), true
-	case '\\':
+	case tagArrayBuffer, tagResizableBuffer:
+		return d.maybeView(d.arrayBuffer(tp, t == tagResizableBuffer)), true
+	case tagHost:
 		return d.host(tp)
-	case 'V':
+	case tagView:
 		fail(formwire.SCView, tp, "view not directly after an ArrayBuffer")
-	case 't', 'u', 'w', 'm':
+	case tagBufferTransfer, tagSharedBuffer, tagWasmModule, tagWasmMemory:
 		fail(formwire.SCUnsupported, tp, "tag only has meaning inside one process")
-	case 'p':
+	case tagSharedObject:
 		if d.version >= 15 {
 			fail(formwire.SCUnsupported, tp, "shared object tag only has meaning inside one process")
 		}
@@ -409,7 +409,7 @@ func (d *decoder) openObject(tp, alias int) {
 	if alias >= 0 {
 		d.ids[alias] = o
 	}
-	d.push(frame{kind: 'o', tag: tp, obj: o})
+	d.push(frame{kind: tagObject, tag: tp, obj: o})
 }
 
 var smallInts = func() (t [1024]Value) {
@@ -423,9 +423,9 @@ var smallInts = func() (t [1024]Value) {
 func (d *decoder) str(t byte, tp int) string {
 	n := d.varint()
 	switch t {
-	case '"':
+	case tagOneByte:
 		return latin1String(d.take(n))
-	case 'c':
+	case tagTwoByte:
 		if n&1 != 0 {
 			fail(formwire.SCString, tp, "two-byte string with an odd byte length")
 		}
@@ -443,7 +443,7 @@ func (d *decoder) str(t byte, tp int) string {
 func (d *decoder) stringValue() string {
 	tp := d.valueTag()
 	t := d.b[tp]
-	if t != '"' && t != 'c' && t != 'S' {
+	if t != tagOneByte && t != tagTwoByte && t != tagUtf8 {
 		fail(formwire.SCTag, tp, "a string is required here")
 	}
 	d.p = tp + 1
@@ -530,10 +530,10 @@ func (d *decoder) arrayBuffer(tp int, resizable bool) *ArrayBuffer {
 // maybeView returns the view that directly follows buf (SC-D-22), or buf.
 func (d *decoder) maybeView(buf *ArrayBuffer) Value {
 	p := d.p
-	for p < len(d.b) && d.b[p] == 0 {
+	for p < len(d.b) && d.b[p] == tagPadding {
 		p++
 	}
-	if p >= len(d.b) || d.b[p] != 'V' {
+	if p >= len(d.b) || d.b[p] != tagView {
 		return buf
 	}
 	d.p = p + 1
@@ -599,7 +599,7 @@ func (d *decoder) host(tp int) (Value, bool) {
 			id := len(d.ids)
 			d.ids = append(d.ids, nil)
 			ip := d.valueTag()
-			if d.b[ip] != 'o' {
+			if d.b[ip] != tagObject {
 				fail(formwire.SCHost, tp, "IPC host object sub-tag 1 must be followed by an object")
 			}
 			d.p = ip + 1
@@ -634,7 +634,7 @@ func (d *decoder) key() (string, uint32, bool, int) {
 	t := d.b[tp]
 	d.p = tp + 1
 	switch t {
-	case '"':
+	case tagOneByte:
 		n := d.varint()
 		raw := d.take(n)
 		s, ok := d.keys[string(raw)] // no allocation for the lookup
@@ -649,18 +649,18 @@ func (d *decoder) key() (string, uint32, bool, int) {
 		}
 		i, isIdx := arrayIndex(s)
 		return s, i, isIdx, tp
-	case 'c', 'S':
+	case tagTwoByte, tagUtf8:
 		s := d.str(t, tp)
 		i, ok := arrayIndex(s)
 		return s, i, ok, tp
-	case 'I':
+	case tagInt32:
 		u := d.varint()
 		n := int32(u>>1) ^ -int32(u&1)
 		return strconv.FormatInt(int64(n), 10), uint32(n), n >= 0, tp
-	case 'U':
+	case tagUint32:
 		u := d.varint()
 		return strconv.FormatUint(uint64(u), 10), u, u != math.MaxUint32, tp
-	case 'N':
+	case tagDouble:
 		v := d.double()
 		if v != math.Trunc(v) || math.Abs(v) > 1<<53-1 { // NaN and ±Inf fail the first test
 			fail(formwire.SCKey, tp, "a number key must be a safe integer")
@@ -711,8 +711,8 @@ func (d *decoder) pop() {
 // needed no delivery (a hole, an Error field).
 func (d *decoder) step(f *frame) (Value, bool) {
 	switch f.kind {
-	case 'o':
-		if ep, ok := d.endTag('{'); ok {
+	case tagObject:
+		if ep, ok := d.endTag(tagObjectEnd); ok {
 			if d.varint() != f.n {
 				fail(formwire.SCCount, ep, "object end count does not match")
 			}
@@ -730,10 +730,10 @@ func (d *decoder) step(f *frame) (Value, bool) {
 		}
 		f.key = name
 		return d.value()
-	case 'A', 'a':
+	case tagDense, tagSparse:
 		if f.inElems {
 			p := d.next()
-			if d.b[p] == '-' {
+			if d.b[p] == tagHole {
 				d.p = p + 1
 				f.i++
 				f.inElems = f.i < f.wireLen
@@ -741,9 +741,9 @@ func (d *decoder) step(f *frame) (Value, bool) {
 			}
 			return d.value()
 		}
-		end := byte('$')
-		if f.kind == 'a' {
-			end = '@'
+		end := byte(tagDenseEnd)
+		if f.kind == tagSparse {
+			end = tagSparseEnd
 		}
 		if ep, ok := d.endTag(end); ok {
 			count := d.varint()
@@ -785,9 +785,9 @@ func (d *decoder) step(f *frame) (Value, bool) {
 		}
 		f.key, f.idx, f.isIdx = name, idx, isIdx
 		return d.value()
-	case ';':
+	case tagMap:
 		if !f.half {
-			if ep, ok := d.endTag(':'); ok {
+			if ep, ok := d.endTag(tagMapEnd); ok {
 				if d.varint() != f.n {
 					fail(formwire.SCCount, ep, "map end count does not match")
 				}
@@ -797,8 +797,8 @@ func (d *decoder) step(f *frame) (Value, bool) {
 			}
 		}
 		return d.value()
-	case '\'':
-		if ep, ok := d.endTag(','); ok {
+	case tagSet:
+		if ep, ok := d.endTag(tagSetEnd); ok {
 			if d.varint() != f.n {
 				fail(formwire.SCCount, ep, "set end count does not match")
 			}
@@ -807,22 +807,22 @@ func (d *decoder) step(f *frame) (Value, bool) {
 			return s, true
 		}
 		return d.value()
-	default: // 'r', SC-D-24
+	default: // tagError, SC-D-24
 		sp := d.p
 		sub := d.u8()
 		e := f.err
 		var bit uint8
 		switch sub {
-		case '.':
+		case errTagEnd:
 			d.pop()
 			return e, true
-		case 'E', 'R', 'F', 'S', 'T', 'U':
+		case errTagEval, errTagRange, errTagReference, errTagSyntax, errTagType, errTagUri:
 			bit = 1
-		case 'm':
+		case errTagMessage:
 			bit = 2
-		case 'c':
+		case errTagCause:
 			bit = 4
-		case 's':
+		case errTagStack:
 			bit = 8
 		default:
 			fail(formwire.SCTag, sp, "unknown Error subtag")
@@ -877,13 +877,13 @@ func (d *decoder) checkName(f *frame, name string, kp int, have int) {
 // deliver gives a finished value to the container that asked for it.
 func (d *decoder) deliver(f *frame, v Value) {
 	switch f.kind {
-	case 'o':
+	case tagObject:
 		if f.obj.Props == nil {
 			f.obj.Props = make([]Property, 0, 4)
 		}
 		f.obj.Props = append(f.obj.Props, Property{f.key, v})
 		f.n++
-	case 'A', 'a':
+	case tagDense, tagSparse:
 		a := f.arr
 		if f.inElems {
 			a.Items = append(a.Items, Item{f.i, v})
@@ -897,7 +897,7 @@ func (d *decoder) deliver(f *frame, v Value) {
 			}
 			f.n++
 		}
-	case ';':
+	case tagMap:
 		f.n++
 		if !f.half {
 			f.mapKey, f.half = v, true
@@ -919,7 +919,7 @@ func (d *decoder) deliver(f *frame, v Value) {
 		}
 		f.members[mk] = len(f.mp.Entries)
 		f.mp.Entries = append(f.mp.Entries, MapEntry{k, v})
-	case '\'':
+	case tagSet:
 		f.n++
 		if x, ok := v.(float64); ok && x == 0 {
 			v = float64(0)
@@ -933,7 +933,7 @@ func (d *decoder) deliver(f *frame, v Value) {
 		}
 		f.members[mk] = len(f.set.Values)
 		f.set.Values = append(f.set.Values, v)
-	case 'r':
+	case tagError:
 		f.err.Cause, f.err.HasCause = v, true
 	}
 }

@@ -32,7 +32,7 @@ func AppendEncode(dst []byte, v Value, opts *Options) (out []byte, err error) {
 			out, err = dst[:e.start], f.err
 		}
 	}()
-	e.out = append(e.out, 0xFF, 15) // SC-E-01
+	e.out = append(e.out, tagVersion, 15) // SC-E-01
 	e.run(v)
 	return e.out, nil
 }
@@ -114,11 +114,11 @@ func (e *encoder) double(x float64) {
 func (e *encoder) number(x float64) {
 	if x == math.Trunc(x) && x >= math.MinInt32 && x <= math.MaxInt32 && !(x == 0 && math.Signbit(x)) {
 		n := int32(x)
-		e.out = append(e.out, 'I')
+		e.out = append(e.out, tagInt32)
 		e.varint(uint32(n<<1) ^ uint32(n>>31))
 		return
 	}
-	e.out = append(e.out, 'N')
+	e.out = append(e.out, tagDouble)
 	e.double(x)
 }
 
@@ -129,7 +129,7 @@ func (e *encoder) str(s string) {
 		ascii = s[i] < 0x80
 	}
 	if ascii {
-		e.out = append(e.out, '"')
+		e.out = append(e.out, tagOneByte)
 		e.varint(uint32(len(s)))
 		e.out = append(e.out, s...)
 		return
@@ -146,7 +146,7 @@ func (e *encoder) str(s string) {
 		i += n
 	}
 	if oneByte {
-		e.out = append(e.out, '"')
+		e.out = append(e.out, tagOneByte)
 		e.varint(uint32(countRunes(s)))
 		for i := 0; i < len(s); {
 			r, n := nextUnit(s, i)
@@ -164,7 +164,7 @@ func (e *encoder) str(s string) {
 	if (p+1+varintLen(nb))&1 == 1 {
 		e.out = append(e.out, 0)
 	}
-	e.out = append(e.out, 'c')
+	e.out = append(e.out, tagTwoByte)
 	e.varint(nb)
 	for _, c := range u {
 		e.out = append(e.out, byte(c), byte(c>>8))
@@ -227,7 +227,7 @@ func (e *encoder) index(i uint32) {
 	if i <= math.MaxInt32 {
 		e.number(float64(i))
 	} else {
-		e.out = append(e.out, 'N')
+		e.out = append(e.out, tagDouble)
 		e.double(float64(i))
 	}
 }
@@ -235,7 +235,7 @@ func (e *encoder) index(i uint32) {
 // ref writes `^ id` if o was written before and reports whether it did; else o takes the next id (SC-E-02).
 func (e *encoder) ref(o any) bool {
 	if id, ok := e.ids[o]; ok {
-		e.out = append(e.out, '^')
+		e.out = append(e.out, tagRef)
 		e.varint(id)
 		return true
 	}
@@ -246,7 +246,7 @@ func (e *encoder) ref(o any) bool {
 
 func (e *encoder) refObject(o *Object) bool {
 	if id, ok := e.objIDs[o]; ok {
-		e.out = append(e.out, '^')
+		e.out = append(e.out, tagRef)
 		e.varint(id)
 		return true
 	}
@@ -265,14 +265,14 @@ func (e *encoder) open() {
 func (e *encoder) value(v Value) {
 	switch x := v.(type) {
 	case nil, Null:
-		e.out = append(e.out, '0')
+		e.out = append(e.out, tagNull)
 	case Undefined:
-		e.out = append(e.out, '_')
+		e.out = append(e.out, tagUndefined)
 	case bool:
 		if x {
-			e.out = append(e.out, 'T')
+			e.out = append(e.out, tagTrue)
 		} else {
-			e.out = append(e.out, 'F')
+			e.out = append(e.out, tagFalse)
 		}
 	case float64:
 		e.number(x)
@@ -289,7 +289,7 @@ func (e *encoder) value(v Value) {
 	case string:
 		e.str(x)
 	case *big.Int:
-		e.bigint('Z', x)
+		e.bigint(tagBigint, x)
 	case *Object:
 		if x == nil {
 			e.bad("nil *Object")
@@ -299,8 +299,8 @@ func (e *encoder) value(v Value) {
 		}
 		e.open()
 		props := orderProps(e, x.Props)
-		e.out = append(e.out, 'o')
-		e.stack = append(e.stack, eframe{kind: 'o', props: props})
+		e.out = append(e.out, tagObject)
+		e.stack = append(e.stack, eframe{kind: tagObject, props: props})
 	case *Array:
 		if x == nil {
 			e.bad("nil *Array")
@@ -326,8 +326,8 @@ func (e *encoder) value(v Value) {
 			}
 			seen[k] = struct{}{}
 		}
-		e.out = append(e.out, ';')
-		e.stack = append(e.stack, eframe{kind: ';', entries: x.Entries})
+		e.out = append(e.out, tagMap)
+		e.stack = append(e.stack, eframe{kind: tagMap, entries: x.Entries})
 	case *Set:
 		if x == nil {
 			e.bad("nil *Set")
@@ -344,8 +344,8 @@ func (e *encoder) value(v Value) {
 			}
 			seen[k] = struct{}{}
 		}
-		e.out = append(e.out, '\'')
-		e.stack = append(e.stack, eframe{kind: '\'', values: x.Values})
+		e.out = append(e.out, tagSet)
+		e.stack = append(e.stack, eframe{kind: tagSet, values: x.Values})
 	case *Error:
 		if x == nil {
 			e.bad("nil *Error")
@@ -355,7 +355,7 @@ func (e *encoder) value(v Value) {
 		}
 		e.open()
 		e.errorHead(x)
-		e.stack = append(e.stack, eframe{kind: 'r', err: x})
+		e.stack = append(e.stack, eframe{kind: tagError, err: x})
 	case *Date:
 		if x == nil {
 			e.bad("nil *Date")
@@ -363,7 +363,7 @@ func (e *encoder) value(v Value) {
 		if e.ref(x) {
 			return
 		}
-		e.out = append(e.out, 'D')
+		e.out = append(e.out, tagDate)
 		e.double(timeClip(x.Ms))
 	case *BooleanObject:
 		if x == nil {
@@ -373,9 +373,9 @@ func (e *encoder) value(v Value) {
 			return
 		}
 		if x.V {
-			e.out = append(e.out, 'y')
+			e.out = append(e.out, tagTrueObject)
 		} else {
-			e.out = append(e.out, 'x')
+			e.out = append(e.out, tagFalseObject)
 		}
 	case *NumberObject:
 		if x == nil {
@@ -384,7 +384,7 @@ func (e *encoder) value(v Value) {
 		if e.ref(x) {
 			return
 		}
-		e.out = append(e.out, 'n')
+		e.out = append(e.out, tagNumberObject)
 		e.double(x.V)
 	case *BigIntObject:
 		if x == nil {
@@ -393,7 +393,7 @@ func (e *encoder) value(v Value) {
 		if e.ref(x) {
 			return
 		}
-		e.bigint('z', x.V)
+		e.bigint(tagBigintObject, x.V)
 	case *StringObject:
 		if x == nil {
 			e.bad("nil *StringObject")
@@ -401,7 +401,7 @@ func (e *encoder) value(v Value) {
 		if e.ref(x) {
 			return
 		}
-		e.out = append(e.out, 's')
+		e.out = append(e.out, tagStringObject)
 		e.str(x.V)
 	case *RegExp:
 		if x == nil {
@@ -411,7 +411,7 @@ func (e *encoder) value(v Value) {
 			return
 		}
 		bits := regexpBits(e, x.Flags)
-		e.out = append(e.out, 'R')
+		e.out = append(e.out, tagRegexp)
 		e.str(x.Source)
 		e.varint(bits)
 	case *ArrayBuffer:
@@ -427,7 +427,7 @@ func (e *encoder) value(v Value) {
 			e.bad("nil *View or view without a buffer")
 		}
 		if id, ok := e.ids[x]; ok {
-			e.out = append(e.out, '^')
+			e.out = append(e.out, tagRef)
 			e.varint(id)
 			return
 		}
@@ -490,12 +490,12 @@ func (e *encoder) array(a *Array) {
 	checkUnique(e, a.Props)
 	dense := uint64(len(a.Items)) == uint64(a.Length)
 	if dense {
-		e.out = append(e.out, 'A')
+		e.out = append(e.out, tagDense)
 	} else {
-		e.out = append(e.out, 'a')
+		e.out = append(e.out, tagSparse)
 	}
 	e.varint(a.Length)
-	e.stack = append(e.stack, eframe{kind: 'A', items: a.Items, props: a.Props, dense: dense, length: a.Length})
+	e.stack = append(e.stack, eframe{kind: tagDense, items: a.Items, props: a.Props, dense: dense, length: a.Length})
 }
 
 func regexpBits(e *encoder, flags string) uint32 {
@@ -530,11 +530,11 @@ func (e *encoder) arrayBuffer(b *ArrayBuffer) {
 		if b.MaxByteLength < len(b.Data) || uint64(b.MaxByteLength) > math.MaxUint32 {
 			e.bad("resizable ArrayBuffer with a bad maximum")
 		}
-		e.out = append(e.out, '~')
+		e.out = append(e.out, tagResizableBuffer)
 		e.varint(uint32(len(b.Data)))
 		e.varint(uint32(b.MaxByteLength))
 	} else {
-		e.out = append(e.out, 'B')
+		e.out = append(e.out, tagArrayBuffer)
 		e.varint(uint32(len(b.Data)))
 	}
 	e.out = append(e.out, b.Data...)
@@ -565,7 +565,7 @@ func (e *encoder) view(v *View) {
 	e.value(v.Buffer)
 	e.ids[v] = e.next
 	e.next++
-	e.out = append(e.out, 'V', viewSubtags[v.Kind])
+	e.out = append(e.out, tagView, viewSubtags[v.Kind])
 	e.varint(uint32(v.ByteOffset))
 	e.varint(uint32(n))
 	var flags uint32
@@ -580,16 +580,16 @@ func (e *encoder) view(v *View) {
 
 // SC-E-13: prototype, message and stack; the cause and `.` are written by the frame.
 func (e *encoder) errorHead(x *Error) {
-	e.out = append(e.out, 'r')
+	e.out = append(e.out, tagError)
 	if sub, ok := errorSubtags[x.Name]; ok {
 		e.out = append(e.out, sub)
 	}
 	if x.HasMessage {
-		e.out = append(e.out, 'm')
+		e.out = append(e.out, errTagMessage)
 		e.str(x.Message)
 	}
 	if x.HasStack {
-		e.out = append(e.out, 's')
+		e.out = append(e.out, errTagStack)
 		e.str(x.Stack)
 	}
 }
@@ -597,7 +597,7 @@ func (e *encoder) errorHead(x *Error) {
 // step writes the next item of the top container, or its end.
 func (e *encoder) step(f *eframe) {
 	switch f.kind {
-	case 'o':
+	case tagObject:
 		if f.i < len(f.props) {
 			p := f.props[f.i]
 			f.i++
@@ -607,9 +607,9 @@ func (e *encoder) step(f *eframe) {
 		}
 		n := uint32(len(f.props))
 		e.pop()
-		e.out = append(e.out, '{')
+		e.out = append(e.out, tagObjectEnd)
 		e.varint(n)
-	case 'A':
+	case tagDense:
 		if f.phase == 0 {
 			if f.i < len(f.items) {
 				it := f.items[f.i]
@@ -630,17 +630,17 @@ func (e *encoder) step(f *eframe) {
 			return
 		}
 		count := uint32(len(f.props))
-		end := byte('$')
+		end := byte(tagDenseEnd)
 		if !f.dense {
 			count += uint32(len(f.items))
-			end = '@'
+			end = tagSparseEnd
 		}
 		length := f.length
 		e.pop()
 		e.out = append(e.out, end)
 		e.varint(count)
 		e.varint(length)
-	case ';':
+	case tagMap:
 		if f.i < 2*len(f.entries) {
 			en := f.entries[f.i/2]
 			var v Value = en.Value
@@ -653,9 +653,9 @@ func (e *encoder) step(f *eframe) {
 		}
 		n := uint32(2 * len(f.entries))
 		e.pop()
-		e.out = append(e.out, ':')
+		e.out = append(e.out, tagMapEnd)
 		e.varint(n)
-	case '\'':
+	case tagSet:
 		if f.i < len(f.values) {
 			v := f.values[f.i]
 			f.i++
@@ -664,17 +664,17 @@ func (e *encoder) step(f *eframe) {
 		}
 		n := uint32(len(f.values))
 		e.pop()
-		e.out = append(e.out, ',')
+		e.out = append(e.out, tagSetEnd)
 		e.varint(n)
-	case 'r':
+	case tagError:
 		if f.phase == 0 && f.err.HasCause {
 			f.phase = 1
-			e.out = append(e.out, 'c')
+			e.out = append(e.out, errTagCause)
 			e.value(f.err.Cause)
 			return
 		}
 		e.pop()
-		e.out = append(e.out, '.')
+		e.out = append(e.out, errTagEnd)
 	}
 }
 

@@ -187,22 +187,23 @@ type Error struct {
 }
 
 var errorSubtags = map[string]byte{
-	"EvalError": 'E', "RangeError": 'R', "ReferenceError": 'F', "SyntaxError": 'S', "TypeError": 'T', "URIError": 'U',
+	"EvalError": errTagEval, "RangeError": errTagRange, "ReferenceError": errTagReference,
+	"SyntaxError": errTagSyntax, "TypeError": errTagType, "URIError": errTagUri,
 }
 
 func errorName(sub byte) string {
 	switch sub {
-	case 'E':
+	case errTagEval:
 		return "EvalError"
-	case 'R':
+	case errTagRange:
 		return "RangeError"
-	case 'F':
+	case errTagReference:
 		return "ReferenceError"
-	case 'S':
+	case errTagSyntax:
 		return "SyntaxError"
-	case 'T':
+	case errTagType:
 		return "TypeError"
-	case 'U':
+	case errTagUri:
 		return "URIError"
 	}
 	return ""
