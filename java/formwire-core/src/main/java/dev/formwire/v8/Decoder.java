@@ -87,7 +87,7 @@ final class Decoder {
         header();
         Object v = run();
         int q = p;
-        while (q < end && b[q] == 0) {
+        while (q < end && b[q] == Tags.PADDING) {
             q++;
         }
         if (q < end) {
@@ -101,7 +101,7 @@ final class Decoder {
         if (end == base) {
             throw truncated();
         }
-        if (b[base] != (byte) 0xFF) {
+        if (b[base] != Tags.VERSION) {
             throw fail(ErrorCode.SC_VERSION, base, "no version header");
         }
         p = base + 1;
@@ -178,7 +178,7 @@ final class Decoder {
     /** Skips padding (SC-D-06); the offset of the next byte, which must exist. */
     private int next() {
         int q = p;
-        while (q < end && b[q] == 0) {
+        while (q < end && b[q] == Tags.PADDING) {
             q++;
         }
         if (q >= end) {
@@ -192,7 +192,7 @@ final class Decoder {
     private int valueTag() {
         while (true) {
             int q = next();
-            if (b[q] != '?') {
+            if (b[q] != Tags.VERIFY_COUNT) {
                 return q;
             }
             p = q + 1;
@@ -237,27 +237,27 @@ final class Decoder {
         int t = b[tp] & 0xFF;
         p = tp + 1;
         switch (t) {
-            case '"': case 'c': case 'S':
+            case Tags.ONE_BYTE: case Tags.TWO_BYTE: case Tags.UTF8:
                 return str(t, tp);
-            case 'I': {
+            case Tags.INT32: {
                 long u = varint();
                 return (double) (int) ((u >>> 1) ^ -(u & 1));
             }
-            case 'U':
+            case Tags.UINT32:
                 return (double) varint();
-            case 'N':
+            case Tags.DOUBLE:
                 return readDouble();
-            case '_':
+            case Tags.UNDEFINED:
                 return Undefined.UNDEFINED;
-            case '0':
+            case Tags.NULL:
                 return null;
-            case 'T':
+            case Tags.TRUE:
                 return Boolean.TRUE;
-            case 'F':
+            case Tags.FALSE:
                 return Boolean.FALSE;
-            case 'Z':
+            case Tags.BIGINT:
                 return bigint(tp);
-            case '^': {
+            case Tags.REF: {
                 long id = varint();
                 if (id >= ids.size() || ids.get((int) id) == PENDING) {
                     throw fail(ErrorCode.SC_REF, tp, "reference to an id not assigned yet");
@@ -265,16 +265,16 @@ final class Decoder {
                 Object o = ids.get((int) id);
                 return o instanceof JsArrayBuffer ? maybeView((JsArrayBuffer) o) : o;
             }
-            case 'o':
+            case Tags.OBJECT:
                 openObject(tp, -1);
                 return NONE;
-            case 'A': {
+            case Tags.DENSE: {
                 open(tp);
                 long n = varint();
                 if (n > end - p) {
                     throw truncated(); // SC-D-14: every element takes at least one byte
                 }
-                Frame f = new Frame((byte) 'A');
+                Frame f = new Frame(Tags.DENSE);
                 f.arr = new JsArray();
                 f.arr.length = n;
                 f.wireLen = n;
@@ -283,10 +283,10 @@ final class Decoder {
                 stack.add(f);
                 return NONE;
             }
-            case 'a': {
+            case Tags.SPARSE: {
                 open(tp);
                 long n = varint();
-                Frame f = new Frame((byte) 'a');
+                Frame f = new Frame(Tags.SPARSE);
                 f.arr = new JsArray();
                 f.arr.length = n;
                 f.wireLen = n;
@@ -294,59 +294,59 @@ final class Decoder {
                 stack.add(f);
                 return NONE;
             }
-            case ';': {
+            case Tags.MAP: {
                 open(tp);
-                Frame f = new Frame((byte) ';');
+                Frame f = new Frame(Tags.MAP);
                 f.map = new JsMap();
                 ids.add(f.map);
                 stack.add(f);
                 return NONE;
             }
-            case '\'': {
+            case Tags.SET: {
                 open(tp);
-                Frame f = new Frame((byte) '\'');
+                Frame f = new Frame(Tags.SET);
                 f.set = new JsSet();
                 ids.add(f.set);
                 stack.add(f);
                 return NONE;
             }
-            case 'r': {
+            case Tags.ERROR: {
                 open(tp);
-                Frame f = new Frame((byte) 'r');
+                Frame f = new Frame(Tags.ERROR);
                 f.err = new JsError();
                 ids.add(f.err);
                 stack.add(f);
                 return NONE;
             }
-            case 'D': {
+            case Tags.DATE: {
                 int id = reserve();
                 return set(id, new JsDate(readDouble()));
             }
-            case 'y': case 'x':
-                return set(reserve(), new JsWrapper(t == 'y'));
-            case 'n': {
+            case Tags.TRUE_OBJECT: case Tags.FALSE_OBJECT:
+                return set(reserve(), new JsWrapper(t == Tags.TRUE_OBJECT));
+            case Tags.NUMBER_OBJECT: {
                 int id = reserve();
                 return set(id, new JsWrapper(readDouble()));
             }
-            case 'z': {
+            case Tags.BIGINT_OBJECT: {
                 int id = reserve();
                 return set(id, new JsWrapper(bigint(tp)));
             }
-            case 's': {
+            case Tags.STRING_OBJECT: {
                 int id = reserve();
                 return set(id, new JsWrapper(stringValue()));
             }
-            case 'R':
+            case Tags.REGEXP:
                 return regexp(tp);
-            case 'B': case '~':
-                return maybeView(arrayBuffer(tp, t == '~'));
-            case '\\':
+            case Tags.ARRAY_BUFFER: case Tags.RESIZABLE_BUFFER:
+                return maybeView(arrayBuffer(tp, t == Tags.RESIZABLE_BUFFER));
+            case Tags.HOST:
                 return host(tp);
-            case 'V':
+            case Tags.VIEW:
                 throw fail(ErrorCode.SC_VIEW, tp, "view not directly after an ArrayBuffer");
-            case 't': case 'u': case 'w': case 'm':
+            case Tags.BUFFER_TRANSFER: case Tags.SHARED_BUFFER: case Tags.WASM_MODULE: case Tags.WASM_MEMORY:
                 throw fail(ErrorCode.SC_UNSUPPORTED, tp, "tag only has meaning inside one process");
-            case 'p':
+            case Tags.SHARED_OBJECT:
                 if (version >= 15) {
                     throw fail(ErrorCode.SC_UNSUPPORTED, tp, "shared object tag only has meaning inside one process");
                 }
@@ -368,7 +368,7 @@ final class Decoder {
 
     private void openObject(int tp, int alias) {
         open(tp);
-        Frame f = new Frame((byte) 'o');
+        Frame f = new Frame(Tags.OBJECT);
         f.obj = new JsObject();
         ids.add(f.obj);
         if (alias >= 0) {
@@ -380,15 +380,15 @@ final class Decoder {
     /** The payload of a string item whose tag t at tp is consumed (SC-D-10). */
     private String str(int t, int tp) {
         long n = varint();
-        if (t == 'c' && (n & 1) != 0) {
+        if (t == Tags.TWO_BYTE && (n & 1) != 0) {
             throw fail(ErrorCode.SC_STRING, tp, "two-byte string with an odd byte length");
         }
         int s = take(n);
         int len = (int) n;
         switch (t) {
-            case '"':
+            case Tags.ONE_BYTE:
                 return new String(b, s, len, StandardCharsets.ISO_8859_1);
-            case 'c': {
+            case Tags.TWO_BYTE: {
                 char[] cs = new char[len / 2];
                 for (int k = 0; k < cs.length; k++) {
                     cs[k] = (char) ((b[s + 2 * k] & 0xFF) | (b[s + 2 * k + 1] & 0xFF) << 8);
@@ -407,7 +407,7 @@ final class Decoder {
     private String stringValue() {
         int tp = valueTag();
         int t = b[tp] & 0xFF;
-        if (t != '"' && t != 'c' && t != 'S') {
+        if (t != Tags.ONE_BYTE && t != Tags.TWO_BYTE && t != Tags.UTF8) {
             throw fail(ErrorCode.SC_TAG, tp, "a string is required here");
         }
         p = tp + 1;
@@ -477,10 +477,10 @@ final class Decoder {
     /** The view that directly follows buf (SC-D-22), or buf. */
     private Object maybeView(JsArrayBuffer buf) {
         int q = p;
-        while (q < end && b[q] == 0) {
+        while (q < end && b[q] == Tags.PADDING) {
             q++;
         }
-        if (q >= end || b[q] != 'V') {
+        if (q >= end || b[q] != Tags.VIEW) {
             return buf;
         }
         p = q + 1;
@@ -528,7 +528,7 @@ final class Decoder {
             if (sub == 1) {
                 int id = reserve();
                 int ip = valueTag();
-                if (b[ip] != 'o') {
+                if (b[ip] != Tags.OBJECT) {
                     throw fail(ErrorCode.SC_HOST, tp, "IPC host object sub-tag 1 must be followed by an object");
                 }
                 p = ip + 1;
@@ -567,23 +567,23 @@ final class Decoder {
         int t = b[tp] & 0xFF;
         p = tp + 1;
         switch (t) {
-            case '"': case 'c': case 'S': {
+            case Tags.ONE_BYTE: case Tags.TWO_BYTE: case Tags.UTF8: {
                 String s = str(t, tp);
                 keyIdx = Wire.arrayIndex(s);
                 return s;
             }
-            case 'I': {
+            case Tags.INT32: {
                 long u = varint();
                 int n = (int) ((u >>> 1) ^ -(u & 1));
                 keyIdx = n >= 0 ? n : -1;
                 return Integer.toString(n);
             }
-            case 'U': {
+            case Tags.UINT32: {
                 long u = varint();
                 keyIdx = u <= 0xFFFFFFFEL ? u : -1;
                 return Long.toString(u);
             }
-            case 'N': {
+            case Tags.DOUBLE: {
                 double v = readDouble();
                 if (Double.isNaN(v) || Double.isInfinite(v) || v != Math.rint(v) || Math.abs(v) > 9007199254740991.0) {
                     throw fail(ErrorCode.SC_KEY, tp, "a number key must be a safe integer");
@@ -610,8 +610,8 @@ final class Decoder {
     /** Advances the top container by one item; returns a value to deliver to the (new) top, or NONE. */
     private Object step(Frame f) {
         switch (f.kind) {
-            case 'o': {
-                int ep = endTag('{');
+            case Tags.OBJECT: {
+                int ep = endTag(Tags.OBJECT_END);
                 if (ep >= 0) {
                     if (varint() != f.n) {
                         throw fail(ErrorCode.SC_COUNT, ep, "object end count does not match");
@@ -630,10 +630,10 @@ final class Decoder {
                 f.key = name;
                 return value();
             }
-            case 'A': case 'a': {
+            case Tags.DENSE: case Tags.SPARSE: {
                 if (f.inElems) {
                     int q = next();
-                    if (b[q] == '-') {
+                    if (b[q] == Tags.HOLE) {
                         p = q + 1;
                         f.i++;
                         f.inElems = f.i < f.wireLen;
@@ -641,7 +641,7 @@ final class Decoder {
                     }
                     return value();
                 }
-                int ep = endTag(f.kind == 'A' ? '$' : '@');
+                int ep = endTag(f.kind == Tags.DENSE ? Tags.DENSE_END : Tags.SPARSE_END);
                 if (ep >= 0) {
                     long count = varint();
                     long n = varint();
@@ -672,9 +672,9 @@ final class Decoder {
                 f.idx = keyIdx;
                 return value();
             }
-            case ';': {
+            case Tags.MAP: {
                 if (!f.half) {
-                    int ep = endTag(':');
+                    int ep = endTag(Tags.MAP_END);
                     if (ep >= 0) {
                         if (varint() != f.n) {
                             throw fail(ErrorCode.SC_COUNT, ep, "map end count does not match");
@@ -685,8 +685,8 @@ final class Decoder {
                 }
                 return value();
             }
-            case '\'': {
-                int ep = endTag(',');
+            case Tags.SET: {
+                int ep = endTag(Tags.SET_END);
                 if (ep >= 0) {
                     if (varint() != f.n) {
                         throw fail(ErrorCode.SC_COUNT, ep, "set end count does not match");
@@ -696,24 +696,25 @@ final class Decoder {
                 }
                 return value();
             }
-            default: { // 'r', SC-D-24
+            default: { // Tags.ERROR, SC-D-24
                 int sp = p;
                 int sub = u8();
                 int bit;
                 switch (sub) {
-                    case '.':
+                    case Tags.ERROR_END:
                         pop();
                         return f.err;
-                    case 'E': case 'R': case 'F': case 'S': case 'T': case 'U':
+                    case Tags.ERROR_EVAL: case Tags.ERROR_RANGE: case Tags.ERROR_REFERENCE:
+                    case Tags.ERROR_SYNTAX: case Tags.ERROR_TYPE: case Tags.ERROR_URI:
                         bit = 1;
                         break;
-                    case 'm':
+                    case Tags.ERROR_MESSAGE:
                         bit = 2;
                         break;
-                    case 'c':
+                    case Tags.ERROR_CAUSE:
                         bit = 4;
                         break;
-                    case 's':
+                    case Tags.ERROR_STACK:
                         bit = 8;
                         break;
                     default:
@@ -760,11 +761,11 @@ final class Decoder {
     /** Gives a finished value to the container that asked for it. */
     private void deliver(Frame f, Object v) {
         switch (f.kind) {
-            case 'o':
+            case Tags.OBJECT:
                 f.obj.props.put(f.key, v);
                 f.n++;
                 return;
-            case 'A': case 'a': {
+            case Tags.DENSE: case Tags.SPARSE: {
                 JsArray a = f.arr;
                 if (f.inElems) {
                     a.items.put(f.i, v);
@@ -780,7 +781,7 @@ final class Decoder {
                 }
                 return;
             }
-            case ';': {
+            case Tags.MAP: {
                 f.n++;
                 if (!f.half) {
                     f.mapKey = v;
@@ -805,7 +806,7 @@ final class Decoder {
                 }
                 return;
             }
-            case '\'': {
+            case Tags.SET: {
                 f.n++;
                 if (v instanceof Double && (Double) v == 0) {
                     v = 0.0;

@@ -87,7 +87,7 @@ final class Encoder {
     }
 
     byte[] encode(Object v) {
-        out.write(0xFF);
+        out.write(Tags.VERSION);
         out.write(Wire.VERSION); // SC-E-01
         value(v);
         while (!stack.isEmpty()) {
@@ -125,11 +125,11 @@ final class Encoder {
         if (x == Math.rint(x) && x >= Integer.MIN_VALUE && x <= Integer.MAX_VALUE
                 && !(x == 0 && Double.doubleToRawLongBits(x) != 0)) {
             int n = (int) x;
-            out.write('I');
+            out.write(Tags.INT32);
             varint(((long) (n << 1) ^ (n >> 31)) & 0xFFFFFFFFL);
             return;
         }
-        out.write('N');
+        out.write(Tags.DOUBLE);
         writeDouble(x);
     }
 
@@ -144,7 +144,7 @@ final class Encoder {
             }
         }
         if (oneByte) {
-            out.write('"');
+            out.write(Tags.ONE_BYTE);
             varint(n);
             byte[] b = s.getBytes(StandardCharsets.ISO_8859_1);
             out.write(b, 0, b.length);
@@ -154,7 +154,7 @@ final class Encoder {
         if ((out.size0() + 1 + varintLen(nb)) % 2 == 1) {
             out.write(0);
         }
-        out.write('c');
+        out.write(Tags.TWO_BYTE);
         varint(nb);
         // by hand: String.getBytes(UTF_16LE) would replace lone surrogates
         byte[] b = new byte[2 * n];
@@ -202,7 +202,7 @@ final class Encoder {
         if (i <= Integer.MAX_VALUE) {
             number(i);
         } else {
-            out.write('N');
+            out.write(Tags.DOUBLE);
             writeDouble(i);
         }
     }
@@ -211,7 +211,7 @@ final class Encoder {
     private boolean ref(Object o) {
         Integer id = ids.get(o);
         if (id != null) {
-            out.write('^');
+            out.write(Tags.REF);
             varint(id);
             return true;
         }
@@ -227,22 +227,22 @@ final class Encoder {
 
     private void value(Object v) {
         if (v == null) {
-            out.write('0');
+            out.write(Tags.NULL);
         } else if (v == Undefined.UNDEFINED) {
-            out.write('_');
+            out.write(Tags.UNDEFINED);
         } else if (v instanceof Boolean) {
-            out.write((Boolean) v ? 'T' : 'F');
+            out.write((Boolean) v ? Tags.TRUE : Tags.FALSE);
         } else if (v instanceof String) {
             str((String) v);
         } else if (v instanceof BigInteger) {
-            bigint('Z', (BigInteger) v);
+            bigint(Tags.BIGINT, (BigInteger) v);
         } else if (v instanceof Double || v instanceof Float || v instanceof Integer || v instanceof Long
                 || v instanceof Short || v instanceof Byte) {
             number(((Number) v).doubleValue());
         } else if (v instanceof JsView) {
             Integer id = ids.get(v);
             if (id != null) {
-                out.write('^');
+                out.write(Tags.REF);
                 varint(id);
             } else {
                 view((JsView) v);
@@ -251,10 +251,10 @@ final class Encoder {
             return;
         } else if (v instanceof JsObject) {
             open();
-            Frame f = new Frame((byte) 'o');
+            Frame f = new Frame(Tags.OBJECT);
             f.ordered = ordered(((JsObject) v).props);
             f.count = f.ordered.size();
-            out.write('o');
+            out.write(Tags.OBJECT);
             stack.add(f);
         } else if (v instanceof JsArray) {
             open();
@@ -266,57 +266,57 @@ final class Encoder {
                 throw bad("Map with unequal key and value lists");
             }
             unique(m.keys, "Map with a repeated key");
-            Frame f = new Frame((byte) ';');
+            Frame f = new Frame(Tags.MAP);
             f.map = m;
-            out.write(';');
+            out.write(Tags.MAP);
             stack.add(f);
         } else if (v instanceof JsSet) {
             open();
             JsSet s = (JsSet) v;
             unique(s.values, "Set with a repeated value");
-            Frame f = new Frame((byte) '\'');
+            Frame f = new Frame(Tags.SET);
             f.set = s;
-            out.write('\'');
+            out.write(Tags.SET);
             stack.add(f);
         } else if (v instanceof JsError) {
             open();
             JsError e = (JsError) v;
-            out.write('r');
+            out.write(Tags.ERROR);
             int sub = Wire.errorSubtag(e.name);
             if (sub != 0) {
                 out.write(sub);
             }
             if (e.message != null) {
-                out.write('m');
+                out.write(Tags.ERROR_MESSAGE);
                 str(e.message);
             }
             if (e.stack != null) {
-                out.write('s');
+                out.write(Tags.ERROR_STACK);
                 str(e.stack);
             }
-            Frame f = new Frame((byte) 'r');
+            Frame f = new Frame(Tags.ERROR);
             f.err = e;
             stack.add(f);
         } else if (v instanceof JsDate) {
-            out.write('D');
+            out.write(Tags.DATE);
             writeDouble(Wire.timeClip(((JsDate) v).time));
         } else if (v instanceof JsWrapper) {
             Object x = ((JsWrapper) v).value;
             if (x instanceof Boolean) {
-                out.write((Boolean) x ? 'y' : 'x');
+                out.write((Boolean) x ? Tags.TRUE_OBJECT : Tags.FALSE_OBJECT);
             } else if (x instanceof Double) {
-                out.write('n');
+                out.write(Tags.NUMBER_OBJECT);
                 writeDouble((Double) x);
             } else if (x instanceof BigInteger) {
-                bigint('z', (BigInteger) x);
+                bigint(Tags.BIGINT_OBJECT, (BigInteger) x);
             } else {
-                out.write('s');
+                out.write(Tags.STRING_OBJECT);
                 str((String) x);
             }
         } else if (v instanceof JsRegExp) {
             JsRegExp re = (JsRegExp) v;
             long bits = regexpBits(re.flags);
-            out.write('R');
+            out.write(Tags.REGEXP);
             str(re.source);
             varint(bits);
         } else if (v instanceof JsArrayBuffer) {
@@ -363,13 +363,13 @@ final class Encoder {
                 throw bad("array property named like an index or length");
             }
         }
-        Frame f = new Frame((byte) 'A');
+        Frame f = new Frame(Tags.DENSE);
         f.dense = a.items.size() == a.length;
         f.items = a.items.entrySet().iterator();
         f.props = a.props.entrySet().iterator();
         f.count = a.props.size() + (f.dense ? 0 : a.items.size());
         f.length = a.length;
-        out.write(f.dense ? 'A' : 'a');
+        out.write(f.dense ? Tags.DENSE : Tags.SPARSE);
         varint(a.length);
         stack.add(f);
     }
@@ -403,11 +403,11 @@ final class Encoder {
             if (b.maxByteLength < b.data.length || b.maxByteLength > 0xFFFFFFFFL) {
                 throw bad("resizable ArrayBuffer with a bad maximum");
             }
-            out.write('~');
+            out.write(Tags.RESIZABLE_BUFFER);
             varint(b.data.length);
             varint(b.maxByteLength);
         } else {
-            out.write('B');
+            out.write(Tags.ARRAY_BUFFER);
             varint(b.data.length);
         }
         out.write(b.data, 0, b.data.length);
@@ -435,7 +435,7 @@ final class Encoder {
         }
         value(v.buffer);
         ids.put(v, ids.size());
-        out.write('V');
+        out.write(Tags.VIEW);
         out.write(v.kind.subtag);
         varint(v.byteOffset);
         varint(n);
@@ -445,7 +445,7 @@ final class Encoder {
     /** Writes the next item of the top container, or its end. */
     private void step(Frame f) {
         switch (f.kind) {
-            case 'o':
+            case Tags.OBJECT:
                 if (f.i < f.ordered.size()) {
                     Map.Entry<String, Object> e = f.ordered.get(f.i++);
                     key(e.getKey());
@@ -453,10 +453,10 @@ final class Encoder {
                     return;
                 }
                 stack.remove(stack.size() - 1);
-                out.write('{');
+                out.write(Tags.OBJECT_END);
                 varint(f.count);
                 return;
-            case 'A':
+            case Tags.DENSE:
                 if (f.phase == 0) {
                     if (f.items.hasNext()) {
                         Map.Entry<Long, Object> e = f.items.next();
@@ -475,11 +475,11 @@ final class Encoder {
                     return;
                 }
                 stack.remove(stack.size() - 1);
-                out.write(f.dense ? '$' : '@');
+                out.write(f.dense ? Tags.DENSE_END : Tags.SPARSE_END);
                 varint(f.count);
                 varint(f.length);
                 return;
-            case ';':
+            case Tags.MAP:
                 if (f.i < 2 * f.map.keys.size()) {
                     int k = f.i / 2;
                     Object x = f.i % 2 == 0 ? zeroKey(f.map.keys.get(k)) : f.map.values.get(k);
@@ -488,27 +488,27 @@ final class Encoder {
                     return;
                 }
                 stack.remove(stack.size() - 1);
-                out.write(':');
+                out.write(Tags.MAP_END);
                 varint(2L * f.map.keys.size());
                 return;
-            case '\'':
+            case Tags.SET:
                 if (f.i < f.set.values.size()) {
                     value(zeroKey(f.set.values.get(f.i++)));
                     return;
                 }
                 stack.remove(stack.size() - 1);
-                out.write(',');
+                out.write(Tags.SET_END);
                 varint(f.set.values.size());
                 return;
             default:
                 if (f.phase == 0 && f.err.hasCause) {
                     f.phase = 1;
-                    out.write('c');
+                    out.write(Tags.ERROR_CAUSE);
                     value(f.err.cause);
                     return;
                 }
                 stack.remove(stack.size() - 1);
-                out.write('.');
+                out.write(Tags.ERROR_END);
         }
     }
 

@@ -46,24 +46,24 @@ final class Wire {
     /** The prototype subtag of an Error name (SC-W-20), 0 for Error and any other name. */
     static int errorSubtag(String name) {
         switch (name == null ? "" : name) {
-            case "EvalError": return 'E';
-            case "RangeError": return 'R';
-            case "ReferenceError": return 'F';
-            case "SyntaxError": return 'S';
-            case "TypeError": return 'T';
-            case "URIError": return 'U';
+            case "EvalError": return Tags.ERROR_EVAL;
+            case "RangeError": return Tags.ERROR_RANGE;
+            case "ReferenceError": return Tags.ERROR_REFERENCE;
+            case "SyntaxError": return Tags.ERROR_SYNTAX;
+            case "TypeError": return Tags.ERROR_TYPE;
+            case "URIError": return Tags.ERROR_URI;
             default: return 0;
         }
     }
 
     static String errorName(int sub) {
         switch (sub) {
-            case 'E': return "EvalError";
-            case 'R': return "RangeError";
-            case 'F': return "ReferenceError";
-            case 'S': return "SyntaxError";
-            case 'T': return "TypeError";
-            case 'U': return "URIError";
+            case Tags.ERROR_EVAL: return "EvalError";
+            case Tags.ERROR_RANGE: return "RangeError";
+            case Tags.ERROR_REFERENCE: return "ReferenceError";
+            case Tags.ERROR_SYNTAX: return "SyntaxError";
+            case Tags.ERROR_TYPE: return "TypeError";
+            case Tags.ERROR_URI: return "URIError";
             default: return null;
         }
     }
