@@ -17,7 +17,11 @@ class ScError extends Error {
   constructor(code, offset, message) { super(message); this.code = code; this.offset = offset; }
 }
 
-const T = Object.fromEntries([...'_0TFIUNZS"c^o{aA$@D y x n z s R ; : \' , B ~ V r \\ ? - t u p w m .'.replace(/ /g, '')].map((c) => [c, c.charCodeAt(0)]));
+// SC-W-04: the tag bytes, each named by its character (T.o is 0x6F), and the two without one. spec/v8-tags.json is
+// the one table of them; scripts/check-v8-tags.py checks these lists against it.
+const T = Object.fromEntries([...'_0TFIUNZS"c^o{aA$@D y x n z s R ; : \' , B ~ V r \\ ? - t u p w m'.replace(/ /g, '')].map((c) => [c, c.charCodeAt(0)]));
+const VERSION_TAG = 0xff;
+const PADDING_TAG = 0x00;
 
 // SC-W-19: view subtags; SC-W-23: Node host type numbers.
 const VIEW_SUBTAG = {
@@ -34,7 +38,10 @@ export const NODE_HOST_TYPE = [
 // SC-W-15: RegExp flag bits (V8 JSRegExp::Flags, src/regexp/regexp-flags.h).
 export const REGEXP_FLAG_BITS = { g: 1, i: 2, m: 4, y: 8, u: 16, s: 32, l: 64, d: 128, v: 256 };
 const REGEXP_FLAG_ORDER = 'dgimsuvy';
+// SC-W-20: the Error subtags, by their character: prototypes, then the fields and the end.
 const ERROR_PROTO = { E: 'EvalError', R: 'RangeError', F: 'ReferenceError', S: 'SyntaxError', T: 'TypeError', U: 'URIError' };
+const ERROR_SUBTAG = { message: 'm', stack: 's', cause: 'c', end: '.' };
+const ERROR_FIELD_OF = Object.fromEntries(Object.entries(ERROR_SUBTAG).map(([k, c]) => [c, k]));
 const ERROR_PROTO_TAG = Object.fromEntries(Object.entries(ERROR_PROTO).map(([k, v]) => [v, k.charCodeAt(0)]));
 
 const isArrayIndex = (name) => /^(0|[1-9][0-9]*)$/.test(name) && Number(name) <= 4294967294;
@@ -139,7 +146,7 @@ class Decoder {
     return out;
   }
 
-  skipPadding() { while (this.pos < this.len && this.b[this.pos] === 0) this.pos++; } // SC-D-06
+  skipPadding() { while (this.pos < this.len && this.b[this.pos] === PADDING_TAG) this.pos++; } // SC-D-06
   // SC-D-06: before any value: padding bytes and `?` verify-count prefixes (tag + u32) are skipped.
   // Returns the offset of the value's own tag.
   valueTag() {
@@ -462,14 +469,14 @@ class Decoder {
           const stOff = this.pos;
           const st = this.u8();
           const c = String.fromCharCode(st);
-          const kind = ERROR_PROTO[c] ? 'proto' : c;
-          if (st === T['.']) break;
-          if (!['proto', 'm', 's', 'c'].includes(kind)) this.fail('SC_TAG', stOff, `unknown Error subtag 0x${st.toString(16)}`);
+          const kind = ERROR_PROTO[c] ? 'proto' : ERROR_FIELD_OF[c];
+          if (kind === 'end') break;
+          if (kind === undefined) this.fail('SC_TAG', stOff, `unknown Error subtag 0x${st.toString(16)}`);
           if (seen.has(kind)) this.fail('SC_TAG', stOff, `repeated Error subtag ${c}`);
           seen.add(kind);
           if (kind === 'proto') node.name = ERROR_PROTO[c];
-          else if (kind === 'm') node.message = this.readString();
-          else if (kind === 's') node.stack = this.readString();
+          else if (kind === 'message') node.message = this.readString();
+          else if (kind === 'stack') node.stack = this.readString();
           else node.cause = this.readValue();
         }
         this.leave();
@@ -491,7 +498,7 @@ class Decoder {
   run() {
     // SC-D-03: header
     if (this.len === 0) this.truncated();
-    if (this.b[0] !== 0xff) this.fail('SC_VERSION', 0, 'no version header');
+    if (this.b[0] !== VERSION_TAG) this.fail('SC_VERSION', 0, 'no version header');
     this.pos = 1;
     this.version = this.u32();
     if (this.version < 13 || this.version > 15) this.fail('SC_VERSION', 0, `version ${this.version} outside 13..15`);
@@ -627,7 +634,7 @@ function encodeString(w, s) { // SC-E-05
     return;
   }
   const byteLen = s.length * 2;
-  if ((w.len + 1 + varintLen(byteLen)) & 1) w.byte(0);
+  if ((w.len + 1 + varintLen(byteLen)) & 1) w.byte(PADDING_TAG);
   w.byte(T.c);
   w.varint(byteLen);
   const u = new Uint8Array(byteLen);
@@ -749,10 +756,11 @@ export function encode(neutral, options = {}) {
       case 'error': { // SC-E-13
         enter(); take(n); w.byte(T.r);
         if (n.name !== 'Error' && ERROR_PROTO_TAG[n.name]) w.byte(ERROR_PROTO_TAG[n.name]);
-        if (n.message !== undefined) { w.byte(T.m); encodeString(w, strFieldIn(n.message)); }
-        if (n.stack !== undefined) { w.byte(T.s); encodeString(w, strFieldIn(n.stack)); }
-        if (n.cause !== undefined) { w.byte(T.c); enc(n.cause); }
-        w.byte(0x2e); depth--; return;
+        const sub = (k) => w.byte(ERROR_SUBTAG[k].charCodeAt(0));
+        if (n.message !== undefined) { sub('message'); encodeString(w, strFieldIn(n.message)); }
+        if (n.stack !== undefined) { sub('stack'); encodeString(w, strFieldIn(n.stack)); }
+        if (n.cause !== undefined) { sub('cause'); enc(n.cause); }
+        sub('end'); depth--; return;
       }
       default: fail('SC_DATA_CLONE', `unknown neutral type ${n.t}`);
     }
@@ -767,7 +775,7 @@ export function encode(neutral, options = {}) {
     }
   })(neutral);
   try {
-    w.byte(0xff); w.varint(15); // SC-E-01
+    w.byte(VERSION_TAG); w.varint(15); // SC-E-01
     enc(neutral);
     return { hex: w.result().toString('hex') };
   } catch (e) {
