@@ -2,8 +2,10 @@
 """Check every copy of the V8 tag bytes against spec/v8-tags.json, the one table of them.
 
 Checked: spec/structured-clone.md (the SC-W-04 item table, the SC-W-19 view subtag table, the SC-W-20 error
-subtags), formwire-v8's constants and match arms (Rust), ts/src/clone/wire.ts (TypeScript). A copy with a missing,
-extra or different byte fails. Prints one line per check and closes with `N passed, N failed`.
+subtags), formwire-v8's constants and match arms (Rust), ts/src/clone/wire.ts (TypeScript), go/v8/tags.go and
+value.go (Go), dev.formwire.v8.Tags and ViewKind (Java), and the JS reference codec conformance/oracles/reference.mjs.
+Go and Java names follow the table's `ts` names (Go: tag/errTag + CamelCase; Java: as is, ERROR_ for Error subtags);
+the oracle names tags by their character. A copy with a missing, extra or different byte fails. Prints one line per check and closes with `N passed, N failed`.
 """
 
 from __future__ import annotations
@@ -107,6 +109,92 @@ def main() -> int:
         )
     }
     check("ts wire.ts VIEW_SUBTAG", {v["kind"]: b for b, v in views.items()}, ts_v)
+
+    # Go: the tag* and errTag* constants of go/v8/tags.go (names: "tag"/"errTag" + the ts name in CamelCase), the
+    # viewSubtags array of value.go in the order of the ViewKind constants.
+    def camel(ts: str) -> str:
+        return "".join(w.capitalize() for w in ts.split("_"))
+
+    def char_lit(lit: str) -> int:  # 'x', '\'', '\\' or 0xNN (Go, Java, Rust-free)
+        if lit.startswith("0x"):
+            return int(lit, 16)
+        c = lit[1:-1]
+        return ord(c[1:] if c.startswith("\\") else c)
+
+    CHAR_LIT = r"('(?:\\.|[^'\\])'|0x[0-9A-Fa-f]+)"
+    go_tags_src = read("go/v8/tags.go")
+    go_consts = {n: char_lit(v) for n, v in re.findall(r"^\s*(\w+)\s+byte = " + CHAR_LIT, go_tags_src, re.M)}
+    check(
+        "go tags.go tag*",
+        {"tag" + camel(t["ts"]): b for b, t in tags.items()},
+        {n: v for n, v in go_consts.items() if n.startswith("tag")},
+    )
+    check(
+        "go tags.go errTag*",
+        {"errTag" + camel(e["ts"]): b for b, e in errs.items()},
+        {n: v for n, v in go_consts.items() if n.startswith("errTag")},
+    )
+    go_value = read("go/v8/value.go")
+    kinds_m = re.search(r"Int8Array ViewKind = iota\n(.*?)\n\tnumViewKinds", go_value, re.S)
+    go_kinds = ["Int8Array"] + (kinds_m.group(1).split() if kinds_m else [])
+    subs_m = re.search(r"var viewSubtags = \[numViewKinds\]byte\{(.*?)\}", go_value)
+    go_subs = [char_lit(x.strip()) for x in subs_m.group(1).split(",")] if subs_m else []
+    check(
+        "go value.go viewSubtags",
+        {v["kind"]: b for b, v in views.items()},
+        dict(zip(go_kinds, go_subs))
+        if len(go_kinds) == len(go_subs)
+        else {"(ViewKind and viewSubtags differ in length)": 0},
+    )
+
+    # Java: the constants of dev.formwire.v8.Tags (names: the ts names; Error subtags ERROR_ + the ts name), the
+    # subtags of the ViewKind enum.
+    jdir = "java/formwire-core/src/main/java/dev/formwire/v8/"
+    j_tags = {
+        n: char_lit(v)
+        for n, v in re.findall(r"static final byte (\w+) = (?:\(byte\) )?" + CHAR_LIT + ";", read(jdir + "Tags.java"))
+    }
+    check(
+        "java Tags tags",
+        {t["ts"]: b for b, t in tags.items()},
+        {n: v for n, v in j_tags.items() if not n.startswith("ERROR_")},
+    )
+    check(
+        "java Tags ERROR_*",
+        {"ERROR_" + e["ts"]: b for b, e in errs.items()},
+        {n: v for n, v in j_tags.items() if n.startswith("ERROR_")},
+    )
+    j_views = {n: char_lit(v) for n, v in re.findall(r"(\w+)\(" + CHAR_LIT + r", \d+\)", read(jdir + "ViewKind.java"))}
+    check("java ViewKind subtags", {v["kind"]: b for b, v in views.items()}, j_views)
+
+    # The JS reference codec (conformance/oracles/reference.mjs): tags named by their character (T), VERSION_TAG and
+    # PADDING_TAG, ERROR_PROTO and ERROR_SUBTAG (characters), VIEW_SUBTAG (character -> kind).
+    ref = read("conformance/oracles/reference.mjs")
+    t_m = re.search(r"^const T = Object\.fromEntries\(\[\.\.\.'((?:\\.|[^'\\])*)'", ref, re.M)
+    t_chars = re.sub(r"\\(.)", r"\1", t_m.group(1)).replace(" ", "") if t_m else ""
+    ref_tags = {c: ord(c) for c in t_chars}
+    for name in ("VERSION_TAG", "PADDING_TAG"):
+        v = re.search(rf"^const {name} = (0x[0-9a-fA-F]+);", ref, re.M)
+        if v:
+            ref_tags[name] = int(v.group(1), 16)
+    want_tags = {t["char"]: b for b, t in tags.items() if t["char"]}
+    want_tags.update({"VERSION_TAG": 0xFF, "PADDING_TAG": 0x00})
+    check("oracle reference.mjs T, VERSION_TAG, PADDING_TAG", want_tags, ref_tags)
+
+    def js_object(name: str) -> dict[str, str]:
+        m = re.search(rf"^const {name} = \{{(.*?)\}};", ref, re.M | re.S)
+        pairs = re.findall(r"(?:'((?:\\.|[^'])*)'|(\w+)): '((?:\\.|[^'])*)'", m.group(1)) if m else []
+        return {(a or b).replace("\\", ""): c.replace("\\", "") for a, b, c in pairs}
+
+    protos = {e["meaning"].split()[-1]: b for b, e in errs.items() if e["meaning"].startswith("prototype ")}
+    check("oracle reference.mjs ERROR_PROTO", protos, {n: ord(c) for c, n in js_object("ERROR_PROTO").items()})
+    fields = {e["ts"].lower(): b for b, e in errs.items() if not e["meaning"].startswith("prototype ")}
+    check("oracle reference.mjs ERROR_SUBTAG", fields, {k: ord(c) for k, c in js_object("ERROR_SUBTAG").items()})
+    check(
+        "oracle reference.mjs VIEW_SUBTAG",
+        {v["kind"]: b for b, v in views.items()},
+        {k: ord(c) for c, k in js_object("VIEW_SUBTAG").items()},
+    )
 
     failed = 0
     for name, problems in results:
