@@ -14,12 +14,12 @@ func TestConcurrentUse(t *testing.T) {
 		opts    *Options
 	}
 	var cases []pair
-	for _, v := range loadVectors(t) {
+	for _, v := range LoadVectors(t) {
 		b, ok := v.Input["bytes"].([]byte)
 		if !ok || len(b) > 1<<16 {
 			continue
 		}
-		opts := optionsOf(v.Opts)
+		opts := VectorOptions(v.Opts)
 		val, err := Decode(b, opts)
 		if err != nil {
 			continue

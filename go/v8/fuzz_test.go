@@ -11,7 +11,7 @@ import (
 // re-encodes to bytes that decode to the same graph. Seeded from every clone vector's input.
 // Run: go test ./v8 -run '^$' -fuzz FuzzDecode -fuzztime 10m
 func FuzzDecode(f *testing.F) {
-	for _, v := range loadVectors(f) {
+	for _, v := range LoadVectors(f) {
 		if b, ok := v.Input["bytes"].([]byte); ok && len(b) < 1<<16 {
 			f.Add(b, v.Opts["node_ipc"] == true)
 		}

@@ -1,81 +1,17 @@
-package v8
+package v8_test
 
 import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	formwire "github.com/formwire/formwire/go"
+	"github.com/formwire/formwire/go/internal/v8neutral"
+	"github.com/formwire/formwire/go/v8"
 )
-
-// The shared clone vectors (vectors/clone), fed whole: every decode case's value or error code and offset, every
-// encode case's exact bytes, and each encoding decoded back to the input value.
-
-type vector struct {
-	ID     string         `json:"id"`
-	Kind   string         `json:"kind"`
-	Input  map[string]any `json:"input"`
-	Opts   map[string]any `json:"options"`
-	Expect map[string]any `json:"expect"`
-}
-
-func loadVectors(t testing.TB) []vector {
-	var out []vector
-	for _, verdict := range []string{"accept", "reject"} {
-		dir := filepath.Join("..", "..", "vectors", "clone", verdict)
-		files, err := filepath.Glob(filepath.Join(dir, "*.json"))
-		if err != nil || len(files) == 0 {
-			t.Fatalf("no clone vectors in %s", dir)
-		}
-		for _, f := range files {
-			raw, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var v vector
-			if err := json.Unmarshal(raw, &v); err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
-			if h, ok := v.Input["hex"].(string); ok {
-				b, err := hex.DecodeString(h)
-				if err != nil {
-					t.Fatal(err)
-				}
-				v.Input["bytes"] = b
-			} else if name, ok := v.Input["file"].(string); ok {
-				b, err := os.ReadFile(filepath.Join(dir, name))
-				if err != nil {
-					t.Fatal(err)
-				}
-				v.Input["bytes"] = b
-			}
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
-// optionsOf reads a vector's options (absent: default; null: no limit).
-func optionsOf(m map[string]any) *Options {
-	o := DefaultOptions()
-	for k, v := range m {
-		if k == "node_ipc" {
-			o.NodeIPC = v == true
-			continue
-		}
-		l := formwire.Unlimited
-		if f, ok := v.(float64); ok {
-			l = int64(f)
-		}
-		o.SetLimit(k, l)
-	}
-	return &o
-}
 
 // canonJSON makes a neutral value comparable: through JSON, so numbers are float64 whatever their Go type.
 func canonJSON(t testing.TB, v any) any {
@@ -90,8 +26,10 @@ func canonJSON(t testing.TB, v any) any {
 	return out
 }
 
+// The shared clone vectors (vectors/clone), fed whole: every decode case's value or error code and offset, every
+// encode case's exact bytes, and each encoding decoded back to the input value.
 func TestVectors(t *testing.T) {
-	vs := loadVectors(t)
+	vs := v8.LoadVectors(t)
 	decodes, encodes := 0, 0
 	for _, v := range vs {
 		v := v
@@ -113,8 +51,8 @@ func TestVectors(t *testing.T) {
 	}
 }
 
-func checkDecode(t *testing.T, v vector) {
-	got, err := Decode(v.Input["bytes"].([]byte), optionsOf(v.Opts))
+func checkDecode(t *testing.T, v v8.Vector) {
+	got, err := v8.Decode(v.Input["bytes"].([]byte), v8.VectorOptions(v.Opts))
 	if want, ok := v.Expect["error"].(map[string]any); ok {
 		var fe *formwire.Error
 		if !errors.As(err, &fe) {
@@ -131,7 +69,7 @@ func checkDecode(t *testing.T, v vector) {
 	if err != nil {
 		t.Fatalf("decode: %v", err)
 	}
-	n, err := ToNeutral(got)
+	n, err := v8neutral.ToNeutral(got)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,25 +80,25 @@ func checkDecode(t *testing.T, v vector) {
 		t.Fatalf("value differs\n got %s\nwant %s", hb, wb)
 	}
 	// What was decoded encodes, and that encoding decodes to the same value.
-	enc, err := Encode(got, nil)
+	enc, err := v8.Encode(got, nil)
 	if err != nil {
 		t.Fatalf("re-encode: %v", err)
 	}
-	again, err := Decode(enc, nil)
+	again, err := v8.Decode(enc, nil)
 	if err != nil {
 		t.Fatalf("decode of re-encoding %x: %v", enc, err)
 	}
-	if !Equal(got, again) {
+	if !v8.Equal(got, again) {
 		t.Fatalf("re-encoding %x decodes to another value", enc)
 	}
 }
 
-func checkEncode(t *testing.T, v vector) {
-	val, err := FromNeutral(v.Input["value"])
+func checkEncode(t *testing.T, v v8.Vector) {
+	val, err := v8neutral.FromNeutral(v.Input["value"])
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := Encode(val, optionsOf(v.Opts))
+	out, err := v8.Encode(val, v8.VectorOptions(v.Opts))
 	if want, ok := v.Expect["error"].(map[string]any); ok {
 		var fe *formwire.Error
 		if !errors.As(err, &fe) || string(fe.Code) != want["code"] {
@@ -174,11 +112,11 @@ func checkEncode(t *testing.T, v vector) {
 	if want := strings.ToLower(v.Expect["hex"].(string)); hex.EncodeToString(out) != want {
 		t.Fatalf("bytes differ\n got %x\nwant %s", out, want)
 	}
-	back, err := Decode(out, nil)
+	back, err := v8.Decode(out, nil)
 	if err != nil {
 		t.Fatalf("decode back: %v", err)
 	}
-	n, err := ToNeutral(back)
+	n, err := v8neutral.ToNeutral(back)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/formwire/formwire/go/internal/v8neutral"
 	"github.com/formwire/formwire/go/v8"
 )
 
@@ -43,7 +44,7 @@ func cloneDecode(req *Request, input []byte, _ []int) any {
 	if err != nil {
 		return map[string]any{"error": errorJSON(err)}
 	}
-	n, err := v8.ToNeutral(v)
+	n, err := v8neutral.ToNeutral(v)
 	if err != nil {
 		return map[string]any{"error": testeeError("%v", err)}
 	}
@@ -59,7 +60,7 @@ func cloneEncode(req *Request) map[string]any {
 	if err := json.Unmarshal(req.Value, &j); err != nil {
 		return map[string]any{"error": testeeError("bad value: %v", err)}
 	}
-	v, err := v8.FromNeutral(j)
+	v, err := v8neutral.FromNeutral(j)
 	if err != nil {
 		return map[string]any{"error": testeeError("%v", err)}
 	}

@@ -1,4 +1,7 @@
-package v8
+// Package v8neutral is the neutral value description of vectors/SCHEMA.md (SC-N rules) for package v8: test
+// support for the conformance testee (cmd/formwire-testee) and v8's vector tests, kept out of the published
+// package.
+package v8neutral
 
 import (
 	"encoding/base64"
@@ -6,15 +9,16 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+
+	"github.com/formwire/formwire/go/v8"
 )
 
-// The neutral value description of vectors/SCHEMA.md (SC-N rules): the JSON form the conformance vectors and
-// testees use. ToNeutral and FromNeutral work on the generic JSON values of encoding/json (map[string]any, []any,
+// The neutral value description is the JSON form the conformance vectors and testees use. ToNeutral and FromNeutral work on the generic JSON values of encoding/json (map[string]any, []any,
 // float64, string, bool). They recurse over the graph, so they are for values Decode accepted (depth bounded by
 // max_depth) and for test data.
 
 // ToNeutral describes v: objects numbered in first-visit depth-first order, a second visit as {"t":"ref"}.
-func ToNeutral(v Value) (any, error) {
+func ToNeutral(v v8.Value) (any, error) {
 	n := &neutralOut{ids: map[any]int{}}
 	return n.d(v)
 }
@@ -38,14 +42,14 @@ func numberOut(x float64) any {
 }
 
 func strField(s string) any {
-	if WellFormed(s) {
+	if v8.WellFormed(s) {
 		return s
 	}
 	return map[string]any{"u16": unitsAny(s)}
 }
 
 func unitsAny(s string) []any {
-	u, _ := Units(s)
+	u, _ := v8.Units(s)
 	out := make([]any, len(u))
 	for i, c := range u {
 		out[i] = float64(c)
@@ -58,7 +62,7 @@ func strValue(t string, s string, id int) map[string]any {
 	if id >= 0 {
 		m["id"] = id
 	}
-	if WellFormed(s) {
+	if v8.WellFormed(s) {
 		m["v"] = s
 	} else {
 		m["u16"] = unitsAny(s)
@@ -72,11 +76,11 @@ func (n *neutralOut) take(o any) int {
 	return id
 }
 
-func (n *neutralOut) d(v Value) (any, error) {
+func (n *neutralOut) d(v v8.Value) (any, error) {
 	switch x := v.(type) {
-	case Undefined:
+	case v8.Undefined:
 		return map[string]any{"t": "undefined"}, nil
-	case nil, Null:
+	case nil, v8.Null:
 		return map[string]any{"t": "null"}, nil
 	case bool:
 		return map[string]any{"t": "bool", "v": x}, nil
@@ -90,7 +94,7 @@ func (n *neutralOut) d(v Value) (any, error) {
 	if id, ok := n.ids[v]; ok {
 		return map[string]any{"t": "ref", "id": id}, nil
 	}
-	if x, ok := v.(*View); ok {
+	if x, ok := v.(*v8.View); ok {
 		buf, err := n.d(x.Buffer)
 		if err != nil {
 			return nil, err
@@ -100,7 +104,7 @@ func (n *neutralOut) d(v Value) (any, error) {
 			"byte_offset": x.ByteOffset, "byte_length": x.ByteLength, "length_tracking": x.LengthTracking}, nil
 	}
 	id := n.take(v)
-	props := func(ps []Property) ([]any, error) {
+	props := func(ps []v8.Property) ([]any, error) {
 		out := make([]any, 0, len(ps))
 		for _, p := range ps {
 			dv, err := n.d(p.Value)
@@ -112,13 +116,13 @@ func (n *neutralOut) d(v Value) (any, error) {
 		return out, nil
 	}
 	switch x := v.(type) {
-	case *Object:
+	case *v8.Object:
 		ps, err := props(x.Props)
 		if err != nil {
 			return nil, err
 		}
 		return map[string]any{"t": "object", "id": id, "props": ps}, nil
-	case *Array:
+	case *v8.Array:
 		items := make([]any, 0, len(x.Items))
 		for _, it := range x.Items {
 			dv, err := n.d(it.Value)
@@ -132,11 +136,11 @@ func (n *neutralOut) d(v Value) (any, error) {
 			return nil, err
 		}
 		return map[string]any{"t": "array", "id": id, "length": x.Length, "items": items, "props": ps}, nil
-	case *Date:
+	case *v8.Date:
 		return map[string]any{"t": "date", "id": id, "v": numberOut(x.Ms)}, nil
-	case *RegExp:
+	case *v8.RegExp:
 		return map[string]any{"t": "regexp", "id": id, "source": strField(x.Source), "flags": x.Flags}, nil
-	case *Map:
+	case *v8.Map:
 		es := make([]any, 0, len(x.Entries))
 		for _, e := range x.Entries {
 			k, err := n.d(e.Key)
@@ -150,7 +154,7 @@ func (n *neutralOut) d(v Value) (any, error) {
 			es = append(es, []any{k, val})
 		}
 		return map[string]any{"t": "map", "id": id, "entries": es}, nil
-	case *Set:
+	case *v8.Set:
 		vs := make([]any, 0, len(x.Values))
 		for _, m := range x.Values {
 			dv, err := n.d(m)
@@ -160,23 +164,23 @@ func (n *neutralOut) d(v Value) (any, error) {
 			vs = append(vs, dv)
 		}
 		return map[string]any{"t": "set", "id": id, "values": vs}, nil
-	case *BooleanObject:
+	case *v8.BooleanObject:
 		return map[string]any{"t": "boolean-object", "id": id, "v": x.V}, nil
-	case *NumberObject:
+	case *v8.NumberObject:
 		return map[string]any{"t": "number-object", "id": id, "v": numberOut(x.V)}, nil
-	case *BigIntObject:
+	case *v8.BigIntObject:
 		return map[string]any{"t": "bigint-object", "id": id, "v": x.V.String()}, nil
-	case *StringObject:
+	case *v8.StringObject:
 		return strValue("string-object", x.V, id), nil
-	case *ArrayBuffer:
+	case *v8.ArrayBuffer:
 		m := map[string]any{"t": "arraybuffer", "id": id, "base64": base64.StdEncoding.EncodeToString(x.Data)}
 		if x.Resizable {
 			m["max_byte_length"] = x.MaxByteLength
 		}
 		return m, nil
-	case *Error:
+	case *v8.Error:
 		name := x.Name
-		if _, ok := errorSubtags[name]; !ok {
+		if !knownErrorNames[name] {
 			name = "Error"
 		}
 		m := map[string]any{"t": "error", "id": id, "name": name}
@@ -199,13 +203,13 @@ func (n *neutralOut) d(v Value) (any, error) {
 }
 
 // FromNeutral builds the value graph a neutral description describes (ids and refs give shared objects).
-func FromNeutral(j any) (Value, error) {
-	b := &neutralIn{ids: map[int]Value{}}
+func FromNeutral(j any) (v8.Value, error) {
+	b := &neutralIn{ids: map[int]v8.Value{}}
 	return b.b(j)
 }
 
 type neutralIn struct {
-	ids map[int]Value
+	ids map[int]v8.Value
 }
 
 var errNeutral = errors.New("v8: bad neutral value")
@@ -242,7 +246,7 @@ func unitsIn(v any) (string, error) {
 		}
 		u[i] = uint16(f)
 	}
-	return FromUnits(u), nil
+	return v8.FromUnits(u), nil
 }
 
 func strFieldIn(v any) (string, error) {
@@ -279,7 +283,7 @@ func intIn(v any) (int, error) {
 	return int(f), nil
 }
 
-func (n *neutralIn) reg(m map[string]any, o Value) error {
+func (n *neutralIn) reg(m map[string]any, o v8.Value) error {
 	id, err := intIn(m["id"])
 	if err != nil {
 		return err
@@ -291,12 +295,12 @@ func (n *neutralIn) reg(m map[string]any, o Value) error {
 	return nil
 }
 
-func (n *neutralIn) propsIn(v any) ([]Property, error) {
+func (n *neutralIn) propsIn(v any) ([]v8.Property, error) {
 	a, ok := v.([]any)
 	if !ok && v != nil {
 		return nil, fmt.Errorf("%w: props", errNeutral)
 	}
-	out := make([]Property, 0, len(a))
+	out := make([]v8.Property, 0, len(a))
 	for _, p := range a {
 		kv, ok := p.([]any)
 		if !ok || len(kv) != 2 {
@@ -310,12 +314,12 @@ func (n *neutralIn) propsIn(v any) ([]Property, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Property{k, val})
+		out = append(out, v8.Property{Key: k, Value: val})
 	}
 	return out, nil
 }
 
-func (n *neutralIn) b(j any) (Value, error) {
+func (n *neutralIn) b(j any) (v8.Value, error) {
 	m, ok := j.(map[string]any)
 	if !ok {
 		return nil, fmt.Errorf("%w: %v", errNeutral, j)
@@ -323,9 +327,9 @@ func (n *neutralIn) b(j any) (Value, error) {
 	t, _ := m["t"].(string)
 	switch t {
 	case "undefined":
-		return Undefined{}, nil
+		return v8.Undefined{}, nil
 	case "null":
-		return Null{}, nil
+		return v8.Null{}, nil
 	case "bool":
 		b, ok := m["v"].(bool)
 		if !ok {
@@ -349,7 +353,7 @@ func (n *neutralIn) b(j any) (Value, error) {
 		}
 		return o, nil
 	case "object":
-		o := &Object{}
+		o := &v8.Object{}
 		if err := n.reg(m, o); err != nil {
 			return nil, err
 		}
@@ -361,7 +365,7 @@ func (n *neutralIn) b(j any) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		a := &Array{Length: uint32(l)}
+		a := &v8.Array{Length: uint32(l)}
 		if err := n.reg(m, a); err != nil {
 			return nil, err
 		}
@@ -379,7 +383,7 @@ func (n *neutralIn) b(j any) (Value, error) {
 			if err != nil {
 				return nil, err
 			}
-			a.Items = append(a.Items, Item{uint32(i), val})
+			a.Items = append(a.Items, v8.Item{Index: uint32(i), Value: val})
 		}
 		a.Props, err = n.propsIn(m["props"])
 		return a, err
@@ -388,7 +392,7 @@ func (n *neutralIn) b(j any) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		o := &Date{Ms: timeClip(ms)}
+		o := &v8.Date{Ms: timeClip(ms)}
 		return o, n.reg(m, o)
 	case "regexp":
 		src, err := strFieldIn(m["source"])
@@ -396,10 +400,10 @@ func (n *neutralIn) b(j any) (Value, error) {
 			return nil, err
 		}
 		flags, _ := m["flags"].(string)
-		o := &RegExp{Source: src, Flags: flags}
+		o := &v8.RegExp{Source: src, Flags: flags}
 		return o, n.reg(m, o)
 	case "map":
-		o := &Map{}
+		o := &v8.Map{}
 		if err := n.reg(m, o); err != nil {
 			return nil, err
 		}
@@ -417,11 +421,11 @@ func (n *neutralIn) b(j any) (Value, error) {
 			if err != nil {
 				return nil, err
 			}
-			o.Entries = append(o.Entries, MapEntry{k, val})
+			o.Entries = append(o.Entries, v8.MapEntry{Key: k, Value: val})
 		}
 		return o, nil
 	case "set":
-		o := &Set{}
+		o := &v8.Set{}
 		if err := n.reg(m, o); err != nil {
 			return nil, err
 		}
@@ -436,28 +440,28 @@ func (n *neutralIn) b(j any) (Value, error) {
 		return o, nil
 	case "boolean-object":
 		b, _ := m["v"].(bool)
-		o := &BooleanObject{V: b}
+		o := &v8.BooleanObject{V: b}
 		return o, n.reg(m, o)
 	case "number-object":
 		x, err := numberIn(m["v"])
 		if err != nil {
 			return nil, err
 		}
-		o := &NumberObject{V: x}
+		o := &v8.NumberObject{V: x}
 		return o, n.reg(m, o)
 	case "bigint-object":
 		x, err := bigIn(m["v"])
 		if err != nil {
 			return nil, err
 		}
-		o := &BigIntObject{V: x}
+		o := &v8.BigIntObject{V: x}
 		return o, n.reg(m, o)
 	case "string-object":
 		s, err := stringIn(m)
 		if err != nil {
 			return nil, err
 		}
-		o := &StringObject{V: s}
+		o := &v8.StringObject{V: s}
 		return o, n.reg(m, o)
 	case "arraybuffer":
 		s, _ := m["base64"].(string)
@@ -467,7 +471,7 @@ func (n *neutralIn) b(j any) (Value, error) {
 				return nil, fmt.Errorf("%w: base64", errNeutral)
 			}
 		}
-		o := &ArrayBuffer{Data: data, MaxByteLength: len(data)}
+		o := &v8.ArrayBuffer{Data: data, MaxByteLength: len(data)}
 		if mx, ok := m["max_byte_length"]; ok {
 			l, err := intIn(mx)
 			if err != nil {
@@ -481,12 +485,12 @@ func (n *neutralIn) b(j any) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		buf, ok := bv.(*ArrayBuffer)
+		buf, ok := bv.(*v8.ArrayBuffer)
 		if !ok {
 			return nil, fmt.Errorf("%w: view buffer", errNeutral)
 		}
 		kindName, _ := m["kind"].(string)
-		kind, ok := ViewKindByName(kindName)
+		kind, ok := v8.ViewKindByName(kindName)
 		if !ok {
 			return nil, fmt.Errorf("%w: view kind %q", errNeutral, kindName)
 		}
@@ -499,11 +503,11 @@ func (n *neutralIn) b(j any) (Value, error) {
 			return nil, err
 		}
 		tracking, _ := m["length_tracking"].(bool)
-		o := &View{Kind: kind, Buffer: buf, ByteOffset: off, ByteLength: l, LengthTracking: tracking}
+		o := &v8.View{Kind: kind, Buffer: buf, ByteOffset: off, ByteLength: l, LengthTracking: tracking}
 		return o, n.reg(m, o)
 	case "error":
 		name, _ := m["name"].(string)
-		o := &Error{Name: name}
+		o := &v8.Error{Name: name}
 		if err := n.reg(m, o); err != nil {
 			return nil, err
 		}
@@ -531,4 +535,22 @@ func (n *neutralIn) b(j any) (Value, error) {
 		return o, nil
 	}
 	return nil, fmt.Errorf("%w: type %q", errNeutral, t)
+}
+
+// The Error names with a V8 prototype subtag (SC-W-20); any other name is described as "Error", as it decodes.
+var knownErrorNames = map[string]bool{
+	"EvalError": true, "RangeError": true, "ReferenceError": true, "SyntaxError": true, "TypeError": true,
+	"URIError": true,
+}
+
+// timeClip is ECMA-262 TimeClip (SC-D-17), as package v8 applies it to decoded dates.
+func timeClip(t float64) float64 {
+	if math.IsNaN(t) || math.IsInf(t, 0) || math.Abs(t) > 8.64e15 {
+		return math.NaN()
+	}
+	t = math.Trunc(t)
+	if t == 0 {
+		return 0
+	}
+	return t
 }
