@@ -12,7 +12,8 @@ import java.util.Map;
  * The neutral value description of {@code vectors/SCHEMA.md} (SC-N rules), the JSON form the conformance vectors and
  * testees use, as plain Java JSON values: {@code Map<String, Object>} (insertion-ordered), {@code List<Object>},
  * {@link Number}, {@link String}, {@link Boolean}. Both directions recurse over the graph: they are meant for values
- * {@link V8#decode} accepted (depth bounded by max_depth) and for test data.
+ * {@link V8#decode} accepted (depth bounded by max_depth) and for test data. Test support, not in the published jar:
+ * formwire-core's tests use it, and the conformance testee through formwire-core's test jar.
  */
 public final class Neutral {
     private Neutral() {}
