@@ -123,21 +123,25 @@ def test_field_values_are_utf8_with_replacement() -> None:
     assert field == ("a", "\ufeffok\ufffd\ufffd") and end is multipart.END
 
 
-def test_latin1_fallback_decodes_invalid_utf8_fields_as_latin1() -> None:
-    """latin1_fallback: Starlette's _user_safe_decode for buffered fields (name and value each: UTF-8 when valid,
-    else Latin-1 for the whole string); valid UTF-8 is unchanged; every split point gives the same tuples."""
+def test_field_errors_bytes_hands_out_invalid_utf8_fields_raw() -> None:
+    """field_errors="bytes": a buffered field whose name or value is not valid UTF-8 comes as its raw (bytes, bytes),
+    nothing replaced (the caller decodes it its own way); valid UTF-8 fields are str as always; every split point
+    gives the same tuples. The default ("replace") gives U+FFFD (MP-F-01)."""
     body = (
         b'--boundary\r\nContent-Disposition: form-data; name="n\xe9"\r\n\r\nv\xc3\xa9\r\n'
         b'--boundary\r\nContent-Disposition: form-data; name="ok"\r\n\r\nv\xe9\xff\r\n'
         b'--boundary\r\nContent-Disposition: form-data; name="\xc3\xa9"\r\n\r\n\xe2\x98\x95\r\n--boundary--'
     )
     for chunks in splits(body):
-        p = multipart.Parser(B, buffer_fields=True, latin1_fallback=True)
-        assert p.latin1_fallback
+        p = multipart.Parser(B, buffer_fields=True, field_errors="bytes")
+        assert p.field_errors == "bytes"
         events = [e for c in chunks for e in p.feed(c)] + p.close()
-        assert events == [("n\xe9", "v\xe9"), ("ok", "v\xe9\xff"), ("\xe9", "\u2615"), multipart.END]
-    lossy = multipart.Parser(B, buffer_fields=True).feed(body)
-    assert lossy[:2] == [("n\ufffd", "v\xe9"), ("ok", "v\ufffd\ufffd")]
+        assert events == [(b"n\xe9", b"v\xc3\xa9"), (b"ok", b"v\xe9\xff"), ("\xe9", "\u2615"), multipart.END]
+    lossy = multipart.Parser(B, buffer_fields=True)
+    assert lossy.field_errors == "replace"
+    assert lossy.feed(body)[:2] == [("n\ufffd", "v\xe9"), ("ok", "v\ufffd\ufffd")]
+    with pytest.raises(ValueError, match="field_errors"):
+        multipart.Parser(B, buffer_fields=True, field_errors="latin-1")
 
 
 def test_in_field_while_a_buffered_field_is_open() -> None:

@@ -346,6 +346,12 @@ SAME_AS_STOCK = {
             ],
         ],
     ),
+    "invalid UTF-8 in one string of a field: the other stays UTF-8": (
+        mp('form-data; name="é"'.encode(), b"v\xe9") + mp(b'form-data; name="n\xe9"', "☕".encode()) + END,
+        CT,
+        "",
+        [["é", "vé"], ["né", "☕"]],
+    ),
     "charset=latin-1": (
         mp(b'form-data; name="n\xe9"', b"v\xe9") + mp(b'form-data; name="f\xe9"; filename="\xe9"', b"") + END,
         CT + "; charset=latin-1",
@@ -739,7 +745,7 @@ def test_install_uninstall_restore_starlette() -> None:
 
 
 def test_install_rejects_options_the_native_path_owns() -> None:
-    for bad in ({"max_field_bytes": 10}, {"buffer_fields": True}, {"latin1_fallback": False}):
+    for bad in ({"max_field_bytes": 10}, {"buffer_fields": True}, {"field_errors": "bytes"}):
         with pytest.raises(ValueError, match="max_part_size"):
             fw_starlette.install(**bad)
     with pytest.raises(TypeError):

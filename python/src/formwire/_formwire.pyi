@@ -1,7 +1,7 @@
 """Type stubs of the native module (rust/crates/formwire-py), checked by mypy.stubtest in python/tests."""
 
 from collections.abc import Iterable
-from typing import Any, Final, Optional, Union, final
+from typing import Any, Final, Literal, Optional, Union, final
 
 from typing_extensions import Buffer, disjoint_base
 
@@ -28,8 +28,8 @@ __all__ = [
 __version__: Final[str]
 GIL_RELEASE_BYTES: Final[int]
 
-_Event = Union["Part", memoryview, bytes, "Marker", tuple[str, str]]
-_SpanEvent = Union["Part", tuple[int, int], bytes, "Marker", tuple[str, str]]
+_Event = Union["Part", memoryview, bytes, "Marker", tuple[str, str], tuple[bytes, bytes]]
+_SpanEvent = Union["Part", tuple[int, int], bytes, "Marker", tuple[str, str], tuple[bytes, bytes]]
 
 @final
 class Marker:
@@ -88,7 +88,7 @@ class MultipartParser:
         max_file_bytes: Optional[int] = 10737418240,
         max_total_bytes: Optional[int] = 21474836480,
         buffer_fields: bool = False,
-        latin1_fallback: bool = False,
+        field_errors: Literal["replace", "bytes"] = "replace",
     ) -> MultipartParser: ...
     def feed(self, data: Buffer) -> list[_Event]: ...
     def feed_spans(self, data: Buffer) -> list[_SpanEvent]: ...
@@ -102,7 +102,7 @@ class MultipartParser:
     @property
     def buffer_fields(self) -> bool: ...
     @property
-    def latin1_fallback(self) -> bool: ...
+    def field_errors(self) -> Literal["replace", "bytes"]: ...
     @property
     def in_field(self) -> bool: ...
     @property

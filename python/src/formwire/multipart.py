@@ -8,9 +8,10 @@ The parser is sans-IO: :meth:`Parser.feed` takes a chunk (any bytes-like object)
   delimiter (never longer than the delimiter ``CRLF--boundary``);
 - :data:`PART_END` when the part's body is complete, :data:`END` after the close delimiter;
 - with ``buffer_fields=True``, a ``(name, value)`` tuple for each whole text field (a part without ``filename``),
-  its value UTF-8 decoded (MP-F-01), in place of that field's Part/data/PART_END events (``latin1_fallback=True``:
-  a name or value that is not valid UTF-8 is decoded as Latin-1 instead of with U+FFFD, as Starlette does; ``in_field``
-  is true while such a field's body is being read).
+  its value UTF-8 decoded (MP-F-01), in place of that field's Part/data/PART_END events (``in_field`` is true while
+  such a field's body is being read). A field whose name or value is not valid UTF-8 gets U+FFFD for the invalid
+  sequences, or with ``field_errors="bytes"`` comes as ``(name, value)`` of raw ``bytes``, for a caller with its own
+  fallback decoding (a framework's charset rules).
 
 :meth:`Parser.close` ends the input (``MP_TRUNCATED`` unless the form was complete). Errors are
 :class:`formwire.MultipartError` with ``.code`` and ``.offset``; after one, the parser keeps raising it (the events of
@@ -61,7 +62,7 @@ __all__ = [
 
 BytesLike = Union[bytes, bytearray, memoryview]
 #: One parser event (see the module docstring).
-Event = Union[Part, memoryview, bytes, Marker, "tuple[str, str]"]
+Event = Union[Part, memoryview, bytes, Marker, "tuple[str, str]", "tuple[bytes, bytes]"]
 #: What the iterating helpers read from: bytes, a binary file, or an iterable of chunks.
 Source = Union[BytesLike, BinaryIO, Iterable[BytesLike]]
 

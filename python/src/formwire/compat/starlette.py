@@ -56,7 +56,7 @@ _saved: dict[str, Any] | None = None
 WRITE_BATCH_BYTES = 1 << 20
 
 #: Options the native path sets itself (``max_part_size`` is Starlette's ``max_field_bytes``).
-_NATIVE_OWNED = frozenset({"buffer_fields", "latin1_fallback", "max_field_bytes"})
+_NATIVE_OWNED = frozenset({"buffer_fields", "field_errors", "max_field_bytes"})
 
 # The callbacks Starlette's own ``parse`` drives: a subclass that overrides one of them keeps Starlette's ``parse``.
 _CALLBACKS = (
@@ -363,8 +363,10 @@ def _native_parse(fp: Any, original: Any, options: dict[str, Any]) -> Any:
         pos = 0
         try:
             try:
+                # Whole UTF-8 text fields come as one (str, str) each; one that is not valid UTF-8 comes raw
+                # (field_errors="bytes") and gets Starlette's decoding below (_user_safe_decode: Latin-1).
                 parser = Parser(
-                    boundary, **opts, buffer_fields=utf8, latin1_fallback=True, max_field_bytes=max_part_size
+                    boundary, **opts, buffer_fields=utf8, field_errors="bytes", max_field_bytes=max_part_size
                 )
                 chunks = self.stream.__aiter__()
                 more = True
@@ -384,10 +386,12 @@ def _native_parse(fp: Any, original: Any, options: dict[str, Any]) -> Any:
                         events = parser.feed(chunk)
                     for ev in events:
                         t = type(ev)
-                        if t is tuple:  # a whole text field: UTF-8, or Latin-1 as Starlette falls back to
+                        if t is tuple:  # a whole text field
                             fields += 1
                             if fields > max_fields:
                                 raise _too_many(MultiPartException, "fields", max_fields)
+                            if type(ev[0]) is bytes:  # not valid UTF-8: Starlette's fallback per string
+                                ev = (user_safe_decode(ev[0], charset), user_safe_decode(ev[1], charset))
                             items.append(ev)
                         elif t is memoryview or t is bytes:
                             if writer is not None:

@@ -218,14 +218,41 @@ enum Ev {
     Field(usize, usize, usize),
 }
 
+/// `field_errors`: a buffered field that is not valid UTF-8 comes as `(str, str)` with U+FFFD for
+/// invalid sequences (MP-H-10, MP-F-01), or as its raw `(bytes, bytes)`, so that a caller with
+/// its own decoding rule (a framework's fallback charset) applies it without losing bytes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum FieldErrors {
+    Replace,
+    Bytes,
+}
+
+impl FieldErrors {
+    fn parse(s: &str) -> PyResult<FieldErrors> {
+        match s {
+            "replace" => Ok(FieldErrors::Replace),
+            "bytes" => Ok(FieldErrors::Bytes),
+            _ => Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "field_errors must be \"replace\" or \"bytes\", not {s:?}"
+            ))),
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            FieldErrors::Replace => "replace",
+            FieldErrors::Bytes => "bytes",
+        }
+    }
+}
+
 struct Core {
     /// Boxed: the parser's SIMD searcher needs 32-byte alignment, and a
     /// pyclass lives in memory the Python allocator aligns to 16 only.
     parser: Box<Parser>,
     buffer_fields: bool,
-    /// `buffer_fields`: a name or value that is not valid UTF-8 is decoded as Latin-1 instead of
-    /// with U+FFFD (Starlette's `_user_safe_decode`).
-    latin1_fallback: bool,
+    /// `buffer_fields`: how a field whose name or value is not valid UTF-8 is handed out.
+    field_errors: FieldErrors,
     /// `buffer_fields`: the text field being read, `(name start, name end)` in `arena`; its value
     /// follows the name there.
     field: Option<(usize, usize)>,
@@ -360,7 +387,7 @@ impl MultipartParser {
         data: Option<&Bound<'py, PyAny>>,
         spans: bool,
     ) -> PyResult<Bound<'py, PyList>> {
-        let latin1 = self.core.latin1_fallback;
+        let raw = self.core.field_errors == FieldErrors::Bytes;
         let mut evs = Vec::new();
         let (r, chunk_len) = match data {
             None => (self.core.run(&[], true, &mut evs), 0),
@@ -385,12 +412,12 @@ impl MultipartParser {
             if !evs.is_empty() {
                 // The events of this chunk before the error, for callers whose own checks (a
                 // Starlette limit) come first in stream order; the parse's result is still the error.
-                let before = events_to_py(py, evs, &self.core.arena, data, chunk_len, spans, latin1)?;
+                let before = events_to_py(py, evs, &self.core.arena, data, chunk_len, spans, raw)?;
                 err.value(py).setattr("events", before)?;
             }
             return Err(err);
         }
-        events_to_py(py, evs, &self.core.arena, data, chunk_len, spans, latin1)
+        events_to_py(py, evs, &self.core.arena, data, chunk_len, spans, raw)
     }
 }
 
@@ -401,7 +428,7 @@ fn events_to_py<'py>(
     data: Option<&Bound<'py, PyAny>>,
     chunk_len: usize,
     spans: bool,
-    latin1_fallback: bool,
+    raw_invalid: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let mut mv: Option<Bound<'py, PyAny>> = None;
     let mut items: Vec<Bound<'py, PyAny>> = Vec::with_capacity(evs.len());
@@ -447,17 +474,11 @@ fn events_to_py<'py>(
             Ev::End => end(py).bind(py).clone().into_any(),
             Ev::Field(a, b, c) => {
                 // Name (MP-H-10) and value (MP-F-01): UTF-8, U+FFFD for invalid sequences, or
-                // Latin-1 for the whole string with `latin1_fallback`.
+                // both raw with `field_errors="bytes"`.
                 match (std::str::from_utf8(&arena[a..b]), std::str::from_utf8(&arena[b..c])) {
                     (Ok(n), Ok(v)) => util::str_pair(py, n, v),
-                    _ if latin1_fallback => {
-                        let t = |x: &[u8]| -> PyResult<Bound<'py, PyAny>> {
-                            Ok(match std::str::from_utf8(x) {
-                                Ok(s) => util::fast_str(py, s).into_any(),
-                                Err(_) => util::latin1_str(py, x)?.into_any(),
-                            })
-                        };
-                        PyTuple::new(py, [t(&arena[a..b])?, t(&arena[b..c])?])?.into_any()
+                    _ if raw_invalid => {
+                        PyTuple::new(py, [PyBytes::new(py, &arena[a..b]), PyBytes::new(py, &arena[b..c])])?.into_any()
                     }
                     _ => util::str_pair(
                         py,
@@ -480,8 +501,8 @@ impl MultipartParser {
                      allow_quoted_pairs=false, max_boundary_bytes=Some(256), max_parts=Some(1000),
                      max_files=Some(1000), max_fields=Some(1000), max_headers=Some(8), max_header_bytes=Some(8192), max_field_bytes=Some(1048576),
                      max_total_field_bytes=Some(10485760), max_file_bytes=Some(10737418240),
-                     max_total_bytes=Some(21474836480), buffer_fields=false, latin1_fallback=false),
-        text_signature = "(boundary, *, allow_preamble=False, allow_lf=False, allow_obs_fold=False, allow_quoted_pairs=False, max_boundary_bytes=256, max_parts=1000, max_files=1000, max_fields=1000, max_headers=8, max_header_bytes=8192, max_field_bytes=1048576, max_total_field_bytes=10485760, max_file_bytes=10737418240, max_total_bytes=21474836480, buffer_fields=False, latin1_fallback=False)"
+                     max_total_bytes=Some(21474836480), buffer_fields=false, field_errors="replace"),
+        text_signature = "(boundary, *, allow_preamble=False, allow_lf=False, allow_obs_fold=False, allow_quoted_pairs=False, max_boundary_bytes=256, max_parts=1000, max_files=1000, max_fields=1000, max_headers=8, max_header_bytes=8192, max_field_bytes=1048576, max_total_field_bytes=10485760, max_file_bytes=10737418240, max_total_bytes=21474836480, buffer_fields=False, field_errors=\"replace\")"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -501,7 +522,7 @@ impl MultipartParser {
         max_file_bytes: Option<i128>,
         max_total_bytes: Option<i128>,
         buffer_fields: bool,
-        latin1_fallback: bool,
+        field_errors: &str,
     ) -> PyResult<MultipartParser> {
         let py = boundary.py();
         let o = options(
@@ -526,7 +547,7 @@ impl MultipartParser {
             core: Core {
                 parser: Box::new(parser),
                 buffer_fields,
-                latin1_fallback,
+                field_errors: FieldErrors::parse(field_errors)?,
                 field: None,
                 arena: Vec::new(),
                 parts: 0,
@@ -573,10 +594,10 @@ impl MultipartParser {
         self.core.buffer_fields
     }
 
-    /// Whether buffered fields that are not valid UTF-8 are decoded as Latin-1.
+    /// How buffered fields that are not valid UTF-8 come: `"replace"` or `"bytes"`.
     #[getter]
-    fn latin1_fallback(&self) -> bool {
-        self.core.latin1_fallback
+    fn field_errors(&self) -> &'static str {
+        self.core.field_errors.name()
     }
 
     /// `buffer_fields`: `True` while a text field is open: its headers were read, its

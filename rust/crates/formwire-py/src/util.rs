@@ -167,15 +167,6 @@ pub fn lossy_str<'py>(py: Python<'py>, b: &[u8]) -> Bound<'py, PyString> {
     }
 }
 
-/// Latin-1 (each byte one code point) as a Python str.
-pub fn latin1_str<'py>(py: Python<'py>, b: &[u8]) -> PyResult<Bound<'py, PyString>> {
-    // SAFETY: CPython copies `b.len()` bytes from a valid pointer; a null result is an error.
-    unsafe {
-        let o = ffi::PyUnicode_DecodeLatin1(b.as_ptr().cast(), b.len() as ffi::Py_ssize_t, std::ptr::null());
-        Ok(Bound::from_owned_ptr_or_err(py, o)?.cast_into_unchecked())
-    }
-}
-
 /// A Python str from Rust text: ASCII is copied straight into a new compact
 /// string (no decoding pass); anything else goes through CPython's decoder.
 #[inline]
