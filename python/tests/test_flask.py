@@ -107,6 +107,34 @@ def test_formwire_limits_are_413_never_an_empty_form() -> None:
         fw_werkzeug.uninstall()
 
 
+def test_install_options_apply_to_the_patch_only() -> None:
+    """install(**options) applies them to the patched parser, and nowhere else: the explicit wiring
+    (fw_werkzeug.MultiPartParser, no install) keeps the defaults, and a later install() without options drops them."""
+    from werkzeug.datastructures import MultiDict
+
+    body = b'--B\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--B\r\nContent-Disposition: form-data; name="b"\r\n\r\n2\r\n--B--\r\n'
+    app.config.update(MAX_FORM_PARTS=1000, MAX_FORM_MEMORY_SIZE=500_000)
+    c = app.test_client()
+    explicit = fw_werkzeug.MultiPartParser(max_form_memory_size=500_000, max_form_parts=1000, cls=MultiDict)
+    fw_werkzeug.install(max_field_bytes=1)  # over it: "1" and "2" are fine, "ab" would not be
+    try:
+        assert fw_werkzeug.installed()
+        r = c.post(
+            "/upload", data=body.replace(b"\r\n1\r\n", b"\r\nab\r\n"), content_type="multipart/form-data; boundary=B"
+        )
+        assert r.status_code == 413
+        form, _ = explicit.parse(io.BytesIO(body.replace(b"\r\n1\r\n", b"\r\nab\r\n")), b"B", None)
+        assert list(form.items(multi=True)) == [("a", "ab"), ("b", "2")]
+        fw_werkzeug.install()
+        r = c.post(
+            "/upload", data=body.replace(b"\r\n1\r\n", b"\r\nab\r\n"), content_type="multipart/form-data; boundary=B"
+        )
+        assert r.status_code == 200 and r.get_json()["fields"] == [["a", "ab"], ["b", "2"]]
+    finally:
+        fw_werkzeug.uninstall()
+    assert not fw_werkzeug.installed()
+
+
 def test_quoted_pairs_read_as_werkzeug_reads_them(client) -> None:  # type: ignore[no-untyped-def]
     """Werkzeug unescapes quoted-pairs in parameters; the shim turns on allow_quoted_pairs (MP-H-07) to match."""
     body = (

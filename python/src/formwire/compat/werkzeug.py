@@ -29,11 +29,21 @@ from formwire.multipart import Parser
 
 __all__ = ["install", "uninstall", "installed"]  # and FormDataParser, MultiPartParser (made on first use)
 
+#: Werkzeug's own ``MultiPartParser.parse`` while :func:`install` has replaced it (the patch is process-wide, as
+#: Werkzeug's class is); ``None`` when not installed.
 _saved: Any = None
-_options: dict[str, Any] = {}
 
 
 def _parse(self: Any, stream: IO[bytes], boundary: bytes, content_length: int | None) -> tuple[Any, Any]:
+    return _parse_with(self, stream, boundary, content_length, {})
+
+
+_parse._formwire = True  # type: ignore[attr-defined]
+
+
+def _parse_with(
+    self: Any, stream: IO[bytes], boundary: bytes, content_length: int | None, options: dict[str, Any]
+) -> tuple[Any, Any]:
     from werkzeug.datastructures import FileStorage, Headers
     from werkzeug.exceptions import RequestEntityTooLarge
 
@@ -46,7 +56,7 @@ def _parse(self: Any, stream: IO[bytes], boundary: bytes, content_length: int | 
         "allow_lf": True,
         "allow_quoted_pairs": True,
     }
-    opts.update(_options)
+    opts.update(options)
     try:
         parser = Parser(boundary, **opts)
     except MultipartError as e:
@@ -120,13 +130,22 @@ def _describe(e: MultipartError) -> str:
 def install(**options: Any) -> None:
     """Makes ``werkzeug.formparser.MultiPartParser`` (and so Flask's ``request.form``/``request.files``) use
     formwire. ``options``: formwire multipart options for every request (e.g. ``allow_preamble=True``)."""
-    global _saved, _options
+    global _saved
     from werkzeug import formparser
 
+    Parser(b"x", **options)  # unknown or invalid options fail here, not at the first request
     if _saved is None:
         _saved = formparser.MultiPartParser.parse
-    _options = dict(options)
-    formparser.MultiPartParser.parse = _parse  # type: ignore[method-assign,assignment]
+    if options:
+        opts = dict(options)
+
+        def parse(self: Any, stream: IO[bytes], boundary: bytes, content_length: int | None) -> tuple[Any, Any]:
+            return _parse_with(self, stream, boundary, content_length, opts)
+
+        parse._formwire = True  # type: ignore[attr-defined]
+    else:
+        parse = _parse
+    formparser.MultiPartParser.parse = parse  # type: ignore[method-assign,assignment]
 
 
 def uninstall() -> None:
@@ -143,7 +162,7 @@ def uninstall() -> None:
 def installed() -> bool:
     from werkzeug import formparser
 
-    return formparser.MultiPartParser.parse is _parse  # type: ignore[comparison-overlap]
+    return getattr(formparser.MultiPartParser.parse, "_formwire", False) is True
 
 
 # Wiring without patching Werkzeug: a FormDataParser whose multipart parser is formwire's, for a Request subclass.
@@ -153,7 +172,7 @@ def _classes() -> tuple[Any, Any]:
     from werkzeug import formparser
 
     class MultiPartParser(formparser.MultiPartParser):
-        """Werkzeug's ``MultiPartParser`` with formwire's ``parse`` (the same options as :func:`install`)."""
+        """Werkzeug's ``MultiPartParser`` with formwire's ``parse`` (formwire's options for Werkzeug, see ``_parse``)."""
 
         parse = _parse
 
