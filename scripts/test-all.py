@@ -78,7 +78,7 @@ def suites() -> list[Suite]:
                 "bash",
                 "-c",
                 "cargo build -q --release -p formwire-v8 --manifest-path rust/Cargo.toml "
-                "--example neutral_cli --features neutral && "
+                "--example neutral_cli && "
                 "exec node rust/crates/formwire-v8/tools/v8-diff.mjs 1 2000",
             ],
             "plain",

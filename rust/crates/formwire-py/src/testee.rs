@@ -3,7 +3,7 @@
 //! published wheel does not carry it; underscore names keep it out of the module's public surface and stubs.
 
 use formwire_v8::EncodeOptions;
-use formwire_v8::neutral;
+use formwire_v8_neutral as neutral;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;

@@ -532,7 +532,7 @@ fn clone_decode(req: &Value, input: &[u8], _cuts: &[usize]) -> String {
     match clone_decode_options(req.get("options")) {
         Err(e) => json!({"error": e}),
         Ok(opts) => match v8::decode_with(input, &opts) {
-            Ok(g) => json!({"ok": {"value": v8::neutral::to_json(&g)}}),
+            Ok(g) => json!({"ok": {"value": formwire_v8_neutral::to_json(&g)}}),
             Err(e) => json!({"error": clone_error(&e)}),
         },
     }
@@ -545,7 +545,7 @@ fn clone_encode(req: &Value) -> Result<Value, Value> {
     if let Some(d) = clone_limit(req.get("options"), "max_depth")? {
         opts.max_depth = u32::try_from(d).unwrap_or(u32::MAX);
     }
-    let g = v8::neutral::from_json(req.get("value").unwrap_or(&Value::Null))
+    let g = formwire_v8_neutral::from_json(req.get("value").unwrap_or(&Value::Null))
         .map_err(|e| clone_error(&e))?;
     let bytes = v8::encode_with(&g, &opts).map_err(|e| clone_error(&e))?;
     let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();

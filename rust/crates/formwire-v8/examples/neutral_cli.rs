@@ -4,7 +4,8 @@
 //! `{"op": "decode", "hex": "ff0f...", "options": {...}}` -> `{"value": <neutral>}` or `{"error": {"code", "offset"}}`
 //! (`decode` and `decode_borrowed` both run; where they disagree the answer is the error `BORROWED_MISMATCH`);
 //! `{"op": "encode", "value": <neutral>}` -> `{"hex": "..."}` or `{"error": {"code"}}`.
-use formwire_v8::{DecodeOptions, decode_borrowed_with, decode_with, encode, neutral};
+use formwire_v8::{DecodeOptions, decode_borrowed_with, decode_with, encode};
+use formwire_v8_neutral as neutral;
 use serde_json::{Value as Json, json};
 use std::io::{BufRead, Write};
 

@@ -17,7 +17,6 @@
 //!   and object ids as [`decode`]; [`BorrowedGraph::to_graph`] gives the owned [`Graph`]);
 //! - [`encode`]: one canonical byte sequence per value (`spec/structured-clone.md`), and
 //!   [`encode_into`] to append it to a caller's buffer;
-//! - feature `neutral`: the neutral JSON value description of `vectors/SCHEMA.md`;
 //! - feature `serde`: [`serde`](crate::serde) `Serializer`/`Deserializer` for plain data.
 //!
 //! ```
@@ -62,9 +61,6 @@ pub mod registry;
 mod string;
 mod tags;
 mod value;
-
-#[cfg(feature = "neutral")]
-pub mod neutral;
 
 #[cfg(feature = "serde")]
 pub mod serde;

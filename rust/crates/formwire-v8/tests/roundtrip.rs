@@ -5,7 +5,8 @@
 mod common;
 
 use common::Gen;
-use formwire_v8::{Graph, decode, encode, neutral};
+use formwire_v8::{Graph, decode, encode};
+use formwire_v8_neutral as neutral;
 
 const CASES: u64 = 3000;
 

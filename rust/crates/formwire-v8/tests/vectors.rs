@@ -4,8 +4,9 @@
 
 use formwire_v8::{
     DecodeOptions, EncodeOptions, Graph, decode, decode_borrowed, decode_borrowed_with,
-    decode_with, encode_with, neutral,
+    decode_with, encode_with,
 };
+use formwire_v8_neutral as neutral;
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
 

@@ -1,7 +1,7 @@
 // Differential test: formwire-v8 against V8 (Node's own serializer) and the JS reference codec
 // (conformance/oracles/reference.mjs, written from spec/structured-clone.md).
 //
-//   cargo build --release -p formwire-v8 --manifest-path rust/Cargo.toml --example neutral_cli --features neutral
+//   cargo build --release -p formwire-v8 --manifest-path rust/Cargo.toml --example neutral_cli
 //   node rust/crates/formwire-v8/tools/v8-diff.mjs [seed] [values]
 //
 // For random JS values (cycles, holes, lone surrogates, views, errors, ...): V8's raw bytes decode to what

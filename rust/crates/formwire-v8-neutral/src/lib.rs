@@ -1,15 +1,13 @@
-//! The neutral value description of `vectors/SCHEMA.md` (feature `neutral`).
+//! The neutral value description of `vectors/SCHEMA.md` for formwire-v8: test support for the
+//! conformance testees and formwire-v8's tests, not published (`publish = false`).
 //!
 //! [`to_json`] describes a [`Graph`] as JSON, objects numbered in first-visit depth-first order (a
 //! view's buffer before the view, SC-N-01), later visits as `{"t": "ref", "id": N}`. [`from_json`]
 //! builds a graph back from such a description.
 
-use crate::bigint::BigInt;
-use crate::error::{Error, ErrorCode};
-use crate::string::JsString;
-use crate::value::{
-    Array, ArrayBuffer, ErrorName, ErrorObject, Graph, Heap, Item, ObjId, Object, Props,
-    RegExpFlags, Value, View, ViewKind,
+use formwire_v8::{
+    Array, ArrayBuffer, BigInt, Error, ErrorCode, ErrorName, ErrorObject, Graph, Heap, Item,
+    JsString, ObjId, Object, Props, RegExpFlags, Value, View, ViewKind,
 };
 use serde_json::{Map, Value as Json, json};
 use std::collections::HashMap;
