@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	formwire "github.com/formwire/formwire/go"
 )
@@ -149,5 +151,28 @@ func TestBoundaryUniform(t *testing.T) {
 	}
 	if a, b := RandomBoundary(), RandomBoundary(); a == b {
 		t.Fatal("same boundary twice")
+	}
+}
+
+// Bytes of a large form (its buffer not cleared first) equals WriteTo's
+// bytes, and its capacity is its length (no uncleared byte is reachable),
+// also when a file's reader fails part way.
+func TestEncoderBytesLarge(t *testing.T) {
+	blob := bytes.Repeat([]byte("0123456789abcdef"), 20_000)
+	e, _ := NewEncoderBoundary("BOUNDARY")
+	for i := 0; i < 100; i++ {
+		e.AddField(fmt.Sprint("f", i), strings.Repeat("v", i))
+	}
+	e.AddFileBytes("file", "a.bin", "application/octet-stream", blob)
+	got, err := e.Bytes()
+	var want bytes.Buffer
+	if _, werr := e.WriteTo(&want); err != nil || werr != nil || !bytes.Equal(got, want.Bytes()) || cap(got) != len(got) {
+		t.Fatalf("%v %v: %d bytes (cap %d), want %d", err, werr, len(got), cap(got), want.Len())
+	}
+	e2, _ := NewEncoderBoundary("BOUNDARY")
+	e2.AddFile("file", "a.bin", "", io.MultiReader(bytes.NewReader(blob), iotest.ErrReader(errors.New("disk"))), int64(len(blob))+10)
+	got, err = e2.Bytes()
+	if err == nil || cap(got) != len(got) {
+		t.Fatalf("%v: %d bytes, cap %d", err, len(got), cap(got))
 	}
 }
