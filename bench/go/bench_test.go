@@ -125,6 +125,8 @@ func run(b *testing.B, size int, fn func()) {
 func mpOptions() *multipart.Options {
 	o := multipart.DefaultOptions()
 	o.MaxParts = 100_000
+	o.MaxFields = 100_000
+	o.MaxFiles = 100_000
 	return &o
 }
 

@@ -220,7 +220,7 @@ async function multipartCase(imp) {
   const chunks = chunksOf(body, W.chunk);
   const ct = W.content_type;
   const headers = { 'content-type': ct, 'content-length': String(body.length) };
-  const fwOpts = { maxParts: Infinity, allowPreamble: !!W.allow_preamble };
+  const fwOpts = { maxParts: Infinity, maxFields: Infinity, maxFiles: Infinity, allowPreamble: !!W.allow_preamble };
 
   if (imp === 'floor-file') {
     // Floor: the copy any parser returning a standard FormData must make. Inside the timer only `new File()` of the

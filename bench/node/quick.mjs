@@ -142,7 +142,7 @@ function ratio(med, a, b, label) {
 if (want('w2')) {
   const body = generated('w2.body');
   const chunks = chunksOf(body);
-  const opts = { maxParts: Infinity };
+  const opts = { maxParts: Infinity, maxFields: Infinity };
   const count = (fd) => {
     let n = 0;
     for (const [, v] of fd) n += v.length;

@@ -391,7 +391,7 @@ def formwire_python_multipart(imp, chunks, w):
     formwire_import()
     from formwire.multipart import END, PART_END, Parser
 
-    opts = dict(max_parts=None, allow_preamble=bool(w.get("allow_preamble")))
+    opts = dict(max_parts=None, max_fields=None, max_files=None, allow_preamble=bool(w.get("allow_preamble")))
     buffered = imp == "formwire-buffered"
     if buffered:
         opts["buffer_fields"] = True

@@ -46,7 +46,7 @@ function streamOf(bytes, chunk = 65536) {
 }
 const sansIo = (bytes) => {
   let parts = 0, n = 0;
-  const p = new MultipartParser(B, { onPartStart() { parts++; }, onData(b) { n += b.length; }, onPartEnd() {}, onEnd() {} }, { maxParts: 20000 });
+  const p = new MultipartParser(B, { onPartStart() { parts++; }, onData(b) { n += b.length; }, onPartEnd() {}, onEnd() {} }, { maxParts: 20000, maxFields: 20000 });
   for (let o = 0; o < bytes.length; o += 65536) p.write(bytes.subarray(o, o + 65536));
   p.end();
   return parts;
@@ -77,13 +77,13 @@ console.log(`# ${runtime}, REPS=${REPS}, W1 file ${fileMiB} MiB`);
 // Same result first: field count and file size.
 {
   const n = await new Request('http://x/', { method: 'POST', body: W2, headers: { 'content-type': CT } }).formData();
-  const o = await formData(streamOf(W2), CT, { maxParts: 20000 });
+  const o = await formData(streamOf(W2), CT, { maxParts: 20000, maxFields: 20000 });
   if ([...n.keys()].length !== 10000 || [...o.keys()].length !== 10000 || n.get('field9') !== o.get('field9')) throw new Error('W2 results differ');
 }
 const req = (bytes) => new Request('http://x/', { method: 'POST', body: streamOf(bytes), headers: { 'content-type': CT }, duplex: 'half' });
 await row('W1 one file', 'Request.formData()', () => req(W1).formData(), 'formData() (stream)', () => formData(streamOf(W1), CT, { maxTotalFieldBytes: null }));
 await row('W1 one file', 'Request.formData()', () => req(W1).formData(), 'MultipartParser (sans-IO)', () => sansIo(W1));
-await row('W2 10,000 fields', 'Request.formData()', () => req(W2).formData(), 'formData() (stream)', () => formData(streamOf(W2), CT, { maxParts: 20000 }));
+await row('W2 10,000 fields', 'Request.formData()', () => req(W2).formData(), 'formData() (stream)', () => formData(streamOf(W2), CT, { maxParts: 20000, maxFields: 20000 }));
 await row('W2 10,000 fields', 'Request.formData()', () => req(W2).formData(), 'MultipartParser (sans-IO)', () => sansIo(W2));
 const fd = new FormData();
 for (let i = 0; i < 1000; i++) fd.append(`f${i}`, `value ${i}`);

@@ -115,6 +115,8 @@ type Parser struct {
 	heldBase    int
 	heldVirtual bool
 	parts       int64
+	// MP-L-05: parts with a filename / without, so far.
+	files, fields int64
 
 	blockStart, headerLimitOff, lineStart int64
 	lines                                 int64
@@ -145,6 +147,8 @@ func normalize(o *Options) Options {
 	}
 	n.MaxBoundaryBytes = formwire.Lim(n.MaxBoundaryBytes)
 	n.MaxParts = formwire.Lim(n.MaxParts)
+	n.MaxFiles = formwire.Lim(n.MaxFiles)
+	n.MaxFields = formwire.Lim(n.MaxFields)
 	n.MaxHeaders = formwire.Lim(n.MaxHeaders)
 	n.MaxHeaderBytes = formwire.Lim(n.MaxHeaderBytes)
 	n.MaxFieldBytes = formwire.Lim(n.MaxFieldBytes)
@@ -240,6 +244,7 @@ func (p *Parser) Reset() {
 	// MP-P-01: the first delimiter may omit its CRLF at offset 0.
 	p.held, p.heldBase, p.heldVirtual = 2, 0, true
 	p.parts, p.fieldTotal = 0, 0
+	p.files, p.fields = 0, 0
 	p.hbuf, p.headers = p.hbuf[:0], p.headers[:0]
 	p.inPart, p.hasHead = false, false
 }
@@ -1064,6 +1069,15 @@ func (p *Parser) endBlock(emptyLine, bodyStart int64) error {
 	h := p.headers[cd]
 	if !p.parseDisposition(h.vs, h.ve) {
 		return p.fail(formwire.MPDisposition, h.line)
+	}
+	// MP-L-05: a file part has a filename (MP-L-02's rule); the offset is
+	// MP-L-01's, the start of this part's header block.
+	if p.disp.hasFilename {
+		if p.files++; p.files > p.opts.MaxFiles {
+			return p.fail(formwire.MPLimitFiles, p.blockStart)
+		}
+	} else if p.fields++; p.fields > p.opts.MaxFields {
+		return p.fail(formwire.MPLimitFields, p.blockStart)
 	}
 	p.ct = ct
 	p.inPart = true

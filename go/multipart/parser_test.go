@@ -248,7 +248,8 @@ func TestBoundaryLengths(t *testing.T) {
 }
 
 // Research §3 (CVE-2023-24536 and others): 100k tiny parts parse in linear
-// time with the part limit off, and fail at part 1001 by default.
+// time with the part and field limits off, and fail at part 1001 by default
+// (max_parts; max_fields when only max_parts is off, MP-L-05).
 func TestManyTinyParts(t *testing.T) {
 	var s bytes.Buffer
 	for i := 0; i < 100_000; i++ {
@@ -259,6 +260,11 @@ func TestManyTinyParts(t *testing.T) {
 	o.MaxParts = formwire.Unlimited
 	o.MaxTotalFieldBytes = formwire.Unlimited
 	got := summary(t, ct, &o, split(s.Bytes(), 7, 4096, 65536))
+	if want := fmt.Sprintf("ERR MP_LIMIT_FIELDS@%d", 1000*49+5); !strings.HasSuffix(got, want) {
+		t.Fatalf("got %s, want %s", got[len(got)-40:], want)
+	}
+	o.MaxFields = formwire.Unlimited
+	got = summary(t, ct, &o, split(s.Bytes(), 7, 4096, 65536))
 	if n := strings.Count(got, "\n"); n != 100_001 {
 		t.Fatalf("%d lines", n)
 	}

@@ -296,7 +296,9 @@ def test_limits_at_exactly_the_limit_pass_and_none_is_unlimited() -> None:
     parts = [part(f"f{i}", b"x") for i in range(1001)]
     many = form(*parts)
     assert parse_chunks([many]) == ("MP_LIMIT_PARTS", len(b"".join(parts[:1000])) + DELIM)
-    assert len(parse_chunks([many], max_parts=None)) == 1001
+    # MP-L-05: with max_parts off, max_fields (1000) stops field 1001 at its header block
+    assert parse_chunks([many], max_parts=None) == ("MP_LIMIT_FIELDS", many.index(b'name="f1000"') - 32)
+    assert len(parse_chunks([many], max_parts=None, max_fields=None)) == 1001
     with pytest.raises(ValueError):
         multipart.Parser(B, max_parts=-1)
     with pytest.raises(TypeError):
@@ -311,6 +313,8 @@ def test_options_report_the_defaults_of_spec_limits() -> None:
         "allow_quoted_pairs": False,
         "max_boundary_bytes": 256,
         "max_parts": 1000,
+        "max_files": 1000,
+        "max_fields": 1000,
         "max_headers": 8,
         "max_header_bytes": 8192,
         "max_field_bytes": 1048576,

@@ -62,7 +62,7 @@ def test_starlette_form_limits_are_413_and_malformed_400_with_the_code(starlette
     # Starlette's own count limit (max_fields=3 here) is a limit too.
     many = b"".join(b'--B\r\nContent-Disposition: form-data; name="x"\r\n\r\n1\r\n' for _ in range(5)) + b"--B--\r\n"
     r = httpx.post(starlette_url + "/upload", content=many, headers=MP)
-    assert r.status_code == 413 and "Too many fields" in r.text, r.text
+    assert r.status_code == 413 and "Too many fields" in r.text and "(MP_LIMIT_FIELDS)" in r.text, r.text
 
 
 def test_starlette_form_without_install(starlette_url: str) -> None:

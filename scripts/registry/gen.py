@@ -145,9 +145,7 @@ def layer(lim: dict) -> str:
 
 def limits(reg: dict, fmt: str | None = None, layer_: str | None = "core") -> list[dict]:
     """The limits of a format (all formats when None) enforced at one layer ("core" by default; None: every layer)."""
-    return [
-        x for x in reg["limits"] if (fmt is None or x["format"] == fmt) and (layer_ is None or layer(x) == layer_)
-    ]
+    return [x for x in reg["limits"] if (fmt is None or x["format"] == fmt) and (layer_ is None or layer(x) == layer_)]
 
 
 def errors(reg: dict, fmt: str | None = None) -> list[dict]:

@@ -53,7 +53,9 @@ def _limits(reg: dict) -> str:
         out.append(f"        public static final java.util.List<String> NAMES = java.util.List.of({names});\n")
         form = ", ".join(_str(x["name"]) for x in lims if x.get("layer", "core") == "form")
         if form:
-            out.append(f"        /** The {fmt} limits of spooling form readers only (registry layer {{@code form}}). */\n")
+            out.append(
+                f"        /** The {fmt} limits of spooling form readers only (registry layer {{@code form}}). */\n"
+            )
             out.append(f"        public static final java.util.List<String> FORM_NAMES = java.util.List.of({form});\n")
         if opts:
             onames = ", ".join(_str(o["name"]) for o in opts)

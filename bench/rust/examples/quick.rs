@@ -328,6 +328,7 @@ fn w2() {
     let bytes = Bytes::from(body.clone());
     let mut opts = Options::default();
     opts.max_parts = 100_000;
+    opts.max_fields = 100_000;
     let want = block_on(multer_fields(&bytes));
     assert_eq!(want.len(), 10_000);
     assert_eq!(block_on(stream_fields(&bytes, &opts)), want);

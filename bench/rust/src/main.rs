@@ -138,6 +138,8 @@ fn formwire_parse(body: &[u8], work: &Value, chunk: usize, keep_strings: bool) -
     use formwire::multipart::{Event, Options, Parser};
     let mut o = Options::default();
     o.max_parts = formwire::multipart::UNLIMITED;
+    o.max_fields = formwire::multipart::UNLIMITED;
+    o.max_files = formwire::multipart::UNLIMITED;
     o.allow_preamble = work["allow_preamble"].as_bool().unwrap_or(false);
     let mut p = Parser::from_content_type(&s(work, "content_type"), o).map_err(|e| e.to_string())?;
     let mut c = Counts::default();

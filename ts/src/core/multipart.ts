@@ -106,6 +106,8 @@ export class PartInfo {
   readonly filenameStar: string | null;
   /** Byte offset of the first header line. */
   readonly offset: number;
+  /** Byte offset of the first body byte (set when the header block ends, before onPartStart). */
+  bodyOffset = 0;
   /**
    * @internal The header block, stored as `name ":" value LF` per header (values OWS-trimmed, obs-folds joined) in
    * a slab shared with other parts: slab[start..end). Null for a block read by the fast path (see `ct`).
@@ -409,6 +411,8 @@ export class MultipartParser {
   private readonly allowObsFold: boolean;
   private readonly allowQuotedPairs: boolean;
   private readonly maxParts: number;
+  private readonly maxFiles: number;
+  private readonly maxFields: number;
   private readonly maxHeaders: number;
   private readonly maxHeaderBytes: number;
   private readonly maxFieldBytes: number;
@@ -440,6 +444,9 @@ export class MultipartParser {
   /** allow_lf: a CR held back before the held needle prefix (or at a chunk end). */
   private heldCR = false;
   private partCount = 0;
+  /** MP-L-05: parts with a filename / without, so far. */
+  private fileCount = 0;
+  private fieldCount = 0;
   private bodyStart = 0;
   private bodyLen = 0;
   private bodyLimit = 0;
@@ -497,6 +504,8 @@ export class MultipartParser {
     this.allowObsFold = options.allowObsFold === true;
     this.allowQuotedPairs = options.allowQuotedPairs === true;
     this.maxParts = lim(options.maxParts, MULTIPART_DEFAULTS.maxParts);
+    this.maxFiles = lim(options.maxFiles, MULTIPART_DEFAULTS.maxFiles);
+    this.maxFields = lim(options.maxFields, MULTIPART_DEFAULTS.maxFields);
     this.maxHeaders = lim(options.maxHeaders, MULTIPART_DEFAULTS.maxHeaders);
     this.maxHeaderBytes = lim(options.maxHeaderBytes, MULTIPART_DEFAULTS.maxHeaderBytes);
     this.maxFieldBytes = lim(options.maxFieldBytes, MULTIPART_DEFAULTS.maxFieldBytes);
@@ -1094,6 +1103,12 @@ export class MultipartParser {
 
   /** MP-H-06 passed: the part's body starts at offset `at`. */
   private startBody(part: PartInfo, at: number): void {
+    // MP-L-05: a file part has a filename (MP-L-02's rule); the offset is MP-L-01's, its header block start
+    if (part.filename !== null) {
+      if (++this.fileCount > this.maxFiles) this.fail('MP_LIMIT_FILES', this.blockStart, 'too many file parts');
+    } else if (++this.fieldCount > this.maxFields) {
+      this.fail('MP_LIMIT_FIELDS', this.blockStart, 'too many field parts');
+    }
     // MP-L-04: the previous part's body is complete; a field's counts
     if (!this.isFile) this.fieldTotal += this.bodyLen;
     this.isFile = part.filename !== null;
@@ -1107,6 +1122,7 @@ export class MultipartParser {
       this.bodyCode = this.maxFieldBytes <= room ? 'MP_LIMIT_FIELD_BYTES' : 'MP_LIMIT_TOTAL_FIELD_BYTES';
     }
     this.bodyStart = at;
+    part.bodyOffset = at;
     this.bodyLen = 0;
     this.held = 0;
     this.heldCR = false;

@@ -1648,8 +1648,69 @@ def limit_cases():
         b"--boundary\r\n", "MP_LIMIT_PARTS", 12, {"max_parts": 0})
     unit = cda + "\r\n\r\nx\r\n--boundary\r\n"
     fin = cda + "\r\n\r\nx\r\n--boundary--\r\n"
-    ok("mp-limit-parts-unlimited", "1001 parts with max_parts null", ["MP-L-01"], None, [X("a", "x")] * 1001,
-       {"max_parts": None}, recipe=[T("--boundary\r\n"), REP(T(unit), 1000), T(fin)])
+    ok("mp-limit-parts-unlimited", "1001 parts with max_parts and max_fields null", ["MP-L-01", "MP-L-05"], None,
+       [X("a", "x")] * 1001, {"max_parts": None, "max_fields": None},
+       recipe=[T("--boundary\r\n"), REP(T(unit), 1000), T(fin)])
+
+    # max_files / max_fields (MP-L-05): a part is a file when it has a filename (MP-L-02's rule)
+    mix = [Part("a", "1"), Part("f", "x", "a.txt"), Part("b", "2"), Part("g", "y", "b.txt"), Part("c", "3")]
+    d, exp = form(mix)
+    ok("mp-limit-files-at", "2 file parts among 5 with max_files 2", ["MP-L-05"], d, exp, {"max_files": 2})
+    ok("mp-limit-fields-at", "3 field parts among 5 with max_fields 3", ["MP-L-05"], d, exp, {"max_fields": 3})
+    ok("mp-limit-files-fields-at", "max_files 2 and max_fields 3: both at the limit", ["MP-L-05"], d, exp,
+       {"max_files": 2, "max_fields": 3})
+    bad("mp-limit-files-over", "2 file parts with max_files 1: at the start of the second file's headers",
+        ["MP-L-05"], d, "MP_LIMIT_FILES", at(d, CD("g", "b.txt")), {"max_files": 1})
+    bad("mp-limit-fields-over", "3 field parts with max_fields 2: at the start of the third field's headers",
+        ["MP-L-05"], d, "MP_LIMIT_FIELDS", at(d, CD("c")), {"max_fields": 2})
+    bad("mp-limit-files-zero", "max_files 0: the first file part (part 2)", ["MP-L-05"], d, "MP_LIMIT_FILES",
+        at(d, CD("f", "a.txt")), {"max_files": 0})
+    bad("mp-limit-fields-zero", "max_fields 0: the first field part (part 1)", ["MP-L-05"], d, "MP_LIMIT_FIELDS", 12,
+        {"max_fields": 0})
+    d, exp = form([Part("a", "1"), Part("b", "2")])
+    ok("mp-limit-files-zero-fields-only", "max_files 0 accepts a body of fields only", ["MP-L-05"], d, exp,
+       {"max_files": 0})
+    d, exp = form([Part("f", "x", "a.txt"), Part("g", "y", "b.txt")])
+    ok("mp-limit-fields-zero-files-only", "max_fields 0 accepts a body of files only", ["MP-L-05"], d, exp,
+       {"max_fields": 0})
+    d, exp = form([Part("f", "x", ""), Part("g", "y", "")])
+    ok("mp-limit-files-empty-filename-at", 'two parts with filename="" and max_fields 0, max_files 2',
+       ["MP-L-05", "MP-H-08"], d, exp, {"max_fields": 0, "max_files": 2})
+    bad("mp-limit-files-empty-filename-is-file", 'filename="" makes the part a file: max_files 1 fires at the second',
+        ["MP-L-05", "MP-H-08"], d, "MP_LIMIT_FILES", at(d, CD("g", "")), {"max_files": 1})
+    d = form([Part("a", "1", None, cd_extra="; filename*=utf-8''x"),
+              Part("b", "2", None, cd_extra="; filename*=utf-8''y")])[0]
+    bad("mp-limit-fields-filename-star-is-field", "filename* alone leaves filename null: the part is a field "
+        "(max_fields 1, max_files 0)", ["MP-L-05", "MP-H-09"], d, "MP_LIMIT_FIELDS",
+        at(d, CD("b", None, "; filename*=utf-8''y")), {"max_fields": 1, "max_files": 0})
+    d = form([Part("f", "x", "a.txt"), Part("g", "y", "b.txt")])[0]
+    bad("mp-limit-files-parts-wins", "max_parts 1 and max_files 1: MP_LIMIT_PARTS fires first, at the same offset "
+        "but when the delimiter line ends", ["MP-L-01", "MP-L-05"], d,
+        "MP_LIMIT_PARTS", at(d, CD("g", "b.txt")), {"max_parts": 1, "max_files": 1})
+    d = payload("--boundary", CD("f", "a.txt"), "", "x", "--boundary", "Content-Disposition: form-data; filename=\"b\"",
+                "", "y", "--boundary--", "")
+    bad("mp-limit-files-disposition-wins", "max_files 1 and a second file part without name: MP_DISPOSITION (the "
+        "part is classified only once its Content-Disposition is accepted)", ["MP-L-05", "MP-H-07"], d,
+        "MP_DISPOSITION", at(d, "Content-Disposition: form-data; filename="), {"max_files": 1})
+    d = form([Part("f", "x", "a.txt")])[0]
+    dd = d[:at(d, "Content-Disposition")] + b"X-A: 1\r\n" + d[at(d, "Content-Disposition"):]
+    bad("mp-limit-files-headers-wins", "max_files 0 and max_headers 1 with 2 header lines: MP_LIMIT_HEADERS (inside the "
+        "block, before it ends)", ["MP-L-05", "MP-H-05"], dd, "MP_LIMIT_HEADERS", at(dd, "Content-Disposition"),
+        {"max_files": 0, "max_headers": 1})
+    bad("mp-limit-files-truncated-headers", "max_files 0 and input that stops inside the file part's header block: "
+        "MP_TRUNCATED", ["MP-L-05", "MP-P-07"], d[:at(d, "\r\n\r\nx")], "MP_TRUNCATED", at(d, "\r\n\r\nx"),
+        {"max_files": 0})
+    # The defaults (1000 each), with max_parts off so that it does not fire first
+    for kind, fn, code in [("files", "a.txt", "MP_LIMIT_FILES"), ("fields", None, "MP_LIMIT_FIELDS")]:
+        cdk = CD("a", fn)
+        u = cdk + "\r\n\r\nx\r\n--boundary\r\n"
+        n = DEFAULTS[f"max_{kind}"]
+        ok(f"mp-limit-{kind}-default-at", f"{n} {kind} with max_parts null: exactly the default max_{kind}",
+           ["MP-L-05"], None, [X("a", "x", fn, headers=[("Content-Disposition", cdv("a", fn))])] * n,
+           {"max_parts": None}, recipe=[T("--boundary\r\n"), REP(T(u), n - 1), T(cdk + "\r\n\r\nx" + close())])
+        bad(f"mp-limit-{kind}-default-over", f"{n + 1} {kind} with max_parts null: {code} at the start of part "
+            f"{n + 1}'s headers", ["MP-L-05"], None, code, 12 + n * len(u), {"max_parts": None},
+            recipe=[T("--boundary\r\n"), REP(T(u), n), T(cdk + "\r\n\r\nx" + close())])
 
     # max_headers
     hl = [cda, "X-A: 1", "X-B: 2"]

@@ -174,6 +174,9 @@ BytesLike = Union[bytes, bytearray, memoryview]
 
 _SHIM_DEFAULTS: dict[str, Any] = {
     "max_parts": None,
+    # python-multipart has no file/field counts (MP-L-05 off, as max_parts).
+    "max_files": None,
+    "max_fields": None,
     "max_field_bytes": None,
     "max_total_bytes": None,
     # What python-multipart accepts, through the core's named lenient options: it skips a preamble.

@@ -323,7 +323,15 @@ def _native_parse(fp: Any, original: Any, options: dict[str, Any]) -> Any:
 
     base_cls = fp.MultiPartParser
     own = {name: base_cls.__dict__.get(name) for name in _CALLBACKS}
-    opts = {"max_parts": None, "max_file_bytes": None, "max_total_bytes": None, **options}
+    # Starlette counts files and fields itself (max_files/max_fields, its own messages): the core's counts are off.
+    opts = {
+        "max_parts": None,
+        "max_files": None,
+        "max_fields": None,
+        "max_file_bytes": None,
+        "max_total_bytes": None,
+        **options,
+    }
 
     async def parse(self: Any) -> Any:
         cls = type(self)
@@ -540,5 +548,8 @@ async def form(
             detail = exc.message
             if cause is not None and (cause.http_status == 413) == limit:
                 detail += f" ({cause.code} at byte {cause.offset})"
+            elif cause is None and exc.message.startswith(("Too many files", "Too many fields")):
+                # Starlette's counts are the registry's max_files / max_fields (MP-L-05): their code, too.
+                detail += " (MP_LIMIT_FILES)" if exc.message.startswith("Too many files") else " (MP_LIMIT_FIELDS)"
             raise HTTPException(status_code=status, detail=detail) from None
         raise

@@ -51,6 +51,9 @@ def _parse_with(
     # first delimiter (an RFC 2046 preamble), it reads bare-LF line ends, and quoted-pairs in parameters (MP-H-07).
     opts: dict[str, Any] = {
         "max_parts": self.max_form_parts,
+        # Werkzeug bounds parts only (max_form_parts); no separate file/field counts (MP-L-05 off).
+        "max_files": None,
+        "max_fields": None,
         "max_field_bytes": self.max_form_memory_size,
         "allow_preamble": True,
         "allow_lf": True,

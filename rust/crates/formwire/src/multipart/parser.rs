@@ -153,6 +153,9 @@ pub struct Parser {
     /// The held bytes are the CRLF implied before the first delimiter.
     held_virtual: bool,
     parts: u64,
+    /// Parts with a `filename` / without, so far (MP-L-05).
+    files: u64,
+    fields: u64,
     // Header block state.
     block_start: u64,
     header_limit_off: u64,
@@ -216,6 +219,8 @@ impl Parser {
             held_base: 0,
             held_virtual: true,
             parts: 0,
+            files: 0,
+            fields: 0,
             block_start: 0,
             header_limit_off: 0,
             line_start: 0,
@@ -260,6 +265,8 @@ impl Parser {
         self.held_base = 0;
         self.held_virtual = true;
         self.parts = 0;
+        self.files = 0;
+        self.fields = 0;
         self.hbuf.clear();
         self.headers.clear();
         self.in_part = false;
@@ -1071,6 +1078,19 @@ impl Parser {
             qp_first,
         ) {
             return Err(self.fail(ErrorCode::MpDisposition, h.line_start));
+        }
+        // MP-L-05: a file part is one with a `filename` (MP-L-02's rule);
+        // the offset is MP-L-01's, the start of this part's header block.
+        if self.disp.filename.is_some() {
+            self.files += 1;
+            if self.files > self.opts.max_files {
+                return Err(self.fail(ErrorCode::MpLimitFiles, self.block_start));
+            }
+        } else {
+            self.fields += 1;
+            if self.fields > self.opts.max_fields {
+                return Err(self.fail(ErrorCode::MpLimitFields, self.block_start));
+            }
         }
         self.content_type = ct;
         self.in_part = true;

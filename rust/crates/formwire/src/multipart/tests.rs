@@ -633,6 +633,40 @@ fn mp_l_01_parts() {
 }
 
 #[test]
+fn mp_l_05_file_and_field_counts() {
+    let field = format!("--b\r\n{CD}\r\nv\r\n");
+    let file = "--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"\"\r\n\r\nx\r\n";
+    let star = "--b\r\nContent-Disposition: form-data; name=\"s\"; filename*=utf-8''x\r\n\r\ny\r\n";
+    let s = format!("{field}{file}{star}{file}--b--");
+    let mut o = strict();
+    o.max_files = 2;
+    o.max_fields = 2; // the filename* part is a field (MP-L-02's rule)
+    assert_eq!(ok_with(&o, s.as_bytes()).len(), 4);
+    o.max_files = 1;
+    let second_file = (field.len() + file.len() + star.len() + 5) as u64;
+    assert_eq!(err_with(&o, s.as_bytes()), e(MpLimitFiles, second_file));
+    o.max_files = 2;
+    o.max_fields = 1;
+    let star_at = (field.len() + file.len() + 5) as u64;
+    assert_eq!(err_with(&o, s.as_bytes()), e(MpLimitFields, star_at));
+    // max_parts fires first (at its delimiter line), at the same offset
+    o.max_parts = 2;
+    assert_eq!(err_with(&o, s.as_bytes()), e(MpLimitParts, star_at));
+    // the counts start over after reset()
+    let mut o = strict();
+    o.max_files = 1;
+    let one = format!("{file}--b--");
+    let mut p = Parser::new(b"b", o).unwrap();
+    for _ in 0..2 {
+        let mut f = p.feed(one.as_bytes());
+        while let Some(ev) = f.next() {
+            ev.unwrap();
+        }
+        p.reset();
+    }
+}
+
+#[test]
 fn mp_l_02_body_bytes() {
     let file = "Content-Disposition: form-data; name=\"f\"; filename=\"x\"\r\n";
     let mut o = strict();

@@ -48,7 +48,8 @@ final class Multipart {
     /** formwire's sans-IO parser: counts body bytes (views: nothing is copied). */
     static long[] formwire(byte[] body, boolean strings) {
         MultipartParser p = MultipartParser.forContentType(Inputs.CONTENT_TYPE,
-                new MultipartOptions().maxParts(MultipartOptions.UNLIMITED).maxTotalFieldBytes(MultipartOptions.UNLIMITED));
+                new MultipartOptions().maxParts(MultipartOptions.UNLIMITED).maxFields(MultipartOptions.UNLIMITED)
+                        .maxFiles(MultipartOptions.UNLIMITED).maxTotalFieldBytes(MultipartOptions.UNLIMITED));
         long parts = 0;
         long bytes = 0;
         byte[] field = new byte[256];

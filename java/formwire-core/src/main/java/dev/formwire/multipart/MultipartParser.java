@@ -117,6 +117,11 @@ public final class MultipartParser {
     private int heldBase;
     private boolean heldVirtual = true;
     private long parts;
+    /** MP-L-05: parts with a filename / without, so far. */
+    private long files;
+    private long fields;
+    /** Where the current part's header block starts (the offset of MP-L-01 and MP-L-05). */
+    private long blockStart;
     private long totalFieldBytes;
 
     // Header block.
@@ -558,6 +563,7 @@ public final class MultipartParser {
         if (parts > opts.maxParts) {
             throw fail(ErrorCode.MP_LIMIT_PARTS, off);
         }
+        blockStart = off;
         headerLimitOff = satAdd(off, opts.maxHeaderBytes);
         lines = 0;
         folding = false;
@@ -1139,6 +1145,14 @@ public final class MultipartParser {
         Disposition d = Disposition.parse(hbuf, spans[cd * 4 + 2], spans[cd * 4 + 3], opts.allowQuotedPairs);
         if (d == null) {
             throw fail(ErrorCode.MP_DISPOSITION, lineStarts[cd]);
+        }
+        // MP-L-05: a file part has a filename (MP-L-02's rule); the offset is MP-L-01's.
+        if (d.filename != null) {
+            if (++files > opts.maxFiles) {
+                throw fail(ErrorCode.MP_LIMIT_FILES, blockStart);
+            }
+        } else if (++fields > opts.maxFields) {
+            throw fail(ErrorCode.MP_LIMIT_FIELDS, blockStart);
         }
         // One copy of the header block per part; Header objects are made only if asked for (Part.headers()).
         part = new Part(d, Arrays.copyOf(hbuf, hlen), Arrays.copyOf(spans, nheaders * 4), cd, ct, start);

@@ -137,8 +137,11 @@ class MultipartParserTest {
         FormwireException e = fails(CT, body, new MultipartOptions());
         assertError(e, ErrorCode.MP_LIMIT_PARTS, off);
         assertEquals(413, e.httpStatus());
+        // MP-L-05: with max_parts off, max_fields (1000) stops field 1001 at the same offset.
+        assertError(fails(CT, body, new MultipartOptions().maxParts(MultipartOptions.UNLIMITED)), ErrorCode.MP_LIMIT_FIELDS, off);
         long t0 = System.nanoTime();
-        List<Bodies.P> parts = Bodies.parse(CT, body, new MultipartOptions().maxParts(MultipartOptions.UNLIMITED));
+        List<Bodies.P> parts = Bodies.parse(CT, body,
+                new MultipartOptions().maxParts(MultipartOptions.UNLIMITED).maxFields(MultipartOptions.UNLIMITED));
         assertEquals(100_000, parts.size());
         assertTrue(System.nanoTime() - t0 < 5_000_000_000L, "linear time");
     }
