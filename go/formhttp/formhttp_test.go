@@ -148,17 +148,27 @@ func TestBodyBuffersNotAliased(t *testing.T) {
 	}
 }
 
-// A form limit that is not a wire limit (ReadForm's MaxFiles) is still a 413.
+// The form-layer limit (ReadForm's MaxDiskBytes, max_disk_bytes) and the
+// file count (max_files) are 413s with their codes in the answer.
 func TestMiddlewareFormLimitIs413(t *testing.T) {
 	e, b := multipartBody(t)
-	h := Middleware(&Options{Form: &multipart.FormOptions{MaxMemory: 1 << 20, MaxDiskBytes: 1 << 20, MaxFiles: 0}})(
-		http.HandlerFunc(func(http.ResponseWriter, *http.Request) { t.Error("next ran") }))
-	r := httptest.NewRequest("POST", "/", bytes.NewReader(b))
-	r.Header.Set("Content-Type", e.ContentType())
-	w := httptest.NewRecorder()
-	h.ServeHTTP(w, r)
-	if w.Code != 413 {
-		t.Fatal(w.Code, w.Body.String())
+	noFiles := multipart.DefaultOptions()
+	noFiles.MaxFiles = 0
+	for _, c := range []struct {
+		o    Options
+		code formwire.Code
+	}{
+		{Options{Form: &multipart.FormOptions{MaxDiskBytes: 4}}, formwire.MPLimitDiskBytes}, // "hello" goes to disk
+		{Options{Multipart: &noFiles}, formwire.MPLimitFiles},
+	} {
+		h := Middleware(&c.o)(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { t.Error("next ran") }))
+		r := httptest.NewRequest("POST", "/", bytes.NewReader(b))
+		r.Header.Set("Content-Type", e.ContentType())
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != 413 || !strings.Contains(w.Body.String(), string(c.code)) {
+			t.Fatal(c.code, w.Code, w.Body.String())
+		}
 	}
 }
 

@@ -7,7 +7,6 @@ import (
 	stdmultipart "mime/multipart"
 	"net/textproto"
 	"os"
-	"strconv"
 	"unicode/utf8"
 	"unsafe"
 
@@ -15,10 +14,12 @@ import (
 	"github.com/formwire/formwire/go/internal/text"
 )
 
-// FormOptions bounds what ReadForm keeps. They are not wire limits (those are
-// Options, spec/limits.md) but resources of this machine; each is on by
-// default and exceeding one is a *LimitError (errors.Is(err, formwire.ErrLimit),
-// HTTP 413).
+// FormOptions bounds what ReadForm keeps on this machine. The wire limits,
+// file and field counts included (max_files, max_fields: MP-L-05), are the
+// Reader's Options; MaxDiskBytes is the registry's form-layer limit
+// max_disk_bytes (MP-L-06), on by default, and exceeding it is a
+// *formwire.Error with code MP_LIMIT_DISK_BYTES (errors.Is(err,
+// formwire.ErrLimit), HTTP 413), like every other limit.
 type FormOptions struct {
 	// MaxMemory is how many file bytes, all files together, are kept in
 	// memory; a file that does not fit goes to a temp file. Default 32 MiB
@@ -29,11 +30,10 @@ type FormOptions struct {
 	// to its temp file as soon as it passes this size, instead of being
 	// buffered up to MaxMemory first. Default 1 MiB.
 	MaxFileMemory int64
-	// MaxDiskBytes is how many bytes all temp files of one form may hold.
-	// Default 10 GiB.
+	// MaxDiskBytes (max_disk_bytes, MP-L-06) is how many bytes all temp
+	// files of one form may hold; formwire.Unlimited turns it off. Default
+	// formwire.DefaultMultipartMaxDiskBytes (10 GiB).
 	MaxDiskBytes int64
-	// MaxFiles is how many file parts one form may have. Default 1000.
-	MaxFiles int64
 	// TempDir is where temp files go (os.TempDir when empty). Each is created
 	// with os.CreateTemp: mode 0600, owner-only.
 	TempDir string
@@ -41,21 +41,8 @@ type FormOptions struct {
 
 // DefaultFormOptions returns the FormOptions defaults.
 func DefaultFormOptions() FormOptions {
-	return FormOptions{MaxMemory: 32 << 20, MaxFileMemory: 1 << 20, MaxDiskBytes: 10 << 30, MaxFiles: 1000}
+	return FormOptions{MaxMemory: 32 << 20, MaxFileMemory: 1 << 20, MaxDiskBytes: formwire.DefaultMultipartMaxDiskBytes}
 }
-
-// LimitError is a FormOptions limit exceeded while reading a form.
-type LimitError struct {
-	Name  string // "MaxMemory", "MaxDiskBytes" or "MaxFiles"
-	Limit int64
-}
-
-func (e *LimitError) Error() string {
-	return "multipart: form exceeds " + e.Name + " (" + strconv.FormatInt(e.Limit, 10) + ")"
-}
-
-// Is makes errors.Is(err, formwire.ErrLimit) true.
-func (e *LimitError) Is(target error) bool { return target == formwire.ErrLimit }
 
 // Form is a parsed form: text fields in Value (MP-F-01: UTF-8 with U+FFFD),
 // files in File, both in body order under each name (MP-F-04). Call RemoveAll
@@ -209,7 +196,7 @@ func ReadForm(r *Reader, fo *FormOptions) (form *Form, err error) {
 	if fo != nil {
 		opts = *fo
 	}
-	maxMem, maxDisk, maxFiles := formwire.Lim(opts.MaxMemory), formwire.Lim(opts.MaxDiskBytes), formwire.Lim(opts.MaxFiles)
+	maxMem, maxDisk := formwire.Lim(opts.MaxMemory), formwire.Lim(opts.MaxDiskBytes)
 	maxFileMem := formwire.Lim(opts.MaxFileMemory)
 	form = &Form{Value: map[string][]string{}, File: map[string][]*FileHeader{}}
 	var tmp *os.File
@@ -233,7 +220,10 @@ func ReadForm(r *Reader, fo *FormOptions) (form *Form, err error) {
 	}
 	r.pending = nil
 	var a arena
-	var mem, disk, files int64
+	var mem, disk int64
+	// The current file's body offset and the temp files' total before it
+	// (MP-L-06: a file moved to disk counts from its first byte).
+	var fileStart, diskBefore int64
 	var field []byte
 	// Text fields in body order; the map is built once at the end, sized
 	// for all of them (growing it field by field rehashes it ~log2(n) times).
@@ -261,10 +251,7 @@ func ReadForm(r *Reader, fo *FormOptions) (form *Form, err error) {
 				field = field[:0]
 				continue
 			}
-			files++
-			if files > maxFiles {
-				return form, &LimitError{"MaxFiles", opts.MaxFiles}
-			}
+			fileStart, diskBefore = h.BodyOffset(), disk
 			fh = &FileHeader{Filename: h.Filename(), Header: textproto.MIMEHeader{}, ContentType: h.Type()}
 			for i := 0; i < h.NumHeaders(); i++ {
 				n, v := h.Header(i)
@@ -297,8 +284,9 @@ func ReadForm(r *Reader, fo *FormOptions) (form *Form, err error) {
 					buf = nil
 				}
 				disk += int64(len(d))
-				if disk > maxDisk {
-					return form, &LimitError{"MaxDiskBytes", opts.MaxDiskBytes}
+				if disk > maxDisk { // MP-L-06, at the file's byte that makes the total max_disk_bytes + 1
+					return form, &formwire.Error{Code: formwire.MPLimitDiskBytes, Offset: fileStart + maxDisk - diskBefore,
+						Message: "temp files longer than max_disk_bytes"}
 				}
 				if _, err := tmp.Write(d); err != nil {
 					return form, err

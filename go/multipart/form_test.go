@@ -115,9 +115,10 @@ func TestReadFormAbortRemovesTempFiles(t *testing.T) {
 	}
 }
 
-// 5,000 file parts: MaxFiles (default 1000) stops them with a 413-class
-// error and no temp file left; with it raised they all arrive, and none of
-// the 200 that went to disk holds a file descriptor.
+// 5,000 file parts: max_files (default 1000, MP-L-05) stops them with
+// MP_LIMIT_FILES at file 1001's header block and no temp file left; with it
+// raised they all arrive, and none of the 200 that went to disk holds a file
+// descriptor.
 func TestManyFileParts(t *testing.T) {
 	var parts []string
 	for i := 0; i < 5000; i++ {
@@ -132,15 +133,16 @@ func TestManyFileParts(t *testing.T) {
 	fo.TempDir = dir
 	r, _ := NewReader(bytes.NewReader(b), ct, &o)
 	_, err := ReadForm(r, &fo)
-	var le *LimitError
-	if !errors.As(err, &le) || le.Name != "MaxFiles" || !errors.Is(err, formwire.ErrLimit) {
-		t.Fatal(err)
+	var fe *formwire.Error
+	at := int64(1000*len("--b\r\n"+parts[0]+"\r\n") + len("--b\r\n"))
+	if !errors.As(err, &fe) || fe.Code != formwire.MPLimitFiles || fe.Offset != at || !errors.Is(err, formwire.ErrLimit) {
+		t.Fatal(err, at)
 	}
 	if left := tempEntries(t, dir); len(left) != 0 {
 		t.Fatalf("%d temp files left", len(left))
 	}
 	fdsBefore := openFDs(t)
-	fo.MaxFiles = formwire.Unlimited
+	o.MaxFiles = formwire.Unlimited
 	r, _ = NewReader(bytes.NewReader(b), ct, &o)
 	form, err := ReadForm(r, &fo)
 	if err != nil {
@@ -169,16 +171,42 @@ func openFDs(t *testing.T) int {
 func TestReadFormDiskLimit(t *testing.T) {
 	dir := t.TempDir()
 	b := body("Content-Disposition: form-data; name=f; filename=a\r\n\r\n" + strings.Repeat("x", 5000))
-	fo := FormOptions{MaxMemory: 10, MaxDiskBytes: 4000, MaxFiles: 10, TempDir: dir}
+	fo := FormOptions{MaxMemory: 10, MaxDiskBytes: 4000, TempDir: dir}
 	r, _ := NewReader(bytes.NewReader(b), ct, nil)
 	_, err := ReadForm(r, &fo)
-	var le *LimitError
-	if !errors.As(err, &le) || le.Name != "MaxDiskBytes" {
-		t.Fatal(err)
+	// MP-L-06: the file's byte number 4001 (the file went to disk from its first byte)
+	at := int64(bytes.IndexByte(b, 'x')) + 4000
+	var fe *formwire.Error
+	if !errors.As(err, &fe) || fe.Code != formwire.MPLimitDiskBytes || fe.Offset != at || formwire.StatusOf(err) != 413 {
+		t.Fatal(err, at)
 	}
 	if left := tempEntries(t, dir); len(left) != 0 {
 		t.Fatal(left)
 	}
+	// Two files: the second crosses the total; in memory (MaxMemory) nothing counts.
+	b = body("Content-Disposition: form-data; name=f; filename=a\r\n\r\n"+strings.Repeat("x", 3000),
+		"Content-Disposition: form-data; name=g; filename=b\r\n\r\n"+strings.Repeat("y", 3000))
+	r, _ = NewReader(bytes.NewReader(b), ct, nil)
+	_, err = ReadForm(r, &fo)
+	at = int64(bytes.IndexByte(b, 'y')) + 1000
+	if !errors.As(err, &fe) || fe.Code != formwire.MPLimitDiskBytes || fe.Offset != at {
+		t.Fatal(err, at)
+	}
+	fo.MaxMemory = 6000
+	fo.MaxFileMemory = 6000
+	r, _ = NewReader(bytes.NewReader(b), ct, nil)
+	form, err := ReadForm(r, &fo)
+	if err != nil || len(form.File) != 2 {
+		t.Fatal(err)
+	}
+	form.RemoveAll()
+	fo.MaxMemory, fo.MaxFileMemory = 10, 0
+	fo.MaxDiskBytes = formwire.Unlimited
+	r, _ = NewReader(bytes.NewReader(b), ct, nil)
+	if form, err = ReadForm(r, &fo); err != nil {
+		t.Fatal(err)
+	}
+	form.RemoveAll()
 }
 
 // ReadForm from a Reader whose first part was already handed out skips that

@@ -142,3 +142,49 @@ def test_aparse_form_from_asgi_receive_and_async_iterable() -> None:
     a, b = asyncio.run(run())
     for f in (a, b):
         assert f["a"] == "1" and f["f"].read() == b"zz"  # type: ignore[union-attr]
+
+
+def test_max_disk_bytes_counts_rolled_over_files_from_their_first_byte(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """MP-L-06: files kept in memory count nothing; a file that rolls over to disk counts all its bytes; the byte
+    that makes the total max_disk_bytes + 1 is MP_LIMIT_DISK_BYTES (HTTP 413), and every file is closed."""
+    body = form(
+        part("s", b"s" * 500, filename="s"),
+        part("a", b"\x01" * 3000, filename="a"),
+        part("b", b"\x02" * 3000, filename="b"),
+    )
+    kw = {"spool_max_size": 1000, "tempdir": str(tmp_path)}
+    with pytest.raises(formwire.MultipartError) as e:
+        formwire.parse_form(body, CT, max_disk_bytes=4000, chunk_size=256, **kw)  # type: ignore[arg-type]
+    assert (e.value.code, e.value.offset, e.value.http_status) == (
+        "MP_LIMIT_DISK_BYTES",
+        body.index(b"\x02") + 1000,
+        413,
+    )
+    with pytest.raises(formwire.MultipartError) as e:
+        asyncio.run(formwire.aparse_form(_chunks(body, 256), CT, max_disk_bytes=4000, **kw))  # type: ignore[arg-type]
+    assert (e.value.code, e.value.offset) == ("MP_LIMIT_DISK_BYTES", body.index(b"\x02") + 1000)
+    for ok in (6000, None):
+        with formwire.parse_form(body, CT, max_disk_bytes=ok, **kw) as f:  # type: ignore[arg-type]
+            assert f["b"].size == 3000  # type: ignore[union-attr]
+    assert formwire.form.MAX_DISK_BYTES == 10 << 30
+
+
+async def _chunks(body: bytes, n: int):  # type: ignore[no-untyped-def]
+    for i in range(0, len(body), n):
+        yield body[i : i + n]
+
+
+def test_max_files_and_max_fields_reach_the_native_parser() -> None:
+    """MP-L-05 through parse_form's options: a file part number max_files + 1 fails at its header block."""
+    body = form(part("a", b"1"), part("f", b"x", filename="f"), part("g", b"y", filename="g"))
+    with pytest.raises(formwire.MultipartError) as e:
+        formwire.parse_form(body, CT, max_files=1)
+    assert (e.value.code, e.value.offset, e.value.http_status) == (
+        "MP_LIMIT_FILES",
+        body.index(b"Content-Disposition: form-data; name=\"g\""),
+        413,
+    )
+    with pytest.raises(formwire.MultipartError) as e:
+        formwire.parse_form(body, CT, max_fields=0)
+    assert (e.value.code, e.value.offset) == ("MP_LIMIT_FIELDS", body.index(b"Content-Disposition"))
+    assert len(formwire.parse_form(body, CT, max_files=2, max_fields=1)) == 3

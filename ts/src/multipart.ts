@@ -633,6 +633,9 @@ class FormDataBuilder implements MultipartHandler {
   private actions: Array<() => Promise<void> | void> = [];
   private spilling: { path: string; handle: Promise<SpillHandle>; pending: Uint8Array[] } | null = null;
   private readonly made: string[] = [];
+  /** MP-L-06: bytes of the spilled files so far, and before the current one. */
+  private disk = 0;
+  private diskBefore = 0;
 
   constructor(spill: SpillEnv | null) {
     this.spill = spill;
@@ -654,10 +657,17 @@ class FormDataBuilder implements MultipartHandler {
         this.made.push(path);
         this.spilling = { path, handle, pending: this.views() };
         this.n = 0;
+        this.diskBefore = this.disk;
+        this.disk += this.size;
       }
       if (this.spilling !== null) {
         this.spilling.pending.push(chunk.subarray(start, end));
         this.size += end - start;
+        this.disk += end - start;
+        if (this.disk > sp.maxDiskBytes) {
+          // MP-L-06: at the file's byte that makes the total max_disk_bytes + 1 (formData() then removes the files)
+          throw new FormwireError('MP_LIMIT_DISK_BYTES', this.cur!.bodyOffset + sp.maxDiskBytes - this.diskBefore, 'temp files longer than maxDiskBytes');
+        }
         return;
       }
     }

@@ -227,6 +227,33 @@ test('formData spill: large file parts go to temp files, small ones stay in memo
   }
 });
 
+test('formData spill: maxDiskBytes (MP-L-06) fails with MP_LIMIT_DISK_BYTES at the byte over, and removes the files', async () => {
+  const { mkdtempSync, readdirSync, rmSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const dir = mkdtempSync(join(tmpdir(), 'fw-spill-'));
+  try {
+    const form = new FormData();
+    form.append('a', new File([new Uint8Array(3000).fill(1)], 'a.bin'));
+    form.append('b', new File([new Uint8Array(3000).fill(2)], 'b.bin')); // bytes no header or boundary has
+    form.append('c', new File(['small'], 'c.txt')); // stays in memory: counts nothing
+    const enc = encodeFormData(form);
+    const bytes = await enc.bytes();
+    const run = (maxDiskBytes: number | null | undefined) =>
+      formData(Readable.from(chunked(bytes, 1024)), enc.contentType, { spill: { threshold: 1000, dir, maxDiskBytes } });
+    // the second file (moved to disk from its first byte) holds the total's byte 4001: its byte 1000
+    const at = bytes.indexOf(2) + 1000;
+    await assert.rejects(run(4000), (e: unknown) => e instanceof FormwireError && e.code === 'MP_LIMIT_DISK_BYTES' && e.offset === at && e.httpStatus === 413);
+    assert.equal(readdirSync(dir).length, 0);
+    for (const ok of [6000, null, undefined]) {
+      const fd = await run(ok);
+      assert.equal((fd.get('b') as File).size, 3000);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('formData() also reads urlencoded bodies, like Response.formData()', async () => {
   const req = new Request('http://localhost/', { method: 'POST', body: 'a=1&b=%C3%A9+x&a=2', headers: { 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' } });
   const fd = await formData(req);

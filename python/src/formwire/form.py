@@ -8,7 +8,9 @@
 
 Text fields are collected by the native parser and handed over as ``(name, str)`` pairs (MP-F-01: UTF-8 with
 U+FFFD, BOM kept); file parts are written to a :class:`tempfile.SpooledTemporaryFile` that stays in memory up to
-``spool_max_size`` bytes. ``application/x-www-form-urlencoded`` bodies are parsed too (fields only).
+``spool_max_size`` bytes. ``max_disk_bytes`` (MP-L-06, default 10 GiB, ``None`` for unlimited) bounds the bytes of
+all files that went to disk together (a file that rolls over counts from its first byte): beyond it the parse fails with
+``MP_LIMIT_DISK_BYTES`` (HTTP 413). ``application/x-www-form-urlencoded`` bodies are parsed too (fields only).
 """
 
 from __future__ import annotations
@@ -18,12 +20,15 @@ from collections.abc import AsyncIterable, Awaitable, Callable, Iterator, Mappin
 from typing import IO, Any, Union
 
 from formwire._formwire import PART_END, Part, parse_mime
+from formwire._registry import FORM_DEFAULTS
+from formwire.errors import MultipartError
 from formwire.multipart import Parser, Source, aiter_chunks, boundary_from_content_type, iter_chunks
 from formwire.urlencoded import Parser as UrlencodedParser
 
 __all__ = ["parse_form", "aparse_form", "FormData", "UploadedFile"]
 
 SPOOL_MAX_SIZE = 1 << 20
+MAX_DISK_BYTES = FORM_DEFAULTS["multipart"]["max_disk_bytes"]
 
 
 class UploadedFile:
@@ -175,13 +180,18 @@ def _kind(content_type: str | bytes) -> str:
 class _Collector:
     """Turns parser events into entries (shared by the sync and async paths)."""
 
-    __slots__ = ("items", "cur", "spool_max_size", "tempdir")
+    __slots__ = ("items", "cur", "spool_max_size", "tempdir", "max_disk", "disk", "body_offset")
 
-    def __init__(self, spool_max_size: int, tempdir: str | None) -> None:
+    def __init__(self, spool_max_size: int, tempdir: str | None, max_disk_bytes: int | None = MAX_DISK_BYTES) -> None:
         self.items: list[tuple[str, Value]] = []
         self.cur: UploadedFile | None = None
         self.spool_max_size = spool_max_size
         self.tempdir = tempdir
+        if max_disk_bytes is not None and max_disk_bytes < 0:
+            raise ValueError("max_disk_bytes must be >= 0 (None is unlimited)")
+        self.max_disk = max_disk_bytes
+        self.disk = 0  # MP-L-06: bytes of the finished files that went to disk
+        self.body_offset = 0  # the current file's first body byte
 
     def take(self, events: list[Any]) -> None:
         items = self.items
@@ -192,15 +202,26 @@ class _Collector:
             elif t is memoryview or t is bytes:
                 cur = self.cur
                 assert cur is not None
+                size = cur.size + len(ev)
+                # MP-L-06: past spool_max_size the file is on disk, from its first byte
+                if size > self.spool_max_size and self.max_disk is not None and self.disk + size > self.max_disk:
+                    raise MultipartError(
+                        "temporary files longer than max_disk_bytes",
+                        "MP_LIMIT_DISK_BYTES",
+                        self.body_offset + self.max_disk - self.disk,
+                    )
                 cur.file.write(ev)
-                cur.size += len(ev)
+                cur.size = size
             elif t is Part:
                 f = tempfile.SpooledTemporaryFile(max_size=self.spool_max_size, dir=self.tempdir)
                 self.cur = UploadedFile(ev, f)
+                self.body_offset = ev.body_offset
                 items.append((ev.name, self.cur))
             elif ev is PART_END:
                 if self.cur is not None:
                     self.cur.file.seek(0)
+                    if self.cur.size > self.spool_max_size:
+                        self.disk += self.cur.size
                 self.cur = None
 
     def touches_disk(self, events: list[Any]) -> bool:
@@ -229,6 +250,7 @@ def parse_form(
     content_type: str | bytes,
     *,
     spool_max_size: int = SPOOL_MAX_SIZE,
+    max_disk_bytes: int | None = MAX_DISK_BYTES,
     tempdir: str | None = None,
     chunk_size: int = 1 << 16,
     **options: Any,
@@ -236,7 +258,8 @@ def parse_form(
     """Parses a whole ``multipart/form-data`` or ``application/x-www-form-urlencoded`` body.
 
     ``body``: bytes, a binary file, or an iterable of chunks. ``options``: the parser's lenient flags and limits
-    (multipart) or ``max_pairs``/``max_bytes`` (urlencoded). Raises :class:`formwire.MultipartError` /
+    (multipart: ``max_files``, ``max_fields``, ...) or ``max_pairs``/``max_bytes`` (urlencoded). ``max_disk_bytes``:
+    the most bytes all spooled files that rolled over to disk may hold (MP-L-06, ``MP_LIMIT_DISK_BYTES``). Raises :class:`formwire.MultipartError` /
     :class:`formwire.UrlencodedError`; no temporary file outlives an error.
     """
     kind = _kind(content_type)
@@ -248,7 +271,7 @@ def parse_form(
         items.extend(up.close())
         return FormData(items)
     parser = Parser(boundary_from_content_type(content_type), buffer_fields=True, **options)
-    c = _Collector(spool_max_size, tempdir)
+    c = _Collector(spool_max_size, tempdir, max_disk_bytes)
     try:
         for chunk in iter_chunks(body, chunk_size):
             c.take(parser.feed(chunk))
@@ -264,6 +287,7 @@ async def aparse_form(
     content_type: str | bytes,
     *,
     spool_max_size: int = SPOOL_MAX_SIZE,
+    max_disk_bytes: int | None = MAX_DISK_BYTES,
     tempdir: str | None = None,
     **options: Any,
 ) -> FormData:
@@ -281,7 +305,7 @@ async def aparse_form(
         items.extend(up.close())
         return FormData(items)
     parser = Parser(boundary_from_content_type(content_type), buffer_fields=True, **options)
-    c = _Collector(spool_max_size, tempdir)
+    c = _Collector(spool_max_size, tempdir, max_disk_bytes)
     import asyncio
 
     async def take(events: list[Any]) -> None:

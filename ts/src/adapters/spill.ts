@@ -5,6 +5,7 @@
  * The set of live temp files, the exit hook and the FinalizationRegistry are per process on purpose: a temp file
  * must go when its File is garbage-collected or when the process exits, whichever parse made it.
  */
+import { MULTIPART_FORM_DEFAULTS } from '../core/registry.js';
 
 /** Where formData() spills large file parts (Node 20+ only: uses node:fs and fs.openAsBlob). */
 export interface SpillOptions {
@@ -12,6 +13,12 @@ export interface SpillOptions {
   threshold?: number;
   /** Directory for the temp files. Default os.tmpdir(). */
   dir?: string;
+  /**
+   * `max_disk_bytes` (MP-L-06): the most bytes all temp files of one body may hold together; a file part moved to
+   * disk counts from its first byte. Beyond it formData() fails with `MP_LIMIT_DISK_BYTES` (HTTP 413) and removes
+   * its temp files. Default 10 GiB; `null` or `Infinity` is unlimited.
+   */
+  maxDiskBytes?: number | null;
 }
 
 /** An open temp file. */
@@ -23,6 +30,8 @@ export interface SpillHandle {
 /** What the FormData builder needs to spill: everything that touches the file system. */
 export interface SpillEnv {
   threshold: number;
+  /** max_disk_bytes (Infinity when off). */
+  maxDiskBytes: number;
   /** A new temp file path (tracked until removed), and the file opened exclusively for writing. */
   create(): { path: string; handle: Promise<SpillHandle> };
   /** The closed temp file as a Blob; the file is removed when `owner` is garbage-collected or at exit. */
@@ -119,6 +128,7 @@ export async function spillEnv(o: SpillOptions): Promise<SpillEnv> {
   const dir = o.dir ?? os.tmpdir();
   return {
     threshold: o.threshold ?? 1048576,
+    maxDiskBytes: o.maxDiskBytes === undefined ? MULTIPART_FORM_DEFAULTS.maxDiskBytes : (o.maxDiskBytes ?? Infinity),
     create() {
       const p = path.join(dir, `formwire-${(globalThis as { crypto: Crypto }).crypto.randomUUID()}`);
       live.add(p);

@@ -1,5 +1,8 @@
 package dev.formwire.multipart;
 
+import dev.formwire.ErrorCode;
+import dev.formwire.FormwireException;
+import dev.formwire.Limits;
 import dev.formwire.Utf8;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -22,14 +25,14 @@ import java.util.List;
  * deletes every temporary file; so does a failed {@link #read} before it throws.
  *
  * <p>Memory is bounded by the parser's limits ({@code max_total_field_bytes} for all fields together) plus the
- * threshold per file; disk by {@link Options#maxDiskBytes} and {@link Options#maxFiles}.
+ * threshold per file; disk by {@link Options#maxDiskBytes} ({@code max_disk_bytes}, MP-L-06) and the parser's
+ * {@code max_files} (MP-L-05). Exceeding any of them is a {@link dev.formwire.FormwireException} with its code (HTTP 413).
  */
 public final class FormData implements Closeable {
     /** Spill settings (the parsing limits are the {@link MultipartOptions}). */
     public static final class Options {
         long memoryThreshold = 64 * 1024;
-        long maxDiskBytes = Long.MAX_VALUE;
-        long maxFiles = Long.MAX_VALUE;
+        long maxDiskBytes = Limits.Multipart.MAX_DISK_BYTES;
         Path tempDir;
 
         /** The defaults. */
@@ -37,28 +40,20 @@ public final class FormData implements Closeable {
 
         /** Files up to this many bytes stay in memory (default 64 KiB). */
         public Options memoryThreshold(long n) { memoryThreshold = n; return this; }
-        /** Most bytes written to temporary files for one form (default: bounded by {@code max_total_bytes} only). */
-        public Options maxDiskBytes(long n) { maxDiskBytes = n; return this; }
-        /** Most temporary files for one form (default: bounded by {@code max_parts} only). */
-        public Options maxFiles(long n) { maxFiles = n; return this; }
+        /**
+         * Most bytes written to temporary files for one form ({@code max_disk_bytes}, MP-L-06; default 10 GiB,
+         * {@link MultipartOptions#UNLIMITED} turns it off): {@code MP_LIMIT_DISK_BYTES} beyond. The number of file
+         * parts is the parser's {@code max_files} ({@link MultipartOptions#maxFiles}).
+         */
+        public Options maxDiskBytes(long n) {
+            if (n < 0) {
+                throw new IllegalArgumentException("a limit is >= 0 (UNLIMITED turns it off)");
+            }
+            maxDiskBytes = n;
+            return this;
+        }
         /** Where temporary files go (default: {@code java.io.tmpdir}). */
         public Options tempDir(Path dir) { tempDir = dir; return this; }
-    }
-
-    /** A spill limit of {@link Options} was exceeded (the form's temporary files are deleted). */
-    public static final class SpillLimitException extends IOException {
-        private static final long serialVersionUID = 1L;
-        private final String limit;
-
-        SpillLimitException(String limit, long value) {
-            super(limit + " " + value + " exceeded");
-            this.limit = limit;
-        }
-
-        /** {@code maxDiskBytes} or {@code maxFiles}. */
-        public String limit() {
-            return limit;
-        }
     }
 
     /** One entry: a string, or a file (in memory or in a temporary file). */
@@ -147,13 +142,11 @@ public final class FormData implements Closeable {
                 OutputStream file = null;
                 Path path = null;
                 long size = 0;
+                long diskBefore = disk; // MP-L-06: a file moved to disk counts from its first byte
                 try {
                     for (int n; (n = p.read(buf)) > 0; ) {
                         size += n;
                         if (file == null && size > spill.memoryThreshold) {
-                            if (temps.size() >= spill.maxFiles) {
-                                throw new SpillLimitException("maxFiles", spill.maxFiles);
-                            }
                             path = createTemp(spill.tempDir);
                             temps.add(path);
                             file = Files.newOutputStream(path);
@@ -163,8 +156,10 @@ public final class FormData implements Closeable {
                         }
                         if (file != null) {
                             disk += n;
-                            if (disk > spill.maxDiskBytes) {
-                                throw new SpillLimitException("maxDiskBytes", spill.maxDiskBytes);
+                            if (disk > spill.maxDiskBytes) { // MP-L-06: at the byte that makes it max_disk_bytes + 1
+                                throw new FormwireException(ErrorCode.MP_LIMIT_DISK_BYTES,
+                                        part.bodyOffset() + (spill.maxDiskBytes - diskBefore),
+                                        "temporary files longer than max_disk_bytes");
                             }
                             file.write(buf, 0, n);
                         } else {

@@ -185,7 +185,7 @@ class EncoderAndFormDataTest {
         assertTrue(empty(dir));
     }
 
-    /** 5,000 file parts: the default max_parts stops them; the spill limits bound the files and the disk. */
+    /** 5,000 file parts: the default max_parts stops them, then max_files (MP-L-05); max_disk_bytes bounds the disk. */
     @Test
     void fiveThousandFileParts(@TempDir Path dir) throws Exception {
         MultipartEncoder e = new MultipartEncoder();
@@ -197,17 +197,44 @@ class EncoderAndFormDataTest {
                 e.contentType(), new MultipartOptions(), new FormData.Options().tempDir(dir)));
         assertEquals(ErrorCode.MP_LIMIT_PARTS, p.code());
         assertTrue(empty(dir));
-        FormData.SpillLimitException s = assertThrows(FormData.SpillLimitException.class, () -> FormData.read(
+        FormwireException f = assertThrows(FormwireException.class, () -> FormData.read(
                 new ByteArrayInputStream(body), e.contentType(), new MultipartOptions().maxParts(5000),
-                new FormData.Options().tempDir(dir).memoryThreshold(0).maxFiles(100)));
-        assertEquals("maxFiles", s.limit());
+                new FormData.Options().tempDir(dir).memoryThreshold(0)));
+        assertEquals(ErrorCode.MP_LIMIT_FILES, f.code());
+        assertEquals(413, f.httpStatus());
+        assertEquals(indexOf(body, "Content-Disposition", 1000), f.offset()); // file 1001's header block
+        assertTrue(empty(dir));
+        // Spilled from the first byte: file 11 (0-based 10) holds the 101st byte on disk, its first.
+        FormwireException d = assertThrows(FormwireException.class, () -> FormData.read(
+                new ByteArrayInputStream(body), e.contentType(), new MultipartOptions().maxParts(5000).maxFiles(5000),
+                new FormData.Options().tempDir(dir).memoryThreshold(0).maxDiskBytes(100)));
+        assertEquals(ErrorCode.MP_LIMIT_DISK_BYTES, d.code());
+        assertEquals(413, d.httpStatus());
+        assertEquals(indexOf(body, "0123456789", 10), d.offset());
         assertTrue(empty(dir));
         try (FormData all = FormData.read(new ByteArrayInputStream(body), e.contentType(),
-                new MultipartOptions().maxParts(5000), new FormData.Options().tempDir(dir))) {
+                new MultipartOptions().maxParts(5000).maxFiles(5000), new FormData.Options().tempDir(dir))) {
             assertEquals(5000, all.entries().size());
             List<String> names = new ArrayList<>();
             all.entries().forEach(x -> names.add(x.filename()));
             assertEquals("f4999.txt", names.get(4999));
         }
+    }
+
+    /** The offset of the n-th (0-based) occurrence of an ASCII needle. */
+    private static long indexOf(byte[] hay, String needle, int n) {
+        byte[] nd = ascii(needle);
+        outer:
+        for (int i = 0; i + nd.length <= hay.length; i++) {
+            for (int k = 0; k < nd.length; k++) {
+                if (hay[i + k] != nd[k]) {
+                    continue outer;
+                }
+            }
+            if (n-- == 0) {
+                return i;
+            }
+        }
+        throw new AssertionError(needle + " not found");
     }
 }
