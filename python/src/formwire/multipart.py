@@ -24,8 +24,8 @@ released when they are read-only (``bytes``), so other threads run meanwhile.
 
 Options are the spec's names: the lenient flags ``allow_preamble``, ``allow_lf``, ``allow_obs_fold``,
 ``allow_quoted_pairs`` (all off: the strict WPT profile) and the limits ``max_boundary_bytes``, ``max_parts``,
-``max_headers``, ``max_header_bytes``, ``max_field_bytes``, ``max_total_field_bytes``, ``max_file_bytes``,
-``max_total_bytes`` (defaults of spec/limits.md; ``None`` = unlimited).
+``max_files``, ``max_fields``, ``max_headers``, ``max_header_bytes``, ``max_field_bytes``, ``max_total_field_bytes``,
+``max_file_bytes``, ``max_total_bytes`` (defaults of spec/limits.md; ``None`` = unlimited).
 """
 
 from __future__ import annotations
