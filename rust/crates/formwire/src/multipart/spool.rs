@@ -798,6 +798,24 @@ mod tests {
         assert_eq!(files_in(dir.path()), 0);
     }
 
+    #[test]
+    fn the_parsers_file_count_bounds_the_temp_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = vec![1u8; 300];
+        let b = body(&[
+            ("a", Some("a"), &big),
+            ("b", Some("b"), &big),
+            ("c", Some("c"), &big),
+        ]);
+        let o = Options {
+            max_files: 2,
+            ..Options::default()
+        };
+        let err = read_form(&b[..], CT, o, &spool_in(dir.path(), 100, 1 << 20)).unwrap_err();
+        assert_eq!(err.form().map(|e| e.code), Some(ErrorCode::MpLimitFiles));
+        assert_eq!(files_in(dir.path()), 0);
+    }
+
     #[cfg(feature = "stream")]
     #[test]
     fn the_stream_entry_point_collects_the_same_form_and_cleans_up_on_errors() {
