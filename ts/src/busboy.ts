@@ -256,6 +256,16 @@ class MultipartBusboy extends Writable implements MultipartHandler {
     if (typeof l.parts === 'number' && l.parts >= 0 && cfg.formwire?.maxParts === undefined) {
       fw.maxParts = Math.max(fw.maxParts ?? MULTIPART_DEFAULTS.maxParts, l.parts + 1);
     }
+    // The same for formwire's max_files / max_fields (MP-L-05): busboy's `limits.files` / `limits.fields` (and
+    // `limits.parts`, which any mix of files and fields may reach) are events at N+1, so the core counts move past
+    // them and stay a bound. (busboy also counts filename* and octet-stream parts as files; formwire, by filename.)
+    const past = (n: unknown): number => (typeof n === 'number' && n >= 0 ? n + 1 : 0);
+    if (cfg.formwire?.maxFiles === undefined) {
+      fw.maxFiles = Math.max(fw.maxFiles ?? MULTIPART_DEFAULTS.maxFiles, past(l.files), past(l.parts));
+    }
+    if (cfg.formwire?.maxFields === undefined) {
+      fw.maxFields = Math.max(fw.maxFields ?? MULTIPART_DEFAULTS.maxFields, past(l.fields), past(l.parts));
+    }
     this.parser = new MultipartParser(boundaryFromContentType(contentType, fw.maxBoundaryBytes), this, fw, defaultIndexOf, runtimeText);
     this.fileHwm = cfg.fileHwm;
     this.latin1Params = isLatin1(cfg.defParamCharset);

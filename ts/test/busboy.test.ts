@@ -163,6 +163,23 @@ test("limits.parts N: partsLimit comes at part N+1 even for N >= formwire's max_
   assert.ok(over.error instanceof FormwireError && over.error.code === 'MP_LIMIT_PARTS');
 });
 
+test("limits.fields / limits.files N: the event comes at N+1 even for N >= formwire's max_fields / max_files (MP-L-05)", async () => {
+  const fields = body(Array.from({ length: 1001 }, (_, i) => field(`f${i}`, 'v')));
+  const seen = await runBusboy({ headers: { 'content-type': CT }, limits: { fields: 1000 }, formwire: { maxParts: null } }, fields, 4096);
+  assert.equal(seen.error, null);
+  assert.deepEqual(seen.events, ['fieldsLimit']);
+  assert.equal(seen.fields.length, 1000);
+  // without busboy's limit, formwire's default max_fields (1000) is the bound: a coded 413 at field 1001
+  const plain = await runBusboy({ headers: { 'content-type': CT }, formwire: { maxParts: null } }, fields, 4096);
+  assert.ok(plain.error instanceof FormwireError && plain.error.code === 'MP_LIMIT_FIELDS' && plain.error.httpStatus === 413);
+  const file = (n: string) => `--b\r\nContent-Disposition: form-data; name="${n}"; filename="${n}.txt"\r\n\r\nx\r\n`;
+  const files = body(Array.from({ length: 1001 }, (_, i) => file(`f${i}`)));
+  const fs = await runBusboy({ headers: { 'content-type': CT }, limits: { files: 1000 }, formwire: { maxParts: null } }, files, 4096);
+  assert.equal(fs.error, null);
+  assert.deepEqual(fs.events, ['filesLimit']);
+  assert.equal(fs.files.length, 1000);
+});
+
 test('max_total_field_bytes counts the parts handed out as fields: a filename-less octet-stream part is a file (busboy)', async () => {
   const big = 'x'.repeat(11 << 20); // over the 10 MiB default total of field bytes
   const blob = `--b\r\nContent-Disposition: form-data; name="upload"\r\nContent-Type: application/octet-stream\r\n\r\n${big}\r\n`;
