@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
+import io
 import threading
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-from fastapi import Depends, FastAPI, Request
+from fastapi import Depends, FastAPI, File, Form, Request, UploadFile
 from starlette.datastructures import FormData
 
 import formwire.compat.starlette as fw_starlette
@@ -182,3 +183,78 @@ def test_fastapi_dependency_answers_413_and_400_with_the_code() -> None:
         assert r.status_code == 413 and "MP_LIMIT_BOUNDARY" in r.json()["detail"], r.text
         r = httpx.post(url, content=BODY[:-9], headers=MP)
         assert r.status_code == 400 and "MP_TRUNCATED" in r.json()["detail"], r.text
+
+
+def _fastapi_stock_form_app() -> Any:
+    """FastAPI's stock form handling (``Form``/``File``/``UploadFile``, which call ``request.form()``), and a route
+    that calls ``formwire.compat.starlette.form()`` in the same process."""
+    app = FastAPI()
+
+    @app.post("/upload")
+    async def upload(title: str = Form(), photo: UploadFile = File()) -> dict[str, Any]:  # noqa: B008
+        return {"title": title, "filename": photo.filename, "data": (await photo.read()).decode()}
+
+    @app.post("/dep")
+    async def dep(request: Request) -> list[Any]:
+        form = await fw_starlette.form(request)
+        try:
+            return [[k, v if isinstance(v, str) else (await v.read()).decode()] for k, v in form.multi_items()]
+        finally:
+            await form.close()
+
+    return app
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_fastapi_stock_form_under_install_on_uvicorn(native: bool) -> None:
+    """The documented one line (``install()``) under a real uvicorn on 127.0.0.1 and real clients (httpx, requests
+    with a file object, a chunked body): FastAPI's own ``request.form()`` answers 200 with the form, and
+    ``form(request)`` works beside it (it raised RuntimeError while the native path was installed)."""
+    import requests
+
+    fw_starlette._form_parsers.clear()  # form()'s parser classes are cached: build them under install() here
+    fw_starlette.install(native=native)
+    try:
+        assert fw_starlette.native() == native
+        with uvicorn_serving(_fastapi_stock_form_app()) as base:
+            r = httpx.post(base + "/upload", data={"title": "Holiday é"}, files={"photo": ("a.txt", b"hello")})
+            assert r.status_code == 200, r.text
+            assert r.json() == {"title": "Holiday é", "filename": "a.txt", "data": "hello"}
+            big = b"z" * (3 << 20)  # several uvicorn body chunks, past Starlette's 1 MiB spool size
+            r = requests.post(base + "/upload", data={"title": "t"}, files={"photo": ("big.txt", io.BytesIO(big))})
+            assert r.status_code == 200 and r.json()["data"] == big.decode(), r.text[:200]
+            r = requests.post(base + "/upload", data=iter([BODY_FASTAPI[:40], BODY_FASTAPI[40:]]), headers=MP)
+            assert r.request.headers.get("Transfer-Encoding") == "chunked"
+            assert r.status_code == 200 and r.json() == {"title": "t", "filename": "p.txt", "data": "hi"}, r.text
+            r = httpx.post(base + "/dep", content=BODY, headers=MP)
+            assert r.status_code == 200 and r.json() == [["a", "one"], ["f", "hello"]], r.text
+            # A malformed body is still a 400 (FastAPI's own answer).
+            r = httpx.post(base + "/upload", content=BODY_FASTAPI[:-9], headers=MP)
+            assert r.status_code == 400, r.text
+    finally:
+        fw_starlette.uninstall()
+
+
+BODY_FASTAPI = (
+    b'--B\r\nContent-Disposition: form-data; name="title"\r\n\r\nt\r\n'
+    b'--B\r\nContent-Disposition: form-data; name="photo"; filename="p.txt"\r\n\r\nhi\r\n--B--\r\n'
+)
+
+
+def test_install_refuses_an_extension_module_out_of_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An extension module built from older sources than formwire.compat.starlette (here: one whose parser does not
+    take ``max_files``, as before MP-L-05) made every form request a FastAPI 400 ("There was an error parsing the
+    body": the TypeError, at each request). install() now fails at once with the reason and changes nothing."""
+    real = fw_starlette.Parser
+
+    def old_parser(boundary: Any, **options: Any) -> Any:
+        if "max_files" in options:
+            raise TypeError("MultipartParser.__new__() got an unexpected keyword argument 'max_files'")
+        return real(boundary, **options)
+
+    monkeypatch.setattr(fw_starlette, "Parser", old_parser)
+    with pytest.raises(RuntimeError, match="rebuild or reinstall formwire"):
+        fw_starlette.install()
+    assert not fw_starlette.installed() and not fw_starlette.native()
+    with pytest.raises(RuntimeError, match="rebuild or reinstall formwire"):
+        fw_starlette._native_options({})

@@ -106,6 +106,8 @@ def install(*, native: bool = True, **options: Any) -> None:
             "request.form(max_part_size=...))"
         )
     Parser(b"x", **options)  # unknown or invalid options fail here, not at the first request
+    if native:
+        _native_options(options)  # and an extension module out of step with this file, before anything changes
     if options:
 
         class Configured(_ZeroCopyMultipartParser):
@@ -314,15 +316,10 @@ def _too_many(exc: Callable[[str], Exception], what: str, limit: object) -> Exce
     return exc(f"Too many {what}. Maximum number of {what} is {limit}.")
 
 
-def _native_parse(fp: Any, original: Any, options: dict[str, Any]) -> Any:
-    from starlette import concurrency
-
-    MultiPartException = fp.MultiPartException
-    user_safe_decode = fp._user_safe_decode
-    parse_options_header = _shim.parse_options_header
-
-    base_cls = fp.MultiPartParser
-    own = {name: base_cls.__dict__.get(name) for name in _CALLBACKS}
+def _native_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The core parser options of the native path, tried once: an extension module that does not take them (built
+    from older sources than this file) fails here, loudly, instead of at each request, where FastAPI would turn the
+    ``TypeError`` into its generic 400 "There was an error parsing the body" for every form."""
     # Starlette counts files and fields itself (max_files/max_fields, its own messages): the core's counts are off.
     opts = {
         "max_parts": None,
@@ -332,6 +329,26 @@ def _native_parse(fp: Any, original: Any, options: dict[str, Any]) -> Any:
         "max_total_bytes": None,
         **options,
     }
+    try:
+        Parser(b"x", **opts, buffer_fields=True, field_errors="bytes", max_field_bytes=1 << 20)
+    except TypeError as exc:
+        raise RuntimeError(
+            f"formwire.compat.starlette: the formwire extension module does not take the native path's options "
+            f"({exc}); it is older than formwire's Python sources: rebuild or reinstall formwire"
+        ) from exc
+    return opts
+
+
+def _native_parse(fp: Any, original: Any, options: dict[str, Any]) -> Any:
+    from starlette import concurrency
+
+    MultiPartException = fp.MultiPartException
+    user_safe_decode = fp._user_safe_decode
+    parse_options_header = _shim.parse_options_header
+
+    base_cls = fp.MultiPartParser
+    own = {name: base_cls.__dict__.get(name) for name in _CALLBACKS}
+    opts = _native_options(options)
 
     async def parse(self: Any) -> Any:
         cls = type(self)
@@ -485,11 +502,9 @@ def _multipart_parser_class(options: dict[str, Any]) -> Any:
     cls = _form_parsers.get(key)
     if cls is None:
         base = fp.MultiPartParser
-        parse = (
-            _native_parse(fp, base.__dict__["parse"], options)
-            if _native_supported(fp) and (_saved is None or base.__dict__["parse"] is _saved["MultiPartParser.parse"])
-            else None
-        )
+        # Starlette's own parse, also while install() has put the native path in its place.
+        original = base.__dict__["parse"] if _saved is None else _saved["MultiPartParser.parse"]
+        parse = _native_parse(fp, original, options) if _native_supported(fp) else None
         if parse is None:
             raise RuntimeError("formwire.compat.starlette.form(): this Starlette's MultiPartParser is not supported")
         cls = type("FormwireMultiPartParser", (base,), {"parse": parse})
