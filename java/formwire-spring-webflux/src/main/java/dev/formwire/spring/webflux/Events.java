@@ -1,5 +1,6 @@
 package dev.formwire.spring.webflux;
 
+import dev.formwire.ErrorCode;
 import dev.formwire.FormwireException;
 import dev.formwire.Utf8;
 import dev.formwire.multipart.MultipartOptions;
@@ -14,12 +15,9 @@ import org.springframework.core.io.buffer.DataBufferFactory;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.codec.multipart.FilePartEvent;
 import org.springframework.http.codec.multipart.FormPartEvent;
 import org.springframework.http.codec.multipart.PartEvent;
-import org.springframework.web.server.ResponseStatusException;
-import org.springframework.web.server.ServerWebInputException;
 import reactor.core.publisher.Flux;
 
 /**
@@ -31,16 +29,23 @@ final class Events {
 
     static final DefaultDataBufferFactory FACTORY = DefaultDataBufferFactory.sharedInstance;
 
-    /** Spring's view of a formwire error: 413 for a limit, 400 for malformed input; the cause keeps code and offset. */
+    /**
+     * A formwire error as the type Spring's reader raises for the same case: too many parts a {@code DecodingException},
+     * other limits a {@code DataBufferLimitException}, malformed input a {@code DecodingException}; each implements
+     * {@link FormwireError} (code, offset, status) and has the {@link FormwireException} as cause.
+     */
     static Throwable toSpring(Throwable t) {
         if (!(t instanceof FormwireException)) {
             return t;
         }
         FormwireException e = (FormwireException) t;
-        if (e.isLimit()) {
-            return new ResponseStatusException(HttpStatus.CONTENT_TOO_LARGE, e.getMessage(), e);
+        if (e.code() == ErrorCode.MP_LIMIT_PARTS) {
+            return new FormwirePartCountException(e);
         }
-        return new ServerWebInputException(e.getMessage(), null, e);
+        if (e.isLimit()) {
+            return new FormwireLimitException(e);
+        }
+        return new FormwireDecodingException(e);
     }
 
     static Flux<PartEvent> parse(Flux<DataBuffer> body, String contentType, MultipartOptions options) {

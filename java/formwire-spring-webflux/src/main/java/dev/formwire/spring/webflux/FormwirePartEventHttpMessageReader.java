@@ -17,8 +17,9 @@ import reactor.core.publisher.Mono;
  * {@link org.springframework.http.codec.multipart.FormPartEvent} per field, and per file part a
  * {@link org.springframework.http.codec.multipart.FilePartEvent} for each body slice (views, not copies) and a last
  * one with empty content and {@code isLast()}. Nothing is buffered beyond one upstream buffer and one field; demand
- * flows upstream one buffer at a time. Errors: 400 ({@code ServerWebInputException}) for malformed bodies, 413 for
- * limits, with the {@link dev.formwire.FormwireException} (code, offset) as the cause.
+ * flows upstream one buffer at a time. Errors are Spring's reader's types, implementing {@link FormwireError} (code,
+ * offset, status): {@link FormwireDecodingException} for malformed bodies, {@link FormwirePartCountException} for too
+ * many parts, {@link FormwireLimitException} for the other limits.
  */
 public final class FormwirePartEventHttpMessageReader implements HttpMessageReader<PartEvent> {
     private final MultipartOptions options;

@@ -53,13 +53,15 @@ class WebFluxUploadTest {
     static DisposableServer server;
     static HttpClient client;
     static Path saved;
+    /** The last error a handler's body read signalled (the app still answers it: the error is not consumed). */
+    static final java.util.concurrent.atomic.AtomicReference<Throwable> lastError = new java.util.concurrent.atomic.AtomicReference<>();
 
     @BeforeAll
     static void start(@TempDir Path dir) {
         saved = dir;
         RouterFunction<ServerResponse> routes = RouterFunctions
                 // The handler is ordinary WebFlux code: multipartData(), FilePart.transferTo.
-                .route(POST("/upload"), req -> req.multipartData().flatMap(parts -> {
+                .route(POST("/upload"), req -> req.multipartData().doOnError(lastError::set).flatMap(parts -> {
                     StringBuilder sb = new StringBuilder();
                     Mono<Void> all = Mono.empty();
                     for (Map.Entry<String, List<Part>> e : parts.entrySet()) {
@@ -78,6 +80,7 @@ class WebFluxUploadTest {
                 }))
                 // Streaming: PartEvents, body slices counted and hashed as they arrive.
                 .andRoute(POST("/events"), req -> req.bodyToFlux(PartEvent.class)
+                        .doOnError(lastError::set)
                         .windowUntil(PartEvent::isLast)
                         .concatMap(w -> w.switchOnFirst((first, all) -> {
                             String name = first.get().name();
@@ -97,7 +100,7 @@ class WebFluxUploadTest {
                         .flatMap(lines -> ServerResponse.ok().bodyValue(String.join("", lines))));
         // Both places WebFlux reads bodies from: the handler strategies (bodyToFlux) and the exchange's codec
         // configurer (multipartData(), getMultipartData()).
-        MultipartOptions limits = new MultipartOptions().maxParts(3);
+        MultipartOptions limits = new MultipartOptions().maxParts(3).maxFieldBytes(100);
         HandlerStrategies strategies = HandlerStrategies.builder().codecs(c -> FormwireCodecs.install(c, limits)).build();
         ServerCodecConfigurer codecs = ServerCodecConfigurer.create();
         FormwireCodecs.install(codecs, limits);
@@ -173,6 +176,67 @@ class WebFluxUploadTest {
                 .POST(HttpRequest.BodyPublishers.ofString("--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nv"))
                 .build();
         assertEquals(400, client.send(bad, HttpResponse.BodyHandlers.ofString()).statusCode());
+    }
+
+    static HttpResponse<String> postRaw(String path, String body) throws Exception {
+        HttpRequest req = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+                .header("Content-Type", "multipart/form-data; boundary=b")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
+        lastError.set(null);
+        return client.send(req, HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * Each error kind reaches the handler as the type Spring's own reader raises for it (DecodingException for a
+     * malformed body and for too many parts, DataBufferLimitException for other limits), with formwire's code, offset
+     * and status; the app answers formwire's status from multipartData() and Spring's mapping from bodyToFlux().
+     */
+    @Test
+    void errorKindsAreSpringsTypesWithFormwiresCode() throws Exception {
+        String cut = "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nv";
+        StringBuilder parts = new StringBuilder();
+        for (int i = 0; i < 4; i++) {
+            parts.append("--b\r\nContent-Disposition: form-data; name=\"f").append(i).append("\"\r\n\r\nv\r\n");
+        }
+        parts.append("--b--\r\n");
+        String big = "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n" + "x".repeat(101) + "\r\n--b--\r\n";
+        record Case(String path, String body, Class<?> springType, Class<?> formwireType, ErrorCode code, long offset,
+                int formwireStatus, int answer) {}
+        List<Case> cases = List.of(
+                new Case("/upload", cut, org.springframework.core.codec.DecodingException.class,
+                        FormwireDecodingException.class, ErrorCode.MP_TRUNCATED, cut.length(), 400, 400),
+                new Case("/upload", parts.toString(), org.springframework.core.codec.DecodingException.class,
+                        FormwirePartCountException.class, ErrorCode.MP_LIMIT_PARTS, -1, 413, 413),
+                new Case("/upload", big, org.springframework.core.io.buffer.DataBufferLimitException.class,
+                        FormwireLimitException.class, ErrorCode.MP_LIMIT_FIELD_BYTES, -1, 413, 413),
+                // bodyToFlux maps any DecodingException to a ServerWebInputException (400), as for Spring's reader.
+                new Case("/events", cut, org.springframework.core.codec.DecodingException.class,
+                        FormwireDecodingException.class, ErrorCode.MP_TRUNCATED, cut.length(), 400, 400),
+                new Case("/events", parts.toString(), org.springframework.core.codec.DecodingException.class,
+                        FormwirePartCountException.class, ErrorCode.MP_LIMIT_PARTS, -1, 413, 400),
+                new Case("/events", big, org.springframework.core.io.buffer.DataBufferLimitException.class,
+                        FormwireLimitException.class, ErrorCode.MP_LIMIT_FIELD_BYTES, -1, 413, 413));
+        for (Case c : cases) {
+            HttpResponse<String> r = postRaw(c.path(), c.body());
+            String what = c.path() + " " + c.code() + ": ";
+            Throwable t = lastError.get();
+            if (c.path().equals("/events") && c.formwireType() != FormwireLimitException.class) {
+                // Spring's bodyToFlux wraps the reader's DecodingException (400), as for Spring's own reader.
+                assertEquals(org.springframework.web.server.ServerWebInputException.class, t.getClass(), what);
+                t = t.getCause();
+            }
+            assertTrue(c.springType().isInstance(t), what + t);
+            assertEquals(c.formwireType(), t.getClass(), what);
+            FormwireError fe = (FormwireError) t;
+            assertEquals(c.code(), fe.code(), what);
+            assertEquals(c.formwireStatus(), fe.status(), what);
+            assertEquals(fe.formwire(), t.getCause(), what);
+            if (c.offset() >= 0) {
+                assertEquals(c.offset(), fe.offset(), what);
+            }
+            assertEquals(c.answer(), r.statusCode(), what + r.body());
+        }
     }
 
     /** Demand flows upstream one buffer at a time: reading one event pulls one small buffer, not the whole body. */
