@@ -251,19 +251,18 @@ class MultipartBusboy extends Writable implements MultipartHandler {
     const fw: MultipartOptions = { ...BUSBOY_MULTIPART, ...(cfg.formwire ?? {}) };
     const l = cfg.limits ?? {};
     if (l.headerPairs !== undefined && cfg.formwire?.maxHeaders === undefined) fw.maxHeaders = l.headerPairs;
-    // busboy's `limits.parts` N is an event at part N+1 (@fastify/multipart's default N is 1000, formwire's own
-    // max_parts): formwire's limit moves past it so the event comes first; it stays a bound (MP_LIMIT_PARTS after).
-    if (typeof l.parts === 'number' && l.parts >= 0 && cfg.formwire?.maxParts === undefined) {
-      fw.maxParts = Math.max(fw.maxParts ?? MULTIPART_DEFAULTS.maxParts, l.parts + 1);
+    // busboy's `limits.parts` / `files` / `fields` N are events at the (N+1)th (@fastify/multipart's default parts N
+    // is 1000, formwire's max_parts, max_files and max_fields, MP-L-01, MP-L-05): the core counts move past them so
+    // the event comes first, and stay a bound (`parts` may be reached by any mix of files and fields). (busboy also counts filename* and octet-stream parts as files; formwire, by filename.)
+    // max_parts moves past all three (N fields or files are at least N parts). An infinite N moves nothing.
+    const past = (n: unknown): number => (typeof n === 'number' && n >= 0 && Number.isFinite(n) ? n + 1 : 0);
+    if (cfg.formwire?.maxParts === undefined && fw.maxParts !== null) {
+      fw.maxParts = Math.max(fw.maxParts ?? MULTIPART_DEFAULTS.maxParts, past(l.parts), past(l.fields), past(l.files));
     }
-    // The same for formwire's max_files / max_fields (MP-L-05): busboy's `limits.files` / `limits.fields` (and
-    // `limits.parts`, which any mix of files and fields may reach) are events at N+1, so the core counts move past
-    // them and stay a bound. (busboy also counts filename* and octet-stream parts as files; formwire, by filename.)
-    const past = (n: unknown): number => (typeof n === 'number' && n >= 0 ? n + 1 : 0);
-    if (cfg.formwire?.maxFiles === undefined) {
+    if (cfg.formwire?.maxFiles === undefined && fw.maxFiles !== null) {
       fw.maxFiles = Math.max(fw.maxFiles ?? MULTIPART_DEFAULTS.maxFiles, past(l.files), past(l.parts));
     }
-    if (cfg.formwire?.maxFields === undefined) {
+    if (cfg.formwire?.maxFields === undefined && fw.maxFields !== null) {
       fw.maxFields = Math.max(fw.maxFields ?? MULTIPART_DEFAULTS.maxFields, past(l.fields), past(l.parts));
     }
     this.parser = new MultipartParser(boundaryFromContentType(contentType, fw.maxBoundaryBytes), this, fw, defaultIndexOf, runtimeText);

@@ -161,6 +161,10 @@ test("limits.parts N: partsLimit comes at part N+1 even for N >= formwire's max_
   const more = body(Array.from({ length: 1003 }, (_, i) => field(`f${i}`, 'v')));
   const over = await runBusboy({ headers: { 'content-type': CT }, limits: { parts: 1000 } }, more, 4096);
   assert.ok(over.error instanceof FormwireError && over.error.code === 'MP_LIMIT_PARTS');
+  // limits.fields N likewise moves max_fields (1000) past N+1
+  const fields = await runBusboy({ headers: { 'content-type': CT }, limits: { fields: 1000 } }, many, 4096);
+  assert.equal(fields.error, null);
+  assert.deepEqual(fields.events, ['fieldsLimit']);
 });
 
 test("limits.fields / limits.files N: the event comes at N+1 even for N >= formwire's max_fields / max_files (MP-L-05)", async () => {
