@@ -5,7 +5,7 @@ import {
   UrlencodedParser as CoreUrlencodedParser,
   decodeBytes,
   parseUrlencodedBytes,
-  parseUrlencodedString,
+  UrlencodedStringParser,
   serializeUrlencoded,
   type UrlencodedOptions,
 } from './core/urlencoded.js';
@@ -14,6 +14,9 @@ import { runtimeText, runtimeUtf8 } from './adapters/node.js';
 import type { BytesDecoder } from './core/urlencoded.js';
 
 export { serializeUrlencoded, type UrlencodedOptions };
+
+/** The string parser of parseUrlencoded, with its scratch (see UrlencodedStringParser) and the runtime's decoding. */
+const STRING_PARSER = new UrlencodedStringParser(runtimeText);
 
 /** The sans-IO urlencoded parser with the runtime's text decoding by default (the pure core is core/urlencoded.ts). */
 export class UrlencodedParser extends CoreUrlencodedParser {
@@ -34,7 +37,7 @@ export function decodeUrlencodedComponent(bytes: Uint8Array, a = 0, b = bytes.le
 export function parseUrlencoded(input: string | Uint8Array | ArrayBuffer, options?: UrlencodedOptions): [string, string][];
 export function parseUrlencoded(input: BodySource, options?: UrlencodedOptions): Promise<[string, string][]>;
 export function parseUrlencoded(input: BodySource, options: UrlencodedOptions = {}): [string, string][] | Promise<[string, string][]> {
-  if (typeof input === 'string') return parseUrlencodedString(input, options, runtimeText);
+  if (typeof input === 'string') return STRING_PARSER.parse(input, options);
   if (input instanceof Uint8Array) return parseUrlencodedBytes(input, options, runtimeUtf8);
   if (input instanceof ArrayBuffer) return parseUrlencodedBytes(new Uint8Array(input), options, runtimeUtf8);
   return parseUrlencodedStream(input, options);

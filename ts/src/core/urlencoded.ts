@@ -244,6 +244,8 @@ const isWellFormed: (s: string) => boolean =
 
 /** Window length in UTF-16 code units; a window ends at an `&` (it holds whole sequences). */
 const WINDOW = 16384;
+/** Scratch buffers grown past this (for a sequence longer than a window) are dropped after the parse. */
+const MAX_SCRATCH = 65536;
 
 /**
  * The scratch of one string parse (allocated per call, sized to the input): the window's bytes and the two batches.
@@ -270,6 +272,17 @@ class Batches {
     this.win = new Uint8Array(Math.min(len, WINDOW + 256));
     this.winView = new DataView(this.win.buffer);
     this.units = new Uint16Array(Math.min(len, 4096));
+  }
+
+  /** Drop buffers grown for a long name or value (kept scratch stays young-generation sized). */
+  trim(): void {
+    if (this.win.length > MAX_SCRATCH) {
+      this.win = new Uint8Array(WINDOW + 256);
+      this.winView = new DataView(this.win.buffer);
+    }
+    if (this.tmp.length > MAX_SCRATCH) this.tmp = new Uint8Array(0);
+    if (this.units.length > MAX_SCRATCH) this.units = new Uint16Array(4096);
+    if (this.fixes.length > MAX_SCRATCH) this.fixes = new Int32Array(3 * 64);
   }
 
   /** Room for a window of n bytes (longer than WINDOW only when one sequence is). */
@@ -413,8 +426,35 @@ class Batches {
   }
 }
 
-/** Parse a urlencoded string: UE-P-01, the same pairs as the bytes of its UTF-8 encoding. */
+/**
+ * A string parser that keeps its scratch between parses (allocating it per parse makes the garbage collector run
+ * for the buffers' external memory). `parse` is synchronous and calls no user code, so one instance serves any
+ * number of callers; the entry points keep one with the runtime's text decoding.
+ */
+export class UrlencodedStringParser {
+  private readonly text: TextCodec;
+  private readonly z = new Batches(WINDOW + 256);
+
+  constructor(text: TextCodec = PORTABLE_TEXT) {
+    this.text = text;
+  }
+
+  /** Parse a urlencoded string: UE-P-01, the same pairs as the bytes of its UTF-8 encoding. */
+  parse(input: string, options: UrlencodedOptions = {}): [string, string][] {
+    try {
+      return parseWith(input, options, this.text, this.z);
+    } finally {
+      this.z.trim();
+    }
+  }
+}
+
+/** Parse a urlencoded string: UE-P-01, the same pairs as the bytes of its UTF-8 encoding (scratch for this call). */
 export function parseUrlencodedString(input: string, options: UrlencodedOptions = {}, text: TextCodec = PORTABLE_TEXT): [string, string][] {
+  return parseWith(input, options, text, new Batches(input.length));
+}
+
+function parseWith(input: string, options: UrlencodedOptions, text: TextCodec, z: Batches): [string, string][] {
   const maxPairs = lim(options.maxPairs, URLENCODED_DEFAULTS.maxPairs);
   const maxBytes = lim(options.maxBytes, URLENCODED_DEFAULTS.maxBytes);
   if (input.length * 3 > maxBytes && utf8Length(input) > maxBytes) {
@@ -429,7 +469,6 @@ export function parseUrlencodedString(input: string, options: UrlencodedOptions 
   let nextEq = -1;
   let nextPlus = -1;
   let nextPct = -1;
-  const z = new Batches(len);
   for (let a = 0; a < len; ) {
     let b = len - a > WINDOW ? s.indexOf('&', a + WINDOW) : len;
     if (b < 0) b = len;
