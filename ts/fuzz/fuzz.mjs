@@ -370,7 +370,9 @@ function multipartOptions(fromVector) {
   return o;
 }
 
-function parseWith(ct, input, opts, cuts) {
+// search: 'scan' (the core's own) or defaultIndexOf (the runtime's native one): the whole parse takes the scan, the
+// chunked ones alternate, so every input also compares the two searches.
+function parseWith(ct, input, opts, cuts, search) {
   const parts = [];
   let cur = null;
   const handler = {
@@ -384,7 +386,7 @@ function parseWith(ct, input, opts, cuts) {
   };
   try {
     const boundary = boundaryFromContentType(ct, opts.maxBoundaryBytes);
-    const p = new MultipartParser(boundary, handler, opts, defaultIndexOf);
+    const p = new MultipartParser(boundary, handler, opts, search);
     let at = 0;
     for (const c of cuts) {
       p.write(input.subarray(at, c));
@@ -418,7 +420,7 @@ function fuzzMultipart(budgetMs) {
     const ct = int(30) === 0 ? seed.ct.replace(/boundary=/i, pick(['boundary="', 'boundary= ', 'BOUNDARY=', 'boundary=x; boundary='])) : seed.ct;
     runs++;
     const s = performance.now();
-    const whole = parseWith(ct, input, opts, []);
+    const whole = parseWith(ct, input, opts, [], 'scan');
     const dt = performance.now() - s;
     if (dt > HANG_MS) finding('multipart', input, `slow: ${dt.toFixed(0)} ms`, ct);
     if (!whole.ok) {
@@ -432,14 +434,15 @@ function fuzzMultipart(budgetMs) {
       const c = Array.from({ length: n }, () => int(input.length + 1)).sort((x, y) => x - y);
       splits.push(c);
     }
-    for (const cuts of splits) {
-      const got = parseWith(ct, input, opts, cuts);
+    for (const [i, cuts] of splits.entries()) {
+      const search = i % 2 === 0 ? defaultIndexOf : 'scan';
+      const got = parseWith(ct, input, opts, cuts, search);
       // the result: the parts, or the error's code and offset (how much of a failing part's body was passed on
       // before the error depends on the chunks)
       const same = whole.ok === got.ok &&
         (whole.ok ? JSON.stringify(whole.n) === JSON.stringify(got.n) : whole.e.code === got.e.code && whole.e.offset === got.e.offset);
       if (!same) {
-        finding('multipart', input, 'chunked differs from whole', `${ct}\n${show(opts)}\ncuts ${cuts.length > 20 ? 'every byte' : show(cuts)}\nwhole ${whole.ok ? 'ok' : whole.e.code + '@' + whole.e.offset}\nchunked ${got.ok ? 'ok' : errShow(got.e)}`);
+        finding('multipart', input, 'chunked differs from whole', `${ct}\n${show(opts)}\ncuts ${cuts.length > 20 ? 'every byte' : show(cuts)} (${search === 'scan' ? 'scan' : 'native search'})\nwhole ${whole.ok ? 'ok' : whole.e.code + '@' + whole.e.offset}\nchunked ${got.ok ? 'ok' : errShow(got.e)}`);
         break;
       }
     }

@@ -14,7 +14,7 @@ import { FormwireError } from './core/errors.js';
 import { MULTIPART_DEFAULTS, MultipartParser, PartInfo, boundaryFromContentType, type MultipartHandler, type MultipartOptions } from './core/multipart.js';
 import { UrlencodedParser, type BytesDecoder, type UrlencodedOptions } from './core/urlencoded.js';
 import { runtimeText, runtimeUtf8 } from './adapters/node.js';
-import { defaultIndexOf } from './multipart.js';
+import { defaultSearch } from './multipart.js';
 
 /** busboy's `limits`. */
 export interface BusboyLimits {
@@ -265,7 +265,8 @@ class MultipartBusboy extends Writable implements MultipartHandler {
     if (cfg.formwire?.maxFields === undefined && fw.maxFields !== null) {
       fw.maxFields = Math.max(fw.maxFields ?? MULTIPART_DEFAULTS.maxFields, past(l.fields), past(l.parts));
     }
-    this.parser = new MultipartParser(boundaryFromContentType(contentType, fw.maxBoundaryBytes), this, fw, defaultIndexOf, runtimeText);
+    const boundary = boundaryFromContentType(contentType, fw.maxBoundaryBytes);
+    this.parser = new MultipartParser(boundary, this, fw, defaultSearch(boundary.length), runtimeText);
     this.fileHwm = cfg.fileHwm;
     this.latin1Params = isLatin1(cfg.defParamCharset);
     this.defCharset = charsetKind(cfg.defCharset ?? 'utf8');

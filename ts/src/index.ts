@@ -14,12 +14,14 @@ export {
   indexOfFallback,
   MULTIPART_DEFAULTS,
   type IndexOf,
+  type Search,
+  type ScanSearch,
   type MultipartHandler,
   type MultipartOptions,
 } from './core/multipart.js';
 export { parseMimeType, serializeMimeType, extractMimeType, type MimeType } from './core/mime.js';
 export { URLENCODED_DEFAULTS } from './core/urlencoded.js';
-export { MultipartParser, parseMultipart, formData, defaultIndexOf, Part, MultipartParts, type ParseMultipartOptions, type FormDataOptions, type SpillOptions } from './multipart.js';
+export { MultipartParser, parseMultipart, formData, defaultIndexOf, defaultSearch, searchFor, Part, MultipartParts, type ParseMultipartOptions, type FormDataOptions, type SpillOptions } from './multipart.js';
 export { encodeFormData, STREAM_CHUNK_BYTES, type EncodeOptions, type EncodedFormData, type FormLike, type FormValue, type BlobLike, type BytesFile } from './encode.js';
 export { parseUrlencoded, serializeUrlencoded, urlencodedSearchParams, UrlencodedParser, decodeUrlencodedComponent, type UrlencodedOptions } from './urlencoded.js';
 export type { BodySource } from './adapters/web.js';

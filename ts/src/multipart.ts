@@ -9,26 +9,54 @@ import {
   boundaryFromContentType,
   indexOfFallback,
   keepShapes,
+  KEEP_BOUNDARY,
+  type Search,
   MULTIPART_DEFAULTS,
   type IndexOf,
   type MultipartHandler,
   type MultipartOptions,
 } from './core/multipart.js';
-import type { TextCodec } from './core/utf8.js';
+import { encodeUtf8, type TextCodec } from './core/utf8.js';
 import { parseMimeType } from './core/mime.js';
 import { UrlencodedParser, type UrlencodedOptions } from './core/urlencoded.js';
 import { sourceOf, toBytes, contentTypeOf, type BodySource, type ChunkSource } from './adapters/web.js';
-import { nativeIndexOf, runtimeText, runtimeUtf8 } from './adapters/node.js';
+import { bufferRuntime, nativeIndexOf, runtimeText, runtimeUtf8 } from './adapters/node.js';
 import { spillEnv, type SpillEnv, type SpillHandle, type SpillOptions } from './adapters/spill.js';
 
 export type { SpillOptions } from './adapters/spill.js';
 
-/** The fastest search the runtime offers: Buffer's native indexOf where there is a Buffer (Node, Bun), else the pure one. */
+/** The runtime's substring search: Buffer's indexOf where there is a Buffer (Node, Bun, Deno), else the pure one. */
 export const defaultIndexOf: IndexOf = nativeIndexOf ?? indexOfFallback;
 
 /**
+ * The delimiter search a parser uses by default for a boundary of `boundaryLength` bytes, chosen by construction
+ * from what the runtime is (issue #20; measured in bench/, figures in CHANGELOG.md):
+ * - `'scan'`, the core's pure-JS sampled pair scan (core/scan.ts), whose cost is about one step per boundary length
+ *   of body: ahead of a byte-by-byte search where boundaries are long (browsers send 38 to 70 bytes). The default on
+ *   Node from a 3-byte boundary on, on Deno (its Buffer.indexOf is the node:buffer polyfill, in JS), and where there
+ *   is no Buffer.
+ * - `'native'` (defaultIndexOf): on Bun, whose Buffer.indexOf is native and vectorized over the whole range, and on
+ *   Node for boundaries of 1 or 2 bytes, where Node's search is a memchr loop that a scan moving 4 or 5 bytes per
+ *   step cannot beat.
+ * Override per parser with MultipartParser's fourth argument (`'scan'`, defaultIndexOf, or any IndexOf).
+ */
+export function searchFor(boundaryLength: number): 'scan' | 'native' {
+  if (nativeIndexOf === null || bufferRuntime === 'deno') return 'scan';
+  if (bufferRuntime === 'bun') return 'native';
+  return boundaryLength <= 2 ? 'native' : 'scan';
+}
+
+/** The scan with Buffer.indexOf for stretches dense in delimiter near-misses (where Buffer.indexOf is native). */
+const SCAN_NATIVE: Search = nativeIndexOf !== null && bufferRuntime !== 'deno' ? Object.freeze({ dense: nativeIndexOf }) : 'scan';
+
+/** searchFor as a parser's fourth argument: defaultIndexOf, or the scan (with the native search for dense stretches). */
+export function defaultSearch(boundaryLength: number): Search {
+  return searchFor(boundaryLength) === 'native' ? defaultIndexOf : SCAN_NATIVE;
+}
+
+/**
  * The sans-IO core parser with the runtime's defaults: `new MultipartParser(boundary, handler)` (ts/README's core
- * example) searches with defaultIndexOf and decodes with the runtime's native text decoders, no extra argument
+ * example) searches with defaultSearch(boundary length) and decodes with the runtime's native text decoders, no extra argument
  * needed (issue #20). The pure core class stays in core/multipart.ts for other runtimes and explicit searches.
  */
 export class MultipartParser extends CoreMultipartParser {
@@ -36,10 +64,11 @@ export class MultipartParser extends CoreMultipartParser {
     boundary: Uint8Array | string,
     handler: MultipartHandler,
     options: MultipartOptions = {},
-    indexOf: IndexOf = defaultIndexOf,
+    search?: Search,
     text: TextCodec = runtimeText,
   ) {
-    super(boundary, handler, options, indexOf, text);
+    const b = typeof boundary === 'string' ? encodeUtf8(boundary) : boundary;
+    super(b, handler, options, search ?? defaultSearch(b.length), text);
   }
 }
 
@@ -86,7 +115,7 @@ class Driver implements MultipartHandler {
   private waiters: Array<() => void> = [];
 
   constructor(boundary: Uint8Array, options: MultipartOptions, src: ChunkSource) {
-    this.parser = new MultipartParser(boundary, this, options, defaultIndexOf);
+    this.parser = new MultipartParser(boundary, this, options);
     this.src = src;
   }
   onPartStart(part: PartInfo): void {
@@ -782,7 +811,7 @@ export async function formData(body: BodySource, contentType?: string | null, op
   const boundary = boundaryFromContentType(ct, options.maxBoundaryBytes ?? MULTIPART_DEFAULTS.maxBoundaryBytes);
   const spill = options.spill === undefined || options.spill === false ? null : await spillEnv(options.spill === true ? {} : options.spill);
   const b = new FormDataBuilder(spill);
-  const parser = new MultipartParser(boundary, b, options, defaultIndexOf);
+  const parser = new MultipartParser(boundary, b, options);
   const src = sourceOf(body);
   try {
     for (;;) {
@@ -808,7 +837,7 @@ export async function formData(body: BodySource, contentType?: string | null, op
  * frees them with the last parse's objects and deoptimizes the code that embeds them). Last in the module.
  */
 export const KEEP_PARSER_SHAPES: readonly object[] = Object.freeze([
-  keepShapes((h) => new MultipartParser('k', h)),
-  keepShapes(() => new MultipartParser('k', new FormDataBuilder(null))),
-  keepShapes(() => new Driver(new TextEncoder().encode('k'), {}, sourceOf(new Uint8Array(0))).parser),
+  keepShapes((h) => new MultipartParser(KEEP_BOUNDARY, h)),
+  keepShapes(() => new MultipartParser(KEEP_BOUNDARY, new FormDataBuilder(null))),
+  keepShapes(() => new Driver(new TextEncoder().encode(KEEP_BOUNDARY), {}, sourceOf(new Uint8Array(0))).parser),
 ]);

@@ -4,11 +4,10 @@ import {
   MultipartParser,
   PartInfo,
   boundaryFromContentType,
-  defaultIndexOf,
   indexOfFallback,
   type MultipartHandler,
   type MultipartOptions,
-  type IndexOf,
+  type Search,
 } from '../src/index.js';
 import type { TextCodec } from '../src/core/utf8.js';
 import { runtimeText } from '../src/adapters/node.js';
@@ -92,12 +91,12 @@ export function run(
   contentType: string,
   options: MultipartOptions = {},
   chunks: Uint8Array[] = [input],
-  indexOf: IndexOf = defaultIndexOf,
+  search: Search | undefined = undefined,
   text: TextCodec = runtimeText,
 ): Outcome {
   try {
     const c = new Collect();
-    const p = new MultipartParser(boundaryFromContentType(contentType, options.maxBoundaryBytes), c, options, indexOf, text);
+    const p = new MultipartParser(boundaryFromContentType(contentType, options.maxBoundaryBytes), c, options, search, text);
     for (const ch of chunks) p.write(ch);
     p.end();
     if (!c.ended) throw new Error('no end event');

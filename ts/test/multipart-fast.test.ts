@@ -16,7 +16,9 @@ import {
   boundaryFromContentType,
   indexOfFallback,
   defaultIndexOf,
+  searchFor,
   type MultipartHandler,
+  type Search,
   type MultipartOptions,
 } from '../src/index.js';
 import { nativeIndexOf } from '../src/adapters/node.js';
@@ -75,7 +77,7 @@ class Collect implements MultipartHandler {
 
 type Out = { parts: Full[] } | { error: string };
 
-function parse(body: Uint8Array, boundary: string, options: MultipartOptions, chunks: Uint8Array[], search = defaultIndexOf): Out {
+function parse(body: Uint8Array, boundary: string, options: MultipartOptions, chunks: Uint8Array[], search?: Search): Out {
   const c = new Collect();
   try {
     const p = new MultipartParser(boundaryFromContentType(`multipart/form-data; boundary="${boundary}"`, options.maxBoundaryBytes), c, options, search);
@@ -303,10 +305,19 @@ test('windowed native search: needles across every window edge, from every start
   }
 });
 
-test('the documented constructor (no search argument) uses the native search on Node', () => {
-  // ts/README's core example passes three arguments; the default must be the runtime's fastest search (issue #20).
+test('the documented constructor (no search argument) takes the search searchFor chooses on Node', () => {
+  // ts/README's core example passes three arguments; the default must be the runtime's fastest search (issue #20):
+  // on Node, Buffer.indexOf for 1- and 2-byte boundaries, the core's scan from 3 bytes on.
   assert.ok(nativeIndexOf !== null);
   assert.equal(defaultIndexOf, nativeIndexOf);
-  const p = new MultipartParser('b', { onPartStart() {}, onData() {}, onPartEnd() {}, onEnd() {} });
-  assert.equal((p as unknown as { indexOf: unknown }).indexOf, nativeIndexOf);
+  const h = { onPartStart() {}, onData() {}, onPartEnd() {}, onEnd() {} };
+  assert.deepEqual([1, 2, 3, 39, 70].map(searchFor), ['native', 'native', 'scan', 'scan', 'scan']);
+  assert.equal(new MultipartParser('b', h).search, nativeIndexOf);
+  assert.equal(new MultipartParser('ab', h).search, nativeIndexOf);
+  // the scan, with Buffer.indexOf for stretches dense in near-misses
+  assert.deepEqual(new MultipartParser('----WebKitFormBoundary7MA4YWxkTrZu0gW', h).search, { dense: nativeIndexOf });
+  assert.deepEqual(new MultipartParser(new TextEncoder().encode('abc'), h).search, { dense: nativeIndexOf });
+  // overridable per parser
+  assert.equal(new MultipartParser('----WebKitFormBoundary7MA4YWxkTrZu0gW', h, {}, nativeIndexOf).search, nativeIndexOf);
+  assert.equal(new MultipartParser('b', h, {}, 'scan').search, 'scan');
 });

@@ -10,7 +10,6 @@ import {
   PartInfo,
   UrlencodedParser,
   boundaryFromContentType,
-  defaultIndexOf,
   encodeFormData,
   serializeUrlencoded,
   type MultipartHandler,
@@ -115,7 +114,7 @@ function multipartParse(req: { [k: string]: Json }): Json {
     try {
       const boundary = boundaryFromContentType(req.content_type as string, opts.maxBoundaryBytes);
       const col = new Collector();
-      const p = new MultipartParser(boundary, col, opts, defaultIndexOf);
+      const p = new MultipartParser(boundary, col, opts); // the runtime's default search (searchFor)
       feed(input, c, (chunk) => p.write(chunk));
       p.end();
       results.push({

@@ -10,7 +10,16 @@ type BufferIndexOf = (this: Uint8Array, n: Uint8Array, from: number) => number;
 type BufferSlice = (this: Uint8Array, start: number, end: number) => string;
 const g = globalThis as {
   Buffer?: { prototype: { indexOf: BufferIndexOf; utf8Slice?: BufferSlice; latin1Slice?: BufferSlice } };
+  Bun?: unknown;
+  Deno?: unknown;
 };
+
+/**
+ * Whose `Buffer` this is (looked up by construction, once): Node's (C++ natives), Bun's (native), Deno's (the
+ * node:buffer polyfill, written in JS), or none (browsers, workers).
+ */
+export const bufferRuntime: 'node' | 'bun' | 'deno' | null =
+  g.Buffer === undefined ? null : g.Bun !== undefined ? 'bun' : g.Deno !== undefined ? 'deno' : 'node';
 
 const native: BufferIndexOf | null = g.Buffer && typeof g.Buffer.prototype.indexOf === 'function' ? g.Buffer.prototype.indexOf : null;
 
@@ -24,22 +33,26 @@ const native: BufferIndexOf | null = g.Buffer && typeof g.Buffer.prototype.index
  */
 const WINDOW = 16384;
 
-/** `Buffer.prototype.indexOf` (native, memchr-based) as an IndexOf, or null where there is no Buffer. */
+/**
+ * `Buffer.prototype.indexOf` as an IndexOf, or null where there is no Buffer: in windows on Node (above), in one call
+ * on Bun, whose search does not change algorithm within a call (and is slower per window).
+ */
 export const nativeIndexOf: IndexOf | null =
   native === null
     ? null
-    : (h: Uint8Array, n: Uint8Array, from: number): number => {
-        const len = h.length;
-        const span = WINDOW + n.length - 1;
-        let w = from;
-        while (len - w > span) {
-          const k = native.call(new Uint8Array(h.buffer, h.byteOffset + w, span), n, 0);
-          if (k >= 0) return w + k;
-          w += WINDOW;
-        }
-        return native.call(h, n, w);
-      };
-
+    : bufferRuntime === 'bun'
+      ? (h: Uint8Array, n: Uint8Array, from: number): number => native.call(h, n, from)
+      : (h: Uint8Array, n: Uint8Array, from: number): number => {
+          const len = h.length;
+          const span = WINDOW + n.length - 1;
+          let w = from;
+          while (len - w > span) {
+            const k = native.call(new Uint8Array(h.buffer, h.byteOffset + w, span), n, 0);
+            if (k >= 0) return w + k;
+            w += WINDOW;
+          }
+          return native.call(h, n, w);
+        };
 
 const slice: BufferSlice | null = g.Buffer && typeof g.Buffer.prototype.utf8Slice === 'function' ? g.Buffer.prototype.utf8Slice : null;
 

@@ -13,6 +13,7 @@ import { FormwireError, type MultipartErrorCode } from './errors.js';
 import { parseMimeType, partFileType } from './mime.js';
 import { MULTIPART_DEFAULTS, type MultipartFlags, type MultipartLimits } from './registry.js';
 import { PORTABLE_TEXT, TextCodec, encodeUtf8 } from './utf8.js';
+import { DelimiterScan } from './scan.js';
 
 /**
  * Parser options: the lenient flags (MP-R-02) and limits (spec/limits.md), both generated from spec/registry.json.
@@ -25,6 +26,17 @@ export { MULTIPART_DEFAULTS };
 
 /** A substring search: the first index >= from at which needle occurs in haystack, or -1. */
 export type IndexOf = (haystack: Uint8Array, needle: Uint8Array, from: number) => number;
+
+/**
+ * How a parser finds delimiters in bodies: a substring search (the runtime's native one, for example), `'scan'`,
+ * the core's own pure-JS search (core/scan.ts), which reads one byte pair per needle length, or a ScanSearch.
+ */
+export type Search = IndexOf | 'scan' | ScanSearch;
+
+/** The core's scan, handing stretches dense in needle pairs (delimiter near-misses) to `dense` (core/scan.ts). */
+export interface ScanSearch {
+  readonly dense: IndexOf;
+}
 
 /** Pure fallback search: find the needle's first byte with the engine's TypedArray indexOf, then compare. */
 export const indexOfFallback: IndexOf = (h, n, from) => {
@@ -397,7 +409,10 @@ function lim(v: number | null | undefined, d: number): number {
 /** The sans-IO multipart parser. */
 export class MultipartParser {
   private readonly handler: MultipartHandler;
-  private readonly indexOf: IndexOf;
+  /** The substring search, or null for the core's scan (built at its first use: small bodies never need it). */
+  private readonly indexOf: IndexOf | null;
+  private readonly searchArg: Search;
+  private scanner: DelimiterScan | null = null;
   private readonly boundary: Uint8Array;
   /** Body needle: CRLF "--" B (strict) or LF "--" B (allow_lf). */
   private readonly needle: Uint8Array;
@@ -476,14 +491,14 @@ export class MultipartParser {
   private valEnd = 0;
 
   /**
-   * `indexOf` and `text` are what the runtime provides (the delimiter search, faster text decoders); the defaults
+   * `search` and `text` are what the runtime provides (the delimiter search, faster text decoders); the defaults
    * need nothing but Uint8Array and TextDecoder. The package's entry points pass their runtime's best.
    */
   constructor(
     boundary: Uint8Array | string,
     handler: MultipartHandler,
     options: MultipartOptions = {},
-    indexOf: IndexOf = indexOfFallback,
+    search: Search = 'scan',
     text: TextCodec = PORTABLE_TEXT,
   ) {
     const b = typeof boundary === 'string' ? encodeUtf8(boundary) : boundary;
@@ -496,7 +511,8 @@ export class MultipartParser {
     this.boundary = b;
     this.handler = handler;
     this.ranged = typeof handler.onDataRange === 'function';
-    this.indexOf = indexOf;
+    this.indexOf = typeof search === 'function' ? search : null;
+    this.searchArg = search;
     this.text = text;
     this.ctx = new PartContext(text);
     this.allowPreamble = options.allowPreamble === true;
@@ -1169,6 +1185,23 @@ export class MultipartParser {
     return i;
   }
 
+  /** The first needle at or after chunk index `from`, or -1 (MP-P-04). */
+  private find(chunk: Uint8Array, from: number): number {
+    const f = this.indexOf;
+    if (f !== null) return f(chunk, this.needle, from);
+    let sc = this.scanner;
+    if (sc === null) {
+      const s = this.searchArg;
+      sc = this.scanner = new DelimiterScan(this.needle, typeof s === 'object' ? s.dense : null);
+    }
+    return sc.find(chunk, this.dataView(chunk), from);
+  }
+
+  /** The search this parser was given. */
+  get search(): Search {
+    return this.searchArg;
+  }
+
   private body(chunk: Uint8Array, i: number, n: number): number {
     const needle = this.needle;
     const L = needle.length;
@@ -1230,7 +1263,7 @@ export class MultipartParser {
         }
         s += shift[c]!;
       }
-      if (j < 0 && s <= n - L) j = this.indexOf(chunk, needle, s);
+      if (j < 0 && s <= n - L) j = this.find(chunk, s);
       if (j < 0) break;
       if (j + L < n) {
         if (isAfterB(chunk[j + L]!)) {
@@ -1345,6 +1378,34 @@ function parseDisposition(buf: Uint8Array, s: number, e: number, qp: boolean, ou
 }
 
 /**
+ * @internal The boundary of keepShapes' body: long enough for the default search of every runtime (the scan on
+ * Node and Deno, whose DelimiterScan then stays alive with its parser too).
+ */
+export const KEEP_BOUNDARY = 'keep-shapes';
+
+/**
+ * @internal Parse a small body covering the parser's paths (a file part long enough to reach the delimiter search
+ * past the short in-line scan) with `make`'s parser (boundary KEEP_BOUNDARY); return what keeps the shapes.
+ */
+export function keepShapes(make: (h: MultipartHandler) => MultipartParser): readonly object[] {
+  const keep: object[] = [];
+  const h: MultipartHandler = { onPartStart(i) { keep.push(i); }, onData() {}, onPartEnd() {}, onEnd() {} };
+  const p = make(h);
+  const d = '--' + KEEP_BOUNDARY;
+  const body = encodeUtf8(
+    d + '\r\nContent-Disposition: form-data; name="a"\r\n\r\nv\r\n' +
+      d + '\r\nContent-Disposition: form-data; name="b"\r\nContent-Type: text/plain\r\n\r\nv\r\n' +
+      d + '\r\nContent-Disposition: form-data; name="f"; filename="f.txt"\r\nContent-Type: text/plain\r\nX-K: 1\r\n\r\n' +
+      'v'.repeat(300) + '\r\n' + d + '--\r\n',
+  );
+  p.write(body.subarray(0, 60));
+  p.write(body.subarray(60));
+  p.end();
+  keep.push(p);
+  return Object.freeze(keep);
+}
+
+/**
  * Instances of the per-parse classes, alive as long as the module. Why: an instance's shape (V8 map) is reached from
  * its constructor only through weak transitions, and fields that change representation (a limit of Infinity, a
  * header slab) move live instances to new shapes; when every parser and PartInfo of the last parse is garbage, a
@@ -1354,22 +1415,4 @@ function parseDisposition(buf: Uint8Array, s: number, e: number, qp: boolean, ou
  * afterwards. A subclass (the package's runtime-default parser) keeps its own with `keepShapes`.
  * @internal
  */
-export const KEEP_SHAPES: readonly object[] = keepShapes((h) => new MultipartParser('k', h));
-
-/** @internal Parse a small body covering the parser's paths with `make`'s parser; return what keeps the shapes. */
-export function keepShapes(make: (h: MultipartHandler) => MultipartParser): readonly object[] {
-  const keep: object[] = [];
-  const h: MultipartHandler = { onPartStart(i) { keep.push(i); }, onData() {}, onPartEnd() {}, onEnd() {} };
-  const p = make(h);
-  const body = encodeUtf8(
-    '--k\r\nContent-Disposition: form-data; name="a"\r\n\r\nv\r\n' +
-      '--k\r\nContent-Disposition: form-data; name="b"\r\nContent-Type: text/plain\r\n\r\nv\r\n' +
-      '--k\r\nContent-Disposition: form-data; name="f"; filename="f.txt"\r\nContent-Type: text/plain\r\nX-K: 1\r\n\r\nv\r\n' +
-      '--k--\r\n',
-  );
-  p.write(body.subarray(0, 60));
-  p.write(body.subarray(60));
-  p.end();
-  keep.push(p);
-  return Object.freeze(keep);
-}
+export const KEEP_SHAPES: readonly object[] = keepShapes((h) => new MultipartParser(KEEP_BOUNDARY, h));
