@@ -96,9 +96,31 @@ def test_callbacks_none_set_callback_header_begin_and_max_size() -> None:
     p = pm.MultipartParser(b"B", {"on_part_data": lambda d, s, e: data.append(bytes(d[s:e]))})
     p.max_size = 60  # settable after construction: write takes 60 bytes and says so
     assert p.write(BODY) == 60
+    # python-multipart's truncation: the caller asked for the first max_size bytes, so finalize ends quietly
+    p.finalize()
+    assert b"".join(data) == b"one"
+    # a body that ends early on its own stays an error (MP_TRUNCATED), never a quiet partial form
+    p = pm.MultipartParser(b"B", {"on_part_data": lambda d, s, e: None})
+    assert p.write(BODY[:60]) == 60
     with pytest.raises(pm.MultipartParseError) as e:
         p.finalize()
-    assert e.value.code == "MP_TRUNCATED"  # a truncated body is an error, never a quiet partial form
+    assert e.value.code == "MP_TRUNCATED"
+    # a max_size that cut nothing leaves that rule as it is
+    p = pm.MultipartParser(b"B", max_size=1000)
+    p.write(BODY[:60])
+    with pytest.raises(pm.MultipartParseError):
+        p.finalize()
+
+
+def test_form_parser_max_body_size_truncates_as_python_multipart() -> None:
+    fields: list[pm.Field] = []
+    files: list[pm.File] = []
+    cut = BODY.index(b"hello") + 3
+    p = pm.FormParser("multipart/form-data", fields.append, files.append, boundary=b"B", config={"MAX_BODY_SIZE": cut})
+    assert p.write(BODY) == cut
+    p.finalize()
+    assert [(f.field_name, f.value) for f in fields] == [(b"a", b"one")]
+    assert not files  # the file part never ended: python-multipart hands over no File either
 
 
 def test_querystring_pieces_read_as_whatwg_by_unquote_plus() -> None:

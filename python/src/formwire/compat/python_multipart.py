@@ -319,6 +319,7 @@ class MultipartParser(BaseParser):
         # The boundary is checked now (MP-B-04: MP_LIMIT_BOUNDARY), as python-multipart checks its length here.
         self._parser: Parser | None = self._make()
         self._written = False
+        self._cut = False  # max_size cut the input short
 
     def _make(self) -> Parser:
         opts = dict(_SHIM_DEFAULTS)
@@ -354,6 +355,7 @@ class MultipartParser(BaseParser):
         if self._current_size + n > self.max_size:
             n = int(self.max_size - self._current_size)
             self.logger.warning("max_size %r reached: taking %d of %d bytes", self.max_size, n, len(data))
+            self._cut = True
             chunk: Any = memoryview(data)[:n]
         else:
             chunk = data
@@ -373,7 +375,9 @@ class MultipartParser(BaseParser):
         return n
 
     def finalize(self) -> None:
-        """Ends the input: ``MultipartParseError`` (``MP_TRUNCATED``) unless the form was complete."""
+        """Ends the input: ``MultipartParseError`` (``MP_TRUNCATED``) unless the form was complete, or unless
+        ``max_size`` cut it short: python-multipart's truncation, where the caller asked for the first ``max_size``
+        bytes (``write`` said how many it took) and ``finalize`` ends quietly, without ``on_end``."""
         parser = self._parser
         assert parser is not None
         try:
@@ -381,6 +385,8 @@ class MultipartParser(BaseParser):
         except MultipartError as e:
             if e.events:
                 self._dispatch(list(e.events), b"")
+            if self._cut and e.code == "MP_TRUNCATED":
+                return
             raise _mp_error(e) from None
         self._dispatch(events, b"")
 
