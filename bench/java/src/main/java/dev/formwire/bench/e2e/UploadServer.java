@@ -8,7 +8,13 @@ import dev.formwire.multipart.MultipartOptions;
 import dev.formwire.spring.webflux.FormwireCodecs;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -35,7 +41,8 @@ import reactor.netty.http.server.HttpServer;
  * the {@code file} part as a {@link FilePart} and does nothing with it, {@code /part-event} streams {@link PartEvent}s
  * and releases each buffer (it answers the byte count so the client can check it), {@code /transfer?to=PATH} saves the
  * file with {@link FilePart#transferTo}, {@code /drain} reads the body with no multipart reader (the floor: what
- * the transport alone costs). {@code /stats} reports this process's CPU time and heap.
+ * the transport alone costs), {@code /drain-file} writes the body to a temporary file with no multipart reader, then
+ * removes it (the floor of {@code /file-part}, whose readers all spill the 200 MiB file to disk). {@code /stats} reports this process's CPU time and heap.
  *
  * <p>Usage: {@code UploadServer spring|formwire}. The only difference between the two is the codec configuration:
  * {@code spring} keeps WebFlux's default multipart reader, {@code formwire} calls {@link FormwireCodecs#install}.
@@ -73,6 +80,38 @@ public final class UploadServer {
                             long k = n + d.readableByteCount();
                             DataBufferUtils.release(d);
                             return k;
+                        })
+                        .flatMap(n -> ServerResponse.ok().bodyValue(Long.toString(n))))
+                // The /file-part floor: the body's buffers written to a temp file as they arrive (one blocking
+                // FileChannel write per buffer, no copy, no scheduler hop), then the file removed.
+                .andRoute(POST("/drain-file"), req -> Mono.using(
+                        () -> {
+                            Path f = Files.createTempFile("formwire-e2e-floor-", ".bin");
+                            return new Object[] {f, FileChannel.open(f, StandardOpenOption.WRITE)};
+                        },
+                        st -> req.bodyToFlux(DataBuffer.class).reduce(0L, (n, d) -> {
+                            long k = n + d.readableByteCount();
+                            try (DataBuffer.ByteBufferIterator it = d.readableByteBuffers()) {
+                                while (it.hasNext()) {
+                                    ByteBuffer b = it.next();
+                                    while (b.hasRemaining()) {
+                                        ((FileChannel) st[1]).write(b);
+                                    }
+                                }
+                            } catch (IOException e) {
+                                throw new UncheckedIOException(e);
+                            } finally {
+                                DataBufferUtils.release(d);
+                            }
+                            return k;
+                        }),
+                        st -> {
+                            try {
+                                ((FileChannel) st[1]).close();
+                                Files.delete((Path) st[0]);
+                            } catch (IOException e) {
+                                throw new UncheckedIOException(e);
+                            }
                         })
                         .flatMap(n -> ServerResponse.ok().bodyValue(Long.toString(n))))
                 .andRoute(POST("/transfer"), req -> {
