@@ -135,3 +135,29 @@ def test_querystring_pieces_read_as_whatwg_by_unquote_plus() -> None:
     p = pm.QuerystringParser(strict_parsing=True)
     with pytest.raises(pm.QuerystringParseError):
         p.write(b"a&b=1")
+
+
+def test_multipart_start_as_python_multipart() -> None:
+    """python-multipart skips a body's leading CR/LF up to its first "-" and nothing else: other bytes before the
+    first delimiter are an error at write(), in its words, at the index where they differ (MP-P-02's strict
+    reading; the core's allow_preamble, by name, still skips any preamble)."""
+    for pre in (b"\r\n", b"\n\r\n", b"\r\nignored "):
+        body = pre + BODY
+        for cut in range(len(body) + 1):
+            data: list[bytes] = []
+            p = pm.MultipartParser(b"B", {"on_part_data": lambda d, s, e, out=data: out.append(bytes(d[s:e]))})
+            assert p.write(body[:cut]) + p.write(body[cut:]) == len(body)
+            p.finalize()
+            assert b"".join(data) == b"onehello", (pre, cut)
+    for body, at in ((b"junk" + BODY, 0), (b"--Bx\r\n", 3), (b"--b\r\n", 2)):
+        for cut in range(len(body) + 1):
+            p = pm.MultipartParser(b"B")
+            with pytest.raises(pm.MultipartParseError) as e:
+                p.write(body[:cut])
+                p.write(body[cut:])
+            assert e.value.code in ("MP_PREAMBLE", "MP_DELIMITER"), (body, cut)
+            if e.value.code == "MP_PREAMBLE":
+                assert e.value.offset == at and f"got {body[at]!r} at index {at}" in str(e.value), (body, cut)
+    p = pm.MultipartParser(b"B", allow_preamble=True)
+    p.write(b"junk\r\n" + BODY)
+    p.finalize()

@@ -173,10 +173,10 @@ def test_install_with_options_and_shim_errors() -> None:
     with pytest.raises(FormParserError) as e:
         p.write(b"nope")
     assert isinstance(e.value, shim.MultipartParseError) and e.value.code == "MP_PREAMBLE"
-    # The shim's default reads what python-multipart reads: a preamble is skipped, and a body that never reaches
-    # the boundary is still an error (MP_TRUNCATED), never an empty form.
+    # The shim's default reads what python-multipart reads: leading newlines are skipped up to the first "-", and
+    # a body that never reaches the boundary is still an error (MP_TRUNCATED), never an empty form.
     p = shim.MultipartParser(b"B")
-    p.write(b"nope")
+    p.write(b"\r\nnope")
     with pytest.raises(FormParserError) as e:
         p.finalize()
     assert isinstance(e.value, shim.MultipartParseError) and e.value.code == "MP_TRUNCATED"

@@ -13,9 +13,9 @@ Also python-multipart's public API: ``FormParser``, ``create_form_parser``, ``pa
 ``callback``/``set_callback``. Multipart bodies are parsed by formwire's core; the rest is API.
 
 What changes is what the bytes mean: formwire's rules (spec/multipart.md, spec/urlencoded.md). The multipart
-framing is formwire's with the lenient option python-multipart needs, ``allow_preamble`` (a preamble is skipped);
-otherwise CRLF only, no obs-fold, nothing but CRLF after the close delimiter (pass any option to change it), header
-names arrive lowercased, and an unfinished body is an error at ``finalize()`` (python-multipart ignores it). The
+framing is formwire's, strict (MP-P-02: no preamble), except python-multipart's start, done here: a body that begins
+with CR or LF is skipped up to its first ``-``; otherwise CRLF only, no obs-fold, nothing but CRLF after the close delimiter (pass any option to change it), header
+names arrive lowercased, and an unfinished body is an error at ``finalize()`` (python-multipart ignores it) unless ``max_size`` cut it. The
 urlencoded parser streams each name and value in pieces as they arrive, with bytes 0x80-0xFF percent-encoded, so
 the usual ``unquote_plus(data.decode("latin-1"))`` of the consumer yields exactly the WHATWG strings. ``parse_options_header`` reads a Content-Disposition with formwire's grammar (MP-H-07: literally,
 with quoted-pairs only where that fails; no path stripping) and a Content-Type with the WHATWG MIME type parser.
@@ -179,8 +179,9 @@ _SHIM_DEFAULTS: dict[str, Any] = {
     "max_fields": None,
     "max_field_bytes": None,
     "max_total_bytes": None,
-    # What python-multipart accepts, through the core's named lenient options: it skips a preamble.
-    "allow_preamble": True,
+    # python-multipart skips no preamble, only a body that starts with CR or LF up to its first "-" (the shim does
+    # that itself, in MultipartParser.write); anything else before the first delimiter is an error at write().
+    "allow_preamble": False,
 }
 #: python-multipart's defaults for ``max_header_count`` and ``max_header_size`` (per header line).
 DEFAULT_MAX_HEADER_COUNT = 8
@@ -320,6 +321,11 @@ class MultipartParser(BaseParser):
         self._parser: Parser | None = self._make()
         self._written = False
         self._cut = False  # max_size cut the input short
+        # python-multipart's start: a body that begins with CR or LF is skipped up to its first "-" (unless the
+        # caller chose the core's allow_preamble): None = not decided yet, True = skipping, False = done.
+        self._skipping: bool | None = None if "allow_preamble" not in options else False
+        self._skipped = 0
+        self._head = b""  # the first bytes given to the core, to say where a wrong first delimiter goes wrong
 
     def _make(self) -> Parser:
         opts = dict(_SHIM_DEFAULTS)
@@ -362,6 +368,20 @@ class MultipartParser(BaseParser):
         self._current_size += n
         parser = self._parser
         assert parser is not None
+        if self._skipping is not False and n:
+            view = memoryview(chunk)
+            if self._skipping is None:
+                self._skipping = view[0] in (13, 10)  # CR, LF
+            if self._skipping:
+                at = bytes(view).find(b"-")
+                if at < 0:
+                    self._skipped += n
+                    return n
+                self._skipping = False
+                self._skipped += at
+                chunk = data = view[at:] if self.zero_copy else bytes(view[at:])
+        if len(self._head) < len(self._boundary) + 2:
+            self._head += bytes(memoryview(chunk)[: len(self._boundary) + 2 - len(self._head)])
         try:
             events = parser.feed_spans(chunk)
         except MultipartError as e:
@@ -369,7 +389,7 @@ class MultipartParser(BaseParser):
             # max_fields) that comes first in the stream raises first.
             if e.events:
                 self._dispatch(list(e.events), memoryview(data) if self.zero_copy else data)
-            raise _mp_error(e) from None
+            raise self._error(e) from None
         if events:
             self._dispatch(events, memoryview(data) if self.zero_copy else data)
         return n
@@ -387,8 +407,20 @@ class MultipartParser(BaseParser):
                 self._dispatch(list(e.events), b"")
             if self._cut and e.code == "MP_TRUNCATED":
                 return
-            raise _mp_error(e) from None
+            raise self._error(e) from None
         self._dispatch(events, b"")
+
+    def _error(self, e: MultipartError) -> MultipartParseError:
+        """The core's error, with offsets in the caller's stream (skipped leading bytes counted) and, for a first
+        delimiter that is not ``--boundary`` (MP-P-02), python-multipart's words and the index where it differs."""
+        if e.code == "MP_PREAMBLE":
+            want = b"--" + self._boundary
+            at = next((i for i, (a, b) in enumerate(zip(self._head, want)) if a != b), 0)
+            if at < len(self._head):
+                msg = f"Expected boundary character {want[at]!r}, got {self._head[at]!r} at index {at}: {e}"
+                return MultipartParseError(msg, e.code, self._skipped + at)
+        err = _mp_error(e)
+        return MultipartParseError(str(err), e.code, e.offset + self._skipped) if self._skipped else err
 
     def _dispatch(self, events: list[Any], data: Any) -> None:
         g = self.callbacks.get
