@@ -161,3 +161,21 @@ def test_multipart_start_as_python_multipart() -> None:
     p = pm.MultipartParser(b"B", allow_preamble=True)
     p.write(b"junk\r\n" + BODY)
     p.finalize()
+
+
+def test_querystring_strict_parsing_offset_is_the_index_in_the_write() -> None:
+    """strict_parsing is python-multipart's rule (no formwire code): its error offset is python-multipart's, the
+    index in the chunk of the write that failed."""
+    data = b"foo=bar&&another=asdf"
+    for cut in range(len(data) + 1):
+        p = pm.QuerystringParser(strict_parsing=True)
+        taken = 0
+        with pytest.raises(pm.QuerystringParseError) as e:
+            taken += p.write(data[:cut])
+            taken += p.write(data[cut:])
+        assert e.value.offset == 8 - taken, cut
+    p = pm.QuerystringParser(strict_parsing=True)
+    p.write(b"a=1&")
+    with pytest.raises(pm.QuerystringParseError) as e:
+        p.write(b"b&c=2")
+    assert e.value.offset == 0

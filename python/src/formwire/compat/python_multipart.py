@@ -547,7 +547,8 @@ class QuerystringParser(BaseParser):
             if state == BEFORE_FIELD:
                 if data[i] == 0x26:  # '&'
                     if self._found_sep and self.strict_parsing:
-                        raise QuerystringParseError("Skipping duplicate ampersand at %d" % i, _NO_CODE, base + i)
+                        # python-multipart's own rule, with its offset: the index in this write's chunk
+                        raise QuerystringParseError("Skipping duplicate ampersand at %d" % i, _NO_CODE, i)
                     self._found_sep = True
                     i += 1
                     continue
@@ -569,7 +570,7 @@ class QuerystringParser(BaseParser):
                         "When strict_parsing is True, we require an equals sign in all field chunks. Did not find "
                         "one in the chunk that starts at %d" % i,
                         _NO_CODE,
-                        base + i,
+                        i,
                     )
                 self._piece("on_field_name", data[i:stop], amp != -1)
             else:
