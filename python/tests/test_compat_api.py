@@ -179,3 +179,22 @@ def test_querystring_strict_parsing_offset_is_the_index_in_the_write() -> None:
     with pytest.raises(pm.QuerystringParseError) as e:
         p.write(b"b&c=2")
     assert e.value.offset == 0
+
+
+def test_cr_without_lf_in_header_lines_at_python_multipart_offset() -> None:
+    """A CR that ends a header value or starts a line, then not LF: python-multipart's offset is where the LF
+    should be; a CR inside a header name is reported at the CR (both at every split)."""
+    head = b'--B\r\nContent-Disposition: form-data; name="a"\r\n'
+    cases = (
+        (b'--B\r\nContent-Disposition: form-data; n\rame="a"\r\n\r\nx\r\n--B--\r\n', 39),  # in a value
+        (head + b"\rX\r\n\r\nx\r\n--B--\r\n", len(head) + 1),  # where the blank line goes
+        (head + b"X\rY: 1\r\n\r\nx\r\n--B--\r\n", len(head) + 1),  # inside a name: at the CR
+    )
+    for body, want in cases:
+        for cut in range(len(body) + 1):
+            p = pm.MultipartParser(b"B")
+            with pytest.raises(pm.MultipartParseError) as e:
+                p.write(body[:cut])
+                p.write(body[cut:])
+                p.finalize()
+            assert e.value.offset == want, (body, cut, e.value)

@@ -326,6 +326,8 @@ class MultipartParser(BaseParser):
         self._skipping: bool | None = None if "allow_preamble" not in options else False
         self._skipped = 0
         self._head = b""  # the first bytes given to the core, to say where a wrong first delimiter goes wrong
+        self._fed = 0  # bytes given to the core before the current chunk
+        self._tail = b""  # the last two bytes given to the core before the current chunk
 
     def _make(self) -> Parser:
         opts = dict(_SHIM_DEFAULTS)
@@ -382,6 +384,7 @@ class MultipartParser(BaseParser):
                 chunk = data = view[at:] if self.zero_copy else bytes(view[at:])
         if len(self._head) < len(self._boundary) + 2:
             self._head += bytes(memoryview(chunk)[: len(self._boundary) + 2 - len(self._head)])
+        start = self._fed
         try:
             events = parser.feed_spans(chunk)
         except MultipartError as e:
@@ -389,7 +392,10 @@ class MultipartParser(BaseParser):
             # max_fields) that comes first in the stream raises first.
             if e.events:
                 self._dispatch(list(e.events), memoryview(data) if self.zero_copy else data)
-            raise self._error(e) from None
+            raise self._error(e, chunk, start) from None
+        if len(chunk):
+            self._fed = start + len(chunk)
+            self._tail = (self._tail + bytes(memoryview(chunk)[-2:]))[-2:]
         if events:
             self._dispatch(events, memoryview(data) if self.zero_copy else data)
         return n
@@ -410,9 +416,25 @@ class MultipartParser(BaseParser):
             raise self._error(e) from None
         self._dispatch(events, b"")
 
-    def _error(self, e: MultipartError) -> MultipartParseError:
+    def _error(self, e: MultipartError, chunk: Any = b"", start: int = 0) -> MultipartParseError:
         """The core's error, with offsets in the caller's stream (skipped leading bytes counted) and, for a first
-        delimiter that is not ``--boundary`` (MP-P-02), python-multipart's words and the index where it differs."""
+        delimiter that is not ``--boundary`` (MP-P-02), python-multipart's words and the index where it differs;
+        for a CR without its LF in a part's header lines (MP-H rules), python-multipart's offset: the byte where
+        the LF should have been, not the CR."""
+        if e.code in ("MP_HEADER_VALUE", "MP_HEADER_NAME"):
+            rel = e.offset - start
+
+            def byte(i: int) -> int:
+                if i < 0:
+                    return self._tail[i] if -len(self._tail) <= i else -1
+                return chunk[i] if i < len(chunk) else -1
+
+            # a CR that ends a value or starts a line (where the blank line goes), then not LF; a CR inside a
+            # header name is python-multipart's invalid character, at the CR
+            line_end = e.code == "MP_HEADER_VALUE" or byte(rel - 1) == 10
+            if byte(rel) == 13 and line_end and byte(rel + 1) not in (10, -1):
+                msg = f"Did not find LF character after CR in the header lines: {e}"
+                return MultipartParseError(msg, e.code, e.offset + 1 + self._skipped)
         if e.code == "MP_PREAMBLE":
             want = b"--" + self._boundary
             at = next((i for i, (a, b) in enumerate(zip(self._head, want)) if a != b), 0)
