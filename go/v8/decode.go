@@ -11,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	formwire "github.com/formwire/formwire/go"
+
+	"github.com/formwire/formwire/go/internal/ecma"
 )
 
 // Decode reads one value written by V8's ValueSerializer (versions 13 to 15, the raw and Node dialects, SC-D rules).
@@ -361,7 +363,7 @@ func (d *decoder) value() (Value, bool) {
 	case tagDate:
 		o := &Date{}
 		d.ids = append(d.ids, o)
-		o.Ms = timeClip(d.double())
+		o.Ms = ecma.TimeClip(d.double())
 		return o, true
 	case tagTrueObject, tagFalseObject:
 		o := &BooleanObject{V: t == tagTrueObject}
@@ -470,18 +472,6 @@ func (d *decoder) bigint(tp int) *big.Int {
 		v.Neg(v)
 	}
 	return v
-}
-
-// timeClip is ECMA TimeClip (SC-D-17).
-func timeClip(t float64) float64 {
-	if math.IsNaN(t) || math.IsInf(t, 0) || math.Abs(t) > 8.64e15 {
-		return math.NaN()
-	}
-	t = math.Trunc(t)
-	if t == 0 {
-		return 0
-	}
-	return t
 }
 
 // SC-D-19

@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	formwire "github.com/formwire/formwire/go"
+
+	"github.com/formwire/formwire/go/internal/ecma"
 )
 
 // Encode writes v in formwire's canonical encoding (raw dialect, version 15, SC-E rules). opts nil means
@@ -364,7 +366,7 @@ func (e *encoder) value(v Value) {
 			return
 		}
 		e.out = append(e.out, tagDate)
-		e.double(timeClip(x.Ms))
+		e.double(ecma.TimeClip(x.Ms))
 	case *BooleanObject:
 		if x == nil {
 			e.bad("nil *BooleanObject")

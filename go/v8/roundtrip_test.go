@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/formwire/formwire/go/internal/ecma"
 )
 
 // Property: for random value graphs (shared objects, cycles, every kind, adversarial keys and strings),
@@ -196,7 +198,7 @@ func (g *gen) value() Value {
 		}
 		return e
 	case 7:
-		return g.keep(&Date{Ms: timeClip(g.num() * float64(g.r.IntN(2)))})
+		return g.keep(&Date{Ms: ecma.TimeClip(g.num() * float64(g.r.IntN(2)))})
 	case 8:
 		flags := ""
 		for _, f := range "dgimsuy" {

@@ -11,6 +11,8 @@ import (
 	"math/big"
 
 	"github.com/formwire/formwire/go/v8"
+
+	"github.com/formwire/formwire/go/internal/ecma"
 )
 
 // The neutral value description is the JSON form the conformance vectors and testees use. ToNeutral and FromNeutral work on the generic JSON values of encoding/json (map[string]any, []any,
@@ -392,7 +394,7 @@ func (n *neutralIn) b(j any) (v8.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		o := &v8.Date{Ms: timeClip(ms)}
+		o := &v8.Date{Ms: ecma.TimeClip(ms)}
 		return o, n.reg(m, o)
 	case "regexp":
 		src, err := strFieldIn(m["source"])
@@ -541,16 +543,4 @@ func (n *neutralIn) b(j any) (v8.Value, error) {
 var knownErrorNames = map[string]bool{
 	"EvalError": true, "RangeError": true, "ReferenceError": true, "SyntaxError": true, "TypeError": true,
 	"URIError": true,
-}
-
-// timeClip is ECMA-262 TimeClip (SC-D-17), as package v8 applies it to decoded dates.
-func timeClip(t float64) float64 {
-	if math.IsNaN(t) || math.IsInf(t, 0) || math.Abs(t) > 8.64e15 {
-		return math.NaN()
-	}
-	t = math.Trunc(t)
-	if t == 0 {
-		return 0
-	}
-	return t
 }
