@@ -5,7 +5,7 @@
 // native operation and formwire's, after one warm-up run each whose results are checked equal.
 import process from 'node:process';
 import { formData, encodeFormData, MultipartParser } from '../../ts/dist/src/index.js';
-import { clone } from '../../ts/dist/src/clone/index.js';
+import { clone, postSerialized, receiveSerialized } from '../../ts/dist/src/clone/index.js';
 
 const REPS = Number(process.env.REPS ?? 7);
 const QUICK = process.env.QUICK === '1';
@@ -33,6 +33,8 @@ const fileMiB = QUICK ? 4 : 64;
 const file = new Uint8Array(fileMiB << 20).map((_, i) => (i * 2654435761) >>> 24);
 const W1 = multipartBody([['note', 'upload'], ['file', file, 'big.bin']], B);
 const W2 = multipartBody(Array.from({ length: 10000 }, (_, i) => [`field${i}`, `value-${i}-${'x'.repeat(i % 40)}`]), B);
+// W3 (bench/README.md): 100 text fields of 20-40 B interleaved with 100 file parts of 100 KiB.
+const W3 = multipartBody(Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? [`t${i}`, 'v'.repeat(20 + (i % 21))] : [`f${i}`, file.subarray(i * 1024, i * 1024 + 102400), `f${i}.bin`])), B);
 const flat = (i) => ({ name: 'Alice' + (i % 10), age: 30 + (i % 50), active: i % 2 === 0 });
 const W6 = {
   'W6a string 3MB': 'Hello World!!!'.repeat(1024 * 256),
@@ -65,10 +67,11 @@ async function measure(fn, inner = 1) {
   return { wall_ms: med(wall), cpu_ms: med(cpu) };
 }
 const rows = [];
-async function row(work, nativeName, native, oursName, ours, inner = 1) {
+async function row(work, nativeName, native, oursName, ours, inner = 1, method = undefined) {
   const a = await measure(native, inner);
   const b = await measure(ours, inner);
   const r = { work, native: nativeName, ours: oursName, native_wall_ms: a.wall_ms, native_cpu_ms: a.cpu_ms, ours_wall_ms: b.wall_ms, ours_cpu_ms: b.cpu_ms, cpu_ratio: a.cpu_ms / b.cpu_ms, wall_ratio: a.wall_ms / b.wall_ms };
+  if (method) r.method = method;
   rows.push(r);
   console.log(`${work.padEnd(24)} ${nativeName.padEnd(34)} ${a.cpu_ms.toFixed(3).padStart(9)} ms CPU  ${oursName.padEnd(28)} ${b.cpu_ms.toFixed(3).padStart(9)} ms CPU  ratio ${r.cpu_ratio.toFixed(2)}x (wall ${r.wall_ratio.toFixed(2)}x)`);
 }
@@ -85,6 +88,8 @@ await row('W1 one file', 'Request.formData()', () => req(W1).formData(), 'formDa
 await row('W1 one file', 'Request.formData()', () => req(W1).formData(), 'MultipartParser (sans-IO)', () => sansIo(W1));
 await row('W2 10,000 fields', 'Request.formData()', () => req(W2).formData(), 'formData() (stream)', () => formData(streamOf(W2), CT, { maxParts: 20000, maxFields: 20000 }));
 await row('W2 10,000 fields', 'Request.formData()', () => req(W2).formData(), 'MultipartParser (sans-IO)', () => sansIo(W2));
+await row('W3 100 fields+100 files', 'Request.formData()', () => req(W3).formData(), 'formData() (stream)', () => formData(streamOf(W3), CT));
+await row('W3 100 fields+100 files', 'Request.formData()', () => req(W3).formData(), 'MultipartParser (sans-IO)', () => sansIo(W3));
 const fd = new FormData();
 for (let i = 0; i < 1000; i++) fd.append(`f${i}`, `value ${i}`);
 fd.append('file', new Blob([file.subarray(0, 1 << 20)]), 'a.bin');
@@ -92,8 +97,56 @@ await row('W5 encode 1000+1 MiB', 'new Response(fd).arrayBuffer()', () => new Re
 for (const [name, v] of Object.entries(W6)) {
   await row(name, 'structuredClone', () => structuredClone(v), 'formwire clone', () => clone(v), name.startsWith('W6a') ? 20 : 2000);
 }
+// postMessage to a Worker: one round trip per op (main -> worker -> main), the worker sending back what it received.
+// Native: the runtime's structured clone both ways. formwire: serialize -> transfer the bytes -> deserialize, both ways
+// (postSerialized / receiveSerialized). process.cpuUsage counts both threads.
+const workerRows = [];
+{
+  const url = new URL('./echo-worker.mjs', import.meta.url);
+  const nodeWt = typeof Worker === 'undefined' ? await import('node:worker_threads') : null;
+  const spawn = (mode) => {
+    const w = nodeWt ? new nodeWt.Worker(url, { workerData: mode }) : new Worker(url, { type: 'module', name: mode });
+    let waiting = null;
+    const got = (d) => { const f = waiting; waiting = null; f(d); };
+    if (nodeWt) w.on('message', got); else w.addEventListener('message', (e) => got(e.data));
+    return { w, send: (post) => new Promise((res) => { waiting = res; post(w); }) };
+  };
+  const nat = spawn('native'), fw = spawn('formwire');
+  for (const [name, v] of Object.entries(W6)) {
+    const a = await nat.send((w) => w.postMessage(v));
+    const b = receiveSerialized(await fw.send((w) => postSerialized(w, v)));
+    if (JSON.stringify(a) !== JSON.stringify(v) || JSON.stringify(b) !== JSON.stringify(v)) throw new Error(`${name}: worker round trip differs`);
+    await row(name.replace(/^W6(.)/, 'W6$1 Worker'), 'postMessage round trip', () => nat.send((w) => w.postMessage(v)), 'serialize+transfer round trip', async () => receiveSerialized(await fw.send((w) => postSerialized(w, v))), name.startsWith('W6a') ? 20 : 500,
+      `${nodeWt ? 'worker_threads' : 'Web'} Worker echoing each message; native: postMessage(value) both ways; formwire: postSerialized (serialize, transfer the buffer) / receiveSerialized both ways`);
+  }
+  for (const x of [nat, fw]) await x.w.terminate();
+}
+
+// W1 peak memory: each parse in its own child process of this runtime (bench/runtimes/peak.mjs), a fresh body generated
+// as it is read; growth = VmHWM after - VmRSS before. Target (#18): formwire's streaming parse < 0.1x native formData().
+const peak = [];
+{
+  const { spawnSync } = await import('node:child_process');
+  const script = new URL('./peak.mjs', import.meta.url).pathname;
+  // Deno reads /proc/self/status only with all permissions (-A) for the child, which runs only peak.mjs.
+  const args = typeof Deno !== 'undefined' ? ['run', '-A', script] : [script];
+  const mib = QUICK ? 16 : 200;
+  const run = (mode) => {
+    const p = spawnSync(process.execPath, args, { env: { ...process.env, PEAK_MODE: mode, PEAK_MIB: String(mib) }, encoding: 'utf8' });
+    if (p.status !== 0) throw new Error(`peak ${mode}: ${p.stderr}`);
+    const j = JSON.parse(p.stdout.trim().split('\n').pop());
+    return (j.peak_kib - j.rss_before_kib) / 1024;
+  };
+  const nativeMiB = run('native');
+  for (const [ours, mode] of [['parseMultipart (parts streamed, drained)', 'parseMultipart'], ['formData() (stream; the File kept in memory)', 'formData']]) {
+    const oursMiB = run(mode);
+    peak.push({ work: `W1 peak RSS growth, ${mib} MiB file`, native: 'Request.formData()', ours, native_mib: nativeMiB, ours_mib: oursMiB, ratio: oursMiB / nativeMiB,
+      method: 'one parse per child process, body generated in 64 KiB chunks as read; growth = /proc/self/status VmHWM after - VmRSS before' });
+    console.log(`W1 peak ${mib} MiB: native ${nativeMiB.toFixed(1)} MiB, ${ours} ${oursMiB.toFixed(1)} MiB: ${(oursMiB / nativeMiB).toFixed(3)}x`);
+  }
+}
 if (process.env.OUT) {
   const fs = await import('node:fs');
   const os = await import('node:os');
-  fs.writeFileSync(process.env.OUT, JSON.stringify({ runtime, cpu: os.cpus()[0]?.model ?? '', reps: REPS, w1_mib: fileMiB, rows }, null, 1) + '\n');
+  fs.writeFileSync(process.env.OUT, JSON.stringify({ runtime, cpu: os.cpus()[0]?.model ?? '', reps: REPS, w1_mib: fileMiB, load_note: `load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} at the end (2 cores shared with other jobs)`, rows, peak }, null, 1) + '\n');
 }
