@@ -349,8 +349,8 @@ RUNTIME_ROW_REASONS = {
 RUNTIME_PEAK_REASONS = {
     "formData()": "formData() returns a FormData holding the whole file in memory by design (use parseMultipart, or "
     "spill on Node, for large uploads); shown for completeness.",
-    "parseMultipart": "nothing is retained: the growth is 64 KiB chunks already consumed, garbage until V8 collects "
-    "them; the high-water mark depends on when the runtime's GC runs.",
+    "parseMultipart": "the parser keeps no chunk after delivering its bytes, so the growth is most likely "
+    "consumed 64 KiB chunks the garbage collector has not reclaimed yet (not yet confirmed with a forced-GC run).",
 }
 
 
