@@ -8,7 +8,9 @@
 //!   WHATWG-exact encoder that never copies file bodies. Adapters, each a
 //!   feature: a blocking `std::io::Read` (`multipart::read`, default
 //!   feature `io`) and an async `Stream` of `Bytes` (`multipart::stream`,
-//!   feature `stream`); [`multipart::FormData`] for a whole form in one
+//!   feature `stream`), any `http_body::Body` such as hyper 1.x's
+//!   `Incoming` (`Multipart::from_body`, and `Encoder::into_http_body`,
+//!   feature `http-body`); [`multipart::FormData`] for a whole form in one
 //!   arena, and `multipart::spool` (feature `spool`) for a whole form with
 //!   large files in temp files.
 //! - [`urlencoded`]: WHATWG `application/x-www-form-urlencoded` parse

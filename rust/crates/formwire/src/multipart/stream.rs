@@ -141,6 +141,87 @@ impl<E: std::error::Error + 'static> std::error::Error for Error<E> {
     }
 }
 
+/// An [`http_body::Body`] as the [`Stream`] of [`Bytes`] that
+/// [`Multipart`] reads (feature `http-body`), from [`Multipart::from_body`]:
+/// data frames as `Bytes` (`Buf::copy_to_bytes`, no copy for hyper's
+/// `Bytes`), trailers frames skipped (they carry no form bytes), the body's
+/// error passed through as [`Error::Stream`].
+#[cfg(feature = "http-body")]
+pub struct BodyData<B> {
+    body: Pin<Box<B>>,
+}
+
+#[cfg(feature = "http-body")]
+impl<B> fmt::Debug for BodyData<B> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BodyData").finish_non_exhaustive()
+    }
+}
+
+#[cfg(feature = "http-body")]
+impl<B: http_body::Body> BodyData<B> {
+    /// The data frames of `body`.
+    pub fn new(body: B) -> BodyData<B> {
+        BodyData {
+            body: Box::pin(body),
+        }
+    }
+}
+
+#[cfg(feature = "http-body")]
+impl<B: http_body::Body> Stream for BodyData<B> {
+    type Item = Result<Bytes, B::Error>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        use bytes::Buf;
+        loop {
+            match self.body.as_mut().poll_frame(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(None) => return Poll::Ready(None),
+                Poll::Ready(Some(Err(e))) => return Poll::Ready(Some(Err(e))),
+                Poll::Ready(Some(Ok(frame))) => match frame.into_data() {
+                    Ok(mut data) => {
+                        let n = data.remaining();
+                        return Poll::Ready(Some(Ok(data.copy_to_bytes(n))));
+                    }
+                    // A trailers frame (or a frame kind a later http-body adds): no body bytes.
+                    Err(_) => continue,
+                },
+            }
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (0, None)
+    }
+}
+
+#[cfg(feature = "http-body")]
+impl<B: http_body::Body> Multipart<BodyData<B>> {
+    /// The parts of an [`http_body::Body`] (a hyper 1.x
+    /// `Request<Incoming>`'s `req.into_body()`, or any body whose data is a
+    /// [`bytes::Buf`]) for the boundary `B` (the bytes after `--`); the
+    /// errors of [`Parser::new`]. Trailers are skipped; the body's own error
+    /// is [`Error::Stream`].
+    pub fn from_body(
+        body: B,
+        boundary: impl AsRef<[u8]>,
+        options: Options,
+    ) -> Result<Multipart<BodyData<B>>, crate::Error> {
+        Multipart::new(BodyData::new(body), boundary, options)
+    }
+
+    /// [`Multipart::from_body`] for a request `Content-Type` (the boundary
+    /// is taken from it); the errors of [`Parser::from_content_type`].
+    pub fn from_body_content_type(
+        body: B,
+        content_type: &str,
+        options: Options,
+    ) -> Result<Multipart<BodyData<B>>, crate::Error> {
+        Multipart::from_content_type(BodyData::new(body), content_type, options)
+    }
+}
+
 /// A step of the adapter. Body bytes are `chunk[range]` or `held`, valid
 /// until the next step.
 enum Got {

@@ -107,6 +107,20 @@ pub struct EncodeReader<'a> {
     at: usize,
 }
 
+impl<'a> EncodeReader<'a> {
+    /// One streamed body alone, its announced size enforced as for a whole
+    /// body (the `http-body` adapter reads reader bodies through this).
+    #[cfg(feature = "http-body")]
+    pub(super) fn single(body: Body<'a>) -> EncodeReader<'a> {
+        EncodeReader {
+            frame: Vec::new(),
+            pieces: vec![Piece::Body(body)].into_iter(),
+            current: None,
+            at: 0,
+        }
+    }
+}
+
 impl fmt::Debug for EncodeReader<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("EncodeReader").finish_non_exhaustive()

@@ -473,6 +473,12 @@ mod io;
 #[cfg(feature = "io")]
 pub use self::io::EncodeReader;
 
+// The encoder as an `http_body::Body` (hyper 1.x), feature `http-body`.
+#[cfg(feature = "http-body")]
+mod http_body;
+#[cfg(feature = "http-body")]
+pub use self::http_body::HttpBody;
+
 /// Encodes in one call: `entries` as `(name, value)` strings.
 ///
 /// ```
