@@ -23,8 +23,9 @@
 //!
 //! What an axum or hyper handler does with its request body. The source here
 //! is a `futures::stream::iter` of chunks; with axum it is
-//! `request.into_body().into_data_stream()`, with hyper
-//! `http_body_util::BodyStream` mapped to its data frames.
+//! `request.into_body().into_data_stream()`; with hyper 1.x (or any
+//! `http_body::Body`), `Multipart::from_body` takes `req.into_body()` as it
+//! is (feature `http-body`).
 //!
 //! ```
 //! use bytes::Bytes;
