@@ -227,6 +227,12 @@ let noKeys: DShape | null = null;
 /** the last key list learned with a given first key */
 const byFirstKey = new Map<string, DShape>();
 let last: DShape | null = null;
+/**
+ * The key list the k-th object of the last call had (k < VISITS), the first prediction for the k-th object of this
+ * call: a message read again has its key lists at the same places, even where neighbours differ (a nested config).
+ */
+const VISITS = 64;
+const visitShapes: Array<DShape | undefined> = [];
 
 function newShape(keys: string[]): DShape {
   const raw = rawKeys(keys);
@@ -304,6 +310,8 @@ class Reader {
    */
   readonly counting: boolean;
   values = 0;
+  /** objects begun so far (the index into visitShapes) */
+  visits = 0;
   /** nodeIpc: the id of a host object whose plain-object value is being read (it aliases the object) */
   aliasNext = -1;
   shape: DShape | null;
@@ -647,7 +655,13 @@ class Reader {
     const id = this.ids.length;
     this.ids.push(PENDING);
     const b = this.b;
-    const shape = this.shape;
+    const vi = this.visits++;
+    let shape = this.shape;
+    if (vi < VISITS && !this.counting) {
+      const vs = visitShapes[vi];
+      if (vs !== undefined) shape = vs;
+      else if (shape !== null) visitShapes[vi] = shape;
+    }
     if (shape !== null && !this.counting) {
       const save = this.p;
       const d = shape.decode;
@@ -655,6 +669,7 @@ class Reader {
         const o = d(this);
         if (o !== null) {
           this.depth--;
+          this.shape = shape;
           this.ids[id] = o;
           if (alias >= 0) this.ids[alias] = o;
           return o;
@@ -669,6 +684,7 @@ class Reader {
         }
         const o = f !== null ? f(this.vals, 0) : this.assign(shape.keys, this.vals);
         this.depth--;
+        this.shape = shape;
         this.ids[id] = o;
         if (alias >= 0) this.ids[alias] = o;
         return o;
@@ -749,6 +765,7 @@ class Reader {
       this.shape = learned;
       f = learned.factory;
     }
+    if (vi < VISITS) visitShapes[vi] = this.shape;
     o = (f !== null && f !== undefined ? f(vals, 0) : this.assign(keys, vals)) as Record<string, unknown>;
     this.ids[id] = o;
     return o;

@@ -12,7 +12,8 @@
  *
  * Fast paths: a root primitive is written straight into an output of its exact size; otherwise one reused scratch
  * buffer is filled and copied out once. Ordinary objects are walked with for-in (see `plain`); each nesting level
- * remembers its last key list and, when it repeats, writes the keys' bytes four at a time. The memory map is
+ * remembers its last key list (the first objects of a call: each place in the walk remembers the key list it had in the
+ * last call) and, when it repeats, writes the keys' bytes four at a time. The memory map is
  * identity.ts (exact for any graph: every object is recorded).
  */
 import { CLONE_DEFAULTS } from '../core/registry.js';
@@ -50,6 +51,12 @@ const encoder = new TextEncoder();
 const EMPTY_KEYS: string[] = [];
 /** Shapes are cached per nesting level (an array of objects and the objects inside them do not evict each other). */
 const SHAPE_LEVELS = 32;
+/**
+ * The first objects of a call are cached by their order in the walk instead: a message serialized again has the same
+ * key list at the same place, even where neighbours at one level differ (a nested config), so the writer (reused
+ * across calls) writes their keys from the cache too. Later objects (a long array) use the per-level cache.
+ */
+const SHAPE_VISITS = 64;
 const SCRATCH = 1 << 16;
 
 /** The idle writer (with its 64 KiB scratch buffer), reused by the next call; a re-entrant call makes its own. */
@@ -232,12 +239,16 @@ class Writer {
   pos = 0;
   ids: Identity = new Identity();
   shapes: Array<KeyShape | undefined> = [];
+  /** by order of visit in the call (SHAPE_VISITS) */
+  visitShapes: Array<KeyShape | undefined> = [];
+  visits = 0;
   constructor(public maxDepth: number) {
     this.reset(maxDepth);
   }
 
   reset(maxDepth: number): void {
     this.maxDepth = maxDepth;
+    this.visits = 0;
     this.buf[0] = T.VERSION;
     this.buf[1] = VERSION;
     this.pos = 2;
@@ -554,7 +565,11 @@ class Writer {
   plain(o: Record<string, unknown>, depth: number): void {
     this.open(depth);
     let lv: KeyShape | undefined;
-    if (depth < SHAPE_LEVELS) {
+    const vi = this.visits++;
+    if (vi < SHAPE_VISITS) {
+      lv = this.visitShapes[vi];
+      if (lv === undefined) lv = this.visitShapes[vi] = { keys: [], n: 0, bytes: null };
+    } else if (depth < SHAPE_LEVELS) {
       lv = this.shapes[depth];
       if (lv === undefined) lv = this.shapes[depth] = { keys: [], n: 0, bytes: null };
     }

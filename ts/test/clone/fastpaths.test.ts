@@ -195,6 +195,32 @@ test('shape caches: a nested config (other key lists at each level, lists sharin
   roundTrips([config(5), config(6), { service: 1 }, { service: { name: 'x' } }, config(7)], 'configs in an array');
 });
 
+test('shape caches by place in the walk: the next call with other key lists at the same places gives V8 bytes', () => {
+  // Encoder and decoder predict the k-th object of a call (k < 64) from the k-th object of the last call; each call
+  // below puts another key list at the same places (a prefix, an extension, same-length decoy keys, reordered keys,
+  // an index key, a two-byte key) and goes past 64 objects, where the per-level caches take over.
+  const a = (i: number): object => ({ name: 'n' + i, age: i, active: true });
+  const variants: Array<(i: number) => object> = [
+    a,
+    (i) => ({ name: 'n' + i, age: i }),
+    (i) => ({ name: 'n' + i, age: i, active: false, more: i }),
+    (i) => ({ namf: 'n' + i, agf: i, activf: true }),
+    (i) => ({ age: i, name: 'n' + i, active: true }),
+    (i) => ({ 0: i, name: 'n' + i, active: true }),
+    (i) => ({ ключ: i, name: 'n' + i }),
+    (i) => ({ name: { age: i, active: [i] }, age: { name: i } }),
+  ];
+  const msg = (f: (i: number) => object, n: number): object => ({ head: f(0), list: Array.from({ length: n }, (_, i) => f(i)), tail: { x: f(n) } });
+  for (const n of [3, 70]) {
+    for (let r = 0; r < 2; r++) {
+      for (let v = 0; v < variants.length; v++) roundTrips(msg(variants[v]!, n), `variant ${v}, ${n} objects, round ${r}`);
+      for (let v = variants.length - 1; v >= 0; v--) roundTrips(msg(variants[v]!, n), `variant ${v} backwards, ${n} objects, round ${r}`);
+    }
+    // interleaved per place: object k takes variant (k + call) mod 8
+    for (let c = 0; c < 3; c++) roundTrips(Array.from({ length: n }, (_, k) => variants[(k + c) % variants.length]!(k)), `interleaved call ${c}, ${n} objects`);
+  }
+});
+
 // Object bytes for the decoder tests: key 'name' / 'age' / 'active' (or same-length decoys), values as given.
 const K = { name: '22046e616d65', age: '2203616765', active: '2206616374697665' };
 const D = { name: '22046e616d66', age: '2203616766', active: '2206616374697666' }; // same lengths, other keys
