@@ -254,6 +254,43 @@ async function multipartCase(imp) {
     }
     return { version: `node ${process.version}`, ...r, last: { floor: true, fields: n, field_bytes: chars } };
   }
+  if (imp === 'floor-core-pull') {
+    // parseMultipart's own floor (not one of every implementation: the incumbents are fed by writes): the same pull
+    // stream read as parseMultipart reads it (one reader.read() per chunk), each chunk written to the core with a
+    // handler that only counts, no part objects, no promise per event. What parseMultipart adds is over this.
+    const fw = await import(fwUrl('index.js'));
+    return {
+      version: formwireVersion,
+      ...(await measure(() => {
+        const c = { floor: true, parts: 0, bytes: 0 };
+        const h = {
+          onPartStart() {
+            c.parts++;
+          },
+          onDataRange(ch, a, b) {
+            c.bytes += b - a;
+          },
+          onData(v) {
+            c.bytes += v.length;
+          },
+          onPartEnd() {},
+          onEnd() {},
+        };
+        const p = new fw.MultipartParser(fw.boundaryFromContentType(ct), h, fwOpts);
+        const reader = pullStream(chunks).getReader();
+        // a promise chain as parseMultipart's driver makes (no async function frame)
+        const step = (r) => {
+          if (r.done) {
+            p.end();
+            return c;
+          }
+          p.write(r.value);
+          return reader.read().then(step);
+        };
+        return reader.read().then(step);
+      })),
+    };
+  }
   if (imp === 'formwire-core') {
     // The sans-IO core used the Node way: range events (no view per event), field values decoded with
     // Buffer's native UTF-8 slice, file bytes counted.
