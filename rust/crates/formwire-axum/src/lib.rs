@@ -90,24 +90,30 @@ impl std::ops::DerefMut for Multipart {
 #[derive(Clone, Debug, Default)]
 pub struct MultipartOptions(pub Options);
 
+/// What both extractors read of a request: the parser options (a [`MultipartOptions`] extension, else the
+/// defaults), the Content-Type (missing or non-UTF-8 is read as empty: MP_CONTENT_TYPE from the parser) and the body
+/// under axum's `DefaultBodyLimit` (2 MB unless the app sets it), as for axum's own `Multipart`.
+fn request_parts(req: Request) -> (Options, String, BodyStream) {
+    let options = req
+        .extensions()
+        .get::<MultipartOptions>()
+        .map(|o| o.0.clone())
+        .unwrap_or_default();
+    let content_type = req
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_owned();
+    let body = req.with_limited_body().into_body().into_data_stream();
+    (options, content_type, body)
+}
+
 impl<S: Send + Sync> FromRequest<S> for Multipart {
     type Rejection = FormError;
 
     async fn from_request(req: Request, _state: &S) -> Result<Self, FormError> {
-        let options = req
-            .extensions()
-            .get::<MultipartOptions>()
-            .map(|o| o.0.clone())
-            .unwrap_or_default();
-        // A missing or non-UTF-8 Content-Type is read as empty: MP_CONTENT_TYPE from the parser.
-        let content_type = req
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("")
-            .to_owned();
-        // with_limited_body: axum's DefaultBodyLimit (2 MB unless the app sets it) applies, as to its own Multipart.
-        let body = req.with_limited_body().into_body().into_data_stream();
+        let (options, content_type, body) = request_parts(req);
         Ok(Multipart(stream::Multipart::from_content_type(
             body,
             &content_type,
@@ -146,23 +152,12 @@ impl<S: Send + Sync> FromRequest<S> for SpooledForm {
     type Rejection = FormError;
 
     async fn from_request(req: Request, _state: &S) -> Result<Self, FormError> {
-        let options = req
-            .extensions()
-            .get::<MultipartOptions>()
-            .map(|o| o.0.clone())
-            .unwrap_or_default();
         let spool_options = req
             .extensions()
             .get::<SpoolOptions>()
             .map(|o| o.0.clone())
             .unwrap_or_default();
-        let content_type = req
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("")
-            .to_owned();
-        let body = req.with_limited_body().into_body().into_data_stream();
+        let (options, content_type, body) = request_parts(req);
         // The collector writes temp files with blocking writes: it runs on tokio's blocking pool, driven there by
         // the runtime's handle, so no async worker thread ever waits on the disk.
         let handle = tokio::runtime::Handle::current();
