@@ -32,21 +32,26 @@ for (let i = 0; i < 30; i++) { gc(); await run(); }
 console.log('--- done');
 `;
 
+/** Runs `code` (which prints '--- warm' and '--- done') with --trace-deopt: no deopt may follow the warm-up. */
+function assertNoDeoptAfterWarmUp(code: string, mode: string): void {
+  const r = spawnSync(process.execPath, ['--expose-gc', '--trace-deopt', '--input-type=module', '-e', code, mode], {
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
+  assert.equal(r.status, 0, r.stderr);
+  const out = r.stdout;
+  const warm = out.indexOf('--- warm');
+  assert.ok(warm >= 0 && out.includes('--- done'), 'child ran to the end');
+  const after = out
+    .slice(warm)
+    .split('\n')
+    .filter((l) => /marking dependent code|bailout \(kind/.test(l));
+  assert.deepEqual(after, [], 'deoptimizations after warm-up:\n' + after.join('\n'));
+}
+
 for (const mode of ['core', 'formData']) {
   test(`no deoptimization of the multipart ${mode} path across forced major GCs after warm-up (issue #20)`, () => {
-    const r = spawnSync(process.execPath, ['--expose-gc', '--trace-deopt', '--input-type=module', '-e', child, mode], {
-      encoding: 'utf8',
-      maxBuffer: 64 << 20,
-    });
-    assert.equal(r.status, 0, r.stderr);
-    const out = r.stdout;
-    const warm = out.indexOf('--- warm');
-    assert.ok(warm >= 0 && out.includes('--- done'), 'child ran to the end');
-    const after = out
-      .slice(warm)
-      .split('\n')
-      .filter((l) => /marking dependent code|bailout \(kind/.test(l));
-    assert.deepEqual(after, [], 'deoptimizations after warm-up:\n' + after.join('\n'));
+    assertNoDeoptAfterWarmUp(child, mode);
   });
 }
 
@@ -75,18 +80,6 @@ console.log('--- done');
 
 for (const mode of ['wire', 'clone']) {
   test(`no deoptimization of formwire/clone ${mode === 'wire' ? 'deserialize(serialize())' : 'clone()'} across forced major GCs after warm-up (issue #20)`, () => {
-    const r = spawnSync(process.execPath, ['--expose-gc', '--trace-deopt', '--input-type=module', '-e', cloneChild, mode], {
-      encoding: 'utf8',
-      maxBuffer: 64 << 20,
-    });
-    assert.equal(r.status, 0, r.stderr);
-    const out = r.stdout;
-    const warm = out.indexOf('--- warm');
-    assert.ok(warm >= 0 && out.includes('--- done'), 'child ran to the end');
-    const after = out
-      .slice(warm)
-      .split('\n')
-      .filter((l) => /marking dependent code|bailout \(kind/.test(l));
-    assert.deepEqual(after, [], 'deoptimizations after warm-up:\n' + after.join('\n'));
+    assertNoDeoptAfterWarmUp(cloneChild, mode);
   });
 }
