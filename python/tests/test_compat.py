@@ -140,7 +140,37 @@ def test_parse_options_header() -> None:
     assert ct == b"multipart/form-data" and params == {b"boundary": b"a b", b"charset": b"utf-8"}
     assert shim.parse_options_header(None) == (b"", {})
     assert shim.parse_options_header(b"multipart/form-data; boundary=b\xe9")[1][b"boundary"] == "bé".encode()  # MP-B-02
-    assert shim.parse_options_header('form-data; name="a"; name="b"') == (b"form-data", {})
+    # a disposition MP-H-07 rejects (formwire's parser rejects the part) is read as python-multipart reads it
+    assert shim.parse_options_header('form-data; name="a"; name="b"') == (b"form-data", {b"name": b"b"})
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        b"application/json;\t par \t=\t val\t",  # SP/HT around a parameter and its '=' trimmed
+        b"form-data; name=voil\xc3\xa0",  # a value MP-H-07 rejects (non-token, unquoted): the bytes as sent
+        b'application/x-www-form-urlencoded; !="' + b"\\" * 301,  # an unterminated quote: the raw value
+        b'text/plain; a="x;y"; b=\\"; c=1; A=2',  # ';' inside quotes, an escaped quote, a later name wins
+        b"text/plain; charset*=utf-8''x; q",  # RFC 2231 names left out; a parameter without '='
+        b'form-data; name="a"; extra=1; filename*=utf-8\'\'b',  # parameters besides name and filename kept
+        b"Text/Plain",
+        b"not a mime type; x=1",
+    ],
+)
+def test_parse_options_header_reads_parameters_as_python_multipart(value: bytes) -> None:
+    assert shim.parse_options_header(value) == pm_parse_options_header(value)
+    assert shim.parse_options_header(value.decode("latin-1")) == pm_parse_options_header(value.decode("latin-1"))
+
+
+def test_parse_options_header_random_parameters_as_python_multipart() -> None:
+    """Everything but the boundary (MP-B-02) and a filename python-multipart strips (IE paths) reads the same."""
+    import random
+
+    rng = random.Random(7)
+    atoms = ["a", "N", ";", '"', "\\", "=", " ", "\t", "*", "\xa0", "\xe9", "name", "form-data", "text/plain", "x;y"]
+    for _ in range(20000):
+        value = "".join(rng.choice(atoms) for _ in range(rng.randint(0, 12)))
+        assert shim.parse_options_header(value) == pm_parse_options_header(value), value
 
 
 @pytest.mark.parametrize(

@@ -198,3 +198,39 @@ def test_cr_without_lf_in_header_lines_at_python_multipart_offset() -> None:
                 p.write(body[cut:])
                 p.finalize()
             assert e.value.offset == want, (body, cut, e.value)
+
+
+def test_max_header_size_fires_as_soon_as_a_header_line_is_over() -> None:
+    """python-multipart raises "Maximum header size exceeded" at the write where a header line (name, colon, value,
+    without CRLF) goes over max_header_size, before the part's header block is complete; a line of exactly the limit
+    passes. The same at every split, in a later part, and with the limit set after construction."""
+    limit = 40
+    head = b'--B\r\nContent-Disposition: form-data; name="a"\r\n'
+    second = b'\r\n\r\none\r\n--B\r\nContent-Disposition: form-data; name="b"\r\n'
+    for body, first_part_ends in (
+        (head + b"X-A: " + b"a" * (limit - 4), None),  # one byte over, no CRLF yet
+        (head + b"X-A: " + b"a" * (limit - 5) + b"\r\n\r\none\r\n--B\r\nY: " + b"b" * (limit - 2), True),
+    ):
+        for cut in range(len(body) + 1):
+            ended: list[str] = []
+            p = pm.MultipartParser(b"B", {"on_part_end": lambda ended=ended: ended.append("end")})
+            p.max_header_size = limit
+            with pytest.raises(pm.MultipartParseError, match="Maximum header size exceeded") as e:
+                p.write(body[:cut])
+                p.write(body[cut:])
+            assert e.value.code == "MP_LIMIT_HEADER_BYTES"
+            line = body.rfind(b"\n") + 1
+            assert e.value.offset == line + limit, (cut, e.value)
+            assert ended == (["end"] if first_part_ends else []), cut
+    # exactly the limit, its CR and LF in other writes: no error, and the form parses
+    ok = head + b"X-A: " + b"a" * (limit - 5) + second + b"Y: " + b"b" * (limit - 3) + b"\r\n\r\ntwo\r\n--B--\r\n"
+    assert len(b'Content-Disposition: form-data; name="a"') == limit
+    for cut in range(len(ok) + 1):
+        for cut2 in (cut, min(len(ok), cut + 1)):
+            data: list[bytes] = []
+            p = pm.MultipartParser(b"B", {"on_part_data": lambda d, s, e, data=data: data.append(bytes(d[s:e]))})
+            p.max_header_size = limit
+            for piece in (ok[:cut], ok[cut:cut2], ok[cut2:]):
+                p.write(piece)
+            p.finalize()
+            assert b"".join(data) == b"onetwo", (cut, cut2)

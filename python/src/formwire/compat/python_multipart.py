@@ -17,8 +17,10 @@ framing is formwire's, strict (MP-P-02: no preamble), except python-multipart's 
 with CR or LF is skipped up to its first ``-``; otherwise CRLF only, no obs-fold, nothing but CRLF after the close delimiter (pass any option to change it), header
 names arrive lowercased, and an unfinished body is an error at ``finalize()`` (python-multipart ignores it) unless ``max_size`` cut it. The
 urlencoded parser streams each name and value in pieces as they arrive, with bytes 0x80-0xFF percent-encoded, so
-the usual ``unquote_plus(data.decode("latin-1"))`` of the consumer yields exactly the WHATWG strings. ``parse_options_header`` reads a Content-Disposition with formwire's grammar (MP-H-07: literally,
-with quoted-pairs only where that fails; no path stripping) and a Content-Type with the WHATWG MIME type parser.
+the usual ``unquote_plus(data.decode("latin-1"))`` of the consumer yields exactly the WHATWG strings.
+``parse_options_header`` reads parameters as python-multipart does, except a ``form-data`` Content-Disposition's
+``name``/``filename`` that formwire's grammar accepts (MP-H-07: literally, with quoted-pairs only where that fails)
+and a Content-Type's boundary (MP-B-02, WHATWG MIME); no IE path stripping.
 
 Limits: formwire's header limits and ``max_total_field_bytes`` (10 MiB of text fields in all, which no caller
 bounds) stay on; the part count, field size and body size limits are off by default here, because the callers of
@@ -286,7 +288,8 @@ class MultipartParser(BaseParser):
     ``on_header_end``; ``on_headers_finished``; ``on_part_data(data, start, end)`` (``data`` is the chunk written:
     nothing is copied); ``on_part_end``; ``on_end``. ``max_size`` truncates what ``write`` takes (python-multipart's
     semantics: ``write`` returns the count taken). ``max_header_count`` is formwire's ``max_headers``;
-    ``max_header_size`` bounds each header line (name, colon, value). Both (and ``max_size``) may be set after
+    ``max_header_size`` bounds each header line (name, colon, value), raised at the write where a line goes over it,
+    as python-multipart does. Both (and ``max_size``) may be set after
     construction, until the first ``write``. Any formwire option can be passed as a keyword.
 
     ``zero_copy=True`` passes ``memoryview(data)`` as the ``data`` argument of ``on_part_data`` so that the
@@ -328,6 +331,13 @@ class MultipartParser(BaseParser):
         self._head = b""  # the first bytes given to the core, to say where a wrong first delimiter goes wrong
         self._fed = 0  # bytes given to the core before the current chunk
         self._tail = b""  # the last two bytes given to the core before the current chunk
+        # max_header_size as python-multipart applies it, before a header block is complete (see _check_header_lines):
+        # where the unfinished block's scan goes on (core offset; None when the core is not in a block or the
+        # caller chose allow_preamble), the start of its current header line (None while in the delimiter line),
+        # and the core offset of the next body byte of the current part.
+        self._hd: int | None = None if options.get("allow_preamble") else 0
+        self._hd_line: int | None = None
+        self._body_pos = 0
 
     def _make(self) -> Parser:
         opts = dict(_SHIM_DEFAULTS)
@@ -385,6 +395,7 @@ class MultipartParser(BaseParser):
         if len(self._head) < len(self._boundary) + 2:
             self._head += bytes(memoryview(chunk)[: len(self._boundary) + 2 - len(self._head)])
         start = self._fed
+        prev = self._tail
         try:
             events = parser.feed_spans(chunk)
         except MultipartError as e:
@@ -398,7 +409,54 @@ class MultipartParser(BaseParser):
             self._tail = (self._tail + bytes(memoryview(chunk)[-2:]))[-2:]
         if events:
             self._dispatch(events, memoryview(data) if self.zero_copy else data)
+        if self._hd is not None and len(chunk):
+            self._check_header_lines(chunk, start, prev)
         return n
+
+    def _check_header_lines(self, chunk: Any, base: int, prev: bytes) -> None:
+        """``max_header_size`` as python-multipart applies it: a header line (name, colon, value, without its CRLF)
+        longer than the limit is an error as soon as it is, not once its part's header block is complete (the core
+        holds an unfinished block whole, up to ``max_header_bytes``). Looks at the unfinished block at the end of the
+        input so far, from ``self._hd`` on (``base`` is the core offset of ``chunk``, ``prev`` the bytes before it);
+        a complete block is checked at its ``Part`` event, in ``_dispatch``."""
+        limit = self.max_header_size
+        hd = self._hd
+        assert hd is not None
+        if limit is None or limit == float("inf"):
+            return
+        at = max(0, hd - base)
+        if type(chunk) is bytes:
+            data = chunk
+        else:
+            data, base, at = bytes(memoryview(chunk)[at:]), base + at, 0
+        end = len(data)
+        if self._hd_line is None:
+            # the delimiter line (MP-P-03) ends at its LF; the header lines follow
+            lf = data.find(b"\n", at)
+            if lf < 0:
+                self._hd = base + end
+                return
+            self._hd_line = base + lf + 1
+            at = lf + 1
+        line = self._hd_line - base
+        while True:
+            lf = data.find(b"\n", at)
+            last = lf < 0
+            if last:
+                lf = end
+            before = data[lf - 1] if lf > 0 else (prev[-1] if prev else -1)
+            size = lf - line - (before == 13 and lf > line)
+            if size > limit:
+                raise MultipartParseError(
+                    f"Maximum header size exceeded: a header line is longer than max_header_size ({limit})",
+                    "MP_LIMIT_HEADER_BYTES",
+                    base + line + int(limit) + self._skipped,
+                )
+            if last:
+                break
+            line = at = lf + 1
+        self._hd_line = base + line
+        self._hd = base + end
 
     def finalize(self) -> None:
         """Ends the input: ``MultipartParseError`` (``MP_TRUNCATED``) unless the form was complete, or unless
@@ -447,15 +505,20 @@ class MultipartParser(BaseParser):
     def _dispatch(self, events: list[Any], data: Any) -> None:
         g = self.callbacks.get
         on_part_data = g("on_part_data") or _noop
+        body = self._body_pos  # the core offset of the current part's next body byte
         for ev in events:
             t = type(ev)
             if t is tuple:
                 if ev[0] != ev[1]:
+                    body += ev[1] - ev[0]
                     on_part_data(data, ev[0], ev[1])
             elif t is bytes:
                 if ev:
+                    body += len(ev)
                     on_part_data(ev, 0, len(ev))
             elif t is Part:
+                body = ev.body_offset
+                self._hd = None
                 (g("on_part_begin") or _noop)()
                 on_header_begin = g("on_header_begin") or _noop
                 on_header_field = g("on_header_field") or _noop
@@ -476,10 +539,14 @@ class MultipartParser(BaseParser):
                     on_header_end()
                 (g("on_headers_finished") or _noop)()
             elif ev is PART_END:
+                # the delimiter CRLF "--" B (MP-P-01) was just read: the next header block starts after its line
+                self._hd, self._hd_line = body + len(self._boundary) + 3, None
                 (g("on_part_end") or _noop)()
             elif ev is _END:
+                self._hd = None
                 self.state = MultipartState.END
                 (g("on_end") or _noop)()
+        self._body_pos = body
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(boundary={self._boundary!r})"
@@ -1145,34 +1212,76 @@ _FORM_DATA_PREFIX = "multipart/form-data; boundary="
 _PLAIN_VALUE = re.compile(r"[!#-:<-~]+\Z")
 
 
-def parse_options_header(value: str | bytes | None) -> tuple[bytes, dict[bytes, bytes]]:
-    """python-multipart's ``parse_options_header``, with formwire's readings.
+def _params(text: str) -> tuple[str, list[tuple[str, str]]]:
+    """python-multipart's reading of a header with parameters: ``;`` separates them except inside a quoted string
+    (a ``"`` not after a backslash opens or closes one), SP and HT around a parameter and its ``=`` are trimmed, names
+    are lowercased, a value quoted at both ends is unquoted (``\\\\`` and ``\\"`` only, anything else kept as
+    sent, an unterminated quote included), names with ``*`` (RFC 2231) are left out, and a later parameter replaces an
+    earlier one. Linear in the header's length (no backtracking: each stretch between two ``;`` is counted once)."""
+    if ";" not in text:
+        return text.lower().strip(" \t"), []
+    segments: list[str] = []
+    start, n = 0, len(text)
+    while True:
+        end = text.find(";", start)
+        at, quotes = start, 0
+        while end != -1:
+            quotes += text.count('"', at, end) - text.count('\\"', at, end)
+            if quotes % 2 == 0:
+                break
+            at, end = end, text.find(";", end + 1)
+        seg = text[start : n if end == -1 else end]
+        eq = seg.find("=")
+        if eq != -1:
+            seg = seg[:eq].rstrip(" \t").lower() + "=" + seg[eq + 1 :].lstrip(" \t")
+        segments.append(seg.strip(" \t"))
+        if end == -1:
+            break
+        start = end + 1
+    params: list[tuple[str, str]] = []
+    for seg in segments[1:]:
+        key, _, val = seg.partition("=")
+        if "*" in key:
+            continue
+        if len(val) >= 2 and val[0] == '"' and val[-1] == '"':
+            val = val[1:-1].replace("\\\\", "\\").replace('\\"', '"')
+        params.append((key, val))
+    return segments[0].lower(), params
 
-    A ``form-data`` Content-Disposition gives ``name``/``filename`` (and ``name*``/``filename*`` raw) exactly as
-    formwire's parser reads them (MP-H-07..10: names UTF-8 with U+FFFD, re-encoded as UTF-8; ``name*`` and ``filename*``
-    left out as python-multipart leaves them out); anything else is read
-    as a MIME type (WHATWG MIME Sniffing §4.4, over the isomorphic decoding of the header; parameter values come
-    back UTF-8 encoded, so a boundary is what MP-B-02 says it is)."""
+
+def parse_options_header(value: str | bytes | None) -> tuple[bytes, dict[bytes, bytes]]:
+    """python-multipart's ``parse_options_header``: its reading of the parameters (see ``_params``; values are the
+    header's bytes), with formwire's readings where formwire has a rule.
+
+    - A ``form-data`` Content-Disposition that MP-H-07 accepts gives ``name``/``filename`` exactly as formwire's
+      parser reads them (MP-H-07..10: names UTF-8 with U+FFFD, re-encoded as UTF-8; no IE path stripping); one that
+      MP-H-07 rejects (formwire's parser would reject the part) is read as python-multipart reads it.
+    - Any other value: the ``boundary`` is MP-B-02's, from the WHATWG MIME type parser (MIME Sniffing §4.4, over the
+      isomorphic decoding of the header; the first one, UTF-8 encoded, and none where that parser drops it, MP-B-01),
+      and so is the type when that parser accepts the value; the other parameters are python-multipart's."""
     if not value:
         return b"", {}
     if type(value) is str and value.startswith(_FORM_DATA_PREFIX) and _PLAIN_VALUE.match(value, 30):
-        # The request Content-Type as browsers and HTTP clients send it: what parse_mime gives, without the parse.
+        # The request Content-Type as browsers and HTTP clients send it: what the parse gives, without the parse.
         return b"multipart/form-data", {b"boundary": value[30:].encode("ascii")}
     raw = value.encode("latin-1") if isinstance(value, str) else bytes(value)
-    head = raw.split(b";", 1)[0].strip().lower()
-    if head == b"form-data":
+    ctype, params = _params(raw.decode("latin-1"))
+    out = {k.encode("latin-1"): v.encode("latin-1") for k, v in params}
+    if ctype == "form-data":
         d = parse_disposition(raw)
-        if d is None:
-            return head, {}
-        out: dict[bytes, bytes] = {b"name": d[0].decode("utf-8", "replace").encode("utf-8")}
-        if d[1] is not None:
-            out[b"filename"] = d[1].decode("utf-8", "replace").encode("utf-8")
-        # name* and filename* are left out, as python-multipart does (RFC 7578 §4.2; MP-H-10: never an override).
-        return head, out
+        if d is not None:
+            out[b"name"] = d[0].decode("utf-8", "replace").encode("utf-8")
+            if d[1] is None:
+                out.pop(b"filename", None)
+            else:
+                out[b"filename"] = d[1].decode("utf-8", "replace").encode("utf-8")
+        return b"form-data", out
+    out.pop(b"boundary", None)
     m = parse_mime(raw)
     if m is None:
-        return head, {}
-    # Values as UTF-8: a boundary is the UTF-8 encoding of the parameter (MP-B-02: header byte E9 is é, C3 A9).
-    # Extended (RFC 2231) parameters are left out, as python-multipart does.
-    params = {k.encode("latin-1"): v.encode("utf-8") for k, v in m[2] if not k.endswith("*")}
-    return f"{m[0]}/{m[1]}".encode("latin-1"), params
+        return ctype.encode("latin-1"), out
+    # MP-B-02: the first boundary parameter the MIME parser keeps, as UTF-8 (header byte E9 is é, C3 A9).
+    boundary = next((v for k, v in m[2] if k == "boundary"), None)
+    if boundary is not None:
+        out[b"boundary"] = boundary.encode("utf-8")
+    return f"{m[0]}/{m[1]}".encode("latin-1"), out
