@@ -20,6 +20,19 @@ type Options struct {
 	// AllowQuotedPairs (allow_quoted_pairs, MP-H-07): a Content-Disposition value is read with quoted-pairs
 	// first (`\\` is one `\`, `\"` is `"`), literally only when that fails.
 	AllowQuotedPairs bool
+	// AllowMissingDisposition (allow_missing_disposition, MP-H-06, MP-F-05): a part with no Content-Disposition
+	// header, or whose only one is empty, is a part with no name (and no filename) instead of an error; form
+	// layers skip it, every limit counts it.
+	AllowMissingDisposition bool
+	// AllowAnyDispositionType (allow_any_disposition_type, MP-H-07): the Content-Disposition type may be any
+	// token (`form-field`, `attachment`, ...), its parameters read as for `form-data`.
+	AllowAnyDispositionType bool
+	// AllowJunkAfterClose (allow_junk_after_close, MP-P-05, MP-P-07): every byte after the close delimiter
+	// `--B--` is epilogue (ignored, still counted), and the input may end anywhere after it.
+	AllowJunkAfterClose bool
+	// AllowUtf8HeaderNames (allow_utf8_header_names, MP-H-01, MP-H-02): a part header name may hold bytes 80-FF
+	// besides token characters (UTF-8 names such as `Føø`).
+	AllowUtf8HeaderNames bool
 	// MaxBoundaryBytes (max_boundary_bytes): default 256; exceeding it is MP_LIMIT_BOUNDARY.
 	MaxBoundaryBytes int64
 	// MaxParts (max_parts): default 1000; exceeding it is MP_LIMIT_PARTS.
@@ -100,6 +113,14 @@ func (o *Options) SetFlag(name string, on bool) bool {
 		o.AllowObsFold = on
 	case "allow_quoted_pairs":
 		o.AllowQuotedPairs = on
+	case "allow_missing_disposition":
+		o.AllowMissingDisposition = on
+	case "allow_any_disposition_type":
+		o.AllowAnyDispositionType = on
+	case "allow_junk_after_close":
+		o.AllowJunkAfterClose = on
+	case "allow_utf8_header_names":
+		o.AllowUtf8HeaderNames = on
 	default:
 		return false
 	}

@@ -109,6 +109,23 @@ export interface MultipartFlags {
    * only when that fails.
    */
   allowQuotedPairs?: boolean;
+  /**
+   * MP-H-06, MP-F-05: a part with no Content-Disposition header, or whose only one is empty, is a part with no name
+   * (and no filename) instead of an error; form layers skip it, every limit counts it.
+   */
+  allowMissingDisposition?: boolean;
+  /**
+   * MP-H-07: the Content-Disposition type may be any token (`form-field`, `attachment`, ...), its parameters read as
+   * for `form-data`.
+   */
+  allowAnyDispositionType?: boolean;
+  /**
+   * MP-P-05, MP-P-07: every byte after the close delimiter `--B--` is epilogue (ignored, still counted), and the input
+   * may end anywhere after it.
+   */
+  allowJunkAfterClose?: boolean;
+  /** MP-H-01, MP-H-02: a part header name may hold bytes 80-FF besides token characters (UTF-8 names such as `Føø`). */
+  allowUtf8HeaderNames?: boolean;
 }
 
 export type MultipartErrorCode =
@@ -217,6 +234,10 @@ export const OPTION_NAMES: Readonly<Record<'multipart' | 'urlencoded' | 'clone',
     allow_lf: 'allowLf',
     allow_obs_fold: 'allowObsFold',
     allow_quoted_pairs: 'allowQuotedPairs',
+    allow_missing_disposition: 'allowMissingDisposition',
+    allow_any_disposition_type: 'allowAnyDispositionType',
+    allow_junk_after_close: 'allowJunkAfterClose',
+    allow_utf8_header_names: 'allowUtf8HeaderNames',
     max_boundary_bytes: 'maxBoundaryBytes',
     max_parts: 'maxParts',
     max_files: 'maxFiles',

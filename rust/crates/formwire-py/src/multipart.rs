@@ -323,6 +323,10 @@ fn options(
     allow_lf: bool,
     allow_obs_fold: bool,
     allow_quoted_pairs: bool,
+    allow_missing_disposition: bool,
+    allow_any_disposition_type: bool,
+    allow_junk_after_close: bool,
+    allow_utf8_header_names: bool,
     max_boundary_bytes: Option<i128>,
     max_parts: Option<i128>,
     max_files: Option<i128>,
@@ -341,6 +345,10 @@ fn options(
         ("allow_lf", allow_lf),
         ("allow_obs_fold", allow_obs_fold),
         ("allow_quoted_pairs", allow_quoted_pairs),
+        ("allow_missing_disposition", allow_missing_disposition),
+        ("allow_any_disposition_type", allow_any_disposition_type),
+        ("allow_junk_after_close", allow_junk_after_close),
+        ("allow_utf8_header_names", allow_utf8_header_names),
     ];
     for (name, on) in flags {
         let known = o.set_flag(name, on);
@@ -498,11 +506,13 @@ impl MultipartParser {
     #[new]
     #[pyo3(
         signature = (boundary, *, allow_preamble=false, allow_lf=false, allow_obs_fold=false,
-                     allow_quoted_pairs=false, max_boundary_bytes=Some(256), max_parts=Some(1000),
+                     allow_quoted_pairs=false, allow_missing_disposition=false,
+                     allow_any_disposition_type=false, allow_junk_after_close=false,
+                     allow_utf8_header_names=false, max_boundary_bytes=Some(256), max_parts=Some(1000),
                      max_files=Some(1000), max_fields=Some(1000), max_headers=Some(8), max_header_bytes=Some(8192), max_field_bytes=Some(1048576),
                      max_total_field_bytes=Some(10485760), max_file_bytes=Some(10737418240),
                      max_total_bytes=Some(21474836480), buffer_fields=false, field_errors="replace"),
-        text_signature = "(boundary, *, allow_preamble=False, allow_lf=False, allow_obs_fold=False, allow_quoted_pairs=False, max_boundary_bytes=256, max_parts=1000, max_files=1000, max_fields=1000, max_headers=8, max_header_bytes=8192, max_field_bytes=1048576, max_total_field_bytes=10485760, max_file_bytes=10737418240, max_total_bytes=21474836480, buffer_fields=False, field_errors=\"replace\")"
+        text_signature = "(boundary, *, allow_preamble=False, allow_lf=False, allow_obs_fold=False, allow_quoted_pairs=False, allow_missing_disposition=False, allow_any_disposition_type=False, allow_junk_after_close=False, allow_utf8_header_names=False, max_boundary_bytes=256, max_parts=1000, max_files=1000, max_fields=1000, max_headers=8, max_header_bytes=8192, max_field_bytes=1048576, max_total_field_bytes=10485760, max_file_bytes=10737418240, max_total_bytes=21474836480, buffer_fields=False, field_errors=\"replace\")"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -511,6 +521,10 @@ impl MultipartParser {
         allow_lf: bool,
         allow_obs_fold: bool,
         allow_quoted_pairs: bool,
+        allow_missing_disposition: bool,
+        allow_any_disposition_type: bool,
+        allow_junk_after_close: bool,
+        allow_utf8_header_names: bool,
         max_boundary_bytes: Option<i128>,
         max_parts: Option<i128>,
         max_files: Option<i128>,
@@ -530,6 +544,10 @@ impl MultipartParser {
             allow_lf,
             allow_obs_fold,
             allow_quoted_pairs,
+            allow_missing_disposition,
+            allow_any_disposition_type,
+            allow_junk_after_close,
+            allow_utf8_header_names,
             max_boundary_bytes,
             max_parts,
             max_files,
@@ -616,6 +634,10 @@ impl MultipartParser {
         d.set_item("allow_lf", o.allow_lf)?;
         d.set_item("allow_obs_fold", o.allow_obs_fold)?;
         d.set_item("allow_quoted_pairs", o.allow_quoted_pairs)?;
+        d.set_item("allow_missing_disposition", o.allow_missing_disposition)?;
+        d.set_item("allow_any_disposition_type", o.allow_any_disposition_type)?;
+        d.set_item("allow_junk_after_close", o.allow_junk_after_close)?;
+        d.set_item("allow_utf8_header_names", o.allow_utf8_header_names)?;
         d.set_item("max_boundary_bytes", opt_limit(py, o.max_boundary_bytes))?;
         d.set_item("max_parts", opt_limit(py, o.max_parts))?;
         d.set_item("max_files", opt_limit(py, o.max_files))?;

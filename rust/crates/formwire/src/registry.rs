@@ -66,6 +66,10 @@ pub mod multipart {
         "allow_lf",
         "allow_obs_fold",
         "allow_quoted_pairs",
+        "allow_missing_disposition",
+        "allow_any_disposition_type",
+        "allow_junk_after_close",
+        "allow_utf8_header_names",
     ];
 
     /// Parser options: the lenient flags (MP-R-02, all off) and limits (`spec/limits.md`) of
@@ -90,6 +94,19 @@ pub mod multipart {
         /// `allow_quoted_pairs` (MP-H-07): a Content-Disposition value is read with quoted-pairs
         /// first (`\\` is one `\`, `\"` is `"`), literally only when that fails.
         pub allow_quoted_pairs: bool,
+        /// `allow_missing_disposition` (MP-H-06, MP-F-05): a part with no Content-Disposition
+        /// header, or whose only one is empty, is a part with no name (and no filename) instead of
+        /// an error; form layers skip it, every limit counts it.
+        pub allow_missing_disposition: bool,
+        /// `allow_any_disposition_type` (MP-H-07): the Content-Disposition type may be any token
+        /// (`form-field`, `attachment`, ...), its parameters read as for `form-data`.
+        pub allow_any_disposition_type: bool,
+        /// `allow_junk_after_close` (MP-P-05, MP-P-07): every byte after the close delimiter
+        /// `--B--` is epilogue (ignored, still counted), and the input may end anywhere after it.
+        pub allow_junk_after_close: bool,
+        /// `allow_utf8_header_names` (MP-H-01, MP-H-02): a part header name may hold bytes 80-FF
+        /// besides token characters (UTF-8 names such as `Føø`).
+        pub allow_utf8_header_names: bool,
         /// `max_boundary_bytes` (default 256): `MP_LIMIT_BOUNDARY` when the boundary is longer than
         /// `max_boundary_bytes`.
         pub max_boundary_bytes: u64,
@@ -131,6 +148,10 @@ pub mod multipart {
                 allow_lf: false,
                 allow_obs_fold: false,
                 allow_quoted_pairs: false,
+                allow_missing_disposition: false,
+                allow_any_disposition_type: false,
+                allow_junk_after_close: false,
+                allow_utf8_header_names: false,
                 max_boundary_bytes: MAX_BOUNDARY_BYTES,
                 max_parts: MAX_PARTS,
                 max_files: MAX_FILES,
@@ -153,6 +174,10 @@ pub mod multipart {
                 "allow_lf" => &mut self.allow_lf,
                 "allow_obs_fold" => &mut self.allow_obs_fold,
                 "allow_quoted_pairs" => &mut self.allow_quoted_pairs,
+                "allow_missing_disposition" => &mut self.allow_missing_disposition,
+                "allow_any_disposition_type" => &mut self.allow_any_disposition_type,
+                "allow_junk_after_close" => &mut self.allow_junk_after_close,
+                "allow_utf8_header_names" => &mut self.allow_utf8_header_names,
                 _ => return false,
             };
             *slot = on;

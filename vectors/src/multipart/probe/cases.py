@@ -38,6 +38,10 @@ json.dump(idx, open(f"{OUT}/index.json","w"), indent=1)
 more = {
  "body-starts-with-boundary": (CT, p("--boundary", cd('form-data; name="a"'), "", "--boundary", cd('form-data; name="b"'), "", "v", "--boundary--", "")),
  "empty-line-crlf-crlf-no-body": (CT, p("--boundary", cd('form-data; name="a"'), "--boundary", cd('form-data; name="b"'), "", "v", "--boundary--", "")),
+ "no-disposition": (CT, p("--boundary", "Content-Type: text/plain", "", "x", "--boundary", cd('form-data; name="b"'), "", "y", "--boundary--", "")),
+ "empty-disposition": (CT, p("--boundary", "Content-Disposition: ", "", "x", "--boundary", cd('form-data; name="b"'), "", "y", "--boundary--", "")),
+ "form-field": (CT, p("--boundary", cd('form-field; name="a"'), "", "x", "--boundary--", "")),
+ "utf8-header-name": (CT, p("--boundary", cd('form-data; name="a"'), "F\u00f8\u00f8: bar", "", "x", "--boundary--", "")),
 }
 for k,(ct,b) in more.items():
     open(f"{OUT}/{k}.bin","wb").write(b); idx[k]=ct

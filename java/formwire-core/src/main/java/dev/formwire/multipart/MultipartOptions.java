@@ -17,6 +17,10 @@ public final class MultipartOptions implements Cloneable {
     boolean allowLf;
     boolean allowObsFold;
     boolean allowQuotedPairs;
+    boolean allowMissingDisposition;
+    boolean allowAnyDispositionType;
+    boolean allowJunkAfterClose;
+    boolean allowUtf8HeaderNames;
     long maxBoundaryBytes = Limits.Multipart.MAX_BOUNDARY_BYTES;
     long maxParts = Limits.Multipart.MAX_PARTS;
     long maxFiles = Limits.Multipart.MAX_FILES;
@@ -64,6 +68,10 @@ public final class MultipartOptions implements Cloneable {
     public boolean allowLf() { return allowLf; }
     public boolean allowObsFold() { return allowObsFold; }
     public boolean allowQuotedPairs() { return allowQuotedPairs; }
+    public boolean allowMissingDisposition() { return allowMissingDisposition; }
+    public boolean allowAnyDispositionType() { return allowAnyDispositionType; }
+    public boolean allowJunkAfterClose() { return allowJunkAfterClose; }
+    public boolean allowUtf8HeaderNames() { return allowUtf8HeaderNames; }
     public long maxBoundaryBytes() { return maxBoundaryBytes; }
     public long maxParts() { return maxParts; }
     public long maxFiles() { return maxFiles; }
@@ -108,6 +116,10 @@ public final class MultipartOptions implements Cloneable {
             case "allow_lf": allowLf = on; return true;
             case "allow_obs_fold": allowObsFold = on; return true;
             case "allow_quoted_pairs": allowQuotedPairs = on; return true;
+            case "allow_missing_disposition": allowMissingDisposition = on; return true;
+            case "allow_any_disposition_type": allowAnyDispositionType = on; return true;
+            case "allow_junk_after_close": allowJunkAfterClose = on; return true;
+            case "allow_utf8_header_names": allowUtf8HeaderNames = on; return true;
             default: return false;
         }
     }
