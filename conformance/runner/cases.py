@@ -19,7 +19,10 @@ FORMAT_EXT = {"multipart": "http", "urlencoded": "txt", "clone": "bin"}
 FORMAT_PREFIX = {"multipart": "MP", "urlencoded": "UE", "clone": "SC"}
 PREFIX_SPEC = {"MP": "multipart.md", "UE": "urlencoded.md", "SC": "structured-clone.md"}
 VERDICTS = ("accept", "reject", "lenient")
-LENIENT_FLAGS = ("allow_preamble", "allow_lf", "allow_obs_fold", "allow_quoted_pairs")
+# The lenient options are those of spec/registry.json (its one list; gen.py writes every language's from it).
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "spec", "registry.json"),
+          encoding="utf-8") as _f:
+    LENIENT_FLAGS = tuple(o["name"] for o in json.load(_f)["options"])
 PARSE_KINDS = ("multipart-parse", "urlencoded-parse", "clone-decode")
 ENCODE_KINDS = ("multipart-serialize", "urlencoded-serialize", "clone-encode")
 SKIP_DIRS = {"src", "node_modules", "__pycache__"}
