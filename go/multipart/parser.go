@@ -420,6 +420,11 @@ func (p *Parser) delimiterLine() error {
 			return bad()
 		}
 		p.state = stClose
+		if p.opts.AllowJunkAfterClose {
+			// MP-P-05: the epilogue starts right after `--B--`, so the
+			// input may end anywhere from here on (MP-P-07).
+			p.state = stEnd
+		}
 	case stPadding:
 		switch {
 		case b == sp || b == ht:
