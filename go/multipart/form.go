@@ -255,7 +255,8 @@ func ReadForm(r *Reader, fo *FormOptions) (form *Form, err error) {
 			fh = &FileHeader{Filename: h.Filename(), Header: textproto.MIMEHeader{}, ContentType: h.Type()}
 			for i := 0; i < h.NumHeaders(); i++ {
 				n, v := h.Header(i)
-				k := textproto.CanonicalMIMEHeaderKey(string(n))
+				// The display decoding of names too (MP-H-11: bytes 80-FF with AllowUtf8HeaderNames).
+				k := textproto.CanonicalMIMEHeaderKey(DecodeLossy(n))
 				fh.Header[k] = append(fh.Header[k], DecodeLossy(v))
 			}
 			buf = nil

@@ -93,3 +93,106 @@ func errOrNil(err error) string {
 	}
 	return strings.TrimPrefix(errString(err), "ERR ")
 }
+
+// headerList is every header of every part, as Head.Header gives them.
+func headerList(t *testing.T, o *Options, chunks [][]byte) string {
+	t.Helper()
+	p, err := NewParser(ct, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	drain := func() error {
+		for {
+			ev, err := p.Next()
+			if err != nil || ev.Kind == None {
+				return err
+			}
+			if ev.Kind == PartStart {
+				h := p.Head()
+				for i := 0; i < h.NumHeaders(); i++ {
+					n, v := h.Header(i)
+					fmt.Fprintf(&sb, "%q=%q;", n, v)
+				}
+				sb.WriteString("\n")
+			}
+		}
+	}
+	for _, c := range chunks {
+		p.Feed(c)
+		if err := drain(); err != nil {
+			return sb.String() + errString(err)
+		}
+	}
+	p.Finish()
+	if err := drain(); err != nil {
+		return sb.String() + errString(err)
+	}
+	return sb.String()
+}
+
+// MP-H-01, MP-H-02, MP-H-11: with AllowUtf8HeaderNames bytes 80-FF are name
+// bytes anywhere in a name (no UTF-8 check), the raw name is ASCII-lowercased
+// only, and such a name is never Content-Disposition or Content-Type. The
+// whole-block header reader leaves these lines to the line reader: both must
+// agree at every split.
+func TestUTF8HeaderNames(t *testing.T) {
+	cd := "Content-Disposition: form-data; name=\"a\"\r\n"
+	cases := []struct {
+		block, want, strict string
+	}{
+		{"F\xc3\xb8\xc3\xb8: 1\r\n" + cd, `"føø"="1";"content-disposition"="form-data; name=\"a\"";` + "\n", "ERR MP_HEADER_NAME@6"},
+		{cd + "X-F\xc3\x98\xc3\x98 \t: 1\r\n", `"content-disposition"="form-data; name=\"a\"";"x-fØØ"="1";` + "\n", "ERR MP_HEADER_NAME@50"},
+		{"\xff\x80:\r\n" + cd, `"\xff\x80"="";"content-disposition"="form-data; name=\"a\"";` + "\n", "ERR MP_HEADER_NAME@5"},
+		{" \xc3\xa9:x\r\n" + cd, `"é"="x";"content-disposition"="form-data; name=\"a\"";` + "\n", "ERR MP_HEADER_NAME@6"},
+		// Not the ASCII names: no Content-Disposition, and no Content-Type.
+		{"Content-Dispositi\xc3\xb8n: form-data; name=\"a\"\r\n", "ERR MP_NO_DISPOSITION@48", "ERR MP_HEADER_NAME@22"},
+		// Every other name rule is unchanged.
+		{cd + "\xc3\xb8\x00: 1\r\n", "ERR MP_HEADER_NAME@49", "ERR MP_HEADER_NAME@47"},
+		{cd + "\xc3\xb8 \xc3\xb8: 1\r\n", "ERR MP_HEADER_NAME@50", "ERR MP_HEADER_NAME@47"},
+		{cd + "\xc3\xb8\r\n", "ERR MP_HEADER_NAME@49", "ERR MP_HEADER_NAME@47"},
+	}
+	for _, c := range cases {
+		b := []byte("--b\r\n" + c.block + "\r\nv\r\n--b--")
+		for _, lenient := range []bool{true, false} {
+			o := DefaultOptions()
+			o.AllowUtf8HeaderNames = lenient
+			want := c.strict
+			if lenient {
+				want = c.want
+			}
+			whole := headerList(t, &o, [][]byte{b})
+			if whole != want {
+				t.Errorf("%q (lenient %v): got %s, want %s", c.block, lenient, whole, want)
+			}
+			if got := headerList(t, &o, bytewise(b)); got != whole {
+				t.Errorf("%q (lenient %v): byte by byte %s, whole %s", c.block, lenient, got, whole)
+			}
+			checkAllSplits(t, ct, &o, b)
+		}
+	}
+	// MP-H-05 first: a name byte 80-FF at the header byte limit is the limit.
+	o := DefaultOptions()
+	o.AllowUtf8HeaderNames, o.MaxHeaderBytes = true, 2
+	if got := checkAllSplits(t, ct, &o, []byte("--b\r\nF\xc3\xb8: 1\r\n\r\n\r\n--b--")); got != "ERR MP_LIMIT_HEADER_BYTES@7" {
+		t.Errorf("header limit: %s", got)
+	}
+}
+
+// ReadForm's FileHeader.Header keys are the display decoding of the names
+// (MP-H-11), so a UTF-8 name is a valid string key and invalid bytes are
+// U+FFFD.
+func TestUTF8HeaderNamesReadForm(t *testing.T) {
+	o := DefaultOptions()
+	o.AllowUtf8HeaderNames = true
+	b := body("Content-Disposition: form-data; name=f; filename=x\r\nX-\xff: 1\r\nF\xc3\xb8\xc3\xb8: 2\r\n\r\nbody")
+	r, _ := NewReader(bytes.NewReader(b), ct, &o)
+	form, err := ReadForm(r, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := form.File["f"][0].Header
+	if len(h["x-\uFFFD"]) != 1 || h["x-\uFFFD"][0] != "1" || len(h["føø"]) != 1 || h["føø"][0] != "2" {
+		t.Fatalf("%q", h)
+	}
+}

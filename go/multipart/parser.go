@@ -845,6 +845,11 @@ func (p *Parser) headerLines(hs hstate) (_ hstate, done bool, err error) {
 				hs = hsValueOWS
 			case (c == sp || c == ht) && len(p.hbuf) > p.nameStart:
 				hs = hsNameOWS
+			case c >= 0x80 && p.opts.AllowUtf8HeaderNames:
+				// MP-H-01: bytes 80-FF are name bytes too (not
+				// lowercased: ASCII only, MP-H-11). Only here, where a
+				// strict name stops, so token runs stay one loop.
+				p.hbuf = append(p.hbuf, c)
 			default:
 				// MP-H-02: before the colon every other byte (CR, LF, NUL
 				// included) fails the name check first.

@@ -108,7 +108,8 @@ func multipartParse(req *Request, input []byte, cuts []int) any {
 			cur.ContentType = lossyPtr(hd.ContentType())
 			for i := 0; i < hd.NumHeaders(); i++ {
 				n, v := hd.Header(i)
-				cur.Headers = append(cur.Headers, [2]string{string(n), lossy(v)})
+				// Names too: with allow_utf8_header_names they may hold bytes 80-FF (MP-H-11).
+				cur.Headers = append(cur.Headers, [2]string{lossy(n), lossy(v)})
 			}
 			h.Reset()
 			echo, echoOK = echo[:0], true
