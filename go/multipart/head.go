@@ -11,6 +11,7 @@ import (
 // parseDisposition reads the Content-Disposition value hbuf[vs:ve] into
 // p.disp (MP-H-07..09): the literal reading of quoted-strings first, the
 // quoted-pair reading when that fails; AllowQuotedPairs reverses the order.
+// With AllowAnyDispositionType the type may be any token.
 func (p *Parser) parseDisposition(vs, ve int) bool {
 	if p.browserForm(vs, ve) {
 		return true
@@ -82,7 +83,11 @@ func (p *Parser) parseDispositionAs(vs, ve int, pairs bool) bool {
 	d := disposition{}
 	v := p.hbuf[vs:ve:ve]
 	t := tokenEnd(v, 0)
-	if !strings.EqualFold(string(v[:t]), "form-data") {
+	if p.opts.AllowAnyDispositionType {
+		if t == 0 { // MP-H-07: any type, but a token
+			return false
+		}
+	} else if !strings.EqualFold(string(v[:t]), "form-data") {
 		return false
 	}
 	i := t

@@ -196,3 +196,48 @@ func TestUTF8HeaderNamesReadForm(t *testing.T) {
 		t.Fatalf("%q", h)
 	}
 }
+
+// MP-H-07: with AllowAnyDispositionType any token is the disposition type
+// and the rest of the value is read as for form-data, with either reading of
+// quoted-strings (AllowQuotedPairs combines); the type must still be a token.
+func TestAnyDispositionType(t *testing.T) {
+	cases := []struct {
+		value string
+		qp    bool
+		want  string // with the option; without it every case is MP_DISPOSITION
+	}{
+		{`form-field; name="a"`, false, `["a" file=false "" `},
+		{`X.Y; filename=f.txt; name=a`, false, `["a" file=true "f.txt" `},
+		{`attachment; name="a\"b"`, true, `["a\"b" file=false "" `},
+		{`attachment; name="a\"; x=y`, false, `["a\\" file=false "" `},
+		{`inline;name=a`, false, `["a" file=false "" `},
+		{`attachment;; name="a"; filename=""`, false, `["a" file=true "" `},
+		{`attachment`, false, "ERR MP_DISPOSITION@5"},
+		{`attachment; filename=f`, false, "ERR MP_DISPOSITION@5"},
+		{`a{b; name=a`, false, "ERR MP_DISPOSITION@5"},
+		{`; name=a`, false, "ERR MP_DISPOSITION@5"},
+	}
+	for _, c := range cases {
+		b := []byte("--b\r\nContent-Disposition: " + c.value + "\r\n\r\nv\r\n--b--")
+		for _, lenient := range []bool{true, false} {
+			o := DefaultOptions()
+			o.AllowAnyDispositionType, o.AllowQuotedPairs = lenient, c.qp
+			got := checkAllSplits(t, ct, &o, b)
+			want := "ERR MP_DISPOSITION@5"
+			if lenient {
+				want = c.want
+			}
+			if !strings.HasPrefix(got, want) {
+				t.Errorf("%s (lenient %v, quoted pairs first %v): got %q, want %q", c.value, lenient, c.qp, got, want)
+			}
+		}
+	}
+	// A form-field part is an ordinary entry of ReadForm.
+	o := DefaultOptions()
+	o.AllowAnyDispositionType = true
+	r, _ := NewReader(bytes.NewReader(body("Content-Disposition: form-field; name=\"a\"\r\n\r\n1")), ct, &o)
+	form, err := ReadForm(r, nil)
+	if err != nil || len(form.Value["a"]) != 1 || form.Value["a"][0] != "1" {
+		t.Fatal(form, err)
+	}
+}
