@@ -241,3 +241,27 @@ func TestAnyDispositionType(t *testing.T) {
 		t.Fatal(form, err)
 	}
 }
+
+// MP-H-04: a continuation line is joined with one SP only when it has
+// content; one that is empty after its OWS adds nothing, whatever the split.
+func TestObsFoldEmptyContinuation(t *testing.T) {
+	o := DefaultOptions()
+	o.AllowObsFold = true
+	cd := "Content-Disposition: form-data; name=a\r\n"
+	cases := []struct{ block, want string }{
+		{"X: a\r\n \t\r\n", `"x"="a";`},
+		{"X: a\r\n \r\n\tb \r\n \r\n", `"x"="a b";`},
+		{"X:\r\n \r\n", `"x"="";`},
+		{"X:\r\n b\r\n", `"x"=" b";`},
+	}
+	for _, c := range cases {
+		b := []byte("--b\r\n" + cd + c.block + "\r\nv\r\n--b--")
+		want := `"content-disposition"="form-data; name=a";` + c.want + "\n"
+		if got := headerList(t, &o, [][]byte{b}); got != want {
+			t.Errorf("%q: got %s, want %s", c.block, got, want)
+		}
+		if got := headerList(t, &o, bytewise(b)); got != want {
+			t.Errorf("%q byte by byte: got %s, want %s", c.block, got, want)
+		}
+	}
+}

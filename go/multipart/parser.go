@@ -777,7 +777,8 @@ func (p *Parser) headerLines(hs hstate) (_ hstate, done bool, err error) {
 				if !p.opts.AllowObsFold {
 					return hs, false, p.fail(formwire.MPObsFold, off)
 				}
-				p.hbuf = append(p.hbuf, sp)
+				// Its SP goes in with its first content byte: an empty
+				// continuation adds nothing.
 				p.trimFloor = len(p.hbuf)
 				p.folding = true
 				hs = hsFoldOWS
@@ -879,6 +880,8 @@ func (p *Parser) headerLines(hs hstate) (_ hstate, done bool, err error) {
 				if hs == hsValueOWS {
 					p.valueStart = len(p.hbuf)
 					p.trimFloor = p.valueStart
+				} else if b != cr && b != lf {
+					p.hbuf = append(p.hbuf, sp) // MP-H-04: joined with one SP
 				}
 				hs = hsValue
 			}
