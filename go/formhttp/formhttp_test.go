@@ -226,3 +226,28 @@ func TestMaxBytesMappingAllocatesNothing(t *testing.T) {
 		t.Fatalf("%v allocations per Read", n)
 	}
 }
+
+// MP-F-05: with AllowMissingDisposition a nameless part is no form entry
+// (r.PostForm has no "" key) but still counts (MP_LIMIT_FIELDS, 413).
+func TestParseRequestNamelessPart(t *testing.T) {
+	b := "--b\r\nContent-Type: text/plain\r\n\r\nx\r\n--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n" +
+		"--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"n.txt\"\r\n\r\nfile\r\n--b\r\n\r\nyy\r\n--b--\r\n"
+	o := multipart.DefaultOptions()
+	o.AllowMissingDisposition = true
+	r := httptest.NewRequest("POST", "/", strings.NewReader(b))
+	r.Header.Set("Content-Type", "multipart/form-data; boundary=b")
+	form, err := ParseRequest(r, &Options{Multipart: &o})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.PostForm) != 1 || r.PostFormValue("a") != "1" || len(form.Value) != 1 || len(form.File) != 1 || len(form.File["f"]) != 1 {
+		t.Fatal(r.PostForm, form.Value, form.File)
+	}
+	o.MaxFields = 2
+	r = httptest.NewRequest("POST", "/", strings.NewReader(b))
+	r.Header.Set("Content-Type", "multipart/form-data; boundary=b")
+	_, err = ParseRequest(r, &Options{Multipart: &o})
+	if !errors.Is(err, formwire.MPLimitFields) || formwire.StatusOf(err) != 413 {
+		t.Fatal(err)
+	}
+}

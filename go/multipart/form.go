@@ -189,8 +189,9 @@ func (a *arena) values(fields *fieldList) map[string][]string {
 // position: fields in memory (bounded by Options.MaxTotalFieldBytes), files
 // in memory up to fo.MaxMemory then in owner-only temp files. On any error (a
 // parse error, a limit, a read error such as an aborted upload) every temp
-// file already written is removed before it returns. A nil fo means
-// DefaultFormOptions.
+// file already written is removed before it returns. A nameless part
+// (AllowMissingDisposition) is skipped after the limits counted it (MP-F-05).
+// A nil fo means DefaultFormOptions.
 func ReadForm(r *Reader, fo *FormOptions) (form *Form, err error) {
 	opts := DefaultFormOptions()
 	if fo != nil {
@@ -244,8 +245,12 @@ func ReadForm(r *Reader, fo *FormOptions) (form *Form, err error) {
 		}
 		switch ev.Kind {
 		case PartStart:
-			skip = false
 			h := r.p.Head()
+			// MP-F-05: a nameless part is no entry; its body is read (and
+			// counted by the parser's limits) and dropped, never spooled.
+			if skip = h.Nameless(); skip {
+				continue
+			}
 			isFile = h.IsFile()
 			if !isFile {
 				field = field[:0]

@@ -218,12 +218,25 @@ type Head Parser
 func (h *Head) get(s span) []byte { return h.hbuf[s.a:s.b:s.b] }
 
 // Name is the name parameter, UTF-8 decoded with U+FFFD for invalid bytes,
-// never percent-decoded (MP-H-10).
+// never percent-decoded (MP-H-10); "" for a nameless part (see Nameless).
 func (h *Head) Name() string { return lossy(h.NameBytes()) }
 
 // NameBytes is the raw name parameter (the unescaped bytes of the reading
-// chosen, MP-H-07).
-func (h *Head) NameBytes() []byte { return h.get(h.disp.name) }
+// chosen, MP-H-07); nil for a nameless part.
+func (h *Head) NameBytes() []byte {
+	if h.disp.nameless {
+		return nil
+	}
+	return h.get(h.disp.name)
+}
+
+// Nameless reports whether the part has no name: with
+// AllowMissingDisposition, a part without a Content-Disposition header or
+// whose only one is empty (MP-H-06). It has no filename, name* or filename*
+// either, counts as a field for every limit, and the name→value form layers
+// (ReadForm, formhttp) skip it (MP-F-05); its other headers are as for any
+// part.
+func (h *Head) Nameless() bool { return h.disp.nameless }
 
 // IsFile reports whether the part has a filename parameter (MP-H-08: an empty
 // one counts; filename* alone does not).

@@ -3,8 +3,11 @@ package multipart
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
+
+	formwire "github.com/formwire/formwire/go"
 )
 
 // MP-P-05, MP-P-07: with AllowJunkAfterClose the epilogue starts right after
@@ -263,5 +266,105 @@ func TestObsFoldEmptyContinuation(t *testing.T) {
 		if got := headerList(t, &o, bytewise(b)); got != want {
 			t.Errorf("%q byte by byte: got %s, want %s", c.block, got, want)
 		}
+	}
+}
+
+// MP-H-06: with AllowMissingDisposition a block without a Content-Disposition,
+// or whose only one is empty after OWS and obs-fold, is a nameless part (a
+// field for every limit, MP-L-05); a second Content-Disposition and a
+// non-empty invalid one are still errors.
+func TestMissingDisposition(t *testing.T) {
+	nameless := `[nameless file=false "" `
+	cases := []struct {
+		block        string
+		want, strict string
+	}{
+		{"", nameless + `ct="" type="text/plain"] 1`, "ERR MP_NO_DISPOSITION@5"},
+		{"Content-Type: text/x\r\n", nameless + `ct="text/x" type="text/x"] 1`, "ERR MP_NO_DISPOSITION@27"},
+		{"Content-Disposition:\r\n", nameless, "ERR MP_DISPOSITION@5"},
+		{"Content-Disposition: \t \r\nX: y\r\n", nameless, "ERR MP_DISPOSITION@5"},
+		{"X: y\r\nContent-Disposition:\r\n \t\r\n", nameless, "ERR MP_OBS_FOLD@33"},
+		{"Content-Disposition:\r\nContent-Disposition:\r\n", "ERR MP_DISPOSITION@27", "ERR MP_DISPOSITION@27"},
+		{"Content-Disposition: form-data; name=a\r\nContent-Disposition:\r\n", "ERR MP_DISPOSITION@45", "ERR MP_DISPOSITION@45"},
+		{"Content-Disposition: form-data\r\n", "ERR MP_DISPOSITION@5", "ERR MP_DISPOSITION@5"},
+		{"Content-Disposition: ;\r\n", "ERR MP_DISPOSITION@5", "ERR MP_DISPOSITION@5"},
+	}
+	for _, c := range cases {
+		// The part after it has a name again.
+		b := []byte("--b\r\n" + c.block + "\r\nv\r\n--b\r\n" + field("z", "") + "\r\n--b--")
+		for _, lenient := range []bool{true, false} {
+			o := DefaultOptions()
+			o.AllowMissingDisposition, o.AllowObsFold = lenient, lenient
+			got := checkAllSplits(t, ct, &o, b)
+			want := c.strict
+			if lenient {
+				want = c.want
+			}
+			if !strings.HasPrefix(got, want) || (!strings.HasPrefix(want, "ERR") && !strings.Contains(got, "\n[\"z\" file=false")) {
+				t.Errorf("%q (lenient %v): got %q, want %q", c.block, lenient, got, want)
+			}
+		}
+	}
+
+	// Head: no name bytes, no filename, no name*; the next head is named.
+	o := DefaultOptions()
+	o.AllowMissingDisposition = true
+	p, _ := NewParser(ct, &o)
+	p.Feed([]byte("--b\r\nContent-Disposition: \r\n\r\nv\r\n--b\r\n" + field("z", "") + "\r\n--b--"))
+	var heads []string
+	for {
+		ev, err := p.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ev.Kind == None {
+			break
+		}
+		if ev.Kind == PartStart {
+			h := p.Head()
+			_, star := h.NameStar()
+			heads = append(heads, fmt.Sprintf("%v %v %q %v %v %d", h.Nameless(), h.NameBytes() == nil, h.Name(), h.IsFile(), star, h.NumHeaders()))
+		}
+	}
+	if got := strings.Join(heads, ","); got != `true true "" false false 1,false false "z" false false 1` {
+		t.Fatal(got)
+	}
+}
+
+// MP-H-06, MP-F-05: NextPart delivers a nameless part (Part.Nameless, Name
+// ""); ReadForm skips it without an entry, after it was counted: it is a
+// field for max_fields and max_total_field_bytes.
+func TestMissingDispositionReader(t *testing.T) {
+	b := body("Content-Type: text/plain\r\n\r\nxxxx", field("a", "1"), "\r\nyy")
+	o := DefaultOptions()
+	o.AllowMissingDisposition = true
+	r, _ := NewReader(bytes.NewReader(b), ct, &o)
+	var got []string
+	for part, err := range r.Parts() {
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(part)
+		got = append(got, fmt.Sprintf("%q:%v:%q:%s", part.Name, part.Nameless, part.ContentType, data))
+	}
+	if s := strings.Join(got, ","); s != `"":true:"text/plain":xxxx,"a":false:"":1,"":true:"":yy` {
+		t.Fatal(s)
+	}
+
+	r, _ = NewReader(bytes.NewReader(b), ct, &o)
+	form, err := ReadForm(r, nil)
+	if err != nil || len(form.Value) != 1 || len(form.Value["a"]) != 1 || len(form.File) != 0 {
+		t.Fatal(form, err)
+	}
+	// Still counted: the nameless parts' bodies are field bytes, the parts fields.
+	o.MaxTotalFieldBytes = 6
+	r, _ = NewReader(bytes.NewReader(b), ct, &o)
+	if form, err := ReadForm(r, nil); form != nil || errString(err) != "ERR MP_LIMIT_TOTAL_FIELD_BYTES@99" {
+		t.Fatal(form, err)
+	}
+	o.MaxTotalFieldBytes, o.MaxFields = formwire.Unlimited, 2
+	r, _ = NewReader(bytes.NewReader(b), ct, &o)
+	if form, err := ReadForm(r, nil); form != nil || errString(err) != "ERR MP_LIMIT_FIELDS@96" {
+		t.Fatal(form, err)
 	}
 }

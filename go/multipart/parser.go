@@ -26,7 +26,8 @@ const (
 	// After Finish it means the parser has nothing more to say.
 	None EventKind = iota
 	// PartStart: a part's header block was complete and valid (MP-H-06..11);
-	// Parser.Head describes it.
+	// Parser.Head describes it (Head.Nameless for a part without a name,
+	// AllowMissingDisposition).
 	PartStart
 	// Data: body bytes of the current part, in Event.Data.
 	Data
@@ -88,6 +89,7 @@ type disposition struct {
 	name                               span
 	filename, nameStar, filenameStar   span
 	hasFilename, hasNameStar, hasFStar bool
+	nameless                           bool // MP-H-06, AllowMissingDisposition
 }
 
 // Parser is a sans-IO multipart/form-data parser: bytes in (Feed, Finish),
@@ -1076,15 +1078,21 @@ func (p *Parser) endBlock(emptyLine, bodyStart int64) error {
 			ct = i
 		}
 	}
+	// MP-H-06: with AllowMissingDisposition no Content-Disposition, or one
+	// that is empty once OWS-trimmed and obs-fold-joined, is a nameless part
+	// (after the duplicate check above); a non-empty value must still parse.
 	if cd < 0 {
-		return p.fail(formwire.MPNoDisposition, emptyLine)
-	}
-	h := p.headers[cd]
-	if !p.parseDisposition(h.vs, h.ve) {
+		if !p.opts.AllowMissingDisposition {
+			return p.fail(formwire.MPNoDisposition, emptyLine)
+		}
+		p.disp = disposition{nameless: true}
+	} else if h := p.headers[cd]; h.vs == h.ve && p.opts.AllowMissingDisposition {
+		p.disp = disposition{nameless: true}
+	} else if !p.parseDisposition(h.vs, h.ve) {
 		return p.fail(formwire.MPDisposition, h.line)
 	}
-	// MP-L-05: a file part has a filename (MP-L-02's rule); the offset is
-	// MP-L-01's, the start of this part's header block.
+	// MP-L-05: a file part has a filename (MP-L-02's rule; a nameless part
+	// has none); the offset is MP-L-01's, the start of this part's header block.
 	if p.disp.hasFilename {
 		if p.files++; p.files > p.opts.MaxFiles {
 			return p.fail(formwire.MPLimitFiles, p.blockStart)

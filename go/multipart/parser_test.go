@@ -34,7 +34,11 @@ func summary(t testing.TB, ct string, o *Options, chunks [][]byte) string {
 				return nil
 			case PartStart:
 				hd := p.Head()
-				fmt.Fprintf(&sb, "[%q file=%v %q ct=%q type=%q]", hd.Name(), hd.IsFile(), hd.Filename(), hd.contentTypeString(), hd.Type())
+				name := fmt.Sprintf("%q", hd.Name())
+				if hd.Nameless() {
+					name = "nameless"
+				}
+				fmt.Fprintf(&sb, "[%s file=%v %q ct=%q type=%q]", name, hd.IsFile(), hd.Filename(), hd.contentTypeString(), hd.Type())
 				h.Reset()
 				n = 0
 			case Data:

@@ -129,6 +129,9 @@ func (r *Reader) NextPart() (*Part, error) {
 			r.slab = r.slab[1:]
 			part.r = r
 			part.Name = r.names.text(h.NameBytes())
+			if h.Nameless() {
+				part.Nameless = true
+			}
 			if h.IsFile() {
 				part.IsFile = true
 				part.Filename = r.names.text(h.FilenameBytes())
@@ -170,7 +173,10 @@ type Part struct {
 	// value ("" when absent).
 	Name, Filename, ContentType string
 	IsFile                      bool
-	done                        bool
+	// Nameless: a part without a name (AllowMissingDisposition, MP-H-06);
+	// Name is "". NextPart delivers it; ReadForm skips it (MP-F-05).
+	Nameless bool
+	done     bool
 }
 
 // FormName is Name (mime/multipart.Part's spelling).

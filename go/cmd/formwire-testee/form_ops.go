@@ -52,7 +52,7 @@ func multipartOptions(req *Request) (*multipart.Options, error) {
 }
 
 type partJSON struct {
-	Name         string      `json:"name"`
+	Name         *string     `json:"name"` // null for a nameless part (MP-H-06)
 	Filename     *string     `json:"filename"`
 	NameStar     *string     `json:"name_star"`
 	FilenameStar *string     `json:"filename_star"`
@@ -96,7 +96,11 @@ func multipartParse(req *Request, input []byte, cuts []int) any {
 		switch ev.Kind {
 		case multipart.PartStart:
 			hd := p.Head()
-			cur = &partJSON{Name: hd.Name(), Headers: [][2]string{}}
+			cur = &partJSON{Headers: [][2]string{}}
+			if !hd.Nameless() {
+				n := hd.Name()
+				cur.Name = &n
+			}
 			if hd.IsFile() {
 				f := hd.Filename()
 				cur.Filename = &f
