@@ -11,8 +11,9 @@ import (
 )
 
 // vectorSeeds returns the shared multipart vectors' inputs with the boundary
-// of their Content-Type (the corpus of FuzzParser).
-func vectorSeeds(t testing.TB) (bodies [][]byte, cts []string) {
+// of their Content-Type and their lenient flags as fuzzOptions bits (the
+// corpus of FuzzParser).
+func vectorSeeds(t testing.TB) (bodies [][]byte, cts []string, flags []uint16) {
 	files, _ := filepath.Glob("../../vectors/multipart/*/*.json")
 	for _, f := range files {
 		raw, err := os.ReadFile(f)
@@ -25,6 +26,7 @@ func vectorSeeds(t testing.TB) (bodies [][]byte, cts []string) {
 			Input       struct {
 				File string `json:"file"`
 			} `json:"input"`
+			Options map[string]any `json:"options"`
 		}
 		if json.Unmarshal(raw, &v) != nil || v.Kind != "multipart-parse" || v.Input.File == "" {
 			continue
@@ -33,23 +35,40 @@ func vectorSeeds(t testing.TB) (bodies [][]byte, cts []string) {
 		if err != nil {
 			continue
 		}
+		var f uint16
+		for i, name := range flagNames {
+			if on, _ := v.Options[name].(bool); on {
+				f |= 1 << i
+			}
+		}
 		bodies = append(bodies, b)
 		cts = append(cts, v.ContentType)
+		flags = append(flags, f)
 	}
 	if len(bodies) < 100 {
 		t.Fatalf("only %d vector inputs found under ../../vectors/multipart", len(bodies))
 	}
-	return bodies, cts
+	return bodies, cts, flags
 }
 
-// fuzzOptions turns a byte into lenient flags and small limits, so the
+// flagNames are the lenient flags in the order of fuzzOptions' bits (bit 4
+// is the small limits).
+var flagNames = [...]string{"allow_preamble", "allow_lf", "allow_obs_fold", "allow_quoted_pairs", "",
+	"allow_missing_disposition", "allow_any_disposition_type", "allow_junk_after_close", "allow_utf8_header_names"}
+
+// newFlags are the bits of the options that only turn errors into parts
+// (MP-R-02): a body accepted without them reads the same with them.
+const newFlags = 1<<5 | 1<<6 | 1<<7 | 1<<8
+
+// fuzzOptions turns bits into lenient flags and small limits, so the
 // fuzzer reaches every option and limit path.
-func fuzzOptions(flags byte) *Options {
+func fuzzOptions(flags uint16) *Options {
 	o := DefaultOptions()
-	o.AllowPreamble = flags&1 != 0
-	o.AllowLF = flags&2 != 0
-	o.AllowObsFold = flags&4 != 0
-	o.AllowQuotedPairs = flags&8 != 0
+	for i, name := range flagNames {
+		if name != "" && flags&(1<<i) != 0 {
+			o.SetFlag(name, true)
+		}
+	}
 	if flags&16 != 0 {
 		o.MaxParts, o.MaxHeaders, o.MaxHeaderBytes = 3, 2, 64
 		o.MaxFieldBytes, o.MaxTotalFieldBytes, o.MaxFileBytes, o.MaxTotalBytes = 7, 10, 20, 300
@@ -58,16 +77,28 @@ func fuzzOptions(flags byte) *Options {
 }
 
 // FuzzParser: nothing panics, and the result (parts or error code and
-// offset) is the same whole, at two fuzzer-chosen cuts and (for short
-// inputs) byte by byte (MP-P-08).
+// offset, and every part's headers) is the same whole, at two fuzzer-chosen
+// cuts and (for short inputs) byte by byte (MP-P-08). A body that parses
+// without allow_missing_disposition, allow_any_disposition_type,
+// allow_junk_after_close and allow_utf8_header_names parses the same with
+// them.
 func FuzzParser(f *testing.F) {
-	bodies, cts := vectorSeeds(f)
+	bodies, cts, flags := vectorSeeds(f)
 	for i, b := range bodies {
-		f.Add(b, cts[i], uint16(len(b)/3), uint16(len(b)/2), byte(i))
+		f.Add(b, cts[i], uint16(len(b)/3), uint16(len(b)/2), flags[i]|uint16(i)&16)
 	}
-	f.Fuzz(func(t *testing.T, b []byte, ctype string, c1, c2 uint16, flags byte) {
+	f.Fuzz(func(t *testing.T, b []byte, ctype string, c1, c2 uint16, flags uint16) {
 		o := fuzzOptions(flags)
-		want := summary(t, ctype, o, whole(b))
+		result := func(o *Options, chunks [][]byte) string {
+			return summary(t, ctype, o, chunks) + "\n" + headerList(t, ctype, o, chunks)
+		}
+		want := result(o, whole(b))
+		if flags&newFlags != 0 {
+			base := result(fuzzOptions(flags&^newFlags), whole(b))
+			if !strings.Contains(base, "ERR") && base != want {
+				t.Fatalf("flags %#x:\n%s\nwithout the new flags:\n%s", flags, want, base)
+			}
+		}
 		if len(b) > 1 {
 			x, y := int(c1)%len(b), int(c2)%len(b)
 			if x > y {
@@ -79,12 +110,12 @@ func FuzzParser(f *testing.F) {
 					cuts = append(cuts, c)
 				}
 			}
-			if got := summary(t, ctype, o, split(b, cuts...)); got != want {
+			if got := result(o, split(b, cuts...)); got != want {
 				t.Fatalf("cuts %v:\n%s\nwhole:\n%s", cuts, got, want)
 			}
 		}
 		if len(b) <= 512 {
-			if got := summary(t, ctype, o, bytewise(b)); got != want {
+			if got := result(o, bytewise(b)); got != want {
 				t.Fatalf("byte by byte:\n%s\nwhole:\n%s", got, want)
 			}
 		}
