@@ -1091,6 +1091,9 @@ public final class MultipartParser {
             hlen--;
         }
         if (folding) {
+            if (hlen == trimFloor) {
+                hlen--; // MP-H-04: a continuation line empty after its OWS adds nothing, not even the SP
+            }
             if (nheaders > 0) {
                 spans[(nheaders - 1) * 4 + 3] = hlen;
             }

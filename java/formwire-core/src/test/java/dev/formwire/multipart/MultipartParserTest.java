@@ -260,6 +260,28 @@ class MultipartParserTest {
         assertTrue(new MultipartOptions().setFlag("allow_quoted_pairs", true));
     }
 
+    /** The first part's headers (PART_START) of a whole body. */
+    static Part firstPart(String body, MultipartOptions o) {
+        MultipartParser p = MultipartParser.forContentType(CT, o);
+        p.feed(ByteBuffer.wrap(ascii(body)));
+        assertEquals(MultipartParser.Event.PART_START, p.next());
+        return p.part();
+    }
+
+    /** MP-H-04: a continuation line that is empty after its OWS adds nothing, not even the joining SP. */
+    @Test
+    void emptyObsFoldContinuationAddsNothing() {
+        MultipartOptions fold = new MultipartOptions().allowObsFold(true);
+        Part p = firstPart("--b\r\nContent-Disposition: form-data; name=\"a\"\r\nContent-Type: text/plain\r\n \t\r\n"
+                + "\r\nx\r\n" + close("b"), fold);
+        assertEquals("text/plain", p.contentType());
+        assertEquals("text/plain", p.headers().get(1).value());
+        // A continuation with content is still joined with one SP.
+        p = firstPart("--b\r\nContent-Disposition: form-data;\r\n \t name=\"a\"\r\n\r\nx\r\n" + close("b"), fold);
+        assertEquals("form-data; name=\"a\"", p.headers().get(0).value());
+        assertEquals("a", p.name());
+    }
+
     @Test
     void optionsByRegistryName() {
         MultipartOptions o = new MultipartOptions();
