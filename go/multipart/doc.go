@@ -7,8 +7,11 @@
 // escaping).
 //
 // Strict by default (the WPT fetch profile); leniency only through the named
-// options of Options (AllowPreamble, AllowLF, AllowObsFold,
-// AllowQuotedPairs). Every limit of spec/limits.md is on by default and
+// options of Options (AllowPreamble, AllowLF, AllowObsFold, AllowQuotedPairs,
+// AllowMissingDisposition, AllowAnyDispositionType, AllowJunkAfterClose,
+// AllowUtf8HeaderNames), all off by default and free to combine. A nameless
+// part (AllowMissingDisposition) is delivered by the Parser and NextPart
+// (Head.Nameless, Part.Nameless) and skipped by ReadForm. Every limit of spec/limits.md is on by default and
 // exceeding one is a *formwire.Error with its code and byte offset, never a
 // truncated or empty result. Chunking never changes the result: the shared
 // vectors are fed whole, byte by byte and split at every point.

@@ -33,7 +33,8 @@ const (
 	Data
 	// PartEnd: the current part's body is complete.
 	PartEnd
-	// End: the close delimiter line is complete; what follows is the epilogue.
+	// End: the close delimiter line is complete (with AllowJunkAfterClose,
+	// as soon as `--B--` is); what follows is the epilogue.
 	End
 )
 
@@ -257,7 +258,8 @@ func (p *Parser) Boundary() []byte { return p.delim[4:] }
 // Offset is the number of bytes consumed so far (held-back bytes count).
 func (p *Parser) Offset() int64 { return p.consumed }
 
-// Done reports whether the close delimiter line was complete (End was seen).
+// Done reports whether the close delimiter line was complete (End was seen;
+// with AllowJunkAfterClose, once `--B--` was read).
 func (p *Parser) Done() bool { return p.state == stEpilogue }
 
 // Err is the error the parser stopped at, or nil.
