@@ -258,3 +258,84 @@ def test_install_refuses_an_extension_module_out_of_step(monkeypatch: pytest.Mon
     assert not fw_starlette.installed() and not fw_starlette.native()
     with pytest.raises(RuntimeError, match="rebuild or reinstall formwire"):
         fw_starlette._native_options({})
+
+
+def test_fastapi_route_class_without_install() -> None:
+    """FastAPI's documented custom route class (``route_class``, a custom ``Request``): ``Form()``, ``File()`` and
+    ``UploadFile`` parameters read by formwire under a real uvicorn on 127.0.0.1, for the routes of that router only,
+    and nothing in Starlette or FastAPI patched."""
+    import starlette.formparsers
+    from fastapi import APIRouter
+
+    stock_parse = starlette.formparsers.MultiPartParser.parse
+    app = FastAPI()
+    router = APIRouter(route_class=fw_starlette.APIRoute)
+
+    @router.post("/upload")
+    async def upload(title: str = Form(), photo: UploadFile = File()) -> dict[str, Any]:  # noqa: B008
+        return {"title": title, "filename": photo.filename, "data": (await photo.read()).decode()}
+
+    @app.post("/stock")
+    async def stock(title: str = Form()) -> dict[str, Any]:  # noqa: B008
+        return {"title": title}
+
+    app.include_router(router, prefix="/fw")
+    long = "b" * 300  # over formwire's max_boundary_bytes (256, MP-B-04); python-multipart reads it
+    over = BODY_FASTAPI.replace(b"--B", b"--" + long.encode())
+    over_ct = {"Content-Type": f"multipart/form-data; boundary={long}"}
+    with uvicorn_serving(app) as base:
+        r = httpx.post(base + "/fw/upload", data={"title": "Holiday é"}, files={"photo": ("a.txt", b"hello")})
+        assert r.status_code == 200, r.text
+        assert r.json() == {"title": "Holiday é", "filename": "a.txt", "data": "hello"}
+        r = httpx.post(base + "/fw/upload", content=over, headers=over_ct)
+        assert r.status_code == 413 and "MP_LIMIT_BOUNDARY" in r.json()["detail"], r.text
+        r = httpx.post(base + "/fw/upload", content=BODY_FASTAPI[:-9], headers=MP)
+        assert r.status_code == 400 and "MP_TRUNCATED" in r.json()["detail"], r.text
+        # A route outside that router keeps Starlette's parser (python-multipart's reading): the unfinished body
+        # is a form with what was read, and the long boundary a 400 without a code.
+        r = httpx.post(base + "/stock", content=BODY_FASTAPI[:-9], headers=MP)
+        assert r.status_code == 200 and r.json() == {"title": "t"}, r.text
+        r = httpx.post(base + "/stock", content=over, headers=over_ct)
+        assert r.status_code == 400 and "MP_" not in r.text, r.text
+    assert not fw_starlette.installed() and starlette.formparsers.MultiPartParser.parse is stock_parse
+
+
+def test_starlette_request_class_without_install() -> None:
+    """``formwire.compat.starlette.Request(request.scope, request.receive)``: Starlette's ``request.form()`` API
+    (awaited, or ``async with``) parsed by formwire, with per-class formwire options, under a real uvicorn."""
+    from starlette.applications import Starlette
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    class LenientRequest(fw_starlette.Request):
+        formwire_options = {"allow_preamble": True}
+
+    async def upload(request: Request) -> JSONResponse:
+        req = fw_starlette.Request(request.scope, request.receive)
+        async with req.form(max_fields=3) as form:
+            assert await req.form() is form  # parsed once per request, as Starlette's
+            return JSONResponse([[k, v if isinstance(v, str) else v.filename] for k, v in form.multi_items()])
+
+    async def lenient(request: Request) -> JSONResponse:
+        form = await LenientRequest(request.scope, request.receive).form()
+        try:
+            return JSONResponse([k for k, _ in form.multi_items()])
+        finally:
+            await form.close()
+
+    app = Starlette(routes=[Route("/upload", upload, methods=["POST"]), Route("/lenient", lenient, methods=["POST"])])
+    with uvicorn_serving(app) as base:
+        r = httpx.post(base + "/upload", content=BODY, headers=MP)
+        assert r.status_code == 200 and r.json() == [["a", "one"], ["f", "x.txt"]], r.text
+        r = httpx.post(base + "/upload", content=BODY[:-9], headers=MP)
+        assert r.status_code == 400 and "MP_TRUNCATED" in r.text, r.text
+        many = (
+            b"".join(b'--B\r\nContent-Disposition: form-data; name="x"\r\n\r\n1\r\n' for _ in range(5)) + b"--B--\r\n"
+        )
+        r = httpx.post(base + "/upload", content=many, headers=MP)
+        assert r.status_code == 413 and "Too many fields" in r.text, r.text
+        r = httpx.post(base + "/lenient", content=b"preamble\r\n" + BODY, headers=MP)
+        assert r.status_code == 200 and r.json() == ["a", "f"], r.text
+        r = httpx.post(base + "/upload", content=b"preamble\r\n" + BODY, headers=MP)
+        assert r.status_code == 400 and "MP_PREAMBLE" in r.text, r.text
+    assert not fw_starlette.installed()

@@ -1,12 +1,19 @@
-"""Starlette and FastAPI: parse request forms with formwire, in one line.
+"""Starlette and FastAPI: parse request forms with formwire, without patching either.
 
 .. code-block:: python
 
     import formwire.compat.starlette
-    formwire.compat.starlette.install()   # before the first request; FastAPI apps too
 
-``await request.form()`` keeps its API, its limits (``max_files``, ``max_fields``, ``max_part_size``) with their
-messages, and its ``UploadFile`` objects. What ``install()`` changes:
+    app.router.route_class = formwire.compat.starlette.APIRoute   # FastAPI: Form/File/UploadFile read by formwire
+    form = await formwire.compat.starlette.form(request)           # Starlette: in place of await request.form()
+    req = formwire.compat.starlette.Request(request.scope, request.receive)   # a Request whose form() is formwire's
+
+Each keeps ``request.form()``'s API, its limits (``max_files``, ``max_fields``, ``max_part_size``) with their
+messages, and its ``UploadFile`` objects, and answers a malformed body with 400 and a limit with 413, formwire's code
+in the detail. All three run the native path below, on Starlette's ``MultiPartParser`` subclassed, not patched.
+
+``install()`` is the explicit, process-wide opt-in for code that calls ``request.form()`` on Starlette's own
+``Request`` (code you do not control, Starlette's own tests): it patches Starlette's parser. What it changes:
 
 - **The native path** (the default): ``starlette.formparsers.MultiPartParser.parse`` becomes a loop over formwire's own
   events. Text fields come whole from the Rust core (one ``(name, value)`` per field, no per-part callbacks, no
@@ -47,7 +54,7 @@ from formwire.compat import python_multipart as _shim
 from formwire.errors import MultipartError, ParseError
 from formwire.multipart import Parser
 
-__all__ = ["install", "uninstall", "installed", "native", "form"]
+__all__ = ["install", "uninstall", "installed", "native", "form"]  # and Request, APIRoute (made on first use)
 
 _saved: dict[str, Any] | None = None
 
@@ -568,3 +575,109 @@ async def form(
                 detail += " (MP_LIMIT_FILES)" if exc.message.startswith("Too many files") else " (MP_LIMIT_FIELDS)"
             raise HTTPException(status_code=status, detail=detail) from None
         raise
+
+
+# Wiring without patching, for code that calls ``request.form()`` itself (FastAPI's Form/File/UploadFile do): a
+# Request class whose form() is formwire's, and a FastAPI route class that hands it to the endpoint.
+
+
+class _FormCall:
+    """What ``Request.form()`` returns, as Starlette's does: awaitable, or an async context manager that closes the
+    form's files on exit."""
+
+    __slots__ = ("_coro", "_form")
+
+    def __init__(self, coro: Any) -> None:
+        self._coro = coro
+        self._form: Any = None
+
+    def __await__(self) -> Any:
+        return self._coro.__await__()
+
+    async def __aenter__(self) -> Any:
+        self._form = await self._coro
+        return self._form
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self._form.close()
+
+
+def _request_class() -> Any:
+    import starlette.requests
+
+    class Request(starlette.requests.Request):
+        """Starlette's ``Request`` whose ``form()`` is :func:`form` (formwire's parse, Starlette's ``FormData``,
+        limits and messages; formwire's limits answer 413 with their code). Nothing is patched: only requests made
+        with this class (``Request(request.scope, request.receive)``, or FastAPI's :class:`APIRoute`) use it.
+        ``formwire_options``: formwire multipart options for every request of a subclass."""
+
+        formwire_options: dict[str, Any] = {}
+
+        def form(  # type: ignore[override]
+            self,
+            *,
+            max_files: int | float = 1000,
+            max_fields: int | float = 1000,
+            max_part_size: int = 1024 * 1024,
+        ) -> Any:
+            return _FormCall(self._formwire_form(max_files, max_fields, max_part_size))
+
+        async def _formwire_form(self, max_files: int | float, max_fields: int | float, max_part_size: int) -> Any:
+            if self._form is None:  # one parse per request, as Starlette's request.form() (close() closes it)
+                self._form = await form(
+                    self,
+                    max_files=max_files,
+                    max_fields=max_fields,
+                    max_part_size=max_part_size,
+                    **self.formwire_options,
+                )
+            return self._form
+
+    Request.__qualname__ = Request.__name__
+    return Request
+
+
+def _api_route_class(request_cls: Any) -> Any:
+    from fastapi.routing import APIRoute as FastAPIRoute
+
+    class APIRoute(FastAPIRoute):
+        """FastAPI's ``APIRoute`` whose endpoints get a :class:`Request` (FastAPI's documented custom route class):
+        ``Form()``, ``File()`` and ``UploadFile`` parameters are read by formwire, nothing is patched.
+        ``app.router.route_class = APIRoute`` before adding routes, or ``APIRouter(route_class=APIRoute)``."""
+
+        request_class = request_cls
+
+        def get_route_handler(self) -> Callable[..., Any]:
+            handler = super().get_route_handler()
+            cls = self.request_class
+
+            async def route_handler(request: Any) -> Any:
+                if not isinstance(request, cls):
+                    request = cls(request.scope, request.receive)
+                return await handler(request)
+
+            return route_handler
+
+    APIRoute.__qualname__ = APIRoute.__name__
+    return APIRoute
+
+
+def __getattr__(name: str) -> Any:
+    """``Request`` and ``APIRoute`` are made on first use, so importing this module imports neither Starlette nor
+    FastAPI:
+
+    .. code-block:: python
+
+        from fastapi import FastAPI
+        import formwire.compat.starlette
+
+        app = FastAPI()
+        app.router.route_class = formwire.compat.starlette.APIRoute  # before the routes
+    """
+    if name == "Request":
+        globals()["Request"] = _request_class()
+        return globals()["Request"]
+    if name == "APIRoute":
+        globals()["APIRoute"] = _api_route_class(globals().get("Request") or __getattr__("Request"))
+        return globals()["APIRoute"]
+    raise AttributeError(name)
