@@ -512,6 +512,15 @@ SAME_AS_STOCK = {
         "",
         'The Content-Disposition header field "name" must be provided.',
     ),
+    # python-multipart's start: a body that begins with CR or LF is skipped up to its first "-"
+    "leading CRLF": (b"\r\n\r\n" + mp(b'form-data; name="a"', b"1") + END, CT, "", [["a", "1"]]),
+    "leading LF then bytes": (b"\nxy\r\n" + mp(b'form-data; name="a"', b"1") + END, CT, "", [["a", "1"]]),
+    "leading bytes are no preamble": (
+        b"xy\r\n" + mp(b'form-data; name="a"', b"1") + END,
+        CT,
+        "",
+        "Invalid multipart data.",
+    ),
     "missing boundary": (END, "multipart/form-data", "", "Missing boundary in multipart."),
     "malformed header line": (b"--B\r\nno colon here\r\n\r\n1\r\n" + END, CT, "", "Invalid multipart data."),
 }

@@ -393,6 +393,9 @@ def _native_parse(fp: Any, original: Any, options: dict[str, Any]) -> Any:
         limit = opts.get("max_header_bytes", 8192)
         keep = 65536 if limit is None else limit + 2
         pos = 0
+        # python-multipart's start (Starlette's parser): a body that begins with CR or LF is skipped up to its first
+        # "-" (None: not decided yet); with allow_preamble the core skips any preamble itself.
+        skipping: bool | None = False if opts.get("allow_preamble") else None
         try:
             try:
                 # Whole UTF-8 text fields come as one (str, str) each; one that is not valid UTF-8 comes raw
@@ -411,6 +414,15 @@ def _native_parse(fp: Any, original: Any, options: dict[str, Any]) -> Any:
                     else:
                         if not chunk:
                             continue
+                        if skipping is not False:
+                            if skipping is None:
+                                skipping = chunk[0] in (13, 10)
+                            if skipping:
+                                at = chunk.find(b"-")
+                                if at < 0:
+                                    continue
+                                skipping = False
+                                chunk = chunk[at:]
                         while recent and recent[0][0] + len(recent[0][1]) < pos - keep:
                             del recent[0]
                         recent.append((pos, chunk))
