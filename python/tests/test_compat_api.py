@@ -234,3 +234,27 @@ def test_max_header_size_fires_as_soon_as_a_header_line_is_over() -> None:
                 p.write(piece)
             p.finalize()
             assert b"".join(data) == b"onetwo", (cut, cut2)
+
+
+@pytest.mark.parametrize("rest", [b"x", b"\rx", b" \t\ry"])
+def test_padding_without_crlf_in_python_multipart_words(rest: bytes) -> None:
+    """MP-P-03: a delimiter line's padding followed by neither CRLF nor more padding is an error in both; the shim
+    says it as python-multipart does (its message, then formwire's), with the code."""
+    p = pm.MultipartParser(b"B")
+    with pytest.raises(pm.MultipartParseError, match="Did not find CRLF after boundary padding") as e:
+        p.write(b'--B\r\nContent-Disposition: form-data; name="a"\r\n\r\nfirst\r\n--B ' + rest)
+    assert e.value.code == "MP_DELIMITER"
+
+
+def test_form_data_without_a_name_in_python_multipart_words() -> None:
+    """MP-H-07: ``form-data;`` without ``name`` is MP_DISPOSITION; python-multipart's FormParser says "Field name not
+    found in Content-Disposition" for it (its bare parser reads no header), and so does the shim."""
+    body = b'--B\r\nContent-Disposition: form-data; filename="a"\r\n\r\nx\r\n--B--\r\n'
+    f = pm.FormParser("multipart/form-data", lambda _: None, lambda _: None, boundary=b"B")
+    with pytest.raises(pm.FormParserError, match="Field name not found in Content-Disposition") as e:
+        f.write(body)
+    assert isinstance(e.value, pm.MultipartParseError) and e.value.code == "MP_DISPOSITION"
+    # a named disposition that fails the grammar keeps formwire's words only
+    with pytest.raises(pm.MultipartParseError) as e:
+        pm.MultipartParser(b"B").write(body.replace(b'filename="a"', b'name="a"; name="b"'))
+    assert "Field name not found" not in str(e.value)

@@ -478,15 +478,30 @@ class MultipartParser(BaseParser):
         """The core's error, with offsets in the caller's stream (skipped leading bytes counted) and, for a first
         delimiter that is not ``--boundary`` (MP-P-02), python-multipart's words and the index where it differs;
         for a CR without its LF in a part's header lines (MP-H rules), python-multipart's offset: the byte where
-        the LF should have been, not the CR."""
+        the LF should have been, not the CR. python-multipart's words for two more errors both raise: a delimiter
+        line whose padding is not followed by CRLF (MP-P-03), and a Content-Disposition without a name (MP-H-07;
+        python-multipart's FormParser says so, its bare parser reads no header)."""
+        rel = e.offset - start
+
+        def byte(i: int) -> int:
+            if i < 0:
+                return self._tail[i] if -len(self._tail) <= i else -1
+            return chunk[i] if i < len(chunk) else -1
+
+        if e.code == "MP_DELIMITER":
+            before = byte(rel - 1)
+            if before == 13:
+                before = byte(rel - 2)
+            if before in (32, 9):  # SP, HT: transport padding, then neither CRLF nor more padding
+                msg = f"Did not find CRLF after boundary padding at {e.offset + self._skipped}: {e}"
+                return MultipartParseError(msg, e.code, e.offset + self._skipped)
+        if e.code == "MP_DISPOSITION" and 0 <= rel < len(chunk):
+            line = bytes(memoryview(chunk)[rel:]).split(b"\r\n", 1)[0]
+            name, _, value = line.partition(b":")
+            if name.strip(b" \t").lower() == b"content-disposition" and b"name" not in parse_options_header(value)[1]:
+                msg = f'Field name not found in Content-Disposition: "{value.strip(b" ")!r}": {e}'
+                return MultipartParseError(msg, e.code, e.offset + self._skipped)
         if e.code in ("MP_HEADER_VALUE", "MP_HEADER_NAME"):
-            rel = e.offset - start
-
-            def byte(i: int) -> int:
-                if i < 0:
-                    return self._tail[i] if -len(self._tail) <= i else -1
-                return chunk[i] if i < len(chunk) else -1
-
             # a CR that ends a value or starts a line (where the blank line goes), then not LF; a CR inside a
             # header name is python-multipart's invalid character, at the CR
             line_end = e.code == "MP_HEADER_VALUE" or byte(rel - 1) == 10
