@@ -6,6 +6,8 @@ final class Ascii {
 
     /** RFC 9110 §5.6.2 tchar. */
     static final boolean[] TOKEN = new boolean[256];
+    /** tchar and bytes 80-FF: header-name bytes with allow_utf8_header_names (MP-H-01). */
+    static final boolean[] NAME_UTF8 = new boolean[256];
 
     static {
         for (int c = '0'; c <= '9'; c++) {
@@ -17,6 +19,9 @@ final class Ascii {
         }
         for (char c : "!#$%&'*+-.^_`|~".toCharArray()) {
             TOKEN[c] = true;
+        }
+        for (int c = 0; c < 256; c++) {
+            NAME_UTF8[c] = TOKEN[c] || c >= 0x80;
         }
     }
 

@@ -15,14 +15,20 @@ final class Disposition {
     byte[] nameStar;
     byte[] filenameStar;
 
-    /** Parses {@code v[a..b)}; {@code null} when neither reading matches. */
-    static Disposition parse(byte[] v, int a, int b, boolean quotedPairsFirst) {
+    /** The part of MP-H-06 with no (or an empty) Content-Disposition: every parameter null. */
+    static final Disposition NAMELESS = new Disposition();
+
+    /**
+     * Parses {@code v[a..b)}; {@code null} when neither reading matches. {@code anyType}: any token as the
+     * disposition type, not only {@code form-data} ({@code allow_any_disposition_type}, MP-H-07).
+     */
+    static Disposition parse(byte[] v, int a, int b, boolean quotedPairsFirst, boolean anyType) {
         Disposition d = browserForm(v, a, b);
         if (d != null) {
             return d;
         }
-        d = read(v, a, b, quotedPairsFirst);
-        return d != null ? d : read(v, a, b, !quotedPairsFirst);
+        d = read(v, a, b, quotedPairsFirst, anyType);
+        return d != null ? d : read(v, a, b, !quotedPairsFirst, anyType);
     }
 
     private static final byte[] NAME = "form-data; name=\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
@@ -93,9 +99,10 @@ final class Disposition {
         return true;
     }
 
-    private static Disposition read(byte[] v, int start, int end, boolean quotedPairs) {
+    private static Disposition read(byte[] v, int start, int end, boolean quotedPairs, boolean anyType) {
         int t = tokenEnd(v, start, end);
-        if (!is(v, start, t, "form-data")) {
+        // MP-H-07: form-data; with allow_any_disposition_type any (non-empty) token, the rest read the same way.
+        if (anyType ? t == start : !is(v, start, t, "form-data")) {
             return null;
         }
         Disposition d = new Disposition();

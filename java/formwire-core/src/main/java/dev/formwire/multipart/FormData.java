@@ -20,7 +20,7 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * A whole form, as a browser's {@code formData()} gives it (MP-F-01..04): string entries decoded, files kept in memory
+ * A whole form, as a browser's {@code formData()} gives it (MP-F-01..05): string entries decoded, files kept in memory
  * up to {@link Options#memoryThreshold} bytes and spilled to owner-only temporary files beyond. {@link #close()}
  * deletes every temporary file; so does a failed {@link #read} before it throws.
  *
@@ -134,6 +134,11 @@ public final class FormData implements Closeable {
             byte[] buf = new byte[64 * 1024];
             for (MultipartReader.PartInput p; (p = r.nextPart()) != null; ) {
                 Part part = p.part();
+                if (part.name() == null) {
+                    // MP-F-05: a nameless part (allow_missing_disposition) is no entry; nextPart() reads and drops
+                    // its body, and the parser has counted it for every limit.
+                    continue;
+                }
                 if (!part.isFile()) {
                     entries.add(new Entry(part.name(), p.readString(), null, null, null, null, 0));
                     continue;

@@ -43,6 +43,17 @@ public final class MultipartOptions implements Cloneable {
     public MultipartOptions allowObsFold(boolean on) { allowObsFold = on; return this; }
     /** Read Content-Disposition quoted-strings with quoted-pairs first (MP-H-07). */
     public MultipartOptions allowQuotedPairs(boolean on) { allowQuotedPairs = on; return this; }
+    /**
+     * A part with no Content-Disposition, or only an empty one, is a part with no name instead of an error
+     * (MP-H-06); it counts as a field for every limit, and form layers skip it (MP-F-05).
+     */
+    public MultipartOptions allowMissingDisposition(boolean on) { allowMissingDisposition = on; return this; }
+    /** Any token as the Content-Disposition type ({@code form-field}, ...), read as {@code form-data} (MP-H-07). */
+    public MultipartOptions allowAnyDispositionType(boolean on) { allowAnyDispositionType = on; return this; }
+    /** Every byte after {@code --B--} is epilogue, and the input may end anywhere after it (MP-P-05, MP-P-07). */
+    public MultipartOptions allowJunkAfterClose(boolean on) { allowJunkAfterClose = on; return this; }
+    /** Bytes 80-FF in part header names, besides token characters (UTF-8 names such as {@code Føø}; MP-H-01). */
+    public MultipartOptions allowUtf8HeaderNames(boolean on) { allowUtf8HeaderNames = on; return this; }
     /** Longest boundary in bytes (MP-B-04). */
     public MultipartOptions maxBoundaryBytes(long n) { maxBoundaryBytes = check(n); return this; }
     /** Most parts (MP-L-01). */

@@ -98,6 +98,8 @@ public final class MultipartParser {
     private final long needleFirst;
     /** The bytes of the needle (for skipping blocks that cannot hold one). */
     private final boolean[] inNeedle = new boolean[256];
+    /** Header-name bytes: tchar, and with allow_utf8_header_names also 80-FF (MP-H-01, MP-H-02). */
+    private final boolean[] nameChars;
 
     // Input.
     private ByteBuffer in;
@@ -179,6 +181,7 @@ public final class MultipartParser {
         for (int i = needleStart; i < delim.length; i++) {
             inNeedle[delim[i] & 0xFF] = true;
         }
+        nameChars = opts.allowUtf8HeaderNames ? Ascii.NAME_UTF8 : Ascii.TOKEN;
     }
 
     /**
@@ -516,7 +519,8 @@ public final class MultipartParser {
                 if (b != '-') {
                     throw fail(ErrorCode.MP_DELIMITER, off);
                 }
-                state = CLOSE;
+                // MP-P-05, MP-P-07: with allow_junk_after_close the epilogue starts right after `--B--`.
+                state = opts.allowJunkAfterClose ? S_END : CLOSE;
                 break;
             case PADDING:
                 if (b == CR) {
@@ -842,6 +846,7 @@ public final class MultipartParser {
      */
     private int headersFast() {
         final byte[] a = arr;
+        final boolean[] nameChar = nameChars;
         long room = headerLimitOff - off(pos);
         int limit = (int) Math.min(end, pos + Math.max(0, Math.min(room, Integer.MAX_VALUE)));
         int p = pos;
@@ -863,7 +868,7 @@ public final class MultipartParser {
                 pushRange(CT_LOWER, 0, CT_LOWER.length, false);
                 p += CT.length - 1;
             } else {
-                while (p < limit && Ascii.TOKEN[a[p] & 0xFF]) {
+                while (p < limit && nameChar[a[p] & 0xFF]) {
                     p++;
                 }
                 if (p == ls || p >= limit || a[p] != ':') {
@@ -981,7 +986,8 @@ public final class MultipartParser {
                 case H_NAME: {
                     int stop = (int) Math.min(end, (long) pos + headerRoom(off));
                     int p = pos;
-                    while (p < stop && Ascii.TOKEN[arr[p] & 0xFF]) {
+                    final boolean[] nameChar = nameChars;
+                    while (p < stop && nameChar[arr[p] & 0xFF]) {
                         p++;
                     }
                     pushRange(arr, pos, p, true);
@@ -1142,12 +1148,20 @@ public final class MultipartParser {
                 ct = h;
             }
         }
-        if (cd < 0) {
-            throw fail(ErrorCode.MP_NO_DISPOSITION, emptyLine);
-        }
-        Disposition d = Disposition.parse(hbuf, spans[cd * 4 + 2], spans[cd * 4 + 3], opts.allowQuotedPairs);
-        if (d == null) {
-            throw fail(ErrorCode.MP_DISPOSITION, lineStarts[cd]);
+        Disposition d;
+        if (cd < 0 || spans[cd * 4 + 2] == spans[cd * 4 + 3]) {
+            // MP-H-06: none, or one with an empty value (OWS trimmed, obs-folds joined): with
+            // allow_missing_disposition a nameless part (a field for every limit), else an error.
+            if (!opts.allowMissingDisposition) {
+                throw cd < 0 ? fail(ErrorCode.MP_NO_DISPOSITION, emptyLine) : fail(ErrorCode.MP_DISPOSITION, lineStarts[cd]);
+            }
+            d = Disposition.NAMELESS;
+        } else {
+            d = Disposition.parse(hbuf, spans[cd * 4 + 2], spans[cd * 4 + 3], opts.allowQuotedPairs,
+                    opts.allowAnyDispositionType);
+            if (d == null) {
+                throw fail(ErrorCode.MP_DISPOSITION, lineStarts[cd]);
+            }
         }
         // MP-L-05: a file part has a filename (MP-L-02's rule); the offset is MP-L-01's.
         if (d.filename != null) {

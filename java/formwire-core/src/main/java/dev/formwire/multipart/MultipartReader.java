@@ -21,7 +21,9 @@ import java.nio.ByteBuffer;
  * }
  * }</pre>
  *
- * <p>{@link #nextPart()} skips what is left of the previous part. A {@link dev.formwire.FormwireException} (bad input,
+ * <p>{@link #nextPart()} skips what is left of the previous part. It is a part iterator: with
+ * {@code allow_missing_disposition} it also returns nameless parts ({@code part().name() == null}, MP-H-06), which
+ * {@link FormData#read} skips (MP-F-05). A {@link dev.formwire.FormwireException} (bad input,
  * a limit) comes out of whichever call meets it; {@link IOException}s are the stream's. The stream is read to its
  * end (the epilogue still counts towards {@code max_total_bytes}, MP-P-05).
  */

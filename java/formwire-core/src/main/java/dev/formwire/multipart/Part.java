@@ -23,7 +23,10 @@ public final class Part {
             this.value = value;
         }
 
-        /** The lowercased name (a token: ASCII). */
+        /**
+         * The name, ASCII-lowercased (a token; with {@code allow_utf8_header_names} bytes 80-FF too, shown as UTF-8
+         * with U+FFFD, MP-H-11).
+         */
         public String name() {
             return name;
         }
@@ -75,14 +78,17 @@ public final class Part {
         return b == null ? null : dev.formwire.Utf8.decode(b);
     }
 
-    /** The {@code name} parameter (MP-H-10). */
+    /**
+     * The {@code name} parameter (MP-H-10); {@code null} only for a nameless part (no or an empty
+     * Content-Disposition, with {@code allow_missing_disposition}: MP-H-06), which form layers skip (MP-F-05).
+     */
     public String name() {
         return utf8(name);
     }
 
-    /** The raw bytes of {@code name} (a copy). */
+    /** The raw bytes of {@code name} (a copy), {@code null} for a nameless part. */
     public byte[] nameBytes() {
-        return name.clone();
+        return name == null ? null : name.clone();
     }
 
     /** The {@code filename} parameter, {@code null} for a field (MP-H-08). */
@@ -141,7 +147,7 @@ public final class Part {
             for (int h = 0; h < n; h++) {
                 int a = spans[h * 4];
                 String hn = h == cd ? "content-disposition" : h == ct ? "content-type"
-                        : new String(block, a, spans[h * 4 + 1] - a, java.nio.charset.StandardCharsets.ISO_8859_1);
+                        : dev.formwire.Utf8.decode(block, a, spans[h * 4 + 1] - a); // MP-H-11
                 list.add(new Header(hn, value(h)));
             }
             headers = Collections.unmodifiableList(list);
