@@ -27,14 +27,14 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.Size;
 
 /**
- * jqwik properties. MP-P-08: chunking never changes the result, for every shared vector without options (vectors/
- * multipart/accept and reject) and any set of split points, heap or direct buffers: the same parts, or the same error
- * code at the same offset. And the encoder's round trip: any form the encoder writes parses back to its fields, with
+ * jqwik properties. MP-P-08: chunking never changes the result, for every shared multipart vector (vectors/multipart/
+ * accept, reject and lenient, with its options: lenient flags and limits) and any set of split points, heap or direct
+ * buffers: the same parts, or the same error code at the same offset. And the encoder's round trip: any form the encoder writes parses back to its fields, with
  * exactly {@code contentLength()} bytes.
  */
 class ChunkingProperties {
-    /** One shared vector: its id, Content-Type and body. */
-    record Vector(String id, String contentType, byte[] body) {
+    /** One shared vector: its id, Content-Type, body and options. */
+    record Vector(String id, String contentType, byte[] body, MultipartOptions options) {
         @Override
         public String toString() {
             return id;
@@ -42,7 +42,33 @@ class ChunkingProperties {
     }
 
     static final Pattern CT = Pattern.compile("\"content_type\": \"((?:[^\"\\\\]++|\\\\.)*+)\""); // possessive: no backtracking stack
+    /** The flat {@code "options"} object of a vector (SCHEMA.md: flags, integer limits, null for unlimited). */
+    static final Pattern OPTIONS = Pattern.compile("\"options\": \\{([^}]*+)\\}");
+    static final Pattern OPTION = Pattern.compile("\"([a-z0-9_]++)\": (true|false|null|[0-9]++)");
     static final List<Vector> VECTORS = load();
+
+    static MultipartOptions options(String json) {
+        MultipartOptions o = new MultipartOptions();
+        Matcher block = OPTIONS.matcher(json);
+        if (block.find()) {
+            Matcher m = OPTION.matcher(block.group(1));
+            int seen = 0;
+            while (m.find()) {
+                seen++;
+                String name = m.group(1);
+                String v = m.group(2);
+                boolean known = v.equals("true") || v.equals("false") ? o.setFlag(name, v.equals("true"))
+                        : o.set(name, v.equals("null") ? MultipartOptions.UNLIMITED : Long.parseLong(v));
+                if (!known) {
+                    throw new IllegalStateException("unknown option " + name + " in " + json);
+                }
+            }
+            if (seen != block.group(1).split("\":", -1).length - 1) {
+                throw new IllegalStateException("an option this small reader cannot read in " + json);
+            }
+        }
+        return o;
+    }
 
     static Path vectorsDir() {
         for (Path p = Path.of("").toAbsolutePath(); p != null; p = p.getParent()) {
@@ -55,21 +81,20 @@ class ChunkingProperties {
 
     static List<Vector> load() {
         List<Vector> out = new ArrayList<>();
-        for (String dir : new String[] {"accept", "reject"}) {
+        for (String dir : new String[] {"accept", "reject", "lenient"}) {
             try (Stream<Path> s = Files.list(vectorsDir().resolve(dir))) {
                 for (Path json : s.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
                     String text = Files.readString(json);
                     Matcher m = CT.matcher(text);
                     Path http = json.resolveSibling(json.getFileName().toString().replace(".json", ".http"));
-                    // Vectors with options (limits, leniency) are run by the conformance runner; here the defaults.
-                    if (text.contains("\"options\"") || !m.find() || !Files.exists(http)) {
+                    if (!m.find() || !Files.exists(http)) {
                         continue;
                     }
                     String ct = m.group(1).replace("\\\"", "\"").replace("\\\\", "\\");
                     if (ct.contains("\\u")) {
                         continue; // a JSON escape this small reader does not decode
                     }
-                    out.add(new Vector(dir + "/" + json.getFileName(), ct, Files.readAllBytes(http)));
+                    out.add(new Vector(dir + "/" + json.getFileName(), ct, Files.readAllBytes(http), options(text)));
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
@@ -81,8 +106,7 @@ class ChunkingProperties {
     /** The parts, or the error as "code@offset". */
     static Object outcome(Vector v, int[] cuts, boolean direct) {
         try {
-            return Bodies.parse(MultipartParser.forContentType(v.contentType(), new MultipartOptions()), v.body(), cuts,
-                    direct);
+            return Bodies.parse(MultipartParser.forContentType(v.contentType(), v.options()), v.body(), cuts, direct);
         } catch (FormwireException e) {
             return e.code() + "@" + e.offset();
         }
@@ -120,7 +144,25 @@ class ChunkingProperties {
 
     @Property(tries = 1)
     void theVectorsAreThere() {
-        assertTrue(VECTORS.size() > 100, "only " + VECTORS.size() + " vectors without options");
+        assertTrue(VECTORS.size() > 100, "only " + VECTORS.size() + " vectors");
+        // The lenient flags reach the parser: every flag of the registry is drawn by some vector.
+        for (String flag : dev.formwire.Limits.Multipart.LENIENT_OPTIONS) {
+            assertTrue(VECTORS.stream().anyMatch(v -> v.id().startsWith("lenient/") && hasFlag(v.options(), flag)), flag);
+        }
+    }
+
+    static boolean hasFlag(MultipartOptions o, String flag) {
+        switch (flag) {
+            case "allow_preamble": return o.allowPreamble();
+            case "allow_lf": return o.allowLf();
+            case "allow_obs_fold": return o.allowObsFold();
+            case "allow_quoted_pairs": return o.allowQuotedPairs();
+            case "allow_missing_disposition": return o.allowMissingDisposition();
+            case "allow_any_disposition_type": return o.allowAnyDispositionType();
+            case "allow_junk_after_close": return o.allowJunkAfterClose();
+            case "allow_utf8_header_names": return o.allowUtf8HeaderNames();
+            default: throw new IllegalArgumentException(flag);
+        }
     }
 
     /** A field: name, value, and for a file its filename and bytes. */
