@@ -1,51 +1,22 @@
 // formwire against the runtime's own natives, same process, same inputs; runs unchanged under Node, Bun and Deno:
 //   node bench/runtimes/native.mjs | bun bench/runtimes/native.mjs | deno run -A bench/runtimes/native.mjs
-//   (bench/runtimes/run runs all three with the pinned Bun and Deno and writes bench/results/runtimes-<rt>.json)
+//   (bench/runtimes/run runs all three with the pinned Bun and Deno and writes bench/results/runtimes-<rt>.json;
+//   the inputs are bench/runtimes/inputs.mjs's, which chromium-page.mjs uses in a headless Chromium page too)
 // Each row: medians over REPS runs of wall time and process CPU time (process.cpuUsage: user + system), for the
 // native operation and formwire's, after one warm-up run each whose results are checked equal.
 import process from 'node:process';
 import { formData, encodeFormData, MultipartParser } from '../../ts/dist/src/index.js';
 import { clone, postSerialized, receiveSerialized } from '../../ts/dist/src/clone/index.js';
+import { B, CT, fileBytes, bodies, w5Form, W6, streamOf } from './inputs.mjs';
 
 const REPS = Number(process.env.REPS ?? 7);
 const QUICK = process.env.QUICK === '1';
 const runtime = typeof Bun !== 'undefined' ? `bun ${Bun.version}` : typeof Deno !== 'undefined' ? `deno ${Deno.version.deno}` : `node ${process.versions.node}`;
 
-const enc = new TextEncoder();
-function multipartBody(parts, boundary) {
-  const chunks = [];
-  for (const [name, value, filename] of parts) {
-    chunks.push(enc.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"${filename ? `; filename="${filename}"\r\nContent-Type: application/octet-stream` : ''}\r\n\r\n`));
-    chunks.push(typeof value === 'string' ? enc.encode(value) : value);
-    chunks.push(enc.encode('\r\n'));
-  }
-  chunks.push(enc.encode(`--${boundary}--\r\n`));
-  let n = 0;
-  for (const c of chunks) n += c.length;
-  const out = new Uint8Array(n);
-  let o = 0;
-  for (const c of chunks) { out.set(c, o); o += c.length; }
-  return out;
-}
-const B = '----formwireBenchBoundary7MA4YWxkTrZu0gW';
-const CT = `multipart/form-data; boundary=${B}`;
 const fileMiB = QUICK ? 4 : 64;
-const file = new Uint8Array(fileMiB << 20).map((_, i) => (i * 2654435761) >>> 24);
-const W1 = multipartBody([['note', 'upload'], ['file', file, 'big.bin']], B);
-const W2 = multipartBody(Array.from({ length: 10000 }, (_, i) => [`field${i}`, `value-${i}-${'x'.repeat(i % 40)}`]), B);
-// W3 (bench/README.md): 100 text fields of 20-40 B interleaved with 100 file parts of 100 KiB.
-const W3 = multipartBody(Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? [`t${i}`, 'v'.repeat(20 + (i % 21))] : [`f${i}`, file.subarray(i * 1024, i * 1024 + 102400), `f${i}.bin`])), B);
-const flat = (i) => ({ name: 'Alice' + (i % 10), age: 30 + (i % 50), active: i % 2 === 0 });
-const W6 = {
-  'W6a string 3MB': 'Hello World!!!'.repeat(1024 * 256),
-  'W6b 100 flat objects': Array.from({ length: 100 }, (_, i) => flat(i)),
-  'W6d nested config': { service: { name: 'api-gateway', version: '2.14.1', env: 'production' }, server: { host: '0.0.0.0', port: 8443, tls: { enabled: true, ciphers: ['TLS_AES_128_GCM_SHA256', 'TLS_AES_256_GCM_SHA384'] }, timeouts: { read: 30000, write: 30000 } }, database: { replicas: [{ url: 'postgres://db-2.internal:5432/app', weight: 0.5 }, { url: 'postgres://db-3.internal:5432/app', weight: 0.5 }] }, features: { rollout: { percent: 12.5, cohorts: ['staff', 'beta'] } }, limits: { rps: 5000, burst: 10000 } },
-};
+const file = fileBytes(fileMiB);
+const { W1, W2, W3 } = bodies(file);
 
-function streamOf(bytes, chunk = 65536) {
-  let o = 0;
-  return new ReadableStream({ type: 'bytes', pull(c) { if (o >= bytes.length) { c.close(); return; } c.enqueue(bytes.slice(o, o + chunk)); o += chunk; } });
-}
 const sansIo = (bytes) => {
   let parts = 0, n = 0;
   const p = new MultipartParser(B, { onPartStart() { parts++; }, onData(b) { n += b.length; }, onPartEnd() {}, onEnd() {} }, { maxParts: 20000, maxFields: 20000 });
@@ -90,9 +61,7 @@ await row('W2 10,000 fields', 'Request.formData()', () => req(W2).formData(), 'f
 await row('W2 10,000 fields', 'Request.formData()', () => req(W2).formData(), 'MultipartParser (sans-IO)', () => sansIo(W2));
 await row('W3 100 fields+100 files', 'Request.formData()', () => req(W3).formData(), 'formData() (stream)', () => formData(streamOf(W3), CT));
 await row('W3 100 fields+100 files', 'Request.formData()', () => req(W3).formData(), 'MultipartParser (sans-IO)', () => sansIo(W3));
-const fd = new FormData();
-for (let i = 0; i < 1000; i++) fd.append(`f${i}`, `value ${i}`);
-fd.append('file', new Blob([file.subarray(0, 1 << 20)]), 'a.bin');
+const fd = w5Form(file);
 await row('W5 encode 1000+1 MiB', 'new Response(fd).arrayBuffer()', () => new Response(fd).arrayBuffer(), 'encodeFormData().bytes()', () => encodeFormData(fd).bytes(), 5);
 for (const [name, v] of Object.entries(W6)) {
   await row(name, 'structuredClone', () => structuredClone(v), 'formwire clone', () => clone(v), name.startsWith('W6a') ? 20 : 2000);

@@ -5,26 +5,11 @@
 import process from 'node:process';
 import { readFileSync } from 'node:fs';
 import { formData, parseMultipart } from '../../ts/dist/src/index.js';
+import { CT, peakBody, peakHead as head, peakTail as tail } from './inputs.mjs';
 
 const mode = process.env.PEAK_MODE;
 const MiB = Number(process.env.PEAK_MIB ?? 200);
-const B = '----formwireBenchBoundary7MA4YWxkTrZu0gW';
-const CT = `multipart/form-data; boundary=${B}`;
-const enc = new TextEncoder();
-const CH = 65536;
-const pattern = new Uint8Array(CH).map((_, i) => (i * 2654435761) >>> 24);
-const head = enc.encode(`--${B}\r\nContent-Disposition: form-data; name="note"\r\n\r\nupload\r\n--${B}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
-const tail = enc.encode(`\r\n--${B}--\r\n`);
-function body() {
-  let left = MiB * (1 << 20) / CH, stage = 0;
-  // A fresh chunk per pull, as a socket gives them (a parser may keep references to what it is given).
-  return new ReadableStream({ type: 'bytes', pull(c) {
-    if (stage === 0) { c.enqueue(head.slice()); stage = 1; return; }
-    if (left > 0) { c.enqueue(pattern.slice()); left--; return; }
-    if (stage === 1) { c.enqueue(tail.slice()); stage = 2; return; }
-    c.close();
-  } });
-}
+const body = () => peakBody(MiB);
 const kib = (k) => Number(readFileSync('/proc/self/status', 'utf8').match(new RegExp(`^${k}:\\s+(\\d+)`, 'm'))[1]);
 const before = kib('VmRSS');
 let got = 0;

@@ -1,0 +1,77 @@
+// The inputs of bench/runtimes: one generator for every runtime (native.mjs under Node, Bun and Deno; chromium-page.mjs
+// in a headless Chromium page), so each runtime's rows parse, encode and clone the same bytes and values.
+// Runtime-neutral: no import, nothing but web APIs.
+
+export const B = '----formwireBenchBoundary7MA4YWxkTrZu0gW';
+export const CT = `multipart/form-data; boundary=${B}`;
+
+const enc = new TextEncoder();
+
+/** A multipart body of `parts` ([name, string or bytes, filename?]) as one Uint8Array. */
+export function multipartBody(parts, boundary = B) {
+  const chunks = [];
+  for (const [name, value, filename] of parts) {
+    chunks.push(enc.encode(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"${filename ? `; filename="${filename}"\r\nContent-Type: application/octet-stream` : ''}\r\n\r\n`));
+    chunks.push(typeof value === 'string' ? enc.encode(value) : value);
+    chunks.push(enc.encode('\r\n'));
+  }
+  chunks.push(enc.encode(`--${boundary}--\r\n`));
+  let n = 0;
+  for (const c of chunks) n += c.length;
+  const out = new Uint8Array(n);
+  let o = 0;
+  for (const c of chunks) { out.set(c, o); o += c.length; }
+  return out;
+}
+
+/** The file bytes of W1 (and the slices W3 and W5 take): `mib` MiB of a fixed pseudo-random pattern. */
+export const fileBytes = (mib) => new Uint8Array(mib << 20).map((_, i) => (i * 2654435761) >>> 24);
+
+/** The multipart bodies: W1 one file of `file`'s size, W2 10,000 fields, W3 (bench/README.md) 100 text fields of
+ * 20-40 B interleaved with 100 file parts of 100 KiB. */
+export function bodies(file) {
+  return {
+    W1: multipartBody([['note', 'upload'], ['file', file, 'big.bin']]),
+    W2: multipartBody(Array.from({ length: 10000 }, (_, i) => [`field${i}`, `value-${i}-${'x'.repeat(i % 40)}`])),
+    W3: multipartBody(Array.from({ length: 200 }, (_, i) => (i % 2 === 0 ? [`t${i}`, 'v'.repeat(20 + (i % 21))] : [`f${i}`, file.subarray(i * 1024, i * 1024 + 102400), `f${i}.bin`]))),
+  };
+}
+
+/** W5's form: 1,000 text fields and one 1 MiB file. */
+export function w5Form(file) {
+  const fd = new FormData();
+  for (let i = 0; i < 1000; i++) fd.append(`f${i}`, `value ${i}`);
+  fd.append('file', new Blob([file.subarray(0, 1 << 20)]), 'a.bin');
+  return fd;
+}
+
+const flat = (i) => ({ name: 'Alice' + (i % 10), age: 30 + (i % 50), active: i % 2 === 0 });
+/** The clone values, by row name. */
+export const W6 = {
+  'W6a string 3MB': 'Hello World!!!'.repeat(1024 * 256),
+  'W6b 100 flat objects': Array.from({ length: 100 }, (_, i) => flat(i)),
+  'W6d nested config': { service: { name: 'api-gateway', version: '2.14.1', env: 'production' }, server: { host: '0.0.0.0', port: 8443, tls: { enabled: true, ciphers: ['TLS_AES_128_GCM_SHA256', 'TLS_AES_256_GCM_SHA384'] }, timeouts: { read: 30000, write: 30000 } }, database: { replicas: [{ url: 'postgres://db-2.internal:5432/app', weight: 0.5 }, { url: 'postgres://db-3.internal:5432/app', weight: 0.5 }] }, features: { rollout: { percent: 12.5, cohorts: ['staff', 'beta'] } }, limits: { rps: 5000, burst: 10000 } },
+};
+
+/** A byte stream over `bytes` in `chunk`-byte copies (a fresh chunk per pull, as a socket gives them). */
+export function streamOf(bytes, chunk = 65536) {
+  let o = 0;
+  return new ReadableStream({ type: 'bytes', pull(c) { if (o >= bytes.length) { c.close(); return; } c.enqueue(bytes.slice(o, o + chunk)); o += chunk; } });
+}
+
+const CH = 65536;
+const pattern = new Uint8Array(CH).map((_, i) => (i * 2654435761) >>> 24);
+/** The W1 peak-memory body's two ends (the parts around the file), exported for the drain floor's byte count. */
+export const peakHead = enc.encode(`--${B}\r\nContent-Disposition: form-data; name="note"\r\n\r\nupload\r\n--${B}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+export const peakTail = enc.encode(`\r\n--${B}--\r\n`);
+/** The W1 peak-memory body (one file of `mib` MiB), generated chunk by chunk as it is read (never held whole). */
+export function peakBody(mib) {
+  let left = mib * (1 << 20) / CH, stage = 0;
+  // A fresh chunk per pull, as a socket gives them (a parser may keep references to what it is given).
+  return new ReadableStream({ type: 'bytes', pull(c) {
+    if (stage === 0) { c.enqueue(peakHead.slice()); stage = 1; return; }
+    if (left > 0) { c.enqueue(pattern.slice()); left--; return; }
+    if (stage === 1) { c.enqueue(peakTail.slice()); stage = 2; return; }
+    c.close();
+  } });
+}
