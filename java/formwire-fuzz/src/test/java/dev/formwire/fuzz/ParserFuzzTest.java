@@ -17,28 +17,31 @@ import java.util.Map;
  * Chunking invariance under fuzzing (MP-P-08, UE-P-11): the same input fed whole, cut at one fuzzer-chosen point,
  * and byte by byte gives the same parts or the same error code and offset; nothing but a FormwireException escapes.
  *
- * <p>Input layout: {@code [options][cut][boundary length][boundary][body]} for multipart, {@code [cut][limits][body]}
- * for urlencoded. Seeds are the shared vectors ({@code seed-from-vectors}).
+ * <p>Input layout: {@code [flags][limits][cut][boundary length][boundary][body]} for multipart (flags: one bit per
+ * lenient option of MP-R-02, in {@code seed-from-vectors}' order; limits: bit 0 sets small limits),
+ * {@code [cut][limits][body]} for urlencoded. Seeds are the shared vectors ({@code seed-from-vectors}).
  */
 class ParserFuzzTest {
     @FuzzTest(maxDuration = "10m")
     void multipartChunking(byte[] data) {
-        if (data.length < 4) {
+        if (data.length < 5) {
             return;
         }
         int o = data[0] & 0xFF;
-        int bl = Math.min(data[2] & 0xFF, data.length - 3);
-        byte[] boundary = Arrays.copyOfRange(data, 3, 3 + bl);
-        byte[] body = Arrays.copyOfRange(data, 3 + bl, data.length);
+        int bl = Math.min(data[3] & 0xFF, data.length - 4);
+        byte[] boundary = Arrays.copyOfRange(data, 4, 4 + bl);
+        byte[] body = Arrays.copyOfRange(data, 4 + bl, data.length);
         MultipartOptions opts = new MultipartOptions().allowLf((o & 1) != 0).allowPreamble((o & 2) != 0)
-                .allowObsFold((o & 4) != 0).allowQuotedPairs((o & 8) != 0);
-        if ((o & 16) != 0) {
+                .allowObsFold((o & 4) != 0).allowQuotedPairs((o & 8) != 0).allowMissingDisposition((o & 16) != 0)
+                .allowAnyDispositionType((o & 32) != 0).allowJunkAfterClose((o & 64) != 0)
+                .allowUtf8HeaderNames((o & 128) != 0);
+        if ((data[1] & 1) != 0) {
             opts.maxParts(3).maxHeaders(2).maxHeaderBytes(64).maxFieldBytes(16).maxFileBytes(32).maxTotalFieldBytes(24)
                     .maxTotalBytes(200);
         }
         String whole = run(boundary, body, opts, new int[0]);
         if (body.length > 1) {
-            int cut = 1 + (data[1] & 0xFF) * (body.length - 1) / 256;
+            int cut = 1 + (data[2] & 0xFF) * (body.length - 1) / 256;
             assertEquals(whole, run(boundary, body, opts, new int[] {cut}), "cut at " + cut);
         }
         if (body.length <= 2048) {
