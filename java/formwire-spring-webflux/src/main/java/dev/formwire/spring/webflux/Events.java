@@ -149,7 +149,9 @@ final class Events {
                         }
                         break;
                     default:
-                        return; // END: the epilogue follows, nothing more to emit
+                        // END: nothing more to emit, but the epilogue (MP-P-05) is read on to NEED_INPUT, or the
+                        // rest of this buffer would still be unread when the next one is fed.
+                        break;
                 }
             }
         }

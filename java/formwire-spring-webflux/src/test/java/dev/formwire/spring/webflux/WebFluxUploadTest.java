@@ -284,12 +284,31 @@ class WebFluxUploadTest {
         assertEquals(ErrorCode.MP_LIMIT_PARTS, ((FormwireException) got.get(1).getThrowable().getCause()).code());
     }
 
+    /** An epilogue (MP-P-05) that spans upstream buffers is read to its end, through both readers, strict profile. */
+    @Test
+    void epilogueAcrossBuffers() {
+        byte[] body = ("--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nv\r\n--b--\r\n"
+                + "This is the epilogue. It is also to be ignored.\r\n").getBytes(StandardCharsets.US_ASCII);
+        java.util.function.Supplier<MockServerHttpRequest> req = () -> MockServerHttpRequest.post("/")
+                .header(HttpHeaders.CONTENT_TYPE, "multipart/form-data; boundary=b")
+                .body(Flux.range(0, (body.length + 15) / 16).map(i -> DefaultDataBufferFactory.sharedInstance.wrap(
+                        java.util.Arrays.copyOfRange(body, i * 16, Math.min(body.length, i * 16 + 16)))));
+        List<Part> parts = new FormwirePartHttpMessageReader(new MultipartOptions())
+                .read(ResolvableType.forClass(Part.class), req.get(), Map.of()).collectList().block();
+        assertEquals(1, parts.size());
+        assertEquals("v", ((FormFieldPart) parts.get(0)).value());
+        List<PartEvent> events = new FormwirePartEventHttpMessageReader(new MultipartOptions())
+                .read(ResolvableType.forClass(PartEvent.class), req.get(), Map.of()).collectList().block();
+        assertEquals(1, events.size());
+        assertEquals("a", events.get(0).name());
+    }
+
     @Test
     void errorsKeepTheFormwireCodeAsCause() {
         MockServerHttpRequest req = MockServerHttpRequest.post("/")
                 .header(HttpHeaders.CONTENT_TYPE, "multipart/form-data; boundary=b").body("junk");
-        Throwable t = new FormwirePartHttpMessageReader().read(ResolvableType.forClass(Part.class), req, Map.of())
-                .then().onErrorResume(e -> Mono.just(e).then(Mono.error(e))).materialize().block().getThrowable();
+        Throwable t = new FormwirePartHttpMessageReader(new MultipartOptions()) // strict: no preamble
+                .read(ResolvableType.forClass(Part.class), req, Map.of()).then().onErrorResume(e -> Mono.just(e).then(Mono.error(e))).materialize().block().getThrowable();
         FormwireException cause = (FormwireException) t.getCause();
         assertEquals(ErrorCode.MP_PREAMBLE, cause.code());
         assertEquals(0, cause.offset());
