@@ -58,6 +58,18 @@ final class Events {
                 .doOnDiscard(FileEvent.class, e -> DataBufferUtils.release(e.content()));
     }
 
+    /**
+     * A part's name for Spring's {@code name()}, which is never null: a nameless part (no Content-Disposition,
+     * allowMissingDisposition, MP-H-06) throws {@link IllegalStateException} "No name available", as Spring's
+     * {@code Part.name()} and {@code PartEvent.name()} do for the same part.
+     */
+    static String named(String name) {
+        if (name == null) {
+            throw new IllegalStateException("No name available");
+        }
+        return name;
+    }
+
     static HttpHeaders headers(Part p) {
         HttpHeaders h = new HttpHeaders();
         for (Part.Header x : p.headers()) {
@@ -171,7 +183,7 @@ final class Events {
 
         @Override
         public String name() {
-            return part.name();
+            return named(part.name());
         }
 
         @Override

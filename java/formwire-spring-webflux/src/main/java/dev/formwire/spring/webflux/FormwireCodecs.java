@@ -10,7 +10,7 @@ import org.springframework.http.codec.multipart.MultipartHttpMessageReader;
  * <pre>{@code
  * // WebFluxConfigurer
  * public void configureHttpMessageCodecs(ServerCodecConfigurer configurer) {
- *     FormwireCodecs.install(configurer, new MultipartOptions().maxFileBytes(100 << 20));
+ *     FormwireCodecs.install(configurer, FormwireCodecs.springCompatible(new MultipartOptions().maxFileBytes(100 << 20)));
  * }
  * // or, with Spring Boot: a CodecCustomizer bean
  * @Bean CodecCustomizer formwire() { return c -> FormwireCodecs.install((ServerCodecConfigurer) c, new MultipartOptions()); }
@@ -18,6 +18,23 @@ import org.springframework.http.codec.multipart.MultipartHttpMessageReader;
  */
 public final class FormwireCodecs {
     private FormwireCodecs() {}
+
+    /**
+     * A copy of {@code options} with the leniencies of Spring's own readers ({@code DefaultPartHttpMessageReader},
+     * {@code PartEventHttpMessageReader}, spring-web {@code MultipartParser}), so that formwire's readers accept the
+     * bodies those accept: {@code allowPreamble} (Spring skips everything before the first {@code --B}, RFC 2046),
+     * {@code allowMissingDisposition} (Spring delivers parts without Content-Disposition, RFC 2046 bodies: a part
+     * whose {@code name()} throws {@link IllegalStateException}, as Spring's), {@code allowUtf8HeaderNames} (Spring
+     * decodes header lines as UTF-8 and takes any name before the colon), {@code allowJunkAfterClose} (Spring stops
+     * reading at {@code --B--}) and {@code allowAnyDispositionType} (Spring never checks the disposition type). The
+     * limits are those of {@code options}. The readers' and {@link dev.formwire.spring.webflux.boot.FormwireCodecCustomizer}'s
+     * no-argument constructors use {@code springCompatible(new MultipartOptions())}; the constructors that take
+     * options use them as given ({@code new MultipartOptions()} is formwire's strict profile).
+     */
+    public static MultipartOptions springCompatible(MultipartOptions options) {
+        return options.clone().allowPreamble(true).allowMissingDisposition(true).allowUtf8HeaderNames(true)
+                .allowJunkAfterClose(true).allowAnyDispositionType(true);
+    }
 
     /**
      * Makes formwire the default multipart reader ({@code Part}s and {@code MultiValueMap<String, Part>}) and registers

@@ -24,12 +24,15 @@ import reactor.core.publisher.Mono;
 public final class FormwirePartEventHttpMessageReader implements HttpMessageReader<PartEvent> {
     private final MultipartOptions options;
 
-    /** The strict profile with the default limits. */
+    /**
+     * A drop-in for Spring's {@code PartEventHttpMessageReader}: the default limits with Spring's leniencies
+     * ({@link FormwireCodecs#springCompatible}).
+     */
     public FormwirePartEventHttpMessageReader() {
-        this(new MultipartOptions());
+        this(FormwireCodecs.springCompatible(new MultipartOptions()));
     }
 
-    /** With the given limits and lenient options. */
+    /** With the given limits and lenient options, as given ({@code new MultipartOptions()}: the strict profile). */
     public FormwirePartEventHttpMessageReader(MultipartOptions options) {
         this.options = options.clone();
     }

@@ -47,12 +47,15 @@ public final class FormwirePartHttpMessageReader implements HttpMessageReader<Pa
     private int maxInMemorySize = 256 * 1024;
     private Path tempDir;
 
-    /** The strict profile with the default limits. */
+    /**
+     * A drop-in for Spring's {@code DefaultPartHttpMessageReader}: the default limits with Spring's leniencies
+     * ({@link FormwireCodecs#springCompatible}).
+     */
     public FormwirePartHttpMessageReader() {
-        this(new MultipartOptions());
+        this(FormwireCodecs.springCompatible(new MultipartOptions()));
     }
 
-    /** With the given limits and lenient options. */
+    /** With the given limits and lenient options, as given ({@code new MultipartOptions()}: the strict profile). */
     public FormwirePartHttpMessageReader(MultipartOptions options) {
         this.options = options.clone();
     }
@@ -119,7 +122,7 @@ public final class FormwirePartHttpMessageReader implements HttpMessageReader<Pa
         Part accept(PartEvent ev) throws IOException {
             if (ev instanceof Events.FormEvent) {
                 Events.FormEvent f = (Events.FormEvent) ev;
-                return new FieldPart(f.name(), f.headers(), f.value());
+                return new FieldPart(f.part().name(), f.headers(), f.value()); // null for a nameless part
             }
             Events.FileEvent f = (Events.FileEvent) ev;
             DataBuffer d = f.content();
@@ -212,9 +215,10 @@ public final class FormwirePartHttpMessageReader implements HttpMessageReader<Pa
             this.value = value;
         }
 
+        /** The name; a nameless part (allowMissingDisposition) throws as Spring's parts do. */
         @Override
         public String name() {
-            return name;
+            return Events.named(name);
         }
 
         @Override
@@ -234,7 +238,7 @@ public final class FormwirePartHttpMessageReader implements HttpMessageReader<Pa
 
         @Override
         public String toString() {
-            return "FormFieldPart{" + name + "}";
+            return name == null ? "FormFieldPart" : "FormFieldPart{" + name + "}";
         }
     }
 

@@ -16,7 +16,7 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnClass(CodecCustomizer.class)
 @ConditionalOnProperty(name = "formwire.webflux.enabled", havingValue = "true", matchIfMissing = true)
 public class FormwireWebFluxAutoConfiguration {
-    /** The customizer with the default limits, unless the application declares one. */
+    /** The customizer with the default limits and Spring's leniencies, unless the application declares one. */
     @Bean
     @ConditionalOnMissingBean
     public FormwireCodecCustomizer formwireCodecCustomizer() {
