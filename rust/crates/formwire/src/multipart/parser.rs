@@ -878,7 +878,8 @@ impl Parser {
                         if !self.opts.allow_obs_fold {
                             break Err(self.fail(ErrorCode::MpObsFold, off));
                         }
-                        self.hbuf.push(SP);
+                        // Its SP goes in with its first content byte: an
+                        // empty continuation adds nothing.
                         self.trim_floor = self.hbuf.len();
                         self.folding = true;
                         hs = Hs::FoldOws;
@@ -967,6 +968,11 @@ impl Parser {
                         if hs == Hs::ValueOws {
                             self.value_start = self.hbuf.len();
                             self.trim_floor = self.value_start;
+                        } else if b != CR && b != LF {
+                            // MP-H-04: a continuation with content is
+                            // joined after one SP.
+                            self.hbuf.push(SP);
+                            self.trim_floor = self.hbuf.len();
                         }
                         hs = Hs::Value;
                     }

@@ -477,6 +477,27 @@ fn mp_h_04_obs_fold() {
 }
 
 #[test]
+fn mp_h_04_empty_continuation_adds_nothing() {
+    let mut o = strict();
+    o.allow_obs_fold = true;
+    let p = ok_with(
+        &o,
+        one(&format!("{CD}X-A: a\r\n \r\n\t \r\n"), "v").as_bytes(),
+    );
+    assert_eq!(p[0].headers[1].1, b"a");
+    let p = ok_with(
+        &o,
+        one(&format!("{CD}X-A: a\r\n \r\n b \r\n"), "v").as_bytes(),
+    );
+    assert_eq!(p[0].headers[1].1, b"a b");
+    let p = ok_with(&o, one(&format!("{CD}X-A:\r\n  \r\n"), "v").as_bytes());
+    assert_eq!(p[0].headers[1].1, b"");
+    o.allow_lf = true;
+    let p = ok_with(&o, one(&format!("{CD}X-A: a\n \n"), "v").as_bytes());
+    assert_eq!(p[0].headers[1].1, b"a");
+}
+
+#[test]
 fn mp_h_05_limits() {
     let mut o = strict();
     o.max_headers = 2;
