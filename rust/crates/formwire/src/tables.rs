@@ -29,6 +29,18 @@ const fn with_alnum(mut t: [bool; 256]) -> [bool; 256] {
 /// Also WHATWG's "HTTP token code point" set (MIME Sniffing §2.1).
 pub(crate) static TOKEN: [bool; 256] = with_alnum(class(b"!#$%&'*+-.^_`|~"));
 
+/// Header name bytes with `allow_utf8_header_names` (MP-H-01): `tchar` and
+/// bytes 80-FF.
+pub(crate) static NAME_UTF8: [bool; 256] = {
+    let mut t = TOKEN;
+    let mut b = 0x80;
+    while b < 256 {
+        t[b] = true;
+        b += 1;
+    }
+    t
+};
+
 /// Header line bytes that need no attention (MP-H-02): all but NUL, CR, LF.
 pub(crate) static HEADER_PLAIN: [bool; 256] = {
     let mut t = [true; 256];
@@ -76,6 +88,17 @@ mod tests {
             assert_eq!(TOKEN[b as usize], tchar(b), "byte {b:#x}");
         }
         assert_eq!(TOKEN.iter().filter(|&&x| x).count(), 77);
+    }
+
+    #[test]
+    fn name_utf8_is_token_and_high_bytes() {
+        for b in 0..=255u8 {
+            assert_eq!(
+                NAME_UTF8[b as usize],
+                TOKEN[b as usize] || b >= 0x80,
+                "byte {b:#x}"
+            );
+        }
     }
 
     #[test]

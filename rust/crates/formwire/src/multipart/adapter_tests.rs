@@ -50,6 +50,7 @@ fn sample() -> (Vec<u8>, Vec<P>) {
 fn owned(part: Part<'_>, body: Vec<u8>) -> P {
     P {
         name: part.name().into_owned(),
+        named: part.has_name(),
         filename: part.filename().map(|f| f.into_owned()),
         name_star: part.name_star().map(<[u8]>::to_vec),
         filename_star: part.filename_star().map(<[u8]>::to_vec),

@@ -6,7 +6,7 @@ use memchr::{memchr, memchr3, memrchr, memrchr2};
 use super::part::{self, Disposition, HeaderSpan, Part};
 use super::{Options, check_boundary};
 use crate::error::{Error, ErrorCode};
-use crate::tables::{HEADER_PLAIN, TOKEN};
+use crate::tables::{HEADER_PLAIN, NAME_UTF8, TOKEN};
 
 const CR: u8 = b'\r';
 const LF: u8 = b'\n';
@@ -42,6 +42,8 @@ pub enum Event<'a, 'c> {
     /// The current part's body is complete (its delimiter was recognized).
     PartEnd,
     /// The close delimiter line is complete; what follows is the epilogue.
+    /// With `allow_junk_after_close` it comes right after `"--" B "--"`,
+    /// and every byte after that is epilogue (MP-P-05).
     End,
 }
 
@@ -171,6 +173,9 @@ pub struct Parser {
     // Current part.
     pub(super) disp: Disposition,
     pub(super) content_type: Option<usize>,
+    /// The current part has a Content-Disposition (`false`: a nameless part
+    /// of `allow_missing_disposition`, MP-H-06).
+    pub(super) named: bool,
     in_part: bool,
     /// The header block of the latest part is still in `hbuf` (until the
     /// next part's delimiter line ends).
@@ -234,6 +239,7 @@ impl Parser {
             headers: Vec::new(),
             disp: Disposition::default(),
             content_type: None,
+            named: true,
             in_part: false,
             has_head: false,
             body_start: 0,
@@ -291,7 +297,8 @@ impl Parser {
         self.consumed
     }
 
-    /// `true` once the close delimiter line was complete ([`Event::End`]).
+    /// `true` once the close delimiter line was complete ([`Event::End`];
+    /// with `allow_junk_after_close`, once `"--" B "--"` was read).
     pub fn is_done(&self) -> bool {
         self.state == State::Epilogue
     }
@@ -482,6 +489,9 @@ impl Parser {
                 _ => return Err(self.fail(ErrorCode::MpDelimiter, off)),
             },
             State::Dash => match b {
+                // MP-P-05: with `allow_junk_after_close` the epilogue starts
+                // right after `"--" B "--"` (MP-P-07: the input may end there).
+                b'-' if self.opts.allow_junk_after_close => self.state = State::End,
                 b'-' => self.state = State::ClosePadding,
                 _ => return Err(self.fail(ErrorCode::MpDelimiter, off)),
             },
@@ -916,11 +926,18 @@ impl Parser {
                     }
                 }
                 Hs::Name => {
-                    // Fast run of token bytes, lowercased into the buffer.
+                    // Fast run of name bytes (MP-H-01: token bytes, and with
+                    // `allow_utf8_header_names` bytes 80-FF), lowercased
+                    // (ASCII only, MP-H-11) into the buffer.
                     let room = self.header_room(off);
                     let stop = end.min(pos.saturating_add(room));
+                    let names = if self.opts.allow_utf8_header_names {
+                        &NAME_UTF8
+                    } else {
+                        &TOKEN
+                    };
                     let mut p = *pos;
-                    while p < stop && TOKEN[chunk[p] as usize] {
+                    while p < stop && names[chunk[p] as usize] {
                         p += 1;
                     }
                     self.hbuf
@@ -937,7 +954,7 @@ impl Parser {
                             if self.hbuf.len() == self.name_start {
                                 break Err(self.fail(ErrorCode::MpHeaderName, off));
                             }
-                            self.name_end = self.hbuf.len();
+                            self.end_name();
                             hs = Hs::ValueOws;
                         }
                         SP | HT if self.hbuf.len() > self.name_start => hs = Hs::NameOws,
@@ -953,7 +970,7 @@ impl Parser {
                     match b {
                         SP | HT => {}
                         b':' => {
-                            self.name_end = self.hbuf.len();
+                            self.end_name();
                             hs = Hs::ValueOws;
                         }
                         _ => break Err(self.fail(ErrorCode::MpHeaderName, off)),
@@ -1032,6 +1049,30 @@ impl Parser {
         Ok(())
     }
 
+    /// The name of the current header line ends at the end of `hbuf`.
+    #[inline]
+    fn end_name(&mut self) {
+        if self.opts.allow_utf8_header_names {
+            self.utf8_name();
+        }
+        self.name_end = self.hbuf.len();
+    }
+
+    /// MP-H-11 with `allow_utf8_header_names`: a name holding bytes 80-FF
+    /// is shown decoded as UTF-8 with U+FFFD for invalid sequences, so the
+    /// buffer keeps that form (names are kept as shown: ASCII-lowercased;
+    /// [`Header::name`](super::Header::name) stays a `&str`). Never a
+    /// `Content-Disposition` or `Content-Type` (MP-H-01): those are ASCII.
+    fn utf8_name(&mut self) {
+        let name = &self.hbuf[self.name_start..];
+        if name.is_ascii() || core::str::from_utf8(name).is_ok() {
+            return;
+        }
+        let shown = String::from_utf8_lossy(name).into_owned();
+        self.hbuf.truncate(self.name_start);
+        self.hbuf.extend_from_slice(shown.as_bytes());
+    }
+
     /// A header line ended: trim trailing OWS (MP-H-01) and record it.
     fn end_line(&mut self) {
         while self.hbuf.len() > self.trim_floor && matches!(self.hbuf.last(), Some(&(SP | HT))) {
@@ -1071,19 +1112,33 @@ impl Parser {
                 ct = Some(i);
             }
         }
-        let Some(cd) = cd else {
-            return Err(self.fail(ErrorCode::MpNoDisposition, empty_line));
+        let named = match cd {
+            // MP-H-06: no Content-Disposition, or (below) only an empty one:
+            // with `allow_missing_disposition`, a part without a name.
+            None if self.opts.allow_missing_disposition => false,
+            None => return Err(self.fail(ErrorCode::MpNoDisposition, empty_line)),
+            Some(cd) => {
+                let h = self.headers[cd];
+                h.value_start != h.value_end || !self.opts.allow_missing_disposition
+            }
         };
-        let h = self.headers[cd];
-        let qp_first = self.opts.allow_quoted_pairs;
-        if !part::parse_disposition_into(
-            &mut self.hbuf,
-            h.value_start,
-            h.value_end,
-            &mut self.disp,
-            qp_first,
-        ) {
-            return Err(self.fail(ErrorCode::MpDisposition, h.line_start));
+        self.named = named;
+        if let (true, Some(cd)) = (named, cd) {
+            let h = self.headers[cd];
+            if !part::parse_disposition_into(
+                &mut self.hbuf,
+                h.value_start,
+                h.value_end,
+                &mut self.disp,
+                self.opts.allow_quoted_pairs,
+                self.opts.allow_any_disposition_type,
+            ) {
+                return Err(self.fail(ErrorCode::MpDisposition, h.line_start));
+            }
+        } else {
+            // A nameless part has no parameters: no name bytes, no
+            // filename, so it is a field for every limit (MP-L-05).
+            self.disp = Disposition::default();
         }
         // MP-L-05: a file part is one with a `filename` (MP-L-02's rule);
         // the offset is MP-L-01's, the start of this part's header block.

@@ -56,7 +56,8 @@ fn token_end(v: &[u8], mut i: usize) -> usize {
 /// `allow_quoted_pairs` the other way round (MP-H-07). A quoted-pair reading
 /// writes the unescaped values after the end of `buf` and points `d` there.
 /// Returns `None` when the value does not match either way, the type is not
-/// `form-data`, `name` is missing, or `name`, `filename`, `name*` or
+/// `form-data` (with `any_type`, `allow_any_disposition_type`: not a
+/// token), `name` is missing, or `name`, `filename`, `name*` or
 /// `filename*` is repeated.
 #[cfg(test)]
 pub(crate) fn parse_disposition(
@@ -64,9 +65,10 @@ pub(crate) fn parse_disposition(
     start: usize,
     end: usize,
     qp_first: bool,
+    any_type: bool,
 ) -> Option<Disposition> {
     let mut d = Disposition::default();
-    parse_disposition_into(buf, start, end, &mut d, qp_first).then_some(d)
+    parse_disposition_into(buf, start, end, &mut d, qp_first, any_type).then_some(d)
 }
 
 /// [`parse_disposition`] writing into `d` (no large return value on the
@@ -77,21 +79,25 @@ pub(crate) fn parse_disposition_into(
     end: usize,
     d: &mut Disposition,
     qp_first: bool,
+    any_type: bool,
 ) -> bool {
+    let parse = |buf: &[u8], d: &mut Disposition, qp: bool| {
+        parse_into(buf, start, end, d, qp, any_type).is_some()
+    };
     if !qp_first {
-        if browser_form(buf, start, end, d) || parse_into(buf, start, end, d, false).is_some() {
+        if browser_form(buf, start, end, d) || parse(buf, d, false) {
             return true;
         }
-        return parse_into(buf, start, end, d, true).is_some() && unescape_spans(buf, d);
+        return parse(buf, d, true) && unescape_spans(buf, d);
     }
     // Without a backslash both readings are the same one.
     if memchr::memchr(b'\\', &buf[start..end]).is_none() {
-        return browser_form(buf, start, end, d) || parse_into(buf, start, end, d, false).is_some();
+        return browser_form(buf, start, end, d) || parse(buf, d, false);
     }
-    if parse_into(buf, start, end, d, true).is_some() {
+    if parse(buf, d, true) {
         return unescape_spans(buf, d);
     }
-    parse_into(buf, start, end, d, false).is_some()
+    parse(buf, d, false)
 }
 
 /// A Content-Disposition header value read on its own, with the grammar the
@@ -117,6 +123,24 @@ impl ContentDisposition {
     /// parser option of that name. `None` when the parser would reject the
     /// part with `MP_DISPOSITION`.
     pub fn parse(value: &[u8], allow_quoted_pairs: bool) -> Option<ContentDisposition> {
+        ContentDisposition::read(value, allow_quoted_pairs, false)
+    }
+
+    /// [`ContentDisposition::parse`] under the parser options that decide a
+    /// Content-Disposition value: `allow_quoted_pairs` and
+    /// `allow_any_disposition_type` (any token as the disposition type,
+    /// MP-H-07). An empty value is `None` here: with
+    /// `allow_missing_disposition` the parser reads it as a part without a
+    /// name (MP-H-06), which has no parameters to return.
+    pub fn parse_with(value: &[u8], options: &super::Options) -> Option<ContentDisposition> {
+        ContentDisposition::read(
+            value,
+            options.allow_quoted_pairs,
+            options.allow_any_disposition_type,
+        )
+    }
+
+    fn read(value: &[u8], qp_first: bool, any_type: bool) -> Option<ContentDisposition> {
         if memchr::memchr3(0, b'\r', b'\n', value).is_some() {
             return None;
         }
@@ -126,7 +150,7 @@ impl ContentDisposition {
         let mut buf = value[start..end].to_vec();
         let n = buf.len();
         let mut d = Disposition::default();
-        if !parse_disposition_into(&mut buf, 0, n, &mut d, allow_quoted_pairs) {
+        if !parse_disposition_into(&mut buf, 0, n, &mut d, qp_first, any_type) {
             return None;
         }
         let get = |(a, b): Span| buf[a..b].to_vec();
@@ -213,11 +237,25 @@ fn browser_form(buf: &[u8], start: usize, end: usize, d: &mut Disposition) -> bo
 
 /// The grammar, with quoted-strings read literally or (`qp`) with
 /// quoted-pairs; a `qp` span is still escaped (see [`unescape_spans`]).
-fn parse_into(buf: &[u8], start: usize, end: usize, d: &mut Disposition, qp: bool) -> Option<()> {
+/// The disposition type is `form-data`, or with `any_type`
+/// (`allow_any_disposition_type`, MP-H-07) any non-empty token.
+fn parse_into(
+    buf: &[u8],
+    start: usize,
+    end: usize,
+    d: &mut Disposition,
+    qp: bool,
+    any_type: bool,
+) -> Option<()> {
     let v = &buf[start..end];
     let span = |a: usize, b: usize| (start + a, start + b);
     let t = token_end(v, 0);
-    if !v[..t].eq_ignore_ascii_case(b"form-data") {
+    let type_ok = if any_type {
+        t > 0
+    } else {
+        v[..t].eq_ignore_ascii_case(b"form-data")
+    };
+    if !type_ok {
         return None;
     }
     let mut i = t;
@@ -338,14 +376,27 @@ impl<'a> Part<'a> {
     }
 
     /// The `name` parameter as UTF-8 with U+FFFD for invalid bytes, not
-    /// percent-decoded (MP-H-10).
+    /// percent-decoded (MP-H-10). Empty for a part without a name (see
+    /// [`Part::has_name`]).
     pub fn name(&self) -> Cow<'a, str> {
         lossy(self.name_bytes())
     }
 
-    /// The raw bytes of the `name` parameter.
+    /// The raw bytes of the `name` parameter (empty for a part without a
+    /// name).
     pub fn name_bytes(&self) -> &'a [u8] {
         self.get(self.parser.disp.name)
+    }
+
+    /// `false` for a part without a name: with `allow_missing_disposition`,
+    /// one with no `Content-Disposition` header or only an empty one
+    /// (MP-H-06). Its name is null (where [`Part::name`] and
+    /// [`Part::name_bytes`] are empty, which `name=""` also gives), it has
+    /// no filename, `name*` or `filename*`, and it is a field for every
+    /// limit; name-to-value form layers skip it (MP-F-05). Always `true`
+    /// without that option.
+    pub fn has_name(&self) -> bool {
+        self.parser.named
     }
 
     /// The `filename` parameter (MP-H-10); `None` for a field. Untrusted:
@@ -420,7 +471,7 @@ impl<'a> Part<'a> {
 impl core::fmt::Debug for Part<'_> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Part")
-            .field("name", &self.name())
+            .field("name", &self.has_name().then(|| self.name()))
             .field("filename", &self.filename())
             .field("content_type", &self.content_type().map(lossy))
             .field("headers", &self.headers().len())
@@ -436,7 +487,9 @@ pub struct Header<'a> {
 }
 
 impl<'a> Header<'a> {
-    /// The name, ASCII-lowercased (always a token, so valid UTF-8).
+    /// The name, ASCII-lowercased (MP-H-11). A token, so ASCII, unless
+    /// `allow_utf8_header_names` let bytes 80-FF in: those are shown decoded
+    /// as UTF-8 with U+FFFD for invalid sequences (`X-FØØ` is `x-fØØ`).
     pub fn name(&self) -> &'a str {
         core::str::from_utf8(self.name).unwrap_or_default()
     }
@@ -484,7 +537,7 @@ mod tests {
 
     fn cd_with(v: &str, qp_first: bool) -> Option<Params> {
         let mut b = v.as_bytes().to_vec();
-        let d = parse_disposition(&mut b, 0, v.len(), qp_first)?;
+        let d = parse_disposition(&mut b, 0, v.len(), qp_first, false)?;
         let s = |(a, e): Span| String::from_utf8_lossy(&b[a..e]).into_owned();
         Some((
             s(d.name),
@@ -621,7 +674,7 @@ mod tests {
             let mut fast = Disposition::default();
             assert!(browser_form(b, 0, b.len(), &mut fast), "{v}");
             let mut full = Disposition::default();
-            parse_into(b, 0, b.len(), &mut full, false).unwrap();
+            parse_into(b, 0, b.len(), &mut full, false, false).unwrap();
             assert_eq!(format!("{fast:?}"), format!("{full:?}"), "{v}");
         }
         // Near misses go to the full grammar (which may accept or reject).
@@ -641,6 +694,37 @@ mod tests {
                 !browser_form(b, 0, b.len(), &mut Disposition::default()),
                 "{v}"
             );
+        }
+    }
+
+    #[test]
+    fn any_disposition_type_takes_any_token() {
+        let any = |v: &str| {
+            let mut b = v.as_bytes().to_vec();
+            parse_disposition(&mut b, 0, v.len(), false, true).map(|d| {
+                let s = |(a, e): Span| String::from_utf8_lossy(&b[a..e]).into_owned();
+                (s(d.name), d.filename.map(s))
+            })
+        };
+        assert_eq!(any("form-field; name=a"), Some(("a".into(), None)));
+        assert_eq!(any("FORM-DATA; name=a"), Some(("a".into(), None)));
+        assert_eq!(
+            any("attachment;name=\"f\";filename=\"x\""),
+            Some(("f".into(), Some("x".into())))
+        );
+        assert_eq!(any("x ; name=a ;"), Some(("a".into(), None)));
+        for bad in [
+            "",
+            "; name=a",
+            "\"form-data\"; name=a",
+            "form/data; name=a",
+            "form data; name=a",
+            "form-field",
+            "form-field; name=a; name=b",
+        ] {
+            assert_eq!(any(bad), None, "{bad:?}");
+            // Never accepted where the strict type check fails either.
+            assert!(cd(bad).is_none(), "{bad:?}");
         }
     }
 
