@@ -262,7 +262,9 @@ fn lossy(b: Option<&[u8]>) -> Option<String> {
 fn start_part(part: &multipart::Part<'_>) -> Collect {
     let mut j = String::with_capacity(256);
     j.push('{');
-    field(&mut j, "name", Some(&part.name()));
+    // MP-H-06: a part without a name (allow_missing_disposition) has name null.
+    let name = part.has_name().then(|| part.name());
+    field(&mut j, "name", name.as_deref());
     field(&mut j, "filename", part.filename().as_deref());
     field(&mut j, "name_star", lossy(part.name_star()).as_deref());
     field(
