@@ -317,6 +317,17 @@ RUNTIME_NOTES = {
         "microseconds, near process.cpuUsage's resolution: read the wall column too.",
     ],
     "deno": [],
+    "chromium": [
+        "Headless Chromium (Debian's package), one page (bench/runtimes/chromium.html, cross-origin isolated) loading "
+        "the package's ESM build with no import map: native is the page's own Response.formData() (Blink's C++ "
+        "multipart parser over the same 64 KiB-chunk ReadableStream), new Response(formData), structuredClone and "
+        "postMessage; wall time from performance.now() in the page.",
+        "Files and Blobs are kept by Chromium's browser process (its blob registry), outside the page's renderer: its "
+        "CPU in the same runs is listed below where either side used over 1 ms of it (formwire's formData() builds "
+        "its Files through the same registry).",
+        "The W1 floor row parses nothing (the stream read, its chunks made one File): native / floor is the most any "
+        "parser that returns the file as a File can win here.",
+    ],
     "node": ["Node 20's Request.formData() is undici's JavaScript parser over the buffered body."],
 }
 
@@ -341,6 +352,29 @@ RUNTIME_ROW_REASONS = {
     "serializer plus one buffer transfer each way.",
     ("deno", "W6d Worker", "serialize"): "a small graph (~0.4 KB): the per-message cost of a transfer (detach, transfer "
     "list) and of the JavaScript decode on each side dominates; native postMessage is one V8 serialize each way.",
+    ("chromium", "W1", "formData()"): "both sides build one 64 MiB File through Blink's Blob machinery (the bytes "
+    "copied into the Blob and handed to the browser process's blob registry, whose CPU is listed above for either "
+    "side): the floor row, which only does that, is most of both, so formData() cannot reach 2x here; "
+    "parseMultipart, which hands the bytes out as they arrive, is the streaming row that does.",
+    ("chromium", "W3", "formData()"): "100 Files of 100 KiB built through the Blob registry on both sides (browser "
+    "process CPU above): as on W1, the Files' construction dominates; parseMultipart and the sans-IO core, which "
+    "build no Blob, are the parser's own cost.",
+    ("chromium", "W5", "encodeFormData"): "both read the 1 MiB Blob's bytes back from the browser process's blob "
+    "registry (an IPC round trip and a data pipe, browser process CPU above), which dominates the row; Chromium then "
+    "serializes the 1,000 fields in C++ (in Node, where the Blob is in-process, formwire's encoder wins this row).",
+    ("chromium", "W6b", "formwire clone (default)"): "a page has no Proxy detector, so clone() hands the value to the "
+    "page's structuredClone (by design: a Proxy must not be walked as a plain object); both sides are the same "
+    "native call. setProxyDetector() or {assumeNoProxies: true} turns formwire's walk on (the next row).",
+    ("chromium", "W6d", "formwire clone (default)"): "a page has no Proxy detector, so clone() hands the value to "
+    "the page's structuredClone (by design: a Proxy must not be walked as a plain object); both sides are the same "
+    "native call, equal within noise. {assumeNoProxies: true} is formwire's walk (the next row).",
+    ("chromium", "W6a Worker", "serialize"): "postMessage copies the 3 MB string once each way inside V8's C++ "
+    "serializer; formwire's round trip encodes it to bytes and decodes it in JavaScript on each side, plus a transfer.",
+    ("chromium", "W6b Worker", "serialize"): "V8's native serializer both ways against formwire's JavaScript "
+    "serialize and decode plus one buffer transfer each way: close, and it moved either side of 1x across runs.",
+    ("chromium", "W6d Worker", "serialize"): "a small graph (~0.4 KB): the per-message cost of a transfer (detach, "
+    "transfer list) and of the JavaScript decode on each side dominates; native postMessage is one V8 serialize each "
+    "way.",
     ("node", "W3", "formData()"): "Node 20's undici parses the buffered body in JavaScript too; formData() also builds "
     "100 Files from the streamed chunks, and at 7 ms per op on a loaded machine this row moved between 0.8x and 1.7x "
     "across this session's runs (the sans-IO row, 9x to 16x, is the parser's own cost).",
@@ -352,15 +386,21 @@ RUNTIME_ROW_REASONS = {
     "list) and of the JavaScript decode on each side dominates; native postMessage is one V8 serialize each way.",
 }
 
-# Why a peak-memory row misses the #18 target (< 0.1x native), by (runtime, formwire column prefix).
+# Why a peak-memory row misses the #18 target (< 0.1x native), by (runtime, or None for any, formwire column prefix);
+# the first match wins, so a runtime's own reasons come first.
 RUNTIME_PEAK_REASONS = {
-    "formData()": "formData() returns a FormData holding the whole file in memory by design (use parseMultipart, or "
+    ("chromium", "parseMultipart"): "at or below the floor row of the same run (the body stream read by no parser; "
+    "either side of it across runs): the growth "
+    "is the page's 64 KiB chunks, garbage that the renderer's V8 collects only as its external-memory limit is "
+    "reached, which any streaming read pays in a page; so the target is out of reach here, while native holds the "
+    "whole body in the renderer and the File in the browser process.",
+    (None, "formData()"): "formData() returns a FormData holding the whole file in memory by design (use parseMultipart, or "
     "spill on Node, for large uploads); shown for completeness.",
-    "parseMultipart": "at the floor row of the same run (the body stream read by no parser; within a few MiB of it, "
+    (None, "parseMultipart"): "at the floor row of the same run (the body stream read by no parser; within a few MiB of it, "
     "either side, across runs): the growth is the "
     "runtime's stream and its collected-later chunks, which any streaming parse pays, so the target is out of reach on "
     "this runtime.",
-    "floor": "the floor itself (no parser): what reading the body stream costs on this runtime.",
+    (None, "floor"): "the floor itself (no parser): what reading the body stream costs on this runtime.",
 }
 
 
@@ -373,13 +413,16 @@ def runtime_row_reason(rt: str, r: dict) -> str | None:
 
 def runtimes_section(res_dir: Path, w) -> None:
     """formwire against each runtime's natives (bench/runtimes/run writes runtimes-<rt>.json)."""
-    files = sorted(res_dir.glob("runtimes-*.json"))
+    # Node, Bun, Deno as before; the browser after them.
+    files = sorted(res_dir.glob("runtimes-*.json"), key=lambda f: (f.stem == "runtimes-chromium", f.stem))
     if not files:
         return
-    w("## Per runtime: formwire against the runtime's natives (Node, Bun, Deno)")
+    w("## Per runtime: formwire against the runtime's natives (Node, Bun, Deno, Chromium)")
     w("")
     w("Same process, same inputs (`bench/runtimes/native.mjs`, run by `bench/runtimes/run` or `bench/run --lang "
-      "bun,deno`): medians of the per-run CPU time (user + system, all threads) and wall time; ratio = native / "
+      "bun,deno,chromium`; in a headless Chromium page, `bench/runtimes/chromium-page.mjs` driven by "
+      "`bench/runtimes/chromium.py`, the inputs of `bench/runtimes/inputs.mjs` for all four): medians of the per-run "
+      "CPU time (user + system, all threads; Chromium: the page's renderer process) and wall time; ratio = native / "
       "formwire (above 1: formwire faster). Targets (#18): streaming parse >= 2x native formData() on W1 and W2 with "
       "peak memory < 0.1x of it on W1, W6b clone >= 1.5x native structuredClone.")
     w("")
@@ -391,21 +434,35 @@ def runtimes_section(res_dir: Path, w) -> None:
         load = f"; {d['load_note']}" if d.get("load_note") else ""
         w(f"### {rt} ({d['reps']} runs, W1 file {d['w1_mib']} MiB{cpu}{load})")
         w("")
-        w("| workload | native | CPU ms | formwire | CPU ms | CPU ratio | wall ratio |")
-        w("|---|---|---:|---|---:|---:|---:|")
+        # The GC profile (gc() and a settle before each timed run), where the run has one (Chromium).
+        gcp = all("gc_cpu_ratio" in r for r in d["rows"])
+        w("| workload | native | CPU ms | formwire | CPU ms | CPU ratio | wall ratio |"
+          + (" CPU ratio, gc() before each run | wall ratio, gc() |" if gcp else ""))
+        w("|---|---|---:|---|---:|---:|---:|" + ("---:|---:|" if gcp else ""))
         methods = []
         for r in d["rows"]:
             w(f"| {r['work']} | {r['native']} | {r['native_cpu_ms']:.3f} | {r['ours']} | {r['ours_cpu_ms']:.3f} | "
-              f"{r['cpu_ratio']:.2f}x | {r['wall_ratio']:.2f}x |")
+              f"{r['cpu_ratio']:.2f}x | {r['wall_ratio']:.2f}x |"
+              + (f" {r['gc_cpu_ratio']:.2f}x | {r['gc_wall_ratio']:.2f}x |" if gcp else ""))
             if r.get("method") and r["method"] not in methods:
                 methods.append(r["method"])
         w("")
         for line in RUNTIME_NOTES.get(name, []):
             w(f"- {line}")
+        if d.get("cpu_clock"):
+            w(f"- CPU clock: {d['cpu_clock']} (a no-op evaluate: {d['evaluate_overhead_cpu_ms']:.3f} ms).")
+        if d.get("gc_profile"):
+            w("- GC profile (last two columns): gc() (`--js-flags=--expose-gc`) and a settle (the renderer's CPU "
+              "quiet) before each timed run, the same number of runs after the plain ones.")
+        busy = [r for r in d["rows"] if max(r.get("native_browser_cpu_ms", 0), r.get("ours_browser_cpu_ms", 0)) > 1]
+        if busy:
+            w("- Browser process CPU in the same runs, native / formwire: " + "; ".join(
+                f"{r['work']} {r['ours']}: {r['native_browser_cpu_ms']:.1f} / {r['ours_browser_cpu_ms']:.1f} ms"
+                for r in busy) + ".")
         for m in methods:
             w(f"- Method: {m}.")
         for r in d["rows"]:
-            if r["cpu_ratio"] < 1:
+            if r["cpu_ratio"] < 1 and not r.get("floor"):
                 reason = runtime_row_reason(name, r) or "no reason recorded yet"
                 w(f"- Native wins {r['work']} / {r['ours']} ({r['cpu_ratio']:.2f}x): {reason}")
         w("")
@@ -419,7 +476,8 @@ def runtimes_section(res_dir: Path, w) -> None:
             w(f"- Method: {d['peak'][0]['method']}; target < 0.1x.")
             for p in d["peak"]:
                 if p["ratio"] >= 0.1 and not p.get("floor"):
-                    reason = next((t for k, t in RUNTIME_PEAK_REASONS.items() if p["ours"].startswith(k)), "no reason recorded yet")
+                    reason = next((t for k, t in RUNTIME_PEAK_REASONS.items()
+                                   if p["ours"].startswith(k[1]) and k[0] in (name, None)), "no reason recorded yet")
                     w(f"- {p['ours']} at {p['ratio']:.3f}x: {reason}")
             w("")
 
