@@ -213,7 +213,7 @@ export class PartInfo {
         if (this.ct !== null) out.push(['content-type', this.ct]);
       } else {
         const t = this.ctx.text;
-        this.each((ns, ne, vs, ve) => out.push([t.decode(h, ns, ne).toLowerCase(), t.decode(h, vs, ve)]));
+        this.each((ns, ne, vs, ve) => out.push([lowerAscii(t.decode(h, ns, ne)), t.decode(h, vs, ve)]));
       }
       this._headers = out;
     }
@@ -225,7 +225,7 @@ export class PartInfo {
    * none. For a block read by the fast path, without building `headers`.
    */
   header(name: string): string | null {
-    const lower = name.toLowerCase();
+    const lower = lowerAscii(name);
     if (this.slab === null) {
       if (lower === 'content-type') return this.ct;
       if (lower !== 'content-disposition') return null;
@@ -280,6 +280,17 @@ const SEMI = 0x3b;
 const EQ = 0x3d;
 const DQUOTE = 0x22;
 const BSLASH = 0x5c;
+
+/**
+ * MP-H-11: header names are lowercased ASCII only; with allowUtf8HeaderNames a name may hold other characters, which
+ * keep their case (`X-FØØ` is shown `x-fØØ`).
+ */
+function lowerAscii(s: string): string {
+  for (let k = 0; k < s.length; k++) {
+    if (s.charCodeAt(k) > 0x7f) return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+  }
+  return s.toLowerCase();
+}
 
 /** RFC 9110 tchar. */
 const TOKEN = new Uint8Array(256);
@@ -425,6 +436,9 @@ export class MultipartParser {
   private readonly allowLf: boolean;
   private readonly allowObsFold: boolean;
   private readonly allowQuotedPairs: boolean;
+  private readonly allowAnyDispositionType: boolean;
+  private readonly allowJunkAfterClose: boolean;
+  private readonly allowUtf8HeaderNames: boolean;
   private readonly maxParts: number;
   private readonly maxFiles: number;
   private readonly maxFields: number;
@@ -519,6 +533,9 @@ export class MultipartParser {
     this.allowLf = options.allowLf === true;
     this.allowObsFold = options.allowObsFold === true;
     this.allowQuotedPairs = options.allowQuotedPairs === true;
+    this.allowAnyDispositionType = options.allowAnyDispositionType === true;
+    this.allowJunkAfterClose = options.allowJunkAfterClose === true;
+    this.allowUtf8HeaderNames = options.allowUtf8HeaderNames === true;
     this.maxParts = lim(options.maxParts, MULTIPART_DEFAULTS.maxParts);
     this.maxFiles = lim(options.maxFiles, MULTIPART_DEFAULTS.maxFiles);
     this.maxFields = lim(options.maxFields, MULTIPART_DEFAULTS.maxFields);
@@ -668,8 +685,13 @@ export class MultipartParser {
           else this.fail('MP_DELIMITER', o, 'unexpected byte after the boundary');
           break;
         case S_DASH:
-          if (c === DASH) this.state = S_CLOSE_PADDING;
-          else this.fail('MP_DELIMITER', o, 'expected "-" of a close delimiter');
+          if (c !== DASH) this.fail('MP_DELIMITER', o, 'expected "-" of a close delimiter');
+          if (this.allowJunkAfterClose) {
+            // MP-P-05, MP-P-07: everything after "--" B "--" is epilogue, and the input may end anywhere in it
+            this.state = S_EPILOGUE;
+            return i + 1;
+          }
+          this.state = S_CLOSE_PADDING;
           break;
         case S_CLOSE_PADDING:
           if (c === SP || c === HT) break;
@@ -805,7 +827,9 @@ export class MultipartParser {
             i++;
             continue;
           }
-          if (TOKEN[c] === 0) this.fail('MP_HEADER_NAME', o, c === COLON ? 'empty header name' : 'invalid byte in a header name');
+          if (TOKEN[c] === 0 && (c < 0x80 || !this.allowUtf8HeaderNames)) {
+            this.fail('MP_HEADER_NAME', o, c === COLON ? 'empty header name' : 'invalid byte in a header name');
+          }
           this.state = S_H_NAME;
           continue;
         }
@@ -822,13 +846,16 @@ export class MultipartParser {
             i++;
             continue;
           }
-          if (TOKEN[c] === 0) this.fail('MP_HEADER_NAME', o, c === COLON ? 'empty header name' : 'invalid byte in a header name');
+          if (TOKEN[c] === 0 && (c < 0x80 || !this.allowUtf8HeaderNames)) {
+            this.fail('MP_HEADER_NAME', o, c === COLON ? 'empty header name' : 'invalid byte in a header name');
+          }
           this.state = S_H_NAME;
           this.ranges[4 * this.hN - 4] = this.wpos;
           continue;
         }
         case S_H_NAME: {
-          // fast scan of token bytes
+          // fast scan of token bytes (MP-H-01: with allowUtf8HeaderNames, bytes 80-FF too; fastLine leaves such
+          // names to this loop)
           const stop = Math.min(n, this.hbLimit - base);
           this.ensure(stop - i + 1);
           const hdr = this.hdr;
@@ -836,7 +863,7 @@ export class MultipartParser {
           let j = i;
           while (j < stop) {
             const b = chunk[j]!;
-            if (TOKEN[b] === 0) break;
+            if (TOKEN[b] === 0 && (b < 0x80 || !this.allowUtf8HeaderNames)) break;
             hdr[w++] = b;
             j++;
           }
@@ -1007,10 +1034,11 @@ export class MultipartParser {
     const cdLine = this.lineStarts[cd >> 2]!;
     // MP-H-07..09: literal reading first, quoted-pairs when it fails (allow_quoted_pairs: the other way round)
     let qp = this.allowQuotedPairs;
-    let p = parseDisposition(hdr, r[cd + 2]!, r[cd + 3]!, qp, this.pd);
+    const anyType = this.allowAnyDispositionType;
+    let p = parseDisposition(hdr, r[cd + 2]!, r[cd + 3]!, qp, anyType, this.pd);
     if (p === null) {
       qp = !qp;
-      p = parseDisposition(hdr, r[cd + 2]!, r[cd + 3]!, qp, this.pd);
+      p = parseDisposition(hdr, r[cd + 2]!, r[cd + 3]!, qp, anyType, this.pd);
     }
     if (p === null) this.fail('MP_DISPOSITION', cdLine, 'invalid Content-Disposition');
     let end = this.wpos;
@@ -1323,10 +1351,11 @@ function isAfterB(c: number): boolean {
  * [nameS, nameE, filenameS, filenameE, nameStarS, nameStarE, filenameStarS, filenameStarE] (-1 when absent),
  * or null when the value does not satisfy the grammar.
  */
-function parseDisposition(buf: Uint8Array, s: number, e: number, qp: boolean, out: Int32Array): Int32Array | null {
+function parseDisposition(buf: Uint8Array, s: number, e: number, qp: boolean, anyType: boolean, out: Int32Array): Int32Array | null {
   let i = s;
   while (i < e && TOKEN[buf[i]!] !== 0) i++;
-  if (!isName(buf, s, i, FORM_DATA)) return null;
+  // MP-H-07: `form-data`, or with allowAnyDispositionType any token (not an empty one)
+  if (anyType ? i === s : !isName(buf, s, i, FORM_DATA)) return null;
   out[0] = out[1] = out[2] = out[3] = out[4] = out[5] = out[6] = out[7] = -1;
   for (;;) {
     while (i < e && (buf[i] === SP || buf[i] === HT)) i++;
