@@ -14,10 +14,13 @@ Also python-multipart's public API: ``FormParser``, ``create_form_parser``, ``pa
 
 What changes is what the bytes mean: formwire's rules (spec/multipart.md, spec/urlencoded.md). The multipart
 framing is formwire's, strict (MP-P-02: no preamble), except python-multipart's start, done here: a body that begins
-with CR or LF is skipped up to its first ``-``; otherwise CRLF only, no obs-fold, nothing but CRLF after the close delimiter (pass any option to change it), header
-names arrive lowercased, and an unfinished body is an error at ``finalize()`` (python-multipart ignores it) unless ``max_size`` cut it. The
-urlencoded parser streams each name and value in pieces as they arrive, with bytes 0x80-0xFF percent-encoded, so
-the usual ``unquote_plus(data.decode("latin-1"))`` of the consumer yields exactly the WHATWG strings.
+with CR or LF is skipped up to its first ``-``; and what python-multipart also accepts, through the core's named
+options: a part without (or with an empty) Content-Disposition (``allow_missing_disposition``), any disposition type
+(``allow_any_disposition_type``), any bytes after ``--boundary--`` (``allow_junk_after_close``). Otherwise CRLF only,
+no obs-fold, ASCII header names (pass any option to change it); header names arrive lowercased, and an unfinished
+body is an error at ``finalize()`` (python-multipart ignores it) unless ``max_size`` cut it. The urlencoded parser
+streams each name and value in pieces as they arrive, with bytes 0x80-0xFF percent-encoded, so the usual
+``unquote_plus(data.decode("latin-1"))`` of the consumer yields exactly the WHATWG strings.
 ``parse_options_header`` reads parameters as python-multipart does, except a ``form-data`` Content-Disposition's
 ``name``/``filename`` that formwire's grammar accepts (MP-H-07: literally, with quoted-pairs only where that fails)
 and a Content-Type's boundary (MP-B-02, WHATWG MIME); no IE path stripping.
@@ -184,6 +187,13 @@ _SHIM_DEFAULTS: dict[str, Any] = {
     # python-multipart skips no preamble, only a body that starts with CR or LF up to its first "-" (the shim does
     # that itself, in MultipartParser.write); anything else before the first delimiter is an error at write().
     "allow_preamble": False,
+    # What python-multipart accepts (spec/multipart.md §8, probed by python/compat/probe.py): its MultipartParser
+    # never reads Content-Disposition, so a part without one is a part (MP-H-06; FormParser then raises "Field name
+    # not found", as python-multipart's does) and any disposition type is read (MP-H-07); it stops at "--" B "--"
+    # and ignores every byte after it (MP-P-05, MP-P-07).
+    "allow_missing_disposition": True,
+    "allow_any_disposition_type": True,
+    "allow_junk_after_close": True,
 }
 #: python-multipart's defaults for ``max_header_count`` and ``max_header_size`` (per header line).
 DEFAULT_MAX_HEADER_COUNT = 8

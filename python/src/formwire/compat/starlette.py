@@ -334,6 +334,12 @@ def _native_options(options: dict[str, Any]) -> dict[str, Any]:
         "max_fields": None,
         "max_file_bytes": None,
         "max_total_bytes": None,
+        # What Starlette accepts (its parse over python-multipart's MultipartParser; spec/multipart.md §8, probed by
+        # python/compat/probe.py): any disposition type, as it reads only the parameters (MP-H-07), and any byte
+        # after "--" B "--" (MP-P-05). A part without Content-Disposition stays an error (Starlette's own message,
+        # below), and the leading CR/LF python-multipart skips is skipped in parse.
+        "allow_any_disposition_type": True,
+        "allow_junk_after_close": True,
         **options,
     }
     try:

@@ -12,10 +12,12 @@ before, and so is every other formwire limit (``MP_LIMIT_*``: a boundary over ``
 fields in all, ...), so a limit is never an empty form; the response body names the code (``MP_LIMIT_PARTS at byte
 N: ...``). With ``install()`` malformed bodies are a ``ValueError`` (formwire's
 ``MultipartError``), which Werkzeug's form parser turns into an empty form unless ``silent=False``, as it does with
-its own errors. ``allow_preamble`` is on by default here, because Werkzeug's own test client sends a CRLF before the
-first delimiter, and so is ``allow_quoted_pairs`` (MP-H-07), because Werkzeug reads ``\\x`` in a quoted parameter as
-``x``: ``filename="a\\\\b"`` is ``a\\b`` here too. Text fields are UTF-8 with U+FFFD (MP-F-01) whatever charset a part
-claims. ``uninstall()`` restores Werkzeug's parser. The ``FormDataParser`` class (wiring without patching) answers
+its own errors. The core's lenient options for what Werkzeug reads are on by default here: ``allow_preamble``
+(Werkzeug's own test client sends a CRLF before the first delimiter), ``allow_lf``, ``allow_obs_fold``,
+``allow_quoted_pairs`` (MP-H-07: Werkzeug reads ``\\x`` in a quoted parameter as ``x``, so ``filename="a\\\\b"`` is
+``a\\b`` here too), ``allow_any_disposition_type`` (``Content-Disposition: form-field``),
+``allow_junk_after_close`` and ``allow_utf8_header_names``. Text fields are UTF-8 with U+FFFD (MP-F-01) whatever
+charset a part claims. ``uninstall()`` restores Werkzeug's parser. The ``FormDataParser`` class (wiring without patching) answers
 a malformed body with 400 and its code (``MP_TRUNCATED at byte N: ...``) instead of an empty form.
 """
 
@@ -47,8 +49,12 @@ def _parse_with(
     from werkzeug.datastructures import FileStorage, Headers
     from werkzeug.exceptions import RequestEntityTooLarge
 
-    # What Werkzeug accepts, through the core's named lenient options: its own test client writes a CRLF before the
-    # first delimiter (an RFC 2046 preamble), it reads bare-LF line ends, and quoted-pairs in parameters (MP-H-07).
+    # What Werkzeug accepts (spec/multipart.md §8, probed by python/compat/probe.py), through the core's named
+    # lenient options: its own test client writes a CRLF before the first delimiter (an RFC 2046 preamble, MP-P-02);
+    # it reads bare-LF line ends (MP-P-03, MP-H-02), folded header lines (MP-H-04), quoted-pairs in parameters and any
+    # disposition type (MP-H-07: its tests send form-field), UTF-8 header names (MP-H-01: it decodes header lines as
+    # UTF-8), and it stops at "--" B "--" whatever follows (MP-P-05). Not allow_missing_disposition: Werkzeug
+    # rejects a part without Content-Disposition ("Missing Content-Disposition header"), as the core does.
     opts: dict[str, Any] = {
         "max_parts": self.max_form_parts,
         # Werkzeug bounds parts only (max_form_parts); no separate file/field counts (MP-L-05 off).
@@ -57,7 +63,11 @@ def _parse_with(
         "max_field_bytes": self.max_form_memory_size,
         "allow_preamble": True,
         "allow_lf": True,
+        "allow_obs_fold": True,
         "allow_quoted_pairs": True,
+        "allow_any_disposition_type": True,
+        "allow_junk_after_close": True,
+        "allow_utf8_header_names": True,
     }
     opts.update(options)
     try:
@@ -98,7 +108,11 @@ def _parse_with(
                     buf = []
             elif ev is PART_END:
                 assert part is not None
-                if container is None:
+                if part.name is None:
+                    # a part without a name (only with allow_missing_disposition passed in, MP-H-06): parsed and
+                    # counted, then skipped, as every name->value form layer does (MP-F-05)
+                    buf = []
+                elif container is None:
                     fields.append((part.name, b"".join(buf).decode("utf-8", "replace")))
                 else:
                     container.seek(0)
