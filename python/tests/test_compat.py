@@ -197,3 +197,28 @@ def test_parse_options_header_fast_path_is_the_parse(value: str) -> None:
     slow = (b"", {}) if m is None else (f"{m[0]}/{m[1]}".encode(), {k.encode(): v.encode() for k, v in m[2]})
     assert shim.parse_options_header(value) == slow
     assert shim.parse_options_header(raw) == slow  # bytes never take the fast path
+
+
+def test_header_names_as_written_at_every_split() -> None:
+    """python-multipart passes header names as they were written (the core reports them lowercased, MP-H-11): the
+    shim takes them from the header block, whole or split anywhere, the first part and the later ones, a part
+    without headers (allow_missing_disposition, on in the shim) included."""
+    body = (
+        b'--boundary\r\nCONTENT-Disposition: form-data; name="a"\r\nX-Empty:\r\n\r\nfirst\r\n'
+        b"--boundary\r\n\r\nsecond\r\n"
+        b'--boundary\r\ncontent-disposition: form-data; name="b"\r\nX-Mixed-Case:v\r\n\r\n\r\n--boundary--\r\n'
+    )
+
+    def names(parser_cls: Any, chunks: list[bytes]) -> list[bytes]:
+        out: list[bytes] = []
+        p = parser_cls(b"boundary", {"on_header_field": lambda d, s, e: out.append(bytes(d[s:e]))})
+        for c in chunks:
+            p.write(c)
+        p.finalize()
+        return out
+
+    want = names(PMMultipartParser, [body])
+    assert want == [b"CONTENT-Disposition", b"X-Empty", b"content-disposition", b"X-Mixed-Case"]
+    for cut in range(len(body) + 1):
+        assert names(shim.MultipartParser, [body[:cut], body[cut:]]) == want, cut
+    assert names(shim.MultipartParser, [body[i : i + 1] for i in range(len(body))]) == want

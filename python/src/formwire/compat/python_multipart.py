@@ -17,7 +17,7 @@ framing is formwire's, strict (MP-P-02: no preamble), except python-multipart's 
 with CR or LF is skipped up to its first ``-``; and what python-multipart also accepts, through the core's named
 options: a part without (or with an empty) Content-Disposition (``allow_missing_disposition``), any disposition type
 (``allow_any_disposition_type``), any bytes after ``--boundary--`` (``allow_junk_after_close``). Otherwise CRLF only,
-no obs-fold, ASCII header names (pass any option to change it); header names arrive lowercased, and an unfinished
+no obs-fold, ASCII header names (pass any option to change it); header names arrive as written, and an unfinished
 body is an error at ``finalize()`` (python-multipart ignores it) unless ``max_size`` cut it. The urlencoded parser
 streams each name and value in pieces as they arrive, with bytes 0x80-0xFF percent-encoded, so the usual
 ``unquote_plus(data.decode("latin-1"))`` of the consumer yields exactly the WHATWG strings.
@@ -348,6 +348,14 @@ class MultipartParser(BaseParser):
         self._hd: int | None = None if options.get("allow_preamble") else 0
         self._hd_line: int | None = None
         self._body_pos = 0
+        # Header names as written (python-multipart passes them so; the core reports them lowercased, MP-H-11): the
+        # core offset of the current delimiter line while its header block is unfinished (None otherwise, or when
+        # the caller chose allow_preamble: the first delimiter may then be anywhere), and that block's bytes fed in
+        # earlier chunks. Bounded as the block is (max_header_bytes).
+        self._dline: int | None = None if options.get("allow_preamble") else 0
+        self._dline_bytes = bytearray()
+        self._chunk: Any = b""
+        self._chunk_start = 0
 
     def _make(self) -> Parser:
         opts = dict(_SHIM_DEFAULTS)
@@ -406,6 +414,7 @@ class MultipartParser(BaseParser):
             self._head += bytes(memoryview(chunk)[: len(self._boundary) + 2 - len(self._head)])
         start = self._fed
         prev = self._tail
+        self._chunk, self._chunk_start = chunk, start
         try:
             events = parser.feed_spans(chunk)
         except MultipartError as e:
@@ -419,9 +428,34 @@ class MultipartParser(BaseParser):
             self._tail = (self._tail + bytes(memoryview(chunk)[-2:]))[-2:]
         if events:
             self._dispatch(events, memoryview(data) if self.zero_copy else data)
+        if self._dline is not None and len(chunk):
+            self._dline_bytes += memoryview(chunk)[max(0, self._dline - start) :]
+        self._chunk = b""
         if self._hd is not None and len(chunk):
             self._check_header_lines(chunk, start, prev)
         return n
+
+    def _names_as_written(self, ev: Part) -> list[bytes]:
+        """The part's header names as they were written, from its header block (the delimiter line at
+        ``self._dline`` up to the body); the core's lowercased names where the block is not at hand or does not
+        match them line for line."""
+        names = [n for n, _ in ev.raw_headers]
+        dline, self._dline = self._dline, None
+        if dline is None:
+            return names
+        at = max(0, dline - self._chunk_start)
+        block = bytes(self._dline_bytes) + bytes(memoryview(self._chunk)[at : ev.body_offset - self._chunk_start])
+        self._dline_bytes = bytearray()
+        written: list[bytes] = []
+        for i, line in enumerate(block.split(b"\n")[1:]):
+            if line[:1] in (b" ", b"\t") and i:  # an obs-fold continuation line (the first line may start with OWS)
+                continue
+            name, colon, _ = line.partition(b":")
+            if colon:
+                written.append(name.strip(b" \t"))
+        if len(written) != len(names) or any(w.lower() != n for w, n in zip(written, names)):
+            return names
+        return written
 
     def _check_header_lines(self, chunk: Any, base: int, prev: bytes) -> None:
         """``max_header_size`` as python-multipart applies it: a header line (name, colon, value, without its CRLF)
@@ -550,7 +584,7 @@ class MultipartParser(BaseParser):
                 on_header_value = g("on_header_value") or _noop
                 on_header_end = g("on_header_end") or _noop
                 limit = self.max_header_size
-                for name, value in ev.raw_headers:
+                for name, (_, value) in zip(self._names_as_written(ev), ev.raw_headers):
                     if limit is not None and len(name) + 1 + len(value) > limit:
                         raise MultipartParseError(
                             f"Maximum header size exceeded: a header line is longer than max_header_size ({limit})",
@@ -566,9 +600,10 @@ class MultipartParser(BaseParser):
             elif ev is PART_END:
                 # the delimiter CRLF "--" B (MP-P-01) was just read: the next header block starts after its line
                 self._hd, self._hd_line = body + len(self._boundary) + 3, None
+                self._dline, self._dline_bytes = body + 2, bytearray()
                 (g("on_part_end") or _noop)()
             elif ev is _END:
-                self._hd = None
+                self._hd = self._dline = None
                 self.state = MultipartState.END
                 (g("on_end") or _noop)()
         self._body_pos = body
