@@ -205,6 +205,20 @@ function pullStream(chunks) {
   );
 }
 
+/**
+ * A Node Readable over the chunks, pushing the next one each time the stream asks for more (its _read), as an
+ * http.IncomingMessage pushes what its socket read: the body ts/README's `parseMultipart(req, contentType)` reads.
+ * Default options (an IncomingMessage takes its socket's highWaterMark, the same default).
+ */
+function nodeStream(chunks) {
+  let i = 0;
+  return new Readable({
+    read() {
+      this.push(i < chunks.length ? chunks[i++] : null);
+    },
+  });
+}
+
 /** Writes chunks to a Writable with drain backpressure, then end(). */
 async function feedWritable(w, chunks) {
   for (const c of chunks) {
@@ -253,6 +267,41 @@ async function multipartCase(imp) {
       chars += v.length;
     }
     return { version: `node ${process.version}`, ...r, last: { floor: true, fields: n, field_bytes: chars } };
+  }
+  if (imp === 'floor-core-data') {
+    // The floor of parseMultipart over a Node Readable (the formwire-parse row): the same Readable drained by
+    // 'data' events, each chunk written to the core with a handler that only counts, no part objects, no promise.
+    const fw = await import(fwUrl('index.js'));
+    return {
+      version: formwireVersion,
+      ...(await measure(
+        () =>
+          new Promise((resolve, reject) => {
+            const c = { floor: true, parts: 0, bytes: 0 };
+            const h = {
+              onPartStart() {
+                c.parts++;
+              },
+              onDataRange(ch, a, b) {
+                c.bytes += b - a;
+              },
+              onData(v) {
+                c.bytes += v.length;
+              },
+              onPartEnd() {},
+              onEnd() {},
+            };
+            const p = new fw.MultipartParser(fw.boundaryFromContentType(ct), h, fwOpts);
+            nodeStream(chunks)
+              .on('data', (ch) => p.write(ch))
+              .on('end', () => {
+                p.end();
+                resolve(c);
+              })
+              .on('error', reject);
+          }),
+      )),
+    };
   }
   if (imp === 'floor-core-pull') {
     // parseMultipart's own floor (not one of every implementation: the incumbents are fed by writes): the same pull
@@ -347,13 +396,16 @@ async function multipartCase(imp) {
       })),
     };
   }
-  if (imp === 'formwire-parse') {
+  if (imp === 'formwire-parse' || imp === 'formwire-parse-web') {
+    // formwire-parse: ts/README's usage, parseMultipart(req, contentType) over a Node Readable; formwire-parse-web:
+    // the same over a pull ReadableStream (Request/Response and web stream users)
     const fw = await import(fwUrl('index.js'));
+    const source = imp === 'formwire-parse' ? nodeStream : pullStream;
     return {
       version: formwireVersion,
       ...(await measure(async () => {
         const c = newCounts();
-        for await (const part of fw.parseMultipart(pullStream(chunks), ct, fwOpts)) {
+        for await (const part of fw.parseMultipart(source(chunks), ct, fwOpts)) {
           c.parts++;
           if (part.filename === null) {
             const v = await part.text();
