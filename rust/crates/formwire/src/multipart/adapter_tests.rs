@@ -306,6 +306,124 @@ fn form_data_of_the_sample_and_errors() {
     assert_eq!(err, Error::new(ErrorCode::MpTruncated, 1000));
 }
 
+/// A form with parts without a name (`allow_missing_disposition`): none,
+/// then an empty Content-Disposition, between named ones.
+fn nameless_body() -> Vec<u8> {
+    format!(
+        "--{B}\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1\r\n\
+         --{B}\r\nContent-Type: text/plain\r\n\r\nskipped\r\n\
+         --{B}\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x\"\r\n\r\nfile\r\n\
+         --{B}\r\nContent-Disposition:\r\n\r\nalso skipped\r\n\
+         --{B}\r\nContent-Disposition: form-data; name=\"\"\r\n\r\nkept\r\n--{B}--\r\n"
+    )
+    .into_bytes()
+}
+
+fn missing_disposition() -> Options {
+    Options {
+        allow_missing_disposition: true,
+        ..Options::default()
+    }
+}
+
+#[test]
+fn form_data_skips_parts_without_a_name_at_every_cut() {
+    let body = nameless_body();
+    let o = missing_disposition();
+    // The parser delivers them (MP-H-06) ...
+    let parts = run(B.as_bytes(), &o, &body, &[]).unwrap();
+    let named: Vec<bool> = parts.iter().map(|p| p.named).collect();
+    assert_eq!(named, [true, false, true, false, true]);
+    // ... the form skips them (MP-F-05), whatever the chunking.
+    let want: Vec<Owned> = vec![
+        ("a".into(), Ok("1".into())),
+        (
+            "f".into(),
+            Err(("x".into(), "text/plain".into(), b"file".to_vec())),
+        ),
+        ("".into(), Ok("kept".into())),
+    ];
+    let mut parser = Parser::new(B.as_bytes(), o.clone()).unwrap();
+    let mut form = FormData::parse(&mut parser, &body).unwrap();
+    assert_eq!(form_entries(&form), want);
+    for cut in 1..body.len() {
+        form.clear();
+        parser.reset();
+        for chunk in [&body[..cut], &body[cut..]] {
+            let mut feed = parser.feed(chunk);
+            while let Some(ev) = feed.next() {
+                form.add(&ev.unwrap());
+            }
+        }
+        let mut feed = parser.finish();
+        while let Some(ev) = feed.next() {
+            form.add(&ev.unwrap());
+        }
+        assert_eq!(form_entries(&form), want, "cut at {cut}");
+    }
+    assert_eq!(
+        form.to_fields(),
+        [("a".into(), "1".into()), ("".into(), "kept".into())]
+    );
+    // Through the reader too; a skipped part still counts for every limit.
+    let form = read::Reader::new(&body[..], B.as_bytes(), o.clone())
+        .unwrap()
+        .form_data()
+        .unwrap();
+    assert_eq!(form_entries(&form), want);
+    let total = Options {
+        max_total_field_bytes: 1 + 7 + 12 + 3,
+        ..o.clone()
+    };
+    let err = read::Reader::new(&body[..], B.as_bytes(), total)
+        .unwrap()
+        .form_data()
+        .unwrap_err();
+    let at = body.windows(4).position(|w| w == b"kept").unwrap() as u64 + 3;
+    assert_eq!(
+        crate::Error::from_io(&err),
+        Some(Error::new(ErrorCode::MpLimitTotalFieldBytes, at))
+    );
+    let fields = Options {
+        max_fields: 2,
+        ..o.clone()
+    };
+    let mut parser = Parser::new(B.as_bytes(), fields).unwrap();
+    assert_eq!(
+        FormData::parse(&mut parser, &body).unwrap_err().code,
+        ErrorCode::MpLimitFields
+    );
+    // Strict: the first part without a Content-Disposition is an error.
+    let mut parser = Parser::new(B.as_bytes(), Options::default()).unwrap();
+    assert_eq!(
+        FormData::parse(&mut parser, &body).unwrap_err().code,
+        ErrorCode::MpNoDisposition
+    );
+}
+
+#[test]
+fn read_hands_out_parts_without_a_name() {
+    let body = nameless_body();
+    let mut r = read::Reader::new(&body[..], B.as_bytes(), missing_disposition()).unwrap();
+    let mut seen = Vec::new();
+    while let Some(mut part) = r.next_part().unwrap() {
+        let mut v = String::new();
+        part.read_to_string(&mut v).unwrap();
+        seen.push((part.has_name(), part.name().into_owned(), v));
+    }
+    let n = |named, name: &str, v: &str| (named, name.to_owned(), v.to_owned());
+    assert_eq!(
+        seen,
+        [
+            n(true, "a", "1"),
+            n(false, "", "skipped"),
+            n(true, "f", "file"),
+            n(false, "", "also skipped"),
+            n(true, "", "kept"),
+        ]
+    );
+}
+
 // ---------------------------------------------------------------------------
 // read::Reader
 
@@ -720,6 +838,27 @@ mod stream_tests {
             parts.push(owned(part.part(), body));
         }
         Ok(parts)
+    }
+
+    #[test]
+    fn stream_hands_out_parts_without_a_name_and_form_data_skips_them() {
+        let body = nameless_body();
+        let want = run(B.as_bytes(), &missing_disposition(), &body, &[]).unwrap();
+        for sizes in [&[1usize][..], &[7], &[usize::MAX]] {
+            let mut form =
+                Multipart::new(Source::new(&body, sizes), B, missing_disposition()).unwrap();
+            let got = block_on(collect(&mut form)).unwrap();
+            assert_eq!(got, want, "chunk sizes {sizes:?}");
+            let form = Multipart::new(Source::new(&body, sizes), B, missing_disposition()).unwrap();
+            let fd = block_on(form.form_data()).unwrap();
+            let names: Vec<&str> = fd.iter().map(|e| e.name).collect();
+            assert_eq!(names, ["a", "f", ""], "chunk sizes {sizes:?}");
+        }
+        let mut form = Multipart::new(Source::new(&body, &[64]), B, missing_disposition()).unwrap();
+        let named = block_on(form.next_part()).unwrap().unwrap().has_name();
+        assert!(named);
+        let named = block_on(form.next_part()).unwrap().unwrap().has_name();
+        assert!(!named);
     }
 
     #[test]

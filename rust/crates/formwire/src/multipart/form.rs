@@ -31,7 +31,9 @@ struct Item {
 /// Field values and names are UTF-8 with U+FFFD for invalid bytes
 /// (MP-F-01, MP-H-10); files keep their bytes as they are, with their
 /// filename and `type` (MP-F-02, MP-F-03). Entries keep body order and
-/// duplicate names (MP-F-04). Nothing is allocated per entry: the arenas
+/// duplicate names (MP-F-04). A part without a name
+/// (`allow_missing_disposition`) is no entry (MP-F-05): it is skipped, after
+/// the parser counted it against every limit. Nothing is allocated per entry: the arenas
 /// grow, and [`FormData::clear`] keeps them for the next form.
 ///
 /// Fill it from any feed loop with [`FormData::add`], or parse a body held
@@ -193,6 +195,12 @@ impl FormData {
         if self.complete {
             // A new form after a complete one: start over.
             self.clear();
+        }
+        if !part.has_name() {
+            // MP-F-05: a part without a name (allow_missing_disposition) is
+            // no entry; its body is read past (the parser counted it).
+            self.open = None;
+            return;
         }
         let name = self.push_raw(part.name_bytes());
         let file = part.filename_bytes().map(|f| {

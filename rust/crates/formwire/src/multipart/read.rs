@@ -279,9 +279,15 @@ impl<'r, R> PartReader<'r, R> {
             .expect("a part reader exists only after PartStart")
     }
 
-    /// The `name` parameter (MP-H-10).
+    /// The `name` parameter (MP-H-10); empty for a part without a name.
     pub fn name(&self) -> std::borrow::Cow<'_, str> {
         self.part().name()
+    }
+
+    /// `false` for a part without a name (`allow_missing_disposition`,
+    /// MP-H-06): see [`Part::has_name`].
+    pub fn has_name(&self) -> bool {
+        self.part().has_name()
     }
 
     /// The `filename` parameter; `None` for a field (MP-H-10).

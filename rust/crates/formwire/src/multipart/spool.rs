@@ -3,7 +3,9 @@
 //! expect from a form extractor.
 //!
 //! Fields are decoded into memory (bounded by the parser's
-//! `max_field_bytes` and `max_total_field_bytes`). A file part stays in
+//! `max_field_bytes` and `max_total_field_bytes`). A part without a name
+//! (`allow_missing_disposition`, MP-H-06) is skipped (MP-F-05): its body is
+//! read and dropped, and it still counts for every limit. A file part stays in
 //! memory while it is at most [`SpoolOptions::memory_threshold`] bytes;
 //! once it grows past that, what was held and everything after it goes to
 //! a temp file, created owner-only (mode 0600 on Unix) in
@@ -408,6 +410,13 @@ impl<'o> Collector<'o> {
 
     /// A part's headers are complete; its body begins at `body_start`.
     fn start(&mut self, part: &Part<'_>, body_start: u64) {
+        if !part.has_name() {
+            // MP-F-05: a part without a name (allow_missing_disposition) is
+            // no entry: its body is read and dropped, never spooled (it is a
+            // field, so the parser's field limits counted it).
+            self.open = None;
+            return;
+        }
         let name = part.name().into_owned();
         self.open = Some(match part.filename() {
             None => Open::Field {
@@ -659,6 +668,63 @@ mod tests {
         assert_eq!(files_in(dir.path()), 1);
         drop(form);
         assert_eq!(files_in(dir.path()), 0);
+    }
+
+    #[test]
+    fn parts_without_a_name_are_skipped_and_counted() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = vec![b'x'; 3000];
+        let mut b = b"--B\r\nContent-Type: application/octet-stream\r\n\r\n".to_vec();
+        b.extend_from_slice(&big);
+        b.extend_from_slice(b"\r\n--B\r\nContent-Disposition: \r\n\r\nv\r\n");
+        b.extend_from_slice(&body(&[("t", None, b"text"), ("f", Some("f.bin"), &big)]));
+        let o = Options {
+            allow_missing_disposition: true,
+            ..Options::default()
+        };
+        let spool = spool_in(dir.path(), 100, 1 << 20);
+        let form = read_form(&b[..], CT, o.clone(), &spool).unwrap();
+        let names: Vec<&str> = form.entries().iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["t", "f"]);
+        assert_eq!(form.get_text("t"), Some("text"));
+        // Only the named file went to disk: a nameless part is never spooled.
+        assert_eq!(files_in(dir.path()), 1);
+        drop(form);
+        // Still a field for the limits (MP-F-05): 3000 bytes over max_field_bytes.
+        let small = Options {
+            max_field_bytes: 2999,
+            ..o.clone()
+        };
+        let err = read_form(&b[..], CT, small, &spool).unwrap_err();
+        let body_start = b.windows(4).position(|w| w == b"\r\n\r\n").unwrap() as u64 + 4;
+        assert_eq!(
+            err.form().map(|e| (e.code, e.offset)),
+            Some((ErrorCode::MpLimitFieldBytes, body_start + 2999))
+        );
+        assert_eq!(files_in(dir.path()), 0);
+        // Strict: MP_NO_DISPOSITION.
+        let err = read_form(&b[..], CT, Options::default(), &spool).unwrap_err();
+        assert_eq!(err.form().map(|e| e.code), Some(ErrorCode::MpNoDisposition));
+        #[cfg(feature = "stream")]
+        {
+            let chunks: Vec<Result<bytes::Bytes, io::Error>> = b
+                .chunks(7)
+                .map(|c| Ok(bytes::Bytes::copy_from_slice(c)))
+                .collect();
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .build()
+                .unwrap();
+            let form = rt
+                .block_on(stream_form(
+                    futures_util::stream::iter(chunks),
+                    CT,
+                    o,
+                    &spool,
+                ))
+                .unwrap();
+            let names: Vec<&str> = form.entries().iter().map(|e| e.name.as_str()).collect();
+            assert_eq!(names, ["t", "f"]);
+        }
     }
 
     #[test]
