@@ -197,6 +197,42 @@ def test_strict_profile_and_lenient_flags() -> None:
     assert parse_chunks([fold], allow_obs_fold=True)[0]["name"] == "a"  # type: ignore[index]
 
 
+def test_part_without_a_name_and_buffer_fields() -> None:
+    """MP-H-06 (allow_missing_disposition): a Part whose name is None; buffer_fields and parse_form skip it (MP-F-05)."""
+    body = (
+        b"--boundary\r\nContent-Type: text/plain\r\n\r\nskipped\r\n"
+        b"--boundary\r\nContent-Disposition:\r\n\r\nskipped too\r\n" + form(part("a", b"1"))
+    )
+    assert parse_chunks([body]) == ("MP_NO_DISPOSITION", 38)
+    events = multipart.Parser(B, allow_missing_disposition=True).feed(body)
+    parts = [e for e in events if isinstance(e, multipart.Part)]
+    assert [(p.name, p.name_bytes) for p in parts] == [(None, None), (None, None), ("a", b"a")]
+    assert "name=None" in repr(parts[0]) and parts[0].content_type == "text/plain"
+    buffered = multipart.Parser(B, buffer_fields=True, allow_missing_disposition=True)
+    assert buffered.feed(body) == [("a", "1"), multipart.END]
+    with formwire.parse_form(body, CT, allow_missing_disposition=True) as got:
+        assert list(got.items()) == [("a", "1")]
+    with pytest.raises(formwire.MultipartError) as e:  # still a field for the limits
+        formwire.parse_form(body, CT, allow_missing_disposition=True, max_fields=2)
+    assert e.value.code == "MP_LIMIT_FIELDS"
+    p = multipart.Parser(B, buffer_fields=True, allow_missing_disposition=True)
+    p.feed(b"--boundary\r\n\r\nx")
+    assert p.in_field
+
+
+def test_parse_disposition_options() -> None:
+    from formwire._formwire import parse_disposition
+
+    assert parse_disposition('form-field; name="a"') is None
+    assert parse_disposition('form-field; name="a"', allow_any_disposition_type=True) == (b"a", None, None, None)
+    assert parse_disposition('x; name="a\\\\b"', allow_any_disposition_type=True, allow_quoted_pairs=True) == (
+        b"a\\b",
+        None,
+        None,
+        None,
+    )
+
+
 def test_disposition_readings() -> None:
     """MP-H-07..10: backslashes are literal, filename* never overrides, names are not percent-decoded."""
 

@@ -37,8 +37,9 @@ class UploadedFile:
     __slots__ = ("name", "filename", "content_type", "type", "headers", "size", "file")
 
     def __init__(self, part: Part, file: IO[bytes]) -> None:
-        #: The form field name.
-        self.name: str = part.name
+        #: The form field name (a file part always has one: only a field can lack it, MP-H-06, and
+        #: parse_form never sees such a part, which the native parser skips with buffer_fields, MP-F-05).
+        self.name: str = part.name or ""
         #: The ``filename`` parameter as sent (never path-stripped: treat it as untrusted).
         self.filename: str = part.filename or ""
         #: The part's Content-Type header as sent, or ``None``.

@@ -11,7 +11,9 @@ The parser is sans-IO: :meth:`Parser.feed` takes a chunk (any bytes-like object)
   its value UTF-8 decoded (MP-F-01), in place of that field's Part/data/PART_END events (``in_field`` is true while
   such a field's body is being read). A field whose name or value is not valid UTF-8 gets U+FFFD for the invalid
   sequences, or with ``field_errors="bytes"`` comes as ``(name, value)`` of raw ``bytes``, for a caller with its own
-  fallback decoding (a framework's charset rules).
+  fallback decoding (a framework's charset rules). A part without a name (``allow_missing_disposition``, MP-H-06)
+  gives no event at all then (MP-F-05: it is skipped, after it was counted against every limit); without
+  ``buffer_fields`` it is a :class:`Part` whose ``name`` and ``name_bytes`` are ``None``.
 
 :meth:`Parser.close` ends the input (``MP_TRUNCATED`` unless the form was complete). Errors are
 :class:`formwire.MultipartError` with ``.code`` and ``.offset``; after one, the parser keeps raising it (the events of
@@ -23,7 +25,8 @@ A ``memoryview`` event keeps its chunk alive and exported: copy it (``bytes(ev)`
 released when they are read-only (``bytes``), so other threads run meanwhile.
 
 Options are the spec's names: the lenient flags ``allow_preamble``, ``allow_lf``, ``allow_obs_fold``,
-``allow_quoted_pairs`` (all off: the strict WPT profile) and the limits ``max_boundary_bytes``, ``max_parts``,
+``allow_quoted_pairs``, ``allow_missing_disposition``, ``allow_any_disposition_type``, ``allow_junk_after_close``,
+``allow_utf8_header_names`` (all off: the strict WPT profile) and the limits ``max_boundary_bytes``, ``max_parts``,
 ``max_files``, ``max_fields``, ``max_headers``, ``max_header_bytes``, ``max_field_bytes``, ``max_total_field_bytes``,
 ``max_file_bytes``, ``max_total_bytes`` (defaults of spec/limits.md; ``None`` = unlimited).
 """

@@ -46,8 +46,9 @@ pub fn end(py: Python<'_>) -> &Py<Marker> {
 #[derive(Debug)]
 pub struct PartData {
     index: u64,
-    name: String,
-    name_bytes: Vec<u8>,
+    /// `None` for a part without a name (`allow_missing_disposition`, MP-H-06).
+    name: Option<String>,
+    name_bytes: Option<Vec<u8>>,
     filename: Option<String>,
     filename_bytes: Option<Vec<u8>>,
     name_star: Option<Vec<u8>>,
@@ -61,8 +62,8 @@ impl PartData {
     fn from_part(index: u64, p: &formwire::multipart::Part<'_>) -> PartData {
         PartData {
             index,
-            name: p.name().into_owned(),
-            name_bytes: p.name_bytes().to_vec(),
+            name: p.has_name().then(|| p.name().into_owned()),
+            name_bytes: p.has_name().then(|| p.name_bytes().to_vec()),
             filename: p.filename().map(|f| f.into_owned()),
             filename_bytes: p.filename_bytes().map(<[u8]>::to_vec),
             name_star: p.name_star().map(<[u8]>::to_vec),
@@ -87,28 +88,29 @@ impl PartData {
 #[pyclass(frozen, module = "formwire._formwire", name = "Part")]
 pub struct Part {
     d: PartData,
-    name: Py<PyString>,
+    name: Option<Py<PyString>>,
 }
 
 impl Part {
     pub fn new(py: Python<'_>, d: PartData) -> Part {
-        let name = PyString::new(py, &d.name).unbind();
+        let name = d.name.as_deref().map(|n| PyString::new(py, n).unbind());
         Part { d, name }
     }
 }
 
 #[pymethods]
 impl Part {
-    /// The `name` parameter, UTF-8 decoded with U+FFFD, never percent-decoded (MP-H-10).
+    /// The `name` parameter, UTF-8 decoded with U+FFFD, never percent-decoded (MP-H-10); `None` for a
+    /// part without a name (`allow_missing_disposition`: no Content-Disposition, or an empty one, MP-H-06).
     #[getter]
-    fn name(&self, py: Python<'_>) -> Py<PyString> {
-        self.name.clone_ref(py)
+    fn name(&self, py: Python<'_>) -> Option<Py<PyString>> {
+        self.name.as_ref().map(|n| n.clone_ref(py))
     }
 
-    /// The raw bytes of the `name` parameter.
+    /// The raw bytes of the `name` parameter; `None` for a part without a name.
     #[getter]
-    fn name_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.d.name_bytes)
+    fn name_bytes<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyBytes>> {
+        self.d.name_bytes.as_deref().map(|b| PyBytes::new(py, b))
     }
 
     /// The `filename` parameter (MP-H-10), `None` for a text field. No path is stripped.
@@ -200,7 +202,7 @@ impl Part {
         Ok(format!(
             "Part(index={}, name={}, filename={}, content_type={})",
             self.d.index,
-            r(Some(self.name.bind(py).clone()))?,
+            r(self.name.as_ref().map(|n| n.bind(py).clone()))?,
             r(self.d.filename.as_deref().map(|f| PyString::new(py, f)))?,
             r(self.content_type(py))?,
         ))
@@ -256,6 +258,9 @@ struct Core {
     /// `buffer_fields`: the text field being read, `(name start, name end)` in `arena`; its value
     /// follows the name there.
     field: Option<(usize, usize)>,
+    /// `buffer_fields`: a part without a name is being read; its events are dropped (MP-F-05: no
+    /// `(name, value)` tuple can hold it; the parser counted it as a field for every limit).
+    nameless: bool,
     /// Names and values of buffered fields, reused from chunk to chunk (no allocation per field).
     arena: Vec<u8>,
     parts: u64,
@@ -280,7 +285,9 @@ impl Core {
                 Event::PartStart(p) => {
                     let index = self.parts;
                     self.parts += 1;
-                    if self.buffer_fields && !p.is_file() {
+                    if self.buffer_fields && !p.has_name() {
+                        self.nameless = true;
+                    } else if self.buffer_fields && !p.is_file() {
                         let a = self.arena.len();
                         self.arena.extend_from_slice(p.name_bytes());
                         self.field = Some((a, self.arena.len()));
@@ -288,6 +295,7 @@ impl Core {
                         out.push(Ev::Part(PartData::from_part(index, &p)));
                     }
                 }
+                Event::Data(_) | Event::HeldData(_) if self.nameless => {}
                 Event::Data(d) => match &self.field {
                     Some(_) => self.arena.extend_from_slice(d),
                     None => {
@@ -299,6 +307,7 @@ impl Core {
                     Some(_) => self.arena.extend_from_slice(d),
                     None => out.push(Ev::Held(d.to_vec())),
                 },
+                Event::PartEnd if self.nameless => self.nameless = false,
                 Event::PartEnd => match self.field.take() {
                     Some((a, b)) => out.push(Ev::Field(a, b, self.arena.len())),
                     None => out.push(Ev::PartEnd),
@@ -567,6 +576,7 @@ impl MultipartParser {
                 buffer_fields,
                 field_errors: FieldErrors::parse(field_errors)?,
                 field: None,
+                nameless: false,
                 arena: Vec::new(),
                 parts: 0,
             },
@@ -619,10 +629,11 @@ impl MultipartParser {
     }
 
     /// `buffer_fields`: `True` while a text field is open: its headers were read, its
-    /// `(name, value)` tuple is not out yet (also after an error inside its body).
+    /// `(name, value)` tuple is not out yet (also after an error inside its body). Also while a part
+    /// without a name is read (`allow_missing_disposition`): a field whose tuple never comes (MP-F-05).
     #[getter]
     fn in_field(&self) -> bool {
-        self.core.field.is_some()
+        self.core.field.is_some() || self.core.nameless
     }
 
     /// The lenient flags and limits in force (`None` = unlimited).
@@ -664,17 +675,22 @@ pub fn boundary_from_content_type<'py>(
 }
 
 /// Reads a Content-Disposition value with the parser's own grammar (MP-H-07..10, the core's
-/// `ContentDisposition::parse`): `(name, filename, name_star, filename_star)` as raw bytes, or `None`
-/// when it is not valid. `allow_quoted_pairs` as the parser option of that name.
+/// `ContentDisposition::parse_with`): `(name, filename, name_star, filename_star)` as raw bytes, or
+/// `None` when it is not valid. `allow_quoted_pairs` and `allow_any_disposition_type` as the parser
+/// options of those names.
 #[pyfunction]
-#[pyo3(signature = (value, *, allow_quoted_pairs=false))]
+#[pyo3(signature = (value, *, allow_quoted_pairs=false, allow_any_disposition_type=false))]
 pub fn parse_disposition<'py>(
     py: Python<'py>,
     value: &Bound<'py, PyAny>,
     allow_quoted_pairs: bool,
+    allow_any_disposition_type: bool,
 ) -> PyResult<Option<Bound<'py, PyTuple>>> {
     let v = util::text_or_bytes(value)?;
-    let Some(d) = formwire::multipart::ContentDisposition::parse(v.as_bytes(), allow_quoted_pairs) else {
+    let mut o = Options::default();
+    o.allow_quoted_pairs = allow_quoted_pairs;
+    o.allow_any_disposition_type = allow_any_disposition_type;
+    let Some(d) = formwire::multipart::ContentDisposition::parse_with(v.as_bytes(), &o) else {
         return Ok(None);
     };
     let b = |x: Option<Vec<u8>>| x.map(|x| PyBytes::new(py, &x).into_any());
