@@ -880,3 +880,30 @@ def test_boundaries_of_71_bytes_parse_and_over_the_limit_are_an_error(client: Te
         assert r.status_code == status, (n, r.text)
         if status == 200:
             assert r.json() == {"fields": [["a", "1"]], "files": []}
+
+
+@pytest.mark.parametrize("charset", ["", "; charset=latin-1"])
+def test_form_with_allow_missing_disposition_skips_the_nameless_part(charset: str) -> None:
+    """A caller's allow_missing_disposition (off in this adapter: Starlette rejects such parts) makes a part without
+    Content-Disposition a nameless part (MP-H-06), which the form skips (MP-F-05), on the UTF-8 path (whole text
+    fields) and on the per-chunk path of another charset alike."""
+    import asyncio
+
+    from starlette.requests import Request as StarletteRequest
+
+    body = b"--B\r\nContent-Type: text/plain\r\n\r\nv\r\n" + mp(b'form-data; name="b"', b"w") + END
+
+    async def receive() -> dict[str, object]:
+        return {"type": "http.request", "body": body, "more_body": False}
+
+    async def go(**options: object) -> list[tuple[str, object]]:
+        scope = {"type": "http", "method": "POST", "headers": [(b"content-type", (CT + charset).encode())]}
+        form = await fw_starlette.form(StarletteRequest(scope, receive), **options)
+        try:
+            return list(form.multi_items())
+        finally:
+            await form.close()
+
+    assert asyncio.run(go(allow_missing_disposition=True)) == [("b", "w")]
+    with pytest.raises(Exception, match='The Content-Disposition header field "name" must be provided.'):
+        asyncio.run(go())

@@ -390,7 +390,7 @@ def _native_parse(fp: Any, original: Any, options: dict[str, Any]) -> Any:
         run_in_threadpool = concurrency.run_in_threadpool
         fields = files = 0
         writer: _FileWriter | None = None  # the file part being read
-        name = ""  # the text field being read (non-UTF-8 charsets only)
+        name: str | None = ""  # the text field being read (non-UTF-8 charsets only; None: a nameless part)
         value = bytearray()
         parser: Any = None
         # The chunks that may still hold the current part's header lines (an MP_DISPOSITION error points at one):
@@ -467,13 +467,15 @@ def _native_parse(fp: Any, original: Any, options: dict[str, Any]) -> Any:
                                 fields += 1
                                 if fields > max_fields:
                                     raise _too_many(MultiPartException, "fields", max_fields)
-                                name = user_safe_decode(ev.name_bytes, charset)
+                                # a part without a name (only with allow_missing_disposition passed in,
+                                # MP-H-06) is counted, read and skipped (MP-F-05), as buffer_fields does
+                                name = None if ev.name_bytes is None else user_safe_decode(ev.name_bytes, charset)
                                 value = bytearray()
                         elif ev is PART_END:
                             if writer is not None:
                                 await writer.finish(run_in_threadpool)
                                 writer = None
-                            else:
+                            elif name is not None:
                                 items.append((name, user_safe_decode(value, charset)))
             except MultipartError as exc:
                 # Starlette raises its own limits as it meets them in the stream: one that comes before the error
