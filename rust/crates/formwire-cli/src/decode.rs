@@ -31,11 +31,20 @@ Options:
                         boundary is taken from its first line `--BOUNDARY`.
   --json                print {\"parts\":[{\"name\",\"filename\",\"content_type\",\"headers\",\"size\",\"sha256\"}]}
                         (urlencoded: {\"pairs\":[[name,value],...]}); errors as {\"error\":{...}} on stderr
-  --lenient             all four lenient options below
+  --lenient             all eight lenient options below
   --allow-preamble      skip bytes before the first delimiter (RFC 2046 preamble)
   --allow-lf            accept bare LF line ends
   --allow-obs-fold      accept obs-fold continuation lines in part headers
   --allow-quoted-pairs  read Content-Disposition quoted-strings with quoted-pairs first (`\\\\` is one `\\`)
+  --allow-missing-disposition
+                        a part without Content-Disposition (or with an empty one) is a part without a name
+                        (name null in --json; --extract leaves it out of fields.json)
+  --allow-any-disposition-type
+                        any token as the Content-Disposition type (`form-field`, `attachment`, ...)
+  --allow-junk-after-close
+                        ignore every byte after the close delimiter `--BOUNDARY--`
+  --allow-utf8-header-names
+                        accept bytes 80-FF in part header names
   --limit NAME=VALUE    set a limit (names and defaults below). VALUE: an integer, optionally with
                         K/M/G/T, or `none` (off).
   --extract DIR         write file parts into DIR (which must not exist or be empty) under safe names,
@@ -94,15 +103,26 @@ fn parse_args(argv: Vec<OsString>) -> Result<Config, UsageError> {
                 "--content-type" | "-t" => c.content_type = Some(a.value_str()?),
                 "--json" => c.json = true,
                 "--lenient" => {
-                    c.mp.allow_preamble = true;
-                    c.mp.allow_lf = true;
-                    c.mp.allow_obs_fold = true;
-                    c.mp.allow_quoted_pairs = true;
+                    for name in formwire::registry::multipart::FLAGS {
+                        c.mp.set_flag(name, true);
+                    }
                 }
                 "--allow-preamble" | "--allow_preamble" => c.mp.allow_preamble = true,
                 "--allow-lf" | "--allow_lf" => c.mp.allow_lf = true,
                 "--allow-obs-fold" | "--allow_obs_fold" => c.mp.allow_obs_fold = true,
                 "--allow-quoted-pairs" | "--allow_quoted_pairs" => c.mp.allow_quoted_pairs = true,
+                "--allow-missing-disposition" | "--allow_missing_disposition" => {
+                    c.mp.allow_missing_disposition = true
+                }
+                "--allow-any-disposition-type" | "--allow_any_disposition_type" => {
+                    c.mp.allow_any_disposition_type = true
+                }
+                "--allow-junk-after-close" | "--allow_junk_after_close" => {
+                    c.mp.allow_junk_after_close = true
+                }
+                "--allow-utf8-header-names" | "--allow_utf8_header_names" => {
+                    c.mp.allow_utf8_header_names = true
+                }
                 "--limit" => {
                     let v = a.value_str()?;
                     let (name, value) = v.split_once('=').ok_or_else(|| {
@@ -133,7 +153,8 @@ fn parse_args(argv: Vec<OsString>) -> Result<Config, UsageError> {
 
 /// What the parts table and `--json` show for one part.
 struct PartInfo {
-    name: String,
+    /// `None` for a part without a name (`allow_missing_disposition`, MP-H-06).
+    name: Option<String>,
     filename: Option<String>,
     content_type: Option<String>,
     headers: Vec<(String, String)>,
@@ -151,7 +172,7 @@ struct Sink {
 
 impl Sink {
     fn start(&mut self, part: &Part<'_>) -> Result<(), Failure> {
-        let name = part.name().into_owned();
+        let name = part.has_name().then(|| part.name().into_owned());
         let filename = part.filename().map(|f| f.into_owned());
         let content_type = part
             .content_type()
@@ -160,11 +181,13 @@ impl Sink {
             .headers()
             .map(|h| (h.name().to_owned(), h.value_str().into_owned()))
             .collect();
-        let saved_as = match &mut self.extract {
-            Some(x) => x
-                .start(&name, filename.as_deref(), content_type.as_deref())
+        let saved_as = match (&mut self.extract, &name) {
+            // MP-F-05: a part without a name is no entry of fields.json (it
+            // has no filename, so it is never a file either).
+            (Some(x), Some(name)) => x
+                .start(name, filename.as_deref(), content_type.as_deref())
                 .map_err(io_err("--extract"))?,
-            None => None,
+            _ => None,
         };
         self.hasher = Sha256::new();
         self.parts.push(PartInfo {
@@ -617,7 +640,7 @@ fn parts_json(parts: &[PartInfo]) -> String {
             j.push(',');
         }
         j.push_str("{\"name\":");
-        json::push_string(&mut j, &p.name);
+        j.push_str(&json::opt_string(p.name.as_deref()));
         j.push_str(",\"filename\":");
         j.push_str(&json::opt_string(p.filename.as_deref()));
         j.push_str(",\"content_type\":");
@@ -644,7 +667,7 @@ fn parts_table(parts: &[PartInfo], saved: bool) -> String {
         .map(|(i, p)| {
             let mut row = vec![
                 (i + 1).to_string(),
-                table::safe(&p.name),
+                p.name.as_deref().map_or_else(dash, table::safe),
                 p.filename.as_deref().map_or_else(dash, table::safe),
                 p.content_type.as_deref().map_or_else(dash, table::safe),
                 p.size.to_string(),

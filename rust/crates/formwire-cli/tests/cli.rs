@@ -600,6 +600,90 @@ fn reads_standard_input_with_and_without_dash() {
 }
 
 #[test]
+fn lenient_options_of_issues_16_and_17() {
+    // A part without Content-Disposition, `form-field`, a UTF-8 header name, junk after `--B--`.
+    let mut body = b"--B\r\nContent-Type: text/plain\r\n\r\nnameless\r\n".to_vec();
+    body.extend_from_slice(b"--B\r\nContent-Disposition: form-field; name=\"a\"\r\n");
+    body.extend_from_slice("F\u{f8}\u{f8}: 1\r\n\r\nv\r\n--B--junk".as_bytes());
+    let strict = run(&["decode", "--json", "--content-type", CT, "-"], &body);
+    assert_eq!(strict.status.code(), Some(2));
+    assert!(
+        stderr(&strict).contains("MP_NO_DISPOSITION"),
+        "{}",
+        stderr(&strict)
+    );
+    let all = [
+        "--allow-missing-disposition",
+        "--allow-utf8-header-names",
+        "--allow-any-disposition-type",
+        "--allow-junk-after-close",
+    ];
+    // Each flag alone moves the error on; all four (or --lenient) accept.
+    for (n, want) in [
+        (1, "MP_HEADER_NAME"),
+        (2, "MP_DISPOSITION"),
+        (3, "MP_DELIMITER"),
+    ] {
+        let mut args = vec!["decode", "--json"];
+        args.extend_from_slice(&all[..n]);
+        args.extend_from_slice(&["--content-type", CT, "-"]);
+        let o = run(&args, &body);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
+    }
+    for flags in [
+        &all[..],
+        &["--lenient"][..],
+        &[
+            "--allow_missing_disposition",
+            "--allow_any_disposition_type",
+            "--allow_utf8_header_names",
+            "--allow_junk_after_close",
+        ][..],
+    ] {
+        let mut args = vec!["decode", "--json"];
+        args.extend_from_slice(flags);
+        args.extend_from_slice(&["--content-type", CT, "-"]);
+        let o = run(&args, &body);
+        assert!(o.status.success(), "{flags:?}: {}", stderr(&o));
+        let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+        assert_eq!(v["parts"][0]["name"], Value::Null, "{flags:?}");
+        assert_eq!(v["parts"][0]["size"], 8);
+        assert_eq!(v["parts"][1]["name"], "a");
+        assert_eq!(v["parts"][1]["headers"][1], json!(["f\u{f8}\u{f8}", "1"]));
+    }
+    // The table shows `-`; --extract leaves the part without a name out of fields.json (MP-F-05).
+    let o = run(&["decode", "--lenient", "--content-type", CT, "-"], &body);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o)
+            .lines()
+            .nth(1)
+            .is_some_and(|l| l.split_whitespace().nth(1) == Some("-")),
+        "{}",
+        stdout(&o)
+    );
+    let t = Tmp::new("nameless");
+    let out = t.path("out");
+    let o = run(
+        &[
+            "decode",
+            "--lenient",
+            "--extract",
+            out.to_str().unwrap(),
+            "--content-type",
+            CT,
+            "-",
+        ],
+        &body,
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let fields: Value =
+        serde_json::from_slice(&fs::read(out.join("fields.json")).unwrap()).unwrap();
+    assert_eq!(fields, json!({"fields": [["a", "v"]]}));
+}
+
+#[test]
 fn extract_writes_safe_names_only_inside_the_directory() {
     let t = Tmp::new("ex");
     let body = form(&[
