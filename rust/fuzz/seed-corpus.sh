@@ -48,8 +48,12 @@ for path in sorted(glob.glob(os.path.join(vectors, "multipart", "*", "*.json")))
             continue
         opts = case.get("options") or {}
         flags = (1 if opts.get("allow_preamble") else 0) | (2 if opts.get("allow_lf") else 0) | (4 if opts.get("allow_obs_fold") else 0)
+        more_names = ("allow_quoted_pairs", "allow_missing_disposition", "allow_any_disposition_type",
+                      "allow_junk_after_close", "allow_utf8_header_names")
+        more = sum(1 << i for i, n in enumerate(more_names) if opts.get(n))
         ct = case.get("content_type", "").encode()[:255]
-        write("multipart_chunked", case["id"], bytes([flags, 0, len(ct)]) + ct + body)
+        head = bytes([flags | (64 if more else 0), 0, len(ct)]) + ct + (bytes([more]) if more else b"")
+        write("multipart_chunked", case["id"], head + body)
     elif case["kind"] == "multipart-serialize":
         inp = case["input"]
         out = bytes([0]) + s8(inp["boundary"].encode())

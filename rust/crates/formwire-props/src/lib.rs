@@ -10,9 +10,13 @@
 //! writes the same layout from the shared vectors):
 //!
 //! - [`multipart_chunked`]: `flags, nsplits, ctlen, content-type[ctlen],
-//!   [4 limit bytes if flags & 8], nsplits x u16le split points, body`.
+//!   [more if flags & 64], [4 limit bytes if flags & 8], nsplits x u16le
+//!   split points, body`.
 //!   flags: 1 `allow_preamble`, 2 `allow_lf`, 4 `allow_obs_fold`, 8 small
-//!   limits, 16 also one byte at a time, 32 also with backpressure.
+//!   limits, 16 also one byte at a time, 32 also with backpressure, 64 a
+//!   `more` byte of flags follows: 1 `allow_quoted_pairs`, 2
+//!   `allow_missing_disposition`, 4 `allow_any_disposition_type`, 8
+//!   `allow_junk_after_close`, 16 `allow_utf8_header_names`.
 //! - [`urlencoded`]: `flags, nsplits, [2 limit bytes if flags & 1],
 //!   nsplits x u16le, body`.
 //! - [`encode_roundtrip`]: `flags, blen, boundary[blen]`, then entries
@@ -92,6 +96,8 @@ fn seed_of(data: &[u8]) -> u64 {
 pub enum Ev {
     Start {
         name: Vec<u8>,
+        /// `Part::has_name` (`false`: a part without a name, MP-H-06).
+        named: bool,
         filename: Option<Vec<u8>>,
         name_star: Option<Vec<u8>>,
         filename_star: Option<Vec<u8>>,
@@ -117,6 +123,7 @@ impl Log {
         match ev {
             Ok(Event::PartStart(p)) => self.evs.push(Ev::Start {
                 name: p.name_bytes().to_vec(),
+                named: p.has_name(),
                 filename: p.filename_bytes().map(<[u8]>::to_vec),
                 name_star: p.name_star().map(<[u8]>::to_vec),
                 filename_star: p.filename_star().map(<[u8]>::to_vec),
@@ -339,6 +346,7 @@ fn check_shape(evs: &[Ev], input: &[u8]) {
 /// Builds a [`multipart_chunked`] input.
 pub fn multipart_input(
     flags: u8,
+    more: u8,
     limits: [u8; 4],
     splits: &[u16],
     content_type: &[u8],
@@ -347,6 +355,9 @@ pub fn multipart_input(
     let ct = &content_type[..content_type.len().min(255)];
     let mut v = vec![flags, splits.len().min(255) as u8, ct.len() as u8];
     v.extend_from_slice(ct);
+    if flags & 64 != 0 {
+        v.push(more);
+    }
     if flags & 8 != 0 {
         v.extend_from_slice(&limits);
     }
@@ -359,10 +370,15 @@ pub fn multipart_input(
 
 /// Property: the multipart parser gives the same events (and the same
 /// error, at the same offset) fed whole, split at fuzzer-chosen points,
-/// one byte at a time, and with backpressure (MP-P-08); held-back data
-/// stays within the delimiter length; errors poison the parser; and a
-/// body the strict profile accepts reads the same with `allow_preamble`
-/// and `allow_obs_fold` (MP-R-02: those options only change rejections).
+/// one byte at a time, and with backpressure (MP-P-08), under any mix of
+/// the eight lenient flags; held-back data stays within the delimiter
+/// length; errors poison the parser; and a body the strict profile accepts
+/// reads the same with every option that only changes rejections turned
+/// on (MP-R-02): `allow_preamble`, `allow_obs_fold`,
+/// `allow_missing_disposition`, `allow_any_disposition_type`,
+/// `allow_junk_after_close`, `allow_utf8_header_names` (not `allow_lf`,
+/// which changes the reading of some valid bodies, nor
+/// `allow_quoted_pairs`, which changes a value's reading).
 pub fn multipart_chunked(data: &[u8]) {
     let mut b = Bytes(data);
     let (Some(flags), Some(nsplits), Some(ctlen)) = (b.u8(), b.u8(), b.u8()) else {
@@ -376,9 +392,20 @@ pub fn multipart_chunked(data: &[u8]) {
     opts.allow_preamble = flags & 1 != 0;
     opts.allow_lf = flags & 2 != 0;
     opts.allow_obs_fold = flags & 4 != 0;
+    if flags & 64 != 0 {
+        let Some(more) = b.u8() else { return };
+        opts.allow_quoted_pairs = more & 1 != 0;
+        opts.allow_missing_disposition = more & 2 != 0;
+        opts.allow_any_disposition_type = more & 4 != 0;
+        opts.allow_junk_after_close = more & 8 != 0;
+        opts.allow_utf8_header_names = more & 16 != 0;
+    }
     if flags & 8 != 0 {
         let Some(l) = b.take(4) else { return };
         opts.max_parts = u64::from(l[0] % 8);
+        opts.max_files = u64::from(l[0] >> 5);
+        opts.max_fields = u64::from(l[1] >> 5);
+        opts.max_total_field_bytes = u64::from(l[3]) + 8;
         opts.max_headers = u64::from(l[1] % 5);
         opts.max_header_bytes = u64::from(l[2]);
         opts.max_field_bytes = u64::from(l[3] & 0x3f);
@@ -411,14 +438,18 @@ pub fn multipart_chunked(data: &[u8]) {
         assert_eq!(whole, bp, "whole vs backpressure at {cuts:?}");
     }
     let accepted = !matches!(whole.last(), Some(Ev::Err(..)));
-    if accepted && !opts.allow_lf && !(opts.allow_preamble && opts.allow_obs_fold) {
-        let mut lenient = opts.clone();
-        lenient.allow_preamble = true;
-        lenient.allow_obs_fold = true;
+    let mut lenient = opts.clone();
+    lenient.allow_preamble = true;
+    lenient.allow_obs_fold = true;
+    lenient.allow_missing_disposition = true;
+    lenient.allow_any_disposition_type = true;
+    lenient.allow_junk_after_close = true;
+    lenient.allow_utf8_header_names = true;
+    if accepted && !opts.allow_lf && lenient != opts {
         let l = run_multipart(&content_type, &lenient, body, Delivery::Cuts(&cuts));
         assert_eq!(
             whole, l,
-            "allow_preamble/allow_obs_fold changed the reading of an accepted body"
+            "an option that only changes rejections changed the reading of an accepted body"
         );
     }
 }

@@ -83,6 +83,8 @@ fn inline_bytes(v: &Value, dir: &Path) -> Option<Vec<u8>> {
 struct MpSeed {
     content_type: Vec<u8>,
     flags: u8,
+    /// The `more` flags byte (see `formwire_props::multipart_input`).
+    more: u8,
     body: Vec<u8>,
     boundary: Vec<u8>,
 }
@@ -103,14 +105,21 @@ fn multipart_seeds() -> Vec<MpSeed> {
                 .and_then(Value::as_bool)
                 .unwrap_or(false)
         };
+        let more = u8::from(opt("allow_quoted_pairs"))
+            | u8::from(opt("allow_missing_disposition")) << 1
+            | u8::from(opt("allow_any_disposition_type")) << 2
+            | u8::from(opt("allow_junk_after_close")) << 3
+            | u8::from(opt("allow_utf8_header_names")) << 4;
         let flags = u8::from(opt("allow_preamble"))
             | u8::from(opt("allow_lf")) << 1
-            | u8::from(opt("allow_obs_fold")) << 2;
+            | u8::from(opt("allow_obs_fold")) << 2
+            | u8::from(more != 0) << 6;
         let boundary = formwire::multipart::boundary_from_content_type(&ct).unwrap_or_default();
         // The parser takes the header as a string; non-Latin-1 code points would not survive a byte length prefix.
         out.push(MpSeed {
             content_type: ct.into_bytes(),
             flags,
+            more,
             body,
             boundary,
         });
@@ -271,6 +280,10 @@ fn multipart_dict(boundary: &[u8]) -> Vec<Vec<u8>> {
         b"; name*=utf-8''x",
         b" \t\r\n x",
         b"\xc3\xa9\xff",
+        b"Content-Disposition:\r\n",
+        b"Content-Disposition: form-field; name=a\r\n",
+        b"F\xc3\xb8\xc3\xb8: 1\r\n",
+        b"--junk",
     ]
     .iter()
     .map(|t| t.to_vec())
@@ -298,6 +311,7 @@ fn multipart_chunked_seeded() {
         let mid = (s.body.len() / 2) as u16;
         let input = props::multipart_input(
             s.flags | 16 | 32,
+            s.more,
             [0; 4],
             &[mid, mid / 3],
             &s.content_type,
@@ -312,8 +326,21 @@ fn multipart_chunked_seeded() {
         body.truncate(4096);
         m.mutate(&mut body, &multipart_dict(&s.boundary), other);
         let mut flags = s.flags;
+        let mut more = s.more;
         if m.below(4) == 0 {
             flags ^= 1 << m.below(3);
+        }
+        // The lenient flags of the `more` byte (MP-R-02): flipped one at a
+        // time, or all drawn at random.
+        match m.below(8) {
+            0 => more ^= 1 << m.below(5),
+            1 => more = m.rng.next() as u8 & 31,
+            _ => {}
+        }
+        if more != 0 {
+            flags |= 64;
+        } else {
+            flags &= !64;
         }
         if m.below(4) == 0 {
             flags |= 8;
@@ -331,7 +358,7 @@ fn multipart_chunked_seeded() {
             m.rng.next() as u8,
         ];
         let splits = m.splits(body.len());
-        let input = props::multipart_input(flags, limits, &splits, &s.content_type, &body);
+        let input = props::multipart_input(flags, more, limits, &splits, &s.content_type, &body);
         check("multipart_chunked", props::multipart_chunked, &input);
     }
 }
