@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
-"""The ts-browser suite: the page tests (ts/browser/page-tests.js), then the shared vectors through the testee in
-Chromium (conformance/run --lang ts-browser, extra arguments passed on); one closing `N passed, N failed` over both."""
+"""The ts-browser suite, one closing `N passed, N failed` over its three parts:
+- the static import check of the runtime-neutral entry points (ts/browser/neutral-imports.mjs, Node, no browser);
+- the page tests in Chromium (ts/browser/page-tests.js, through ts/browser/testee.py --page-tests);
+- the shared vectors through the testee in Chromium (conformance/run --lang ts-browser, extra arguments passed on).
+"""
 
 from __future__ import annotations
 
@@ -22,11 +25,14 @@ def run(cmd: list[str]) -> tuple[int, int, int]:
 
 
 def main() -> int:
-    a = run([sys.executable, "ts/browser/testee.py", "--page-tests"])
-    b = run([sys.executable, "conformance/run", "--lang", "ts-browser", *sys.argv[1:]])
-    passed, failed = a[0] + b[0], a[1] + b[1]
+    parts = [
+        run(["node", "ts/browser/neutral-imports.mjs"]),
+        run([sys.executable, "ts/browser/testee.py", "--page-tests"]),
+        run([sys.executable, "conformance/run", "--lang", "ts-browser", *sys.argv[1:]]),
+    ]
+    passed, failed = sum(p[0] for p in parts), sum(p[1] for p in parts)
     print(f"{passed} passed, {failed} failed")
-    return 1 if failed or a[2] or b[2] else 0
+    return 1 if failed or any(p[2] for p in parts) else 0
 
 
 if __name__ == "__main__":
