@@ -1,6 +1,7 @@
-// Runtime-neutral tests in the page: the package's ESM build against the browser's own natives. Run by ts/browser/run
-// (window.__fwPageTests() returns the results; each test is one count in make test's ts-browser suite).
-import { formData, encodeFormData, parseMultipart, parseUrlencoded, serializeUrlencoded, FormwireError } from '/ts/dist/src/index.js';
+// Runtime-neutral tests in the page: the package's ESM build against the browser's own natives, in a page without an
+// import map (ts/browser/page.html). Run by ts/browser/testee.py --page-tests (window.__fwPageTests(env) returns the
+// results; each test is one count in make test's ts-browser suite).
+import { formData, encodeFormData, parseMultipart, parseUrlencoded, serializeUrlencoded, FormwireError, removeSpilledFiles } from '/ts/dist/src/index.js';
 import { clone, serialize, deserialize } from '/ts/dist/src/clone/index.js';
 
 const tests = [];
@@ -67,6 +68,20 @@ test('parseMultipart: errors carry code and offset (limit = 413 kind)', async ()
   }
 });
 
+test('formData() with the Node-only spill option rejects in the page (its lazy node:fs import fails) instead of hanging', async () => {
+  // ts/browser/node-refs.json: spill's import() calls are the only node: imports a browser can reach, and only so.
+  const enc = encodeFormData(sampleForm());
+  let error = null;
+  try {
+    await formData(enc.stream(), enc.contentType, { spill: { threshold: 1 } });
+  } catch (e) {
+    error = e;
+  }
+  if (error === null) throw new Error('formData() with spill resolved in a browser');
+  if (removeSpilledFiles() !== 0) throw new Error('removeSpilledFiles() found temp files');
+  return `${error.name}: ${error.message}`;
+});
+
 test('urlencoded: parse and serialize equal URLSearchParams', () => {
   const s = 'a=1&b=%C3%A9+x&c&=d&e=%zz&a=2';
   const ours = parseUrlencoded(s);
@@ -97,11 +112,12 @@ test('clone refuses what structuredClone refuses (functions) with a DataCloneErr
   eq(ours, native, 'error name');
 });
 
-window.__fwPageTests = async () => {
+// env: from testee.py.
+window.__fwPageTests = async (env = {}) => {
   const out = [];
   for (const [name, fn] of tests) {
     try {
-      const note = await fn();
+      const note = await fn(env);
       out.push({ name, ok: true, note: note ?? null });
     } catch (e) {
       out.push({ name, ok: false, note: String(e && e.stack || e) });

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The ts-browser suite, one closing `N passed, N failed` over its three parts:
 - the static import check of the runtime-neutral entry points (ts/browser/neutral-imports.mjs, Node, no browser);
-- the page tests in Chromium (ts/browser/page-tests.js, through ts/browser/testee.py --page-tests);
+- in Chromium (ts/browser/testee.py --page-tests): each of those entry points loaded in a page without an import map,
+  then the page tests (ts/browser/page-tests.js, with an HTTP/2 echo endpoint for the streamed fetch);
 - the shared vectors through the testee in Chromium (conformance/run --lang ts-browser, extra arguments passed on).
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,11 +27,11 @@ def run(cmd: list[str]) -> tuple[int, int, int]:
 
 
 def main() -> int:
-    parts = [
-        run(["node", "ts/browser/neutral-imports.mjs"]),
-        run([sys.executable, "ts/browser/testee.py", "--page-tests"]),
-        run([sys.executable, "conformance/run", "--lang", "ts-browser", *sys.argv[1:]]),
-    ]
+    with tempfile.TemporaryDirectory(prefix="formwire-ts-browser-") as tmp:
+        graph = str(Path(tmp) / "graph.json")
+        parts = [run(["node", "ts/browser/neutral-imports.mjs", "--graph-out", graph])]
+        parts.append(run([sys.executable, "ts/browser/testee.py", "--page-tests", "--graph", graph]))
+    parts.append(run([sys.executable, "conformance/run", "--lang", "ts-browser", *sys.argv[1:]]))
     passed, failed = sum(p[0] for p in parts), sum(p[1] for p in parts)
     print(f"{passed} passed, {failed} failed")
     return 1 if failed or any(p[2] for p in parts) else 0

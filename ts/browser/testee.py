@@ -4,6 +4,14 @@ handed to ts/dist/testee/testee.js running in a page (ts/browser/testee.html) se
 
 Chromium is Debian's package, launched and driven as interop/ does (interop/harness/chromium.py, DevTools protocol on
 a pipe). Used by conformance/langs/ts-browser.json.
+
+--page-tests [--ts DIR] [--graph FILE] (ts/browser/run.py): instead, one line per test and `N passed, N failed`:
+- each runtime-neutral entry point (ts/browser/neutral-imports.mjs --json: the "exports" subpaths with a "browser"
+  condition, as that condition resolves them) imported in a page of its own without an import map
+  (ts/browser/neutral.html): it must load, and the modules the page fetched must be the static walk's set;
+- the page tests (ts/browser/page-tests.js in ts/browser/page.html, no import map either).
+--ts DIR serves the package (package.json, dist/) from DIR instead of ts/, e.g. a scratch copy of a build; --graph
+FILE reads the entry points from neutral-imports.mjs --graph-out FILE instead of running it again.
 """
 
 from __future__ import annotations
@@ -11,6 +19,7 @@ from __future__ import annotations
 import functools
 import http.server
 import json
+import subprocess
 import sys
 import threading
 import time
@@ -22,6 +31,8 @@ from harness.chromium import Chromium, find_chromium  # noqa: E402
 
 # Only what the page loads is served.
 SERVED = ("/ts/dist/", "/ts/browser/", "/conformance/oracles/neutral.mjs")
+# Where /ts/ (but /ts/browser/) is served from: --ts DIR.
+TS_DIR = ROOT / "ts"
 
 
 class Handler(http.server.SimpleHTTPRequestHandler):
@@ -31,10 +42,23 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         ".mjs": "text/javascript",
     }
 
+    def translate_path(self, path):
+        p = Path(super().translate_path(path))
+        parts = p.relative_to(ROOT).parts if p.is_relative_to(ROOT) else ()
+        if len(parts) > 1 and parts[0] == "ts" and parts[1] != "browser":
+            return str(TS_DIR.joinpath(*parts[1:]))
+        return str(p)
+
+    def end_headers(self):
+        # Each page's module graph must be fetched again, so that the server sees it (the neutral-load tests).
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
     def do_GET(self):
         if not self.path.startswith(SERVED):
             self.send_error(404)
             return
+        self.server.fetched.append(self.path.split("?")[0])
         super().do_GET()
 
     def do_POST(self):
@@ -63,8 +87,16 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        # The browser drops the rest of a module graph's fetches once one fails (the neutral-load tests): quiet.
+        if not isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            super().handle_error(request, client_address)
+
+
 def serve() -> http.server.ThreadingHTTPServer:
-    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Handler, directory=str(ROOT)))
+    srv = Server(("127.0.0.1", 0), functools.partial(Handler, directory=str(ROOT)))
+    srv.fetched = []  # paths of the GETs, in order
     threading.Thread(target=srv.serve_forever, daemon=True).start()
     return srv
 
@@ -86,26 +118,78 @@ def open_page(srv) -> Chromium:
         time.sleep(0.1)
 
 
-def page_tests() -> int:
-    """ts/browser/page-tests.js in the page: one line per test, then `N passed, N failed`."""
+def neutral_entries(graph: str | None) -> list[dict]:
+    """The runtime-neutral entry points and their static module sets: from --graph FILE (written by run.py's
+    neutral-imports.mjs --graph-out), or neutral-imports.mjs --json run here."""
+    if graph:
+        return json.loads(Path(graph).read_text())["entries"]
+    p = subprocess.run(
+        ["node", str(ROOT / "ts/browser/neutral-imports.mjs"), "--ts", str(TS_DIR), "--json"],
+        stdout=subprocess.PIPE,
+        text=True,
+        check=True,
+    )
+    return json.loads(p.stdout)["entries"]
+
+
+def neutral_load(br: Chromium, srv, base: str, e: dict) -> dict:
+    """One entry point imported in a fresh page without an import map: it loads, the page fetched exactly its static
+    graph, and it tried to load nothing else (a node: URL shows in the DevTools log, even from a caught import())."""
+    name = f"'{e['spec']}' ({e['file']}) loads in a page without an import map, fetching its static graph and no node:"
+    br.navigate(f"{base}/ts/browser/neutral.html")
+    srv.fetched.clear()
+    while not br.events.empty():  # the events of the navigation
+        br.events.get()
+    r = br.evaluate(f"window.__fwLoad({json.dumps('/ts/' + e['file'])})", timeout=60)
+    br.evaluate("new Promise((r) => setTimeout(r, 100))")  # a late import() of the entry's evaluation
+    attempts = []
+    while not br.events.empty():
+        ev = br.events.get()
+        url = ev.get("params", {}).get("entry", {}).get("url") if ev.get("method") == "Log.entryAdded" else None
+        if url and not url.startswith(base + "/"):
+            attempts.append(url)
+    fetched = sorted({p[len("/ts/dist/src/") :] for p in srv.fetched if p.startswith("/ts/dist/src/")})
+    others = [p for p in srv.fetched if not p.startswith("/ts/dist/src/")]
+    problems = []
+    if not r["ok"]:
+        problems.append(r["error"])
+    if attempts:
+        problems.append(f"tried to load {sorted(set(attempts))}")
+    if r["ok"] and (fetched != e["modules"] or others):
+        problems.append(f"fetched {fetched + others}, the static walk has {e['modules']}")
+    if problems:
+        return {"name": name, "ok": False, "note": "; ".join(problems)}
+    return {"name": name, "ok": True, "note": f"{len(fetched)} modules, {r['exports']} exports"}
+
+
+def page_tests(graph: str | None) -> int:
+    """The neutral-load tests and ts/browser/page-tests.js: one line per test, then `N passed, N failed`."""
+    entries = neutral_entries(graph)
     srv = serve()
-    br = open_page(srv)
+    base = f"http://127.0.0.1:{srv.server_address[1]}"
+    exe = find_chromium()
+    if exe is None:
+        sys.exit("ts-browser: chromium not found (interop/setup installs Debian's chromium)")
+    br = Chromium(exe)
+    results = []
     try:
-        r = br.call(
-            "Runtime.evaluate",
-            session=True,
-            timeout=120,
-            awaitPromise=True,
-            returnByValue=True,
-            expression="window.__fwPageTests()",
-        )
+        br.start("about:blank")
+        br.call("Log.enable", session=True)
+        done = set()
+        for e in entries:
+            if e["file"] in done:
+                continue
+            done.add(e["file"])
+            results.append(neutral_load(br, srv, base, e))
+        br.navigate(f"{base}/ts/browser/page.html")
+        ready = br.evaluate("window.__fwReady", timeout=60)
+        if ready is True:
+            results += br.evaluate("window.__fwPageTests({})", timeout=120)
+        else:
+            results.append({"name": "the page tests load (ts/browser/page.html)", "ok": False, "note": ready})
     finally:
         br.close()
         srv.shutdown()
-    if "exceptionDetails" in r:
-        print(json.dumps(r["exceptionDetails"])[:2000])
-        return 1
-    results = r["result"]["value"]
     for t in results:
         note = f" ({t['note']})" if t["note"] else ""
         print(f"{'ok' if t['ok'] else 'FAIL'} {t['name']}{note}")
@@ -115,8 +199,12 @@ def page_tests() -> int:
 
 
 def main() -> int:
-    if sys.argv[1:] == ["--page-tests"]:
-        return page_tests()
+    global TS_DIR
+    args = sys.argv[1:]
+    if "--ts" in args:
+        TS_DIR = Path(args[args.index("--ts") + 1]).resolve()
+    if "--page-tests" in args:
+        return page_tests(args[args.index("--graph") + 1] if "--graph" in args else None)
     srv = serve()
     br = open_page(srv)
     print(f"ts-browser: {br.version}", file=sys.stderr)
