@@ -43,16 +43,49 @@ test('encodeFormData() output is read back by the browser Response.formData()', 
   eq(await flat(native), await flat(await new Response(sampleForm()).formData()), 'entries');
 });
 
-test('encodeFormData() posted with fetch (streamed with duplex: half where the browser allows it) and parsed back', async () => {
+test('encodeFormData() streamed with fetch(duplex: \'half\') over HTTP/2: sent before the body was complete, no Content-Length, parsed back by formData()', async (env) => {
+  if (!env.h2) throw new Error('no HTTP/2 echo endpoint (testee.py starts ts/browser/h2-echo.mjs)');
   const enc = encodeFormData(sampleForm());
-  let res, how = 'stream';
+  const id = crypto.randomUUID();
+  let seen = null;
+  // The body's end is held back until the server says it has bytes of this request while it is still open: were
+  // the body buffered before sending, that answer could not come (the server times out) and the test fails.
+  const gate = new TransformStream({
+    async flush() {
+      seen = await (await fetch(`${env.h2}/seen?id=${id}`)).json();
+    },
+  });
+  let res;
   try {
-    res = await fetch('/echo', { method: 'POST', body: enc.stream(), duplex: 'half', headers: { 'content-type': enc.contentType } });
+    res = await fetch(`${env.h2}/echo?id=${id}`, { method: 'POST', body: enc.stream().pipeThrough(gate), duplex: 'half', headers: { 'content-type': enc.contentType } });
   } catch (e) {
-    // Chromium streams request bodies only over HTTP/2 (or QUIC); the loopback server is HTTP/1.1.
-    how = `bytes (stream refused: ${e.message})`;
-    res = await fetch('/echo', { method: 'POST', body: await enc.bytes(), headers: { 'content-type': enc.contentType } });
+    throw new Error(`the browser refused the streamed body over HTTP/2: ${e.message}`);
   }
+  if (!res.ok) throw new Error(`echo: HTTP ${res.status}`);
+  const up = JSON.parse(res.headers.get('x-formwire-upload'));
+  if (!seen || seen.timeout || !(seen.bytes > 0) || seen.ended) throw new Error(`not streamed: the server saw ${JSON.stringify(seen)} before the body's end`);
+  if (up.httpVersion !== '2.0') throw new Error(`HTTP ${up.httpVersion}`);
+  if (up.contentLength !== null || up.transferEncoding !== null) throw new Error(`a streamed body was sent with content-length ${up.contentLength}, transfer-encoding ${up.transferEncoding}`);
+  if (up.bytes !== enc.contentLength) throw new Error(`the server got ${up.bytes} bytes, contentLength is ${enc.contentLength}`);
+  const echoed = new Uint8Array(await res.arrayBuffer());
+  if (echoed.length !== enc.contentLength) throw new Error(`echoed ${echoed.length} bytes`);
+  const ours = await formData(new Response(echoed).body, res.headers.get('content-type'));
+  eq(await flat(ours), await flat(await new Response(sampleForm()).formData()), 'entries');
+  return `HTTP/${up.httpVersion}, ${up.bytes} bytes in ${up.chunks} DATA chunks, no content-length; ${seen.bytes} bytes at the server before the body ended`;
+});
+
+test('encodeFormData() posted with fetch over HTTP/1.1 as bytes with Content-Length (the fallback where a streamed body is refused) and parsed back', async () => {
+  const enc = encodeFormData(sampleForm());
+  let how;
+  try {
+    // Chromium streams request bodies only over HTTP/2 or QUIC; the page's own server is HTTP/1.1.
+    await (await fetch('/echo', { method: 'POST', body: enc.stream(), duplex: 'half', headers: { 'content-type': enc.contentType } })).arrayBuffer();
+    how = 'a streamed body was accepted over HTTP/1.1 too';
+  } catch (e) {
+    how = `streamed body refused over HTTP/1.1 (${e.message})`;
+  }
+  const fallback = encodeFormData(sampleForm());
+  const res = await fetch('/echo', { method: 'POST', body: await fallback.bytes(), headers: { 'content-type': fallback.contentType } });
   const ours = await formData(res.body, res.headers.get('content-type'));
   eq(await flat(ours), await flat(await new Response(sampleForm()).formData()), 'entries');
   return how;
@@ -112,7 +145,7 @@ test('clone refuses what structuredClone refuses (functions) with a DataCloneErr
   eq(ours, native, 'error name');
 });
 
-// env: from testee.py.
+// env: {h2: the HTTP/2 echo origin (ts/browser/h2-echo.mjs)}, from testee.py.
 window.__fwPageTests = async (env = {}) => {
   const out = [];
   for (const [name, fn] of tests) {

@@ -9,7 +9,9 @@ a pipe). Used by conformance/langs/ts-browser.json.
 - each runtime-neutral entry point (ts/browser/neutral-imports.mjs --json: the "exports" subpaths with a "browser"
   condition, as that condition resolves them) imported in a page of its own without an import map
   (ts/browser/neutral.html): it must load, and the modules the page fetched must be the static walk's set;
-- the page tests (ts/browser/page-tests.js in ts/browser/page.html, no import map either).
+- the page tests (ts/browser/page-tests.js in ts/browser/page.html, no import map either), with an HTTP/2 echo
+  endpoint (ts/browser/h2-echo.mjs: Node's http2, TLS with a certificate made at start, 127.0.0.1 only) that
+  Chromium trusts through --ignore-certificate-errors-spki-list, for fetch() with a streamed body.
 --ts DIR serves the package (package.json, dist/) from DIR instead of ts/, e.g. a scratch copy of a build; --graph
 FILE reads the entry points from neutral-imports.mjs --graph-out FILE instead of running it again.
 """
@@ -27,6 +29,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "interop"))
+from harness import chromium as chromium_harness  # noqa: E402
 from harness.chromium import Chromium, find_chromium  # noqa: E402
 
 # Only what the page loads is served.
@@ -118,6 +121,16 @@ def open_page(srv) -> Chromium:
         time.sleep(0.1)
 
 
+def h2_info(p: subprocess.Popen) -> dict:
+    """ts/browser/h2-echo.mjs (started by the caller, so that it starts while the entry points are read) prints
+    {port, spki} once it listens, and exits when its stdin closes."""
+    line = p.stdout.readline()
+    if not line:
+        p.kill()
+        sys.exit("ts-browser: ts/browser/h2-echo.mjs did not start")
+    return json.loads(line)
+
+
 def neutral_entries(graph: str | None) -> list[dict]:
     """The runtime-neutral entry points and their static module sets: from --graph FILE (written by run.py's
     neutral-imports.mjs --graph-out), or neutral-imports.mjs --json run here."""
@@ -164,12 +177,17 @@ def neutral_load(br: Chromium, srv, base: str, e: dict) -> dict:
 
 def page_tests(graph: str | None) -> int:
     """The neutral-load tests and ts/browser/page-tests.js: one line per test, then `N passed, N failed`."""
+    h2 = subprocess.Popen(["node", str(ROOT / "ts/browser/h2-echo.mjs")], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     entries = neutral_entries(graph)
+    h2info = h2_info(h2)
     srv = serve()
     base = f"http://127.0.0.1:{srv.server_address[1]}"
     exe = find_chromium()
     if exe is None:
         sys.exit("ts-browser: chromium not found (interop/setup installs Debian's chromium)")
+    # Chromium trusts the echo endpoint's certificate by its key (made by h2-echo.mjs at start) and no other; the
+    # harness's flags are read when the browser starts, so this process's browser alone gets the extra one.
+    chromium_harness.FLAGS = [*chromium_harness.FLAGS, f"--ignore-certificate-errors-spki-list={h2info['spki']}"]
     br = Chromium(exe)
     results = []
     try:
@@ -184,12 +202,15 @@ def page_tests(graph: str | None) -> int:
         br.navigate(f"{base}/ts/browser/page.html")
         ready = br.evaluate("window.__fwReady", timeout=60)
         if ready is True:
-            results += br.evaluate("window.__fwPageTests({})", timeout=120)
+            env = {"h2": f"https://127.0.0.1:{h2info['port']}"}
+            results += br.evaluate(f"window.__fwPageTests({json.dumps(env)})", timeout=120)
         else:
             results.append({"name": "the page tests load (ts/browser/page.html)", "ok": False, "note": ready})
     finally:
         br.close()
         srv.shutdown()
+        h2.stdin.close()
+        h2.wait(10)
     for t in results:
         note = f" ({t['note']})" if t["note"] else ""
         print(f"{'ok' if t['ok'] else 'FAIL'} {t['name']}{note}")
