@@ -105,8 +105,10 @@ def suites() -> list[Suite]:
             "plain",
             "ts/runtimes/package.json",
         ),
-        # The page tests (ts/browser/page-tests.js: formData, encodeFormData + fetch, clone against the browser's
-        # natives) and the testee in headless Chromium (ts/browser/testee.py: the ESM build in a page, over DevTools).
+        # The static import check of the runtime-neutral entry points (ts/browser/neutral-imports.mjs), each of them
+        # loaded in a page without an import map, the page tests (ts/browser/page-tests.js: formData, encodeFormData +
+        # fetch streamed to a loopback HTTP/2 echo, clone against the browser's natives) and the testee in headless
+        # Chromium (ts/browser/testee.py: the ESM build in a page, over DevTools).
         # The first run installs Debian's chromium through interop/setup (about 2.5 minutes here). --quick (whole,
         # byte by byte, 8 random splits): with one DevTools round trip per request, every split point takes over 15
         # minutes here; the full run by hand: python3 conformance/run --lang ts-browser -j 2
