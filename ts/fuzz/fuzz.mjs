@@ -33,7 +33,7 @@ const { serialize } = await import(join(DIST, 'src/clone/serialize.js'));
 const { describe: neutral } = await import(join(DIST, 'testee/neutral.js'));
 const { isStackOverflow } = await import(join(DIST, 'src/clone/stack.js'));
 const { FormwireError, MultipartParser, boundaryFromContentType, defaultIndexOf } = await import(join(DIST, 'src/index.js'));
-const { ERROR_CODES } = await import(join(DIST, 'src/core/registry.js'));
+const { ERROR_CODES, OPTION_NAMES } = await import(join(DIST, 'src/core/registry.js'));
 
 const args = process.argv.slice(2);
 const arg = (name, d) => {
@@ -354,17 +354,17 @@ function multipartSeeds() {
   return seeds;
 }
 
-const CAMEL = {
-  allow_preamble: 'allowPreamble', allow_lf: 'allowLf', allow_obs_fold: 'allowObsFold', allow_quoted_pairs: 'allowQuotedPairs',
-  max_boundary_bytes: 'maxBoundaryBytes', max_parts: 'maxParts', max_headers: 'maxHeaders', max_header_bytes: 'maxHeaderBytes',
-  max_field_bytes: 'maxFieldBytes', max_total_field_bytes: 'maxTotalFieldBytes', max_file_bytes: 'maxFileBytes', max_total_bytes: 'maxTotalBytes',
-};
+// Spec option names -> TypeScript names, from the generated registry: every flag and limit is drawn.
+const CAMEL = OPTION_NAMES.multipart;
+const FLAGS = Object.entries(CAMEL).filter(([k]) => k.startsWith('allow_')).map(([, v]) => v);
+// The flags added with issues #16 and #17: each only accepts more, so a body accepted without them reads the same with them.
+const WIDENING = ['allowMissingDisposition', 'allowAnyDispositionType', 'allowJunkAfterClose', 'allowUtf8HeaderNames'];
 function multipartOptions(fromVector) {
   const o = {};
   for (const [k, v] of Object.entries(fromVector)) if (CAMEL[k]) o[CAMEL[k]] = v === null ? Infinity : v;
-  if (int(3) === 0) for (const f of ['allowPreamble', 'allowLf', 'allowObsFold', 'allowQuotedPairs']) if (int(2)) o[f] = true;
+  if (int(3) === 0) for (const f of FLAGS) if (int(2)) o[f] = true;
   if (int(4) === 0) {
-    const lim = pick(['maxParts', 'maxHeaders', 'maxHeaderBytes', 'maxFieldBytes', 'maxTotalFieldBytes', 'maxFileBytes', 'maxTotalBytes']);
+    const lim = pick(['maxParts', 'maxFiles', 'maxFields', 'maxHeaders', 'maxHeaderBytes', 'maxFieldBytes', 'maxTotalFieldBytes', 'maxFileBytes', 'maxTotalBytes']);
     o[lim] = pick([0, 1, 2, 5, 17, 64, 100]);
   }
   return o;
@@ -401,7 +401,8 @@ function parseWith(ct, input, opts, cuts, search) {
 }
 
 function mpExtra(b, at) {
-  const pieces = ['\r\n', '--', '\r\n\r\n', 'Content-Disposition: form-data; name="a"\r\n', '; filename="x\\"y"', ' \t', '\n', '"', '\\', '=?utf-8?', "name*=UTF-8''%C3%A9", 'Content-Type: text/plain\r\n'];
+  const pieces = ['\r\n', '--', '\r\n\r\n', 'Content-Disposition: form-data; name="a"\r\n', '; filename="x\\"y"', ' \t', '\n', '"', '\\', '=?utf-8?', "name*=UTF-8''%C3%A9", 'Content-Type: text/plain\r\n',
+    'Content-Disposition: \r\n', 'Content-Disposition: form-field; name="a"\r\n', 'F\xc3\xb8\xc3\xb8: 1\r\n', '\xc3\x98', '--junk'];
   const p = Buffer.from(pick(pieces), 'latin1');
   b.splice(at, 0, ...p);
   return b;
@@ -426,7 +427,15 @@ function fuzzMultipart(budgetMs) {
     if (!whole.ok) {
       const bad = checkCoded(whole.e, Infinity, MP_CODES);
       if (bad) { finding('multipart', input, bad, `${ct}\n${show(opts)}\n${errShow(whole.e)}`); continue; }
-    } else accepted++;
+    } else {
+      accepted++;
+      const wider = { ...opts };
+      for (const f of WIDENING) wider[f] = true;
+      const w = parseWith(ct, input, wider, [], 'scan');
+      if (!w.ok || JSON.stringify(w.n) !== JSON.stringify(whole.n)) {
+        finding('multipart', input, 'accepted body reads otherwise with the widening flags', `${ct}\n${show(opts)}\n${w.ok ? 'other parts' : errShow(w.e)}`);
+      }
+    }
     const splits = [];
     if (input.length <= 2048 && int(3) === 0) splits.push(Array.from({ length: Math.max(0, input.length - 1) }, (_, i) => i + 1));
     for (let k = 0; k < 2; k++) {
