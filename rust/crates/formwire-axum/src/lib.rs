@@ -23,9 +23,13 @@
 //! let app: Router = Router::new().route("/upload", post(upload));
 //! ```
 //!
-//! Limits come from [`MultipartOptions`] in the request's extensions
+//! Limits and the named lenient options (`allow_preamble`, ...,
+//! `allow_missing_disposition`, `allow_utf8_header_names`: MP-R-02) come
+//! from [`MultipartOptions`] in the request's extensions
 //! (`.layer(axum::Extension(MultipartOptions(options)))`), else formwire's
-//! defaults. axum's own body limit (`DefaultBodyLimit`, 2 MB unless the app
+//! defaults (strict). [`SpooledForm`] skips a part without a name
+//! (`allow_missing_disposition`, MP-F-05); [`Multipart`] hands it out
+//! (`part.has_name()` is `false`). axum's own body limit (`DefaultBodyLimit`, 2 MB unless the app
 //! changes it, as for axum's own `Multipart`) applies and is a 413 too.
 //!
 //! [`SpooledForm`] is the whole form at once, as `axum::Form` or

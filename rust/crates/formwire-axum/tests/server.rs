@@ -237,3 +237,63 @@ async fn spooled_form_on_a_current_thread_runtime() {
     .await;
     assert_eq!((s, b.as_str()), (200, "a=1;b=22;"));
 }
+
+/// The lenient options reach both extractors through `MultipartOptions`; `Multipart` hands out a part without a
+/// name, `SpooledForm` skips it (MP-F-05) but still counts it (a field for `max_fields`).
+#[tokio::test(flavor = "current_thread")]
+async fn lenient_options_reach_both_extractors() {
+    use formwire_axum::SpooledForm;
+    async fn streamed(mut form: Multipart) -> Result<String, FormError> {
+        let mut out = String::new();
+        while let Some(mut part) = form.next_part().await? {
+            let name = if part.has_name() {
+                part.name().into_owned()
+            } else {
+                "<none>".to_owned()
+            };
+            while part.chunk().await?.is_some() {}
+            out.push_str(&format!("{name};"));
+        }
+        Ok(out)
+    }
+    async fn fields(SpooledForm(form): SpooledForm) -> String {
+        form.fields().map(|(n, v)| format!("{n}={v};")).collect()
+    }
+    let mut lenient = Options::default();
+    lenient.allow_missing_disposition = true;
+    lenient.allow_any_disposition_type = true;
+    lenient.allow_junk_after_close = true;
+    lenient.allow_utf8_header_names = true;
+    let mut two = lenient.clone();
+    two.max_fields = 2;
+    let app = Router::new()
+        .route("/strict", post(streamed))
+        .route(
+            "/stream",
+            post(streamed).layer(Extension(MultipartOptions(lenient.clone()))),
+        )
+        .route(
+            "/spool",
+            post(fields).layer(Extension(MultipartOptions(lenient))),
+        )
+        .route("/two", post(fields).layer(Extension(MultipartOptions(two))));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    let body = format!(
+        "{}--B\r\nF\u{f8}\u{f8}: 1\r\n\r\nnameless\r\n\
+         --B\r\nContent-Disposition: form-field; name=\"b\"\r\n\r\n2\r\n--B--junk",
+        part("a", "1")
+    );
+    let ct = "multipart/form-data; boundary=B";
+    let (s, b) = post_to(port, "/strict", ct, body.clone().into_bytes()).await;
+    assert_eq!(s, 400, "{b}");
+    assert!(b.contains("\"code\":\"MP_HEADER_NAME\""), "{b}");
+    let (s, b) = post_to(port, "/stream", ct, body.clone().into_bytes()).await;
+    assert_eq!((s, b.as_str()), (200, "a;<none>;b;"));
+    let (s, b) = post_to(port, "/spool", ct, body.clone().into_bytes()).await;
+    assert_eq!((s, b.as_str()), (200, "a=1;b=2;"));
+    let (s, b) = post_to(port, "/two", ct, body.into_bytes()).await;
+    assert_eq!(s, 413, "{b}");
+    assert!(b.contains("\"code\":\"MP_LIMIT_FIELDS\""), "{b}");
+}
