@@ -23,6 +23,15 @@
 //! adapter's `form_data()`. `spool` (feature `spool`) collects a whole form
 //! with large files in owner-only temp files instead.
 //!
+//! The parser is strict by default (the WPT fetch profile); leniency is
+//! only by the named flags of [`Options`] (MP-R-02, all off): `allow_preamble`,
+//! `allow_lf`, `allow_obs_fold`, `allow_quoted_pairs`,
+//! `allow_missing_disposition`, `allow_any_disposition_type`,
+//! `allow_junk_after_close`, `allow_utf8_header_names`, freely combined. With
+//! `allow_missing_disposition` a part may have no name ([`Part::has_name`]):
+//! events and part readers deliver it, [`FormData`] and `spool` skip it
+//! (MP-F-05), every limit counts it as a field.
+//!
 //! # Example
 //!
 //! ```
