@@ -79,6 +79,8 @@ _CALLBACKS = (
 
 
 class _ZeroCopyMultipartParser(_shim.MultipartParser):
+    _WRITTEN_NAMES = False  # Starlette lowercases the header names itself
+
     def __init__(
         self, boundary: bytes | str, callbacks: Any = None, max_size: float = float("inf"), **options: Any
     ) -> None:
