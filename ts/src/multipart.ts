@@ -19,8 +19,8 @@ import {
 import { encodeUtf8, type TextCodec } from './core/utf8.js';
 import { parseMimeType } from './core/mime.js';
 import { UrlencodedParser, type UrlencodedOptions } from './core/urlencoded.js';
-import { sourceOf, toBytes, contentTypeOf, type BodySource, type ChunkSource } from './adapters/web.js';
-import { bufferRuntime, nativeIndexOf, runtimeText, runtimeUtf8 } from './adapters/node.js';
+import { sourceOf, toBytes, contentTypeOf, POLL_END, type BodySource, type ChunkSource } from './adapters/web.js';
+import { bufferRuntime, nativeIndexOf, runtimeText, runtimeUtf8, NodeSource } from './adapters/node.js';
 import { spillEnv, type SpillEnv, type SpillHandle, type SpillOptions } from './adapters/spill.js';
 
 export type { SpillOptions } from './adapters/spill.js';
@@ -94,6 +94,16 @@ function view(c: Uint8Array, a: number, b: number): Uint8Array {
 }
 
 /**
+ * Something waiting for the driver's queue (a part's reader, a part iterator, the parts iterator, the batches
+ * iterator): `pulled()` is its answer taken from the queue, or undefined while it needs more input.
+ */
+interface Puller {
+  pulled(): unknown;
+  /** The pull failed (a parse or source error, or a read past the end): told before the promise rejects. */
+  failed(e: unknown): void;
+}
+
+/**
  * Pulls source chunks on demand and queues the parser's events (bounded by one source chunk). Queue entries:
  * a PartInfo; body data as three entries (chunk, start, end); PART_END; END.
  */
@@ -110,9 +120,13 @@ class Driver implements MultipartHandler {
   finished = false;
   /** @internal */
   cur: Part | null = null;
-  /** A source chunk is on its way; callers meanwhile wait in `waiters`. */
+  /** A source chunk is on its way for `puller`; other callers meanwhile wait in `waiters`. */
   private pulling = false;
+  private puller: Puller | null = null;
   private waiters: Array<() => void> = [];
+  /** next()'s handlers, made once per driver (no closure per chunk). */
+  private readonly onChunk = (r: IteratorResult<unknown>): unknown => this.arrived(r);
+  private readonly onSourceError = (e: unknown): never => this.sourceFailed(e);
 
   constructor(boundary: Uint8Array, options: MultipartOptions, src: ChunkSource) {
     this.parser = new MultipartParser(boundary, this, options);
@@ -135,62 +149,91 @@ class Driver implements MultipartHandler {
   }
 
   /**
-   * Feed the parser one more source chunk (called when every queued event was taken), then return `then()`'s
-   * answer; rejects with the parse or source error (after calling `fail`). The only promise added per source chunk
-   * is this one. A call made while a chunk is on its way waits for it, then runs its `then`.
+   * `p`'s answer (called when `p.pulled()` found every queued event taken): feeds the parser source chunks until
+   * `p.pulled()` has one, synchronously while the source has chunks at hand (`poll`: no promise per chunk but the
+   * one returned), else through the source's `next()` (then the only promise added per chunk is the one returned).
+   * Rejects with the parse or source error, after `p.failed`. A call made while a chunk is on its way waits for it.
    */
-  pullThen<T>(then: () => T | PromiseLike<T>, fail?: (e: unknown) => void): Promise<T> {
-    if (this.pulling) {
-      const w = new Promise<void>((resolve) => this.waiters.push(resolve)).then(then);
-      if (fail !== undefined) w.catch(fail);
-      return w;
-    }
-    let early: unknown = null;
-    if (this.err !== null) early = this.err;
-    else if (this.finished) early = new Error('formwire: read past the end of the body');
-    if (early !== null) {
-      fail?.(early);
-      return Promise.reject(early);
-    }
-    this.q.length = 0;
-    this.qh = 0;
-    this.pulling = true;
-    return this.src.next().then(
-      (r) => {
-        this.fed(r, fail);
-        return then();
-      },
-      (e) => {
-        this.pulling = false;
+  pull(p: Puller): Promise<unknown> {
+    if (this.pulling) return this.later(p);
+    const src = this.src;
+    for (;;) {
+      let early: unknown = null;
+      if (this.err !== null) early = this.err;
+      else if (this.finished) early = new Error('formwire: read past the end of the body');
+      if (early !== null) {
+        p.failed(early);
+        return Promise.reject(early);
+      }
+      this.q.length = 0;
+      this.qh = 0;
+      if (src.poll === undefined) break;
+      let c: unknown;
+      try {
+        c = src.poll();
+      } catch (e) {
         this.err = e;
-        this.wake();
-        fail?.(e);
-        throw e;
-      },
-    );
+        p.failed(e);
+        return Promise.reject(e);
+      }
+      if (c === null) break;
+      this.feed(c);
+      let v: unknown;
+      try {
+        v = p.pulled();
+      } catch (e) {
+        return Promise.reject(e);
+      }
+      if (v !== undefined) return Promise.resolve(v);
+      // nothing for p in that chunk (or a parse error with nothing queued before it: answered at the top)
+    }
+    this.pulling = true;
+    this.puller = p;
+    return src.next().then(this.onChunk, this.onSourceError);
   }
 
-  private fed(r: IteratorResult<unknown>, fail: ((e: unknown) => void) | undefined): void {
-    this.pulling = false;
+  /** A chunk, or POLL_END, to the parser; a parse error is kept (the events queued before it are delivered first). */
+  private feed(c: unknown): void {
     try {
-      if (r.done) {
+      if (c === POLL_END) {
         this.finished = true;
         this.src.finish();
         this.parser.end();
       } else {
-        this.parser.write(toBytes(r.value));
+        this.parser.write(toBytes(c));
       }
     } catch (e) {
       this.err = e;
       this.cancel();
-      // events queued before the error are delivered first; the next pull rejects
-      if (this.qh === this.q.length) {
-        this.wake();
-        fail?.(e);
-        throw e;
-      }
     }
+  }
+
+  private arrived(r: IteratorResult<unknown>): unknown {
+    const p = this.puller!;
+    this.pulling = false;
+    this.puller = null;
+    this.feed(r.done ? POLL_END : r.value);
     this.wake();
+    const v = p.pulled();
+    return v !== undefined ? v : this.pull(p);
+  }
+
+  private sourceFailed(e: unknown): never {
+    const p = this.puller!;
+    this.pulling = false;
+    this.puller = null;
+    this.err = e;
+    this.wake();
+    p.failed(e);
+    throw e;
+  }
+
+  /** Wait for the chunk on its way, then answer `p` (rare: two reads at once). */
+  private later(p: Puller): Promise<unknown> {
+    return new Promise<void>((resolve) => this.waiters.push(resolve)).then(() => {
+      const v = p.pulled();
+      return v !== undefined ? v : this.pull(p);
+    });
   }
 
   private wake(): void {
@@ -210,7 +253,8 @@ class Driver implements MultipartHandler {
 export class Part implements AsyncIterable<Uint8Array> {
   /** Header information: name, filename, headers, … */
   readonly info: PartInfo;
-  private readonly driver: Driver;
+  /** @internal */
+  readonly driver: Driver;
   private done = false;
   private skipped = false;
   private _body: ReadableStream<Uint8Array> | null = null;
@@ -273,8 +317,8 @@ export class Part implements AsyncIterable<Uint8Array> {
     if (!this.done) this.skipped = true;
   }
 
-  /** The next buffered chunk of the body (a view), null at its end, or undefined when more input is needed. */
-  private take(): Uint8Array | null | undefined {
+  /** @internal The next buffered chunk of the body (a view), null at its end, or undefined when more input is needed. */
+  take(): Uint8Array | null | undefined {
     if (this.skipped) throw new Error('formwire: part body read after moving to the next part');
     if (this.done) return null;
     const held = this.held;
@@ -310,30 +354,19 @@ export class Part implements AsyncIterable<Uint8Array> {
     } catch (e) {
       return Promise.reject(e);
     }
-    return this.driver.pullThen(this.readStep);
+    return this.driver.pull(this) as Promise<Uint8Array | null>;
   }
 
-  private readonly readStep = (): Uint8Array | null | Promise<Uint8Array | null> => {
-    const v = this.take();
-    return v !== undefined ? v : this.driver.pullThen(this.readStep);
-  };
+  /** @internal Puller (read()): the next chunk from the driver's queue. */
+  pulled(): Uint8Array | null | undefined {
+    return this.take();
+  }
+
+  /** @internal */
+  failed(): void {}
 
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
-    const step = (): IteratorResult<Uint8Array> | Promise<IteratorResult<Uint8Array>> => {
-      const v = this.take();
-      if (v === undefined) return this.driver.pullThen(step);
-      return v === null ? DONE : { done: false, value: v };
-    };
-    const next = (): Promise<IteratorResult<Uint8Array>> => {
-      try {
-        const v = this.take();
-        if (v !== undefined) return Promise.resolve(v === null ? DONE : { done: false, value: v });
-      } catch (e) {
-        return Promise.reject(e);
-      }
-      return this.driver.pullThen(step);
-    };
-    return { next, return: () => Promise.resolve(DONE) };
+    return new PartIterator(this);
   }
 
   /** The body as a backpressured ReadableStream (pulls from the source only when read). */
@@ -480,22 +513,88 @@ export class Part implements AsyncIterable<Uint8Array> {
 }
 
 /**
+ * `for await (const chunk of part)`: a class (methods on its prototype), not closures made per part, so the
+ * optimized code of a caller's loop embeds no per-part function that a major GC could free (issue #20).
+ */
+class PartIterator implements AsyncIterator<Uint8Array>, Puller {
+  private readonly part: Part;
+  constructor(part: Part) {
+    this.part = part;
+  }
+  pulled(): IteratorResult<Uint8Array> | undefined {
+    const v = this.part.take();
+    return v === undefined ? undefined : v === null ? DONE : { done: false, value: v };
+  }
+  failed(): void {}
+  next(): Promise<IteratorResult<Uint8Array>> {
+    let r: IteratorResult<Uint8Array> | undefined;
+    try {
+      r = this.pulled();
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    if (r !== undefined) return Promise.resolve(r);
+    return this.part.driver.pull(this) as Promise<IteratorResult<Uint8Array>>;
+  }
+  return(): Promise<IteratorResult<Uint8Array>> {
+    return Promise.resolve(DONE);
+  }
+}
+
+/** `parts.batches()`: a class for the same reason as PartIterator. */
+class BatchIterator implements AsyncIterableIterator<Part[]>, Puller {
+  private readonly parts: MultipartParts;
+  constructor(parts: MultipartParts) {
+    this.parts = parts;
+  }
+  pulled(): IteratorResult<Part[]> | undefined {
+    return this.parts.takeBatch() ?? undefined;
+  }
+  failed(): void {
+    this.parts.ended = true;
+  }
+  next(): Promise<IteratorResult<Part[]>> {
+    const ps = this.parts;
+    if (ps.ended) return Promise.resolve(DONE);
+    for (const p of ps.batch) p.skip();
+    ps.batch = EMPTY as Part[];
+    const cur = ps.driver.cur;
+    if (cur !== null) cur.skip();
+    const r = ps.takeBatch();
+    if (r !== null) return Promise.resolve(r);
+    return ps.driver.pull(this) as Promise<IteratorResult<Part[]>>;
+  }
+  return(): Promise<IteratorResult<Part[]>> {
+    return this.parts.return() as Promise<IteratorResult<never>>;
+  }
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+}
+
+/**
  * The async iterable of parts returned by parseMultipart. Iterate it part by part (`for await … of`), or in
  * batches with `batches()`; not both.
  */
 export class MultipartParts implements AsyncIterableIterator<Part> {
-  private readonly driver: Driver;
-  private ended = false;
-  /** The parts of the batch last handed out (skipped when the next one is asked for). */
-  private batch: Part[] = [];
-  private readonly onPulled = (): Promise<IteratorResult<Part>> | IteratorResult<Part> => this.take() ?? this.driver.pullThen(this.onPulled, this.onError);
-  private readonly onBatchPulled = (): Promise<IteratorResult<Part[]>> | IteratorResult<Part[]> =>
-    this.takeBatch() ?? this.driver.pullThen(this.onBatchPulled, this.onError);
-  private readonly onError = (): void => {
-    this.ended = true;
-  };
+  /** @internal */
+  readonly driver: Driver;
+  /** @internal */
+  ended = false;
+  /** @internal The parts of the batch last handed out (skipped when the next one is asked for). */
+  batch: Part[] = [];
   constructor(driver: Driver) {
     this.driver = driver;
+  }
+
+  /** @internal Puller (next()): the next part or the end from the driver's queue. */
+  pulled(): IteratorResult<Part> | undefined {
+    return this.take() ?? undefined;
+  }
+
+  /** @internal */
+  failed(): void {
+    this.ended = true;
   }
 
   /** The next queued part (skipping the rest of an unread one), the end, or null when the queue is empty. */
@@ -530,7 +629,7 @@ export class MultipartParts implements AsyncIterableIterator<Part> {
     // Fast path: the next part is already queued (many small parts per source chunk): no async function frame.
     const r = this.take();
     if (r !== null) return Promise.resolve(r);
-    return this.driver.pullThen(this.onPulled, this.onError);
+    return this.driver.pull(this) as Promise<IteratorResult<Part>>;
   }
 
   /**
@@ -538,7 +637,8 @@ export class MultipartParts implements AsyncIterableIterator<Part> {
    * body along and are `complete`; a part whose body goes on stays in the queue and ends the batch), the end, or
    * null when the queue holds no part.
    */
-  private takeBatch(): IteratorResult<Part[]> | null {
+  /** @internal */
+  takeBatch(): IteratorResult<Part[]> | null {
     const d = this.driver;
     const q = d.q;
     let h = d.qh;
@@ -584,21 +684,7 @@ export class MultipartParts implements AsyncIterableIterator<Part> {
    * batch is asked for; then the unread ones are skipped.
    */
   batches(): AsyncIterableIterator<Part[]> {
-    const it: AsyncIterableIterator<Part[]> = {
-      next: (): Promise<IteratorResult<Part[]>> => {
-        if (this.ended) return Promise.resolve(DONE);
-        for (const p of this.batch) p.skip();
-        this.batch = EMPTY as Part[];
-        const cur = this.driver.cur;
-        if (cur !== null) cur.skip();
-        const r = this.takeBatch();
-        if (r !== null) return Promise.resolve(r);
-        return this.driver.pullThen(this.onBatchPulled, this.onError);
-      },
-      return: (): Promise<IteratorResult<Part[]>> => this.return() as Promise<IteratorResult<never>>,
-      [Symbol.asyncIterator]: () => it,
-    };
-    return it;
+    return new BatchIterator(this);
   }
 
   async return(): Promise<IteratorResult<Part>> {
@@ -815,9 +901,14 @@ export async function formData(body: BodySource, contentType?: string | null, op
   const src = sourceOf(body);
   try {
     for (;;) {
-      const r = await src.next();
-      if (r.done) break;
-      parser.write(toBytes(r.value));
+      // a chunk the source has at hand (no promise), else wait for one
+      let c = src.poll !== undefined ? src.poll() : null;
+      if (c === null) {
+        const r = await src.next();
+        c = r.done ? POLL_END : r.value;
+      }
+      if (c === POLL_END) break;
+      parser.write(toBytes(c));
       if (spill !== null) await b.flush();
     }
     src.finish();
@@ -831,13 +922,23 @@ export async function formData(body: BodySource, contentType?: string | null, op
   return b.fd;
 }
 
+/** One of each of parseMultipart's per-parse objects (driver, parts iterator, part, part and batch iterators, Node source). */
+function keepIteratorShapes(): readonly object[] {
+  const d = new Driver(new TextEncoder().encode(KEEP_BOUNDARY), {}, sourceOf(new Uint8Array(0)));
+  const parsed = keepShapes(() => d.parser);
+  const parts = new MultipartParts(d);
+  const part = new Part(parsed[0] as PartInfo, d);
+  return [parsed, parts, part, new PartIterator(part), new BatchIterator(parts), new NodeSource({} as never)];
+}
+
 /**
  * @internal The shapes of this module's per-parse objects (the parser class, formData()'s builder, the iterator's
- * driver) after a small parse, kept across GC as core/multipart.ts keeps the core's (issue #20: otherwise a major GC
- * frees them with the last parse's objects and deoptimizes the code that embeds them). Last in the module.
+ * driver, parts, iterators and sources) after a small parse, kept across GC as core/multipart.ts keeps the core's
+ * (issue #20: otherwise a major GC frees them with the last parse's objects and deoptimizes the code that embeds
+ * them). Last in the module.
  */
 export const KEEP_PARSER_SHAPES: readonly object[] = Object.freeze([
   keepShapes((h) => new MultipartParser(KEEP_BOUNDARY, h)),
   keepShapes(() => new MultipartParser(KEEP_BOUNDARY, new FormDataBuilder(null))),
-  keepShapes(() => new Driver(new TextEncoder().encode(KEEP_BOUNDARY), {}, sourceOf(new Uint8Array(0))).parser),
+  keepIteratorShapes(),
 ]);

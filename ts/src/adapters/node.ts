@@ -81,3 +81,177 @@ export const runtimeText: TextCodec = new TextCodec({ utf8: nativeUtf8Decode, la
 
 /** runtimeText's UTF-8 decoding as a function (for the urlencoded parsers' UE-P-08 step). */
 export const runtimeUtf8 = (b: Uint8Array, s: number, e: number): string => runtimeText.decode(b, s, e);
+
+/**
+ * The parts of a Node `stream.Readable` (an `http.IncomingMessage`, `fs.ReadStream`, `Readable.from()`, …) that
+ * NodeSource uses, duck-typed so that this module needs no `node:` import.
+ */
+interface NodeReadable {
+  read(): unknown;
+  on(event: string, listener: (...args: any[]) => void): unknown;
+  destroy(error?: Error | null): unknown;
+  readonly destroyed: boolean;
+  readonly readableEnded?: boolean;
+  readonly readableLength: number;
+  readonly errored?: unknown;
+  socket?: unknown;
+  req?: { upgradeOrConnect?: unknown };
+  abort?: () => void;
+  setHeader?: unknown;
+  _consuming?: unknown;
+  _dumped?: unknown;
+}
+
+/** A Node Readable (Node's, or the node:stream of Bun and Deno, which share its JS): read through its own read(). */
+export function isNodeReadable(x: unknown): x is NodeReadable {
+  if (typeof x !== 'object' || x === null) return false;
+  const s = x as Record<string, unknown>;
+  return (
+    typeof s.read === 'function' &&
+    typeof s.on === 'function' &&
+    typeof s.destroy === 'function' &&
+    typeof s.pipe === 'function' &&
+    typeof s.destroyed === 'boolean' &&
+    typeof s.readableLength === 'number' &&
+    typeof s._readableState === 'object'
+  );
+}
+
+/** What NodeSource.poll() returns when the body has ended (a chunk is never this object). */
+export const POLL_END: object = Object.freeze({});
+
+const DONE_RESULT: IteratorResult<never> = Object.freeze({ done: true, value: undefined }) as IteratorResult<never>;
+
+function nodeError(message: string, name: string, code: string): Error {
+  const e = new Error(message) as Error & { code: string };
+  e.name = name;
+  e.code = code;
+  return e;
+}
+
+/**
+ * A Node Readable as the drivers' chunk source, read from the stream's own side: `poll()` takes a chunk the stream
+ * holds now with `read()` (no promise, no async frame), and only when it has none does `next()` wait for its
+ * 'readable' event. The same reads, errors and cleanup as Node's own async iterator, which the drivers used before
+ * (issue #20: its async generator and a promise per chunk were most of parseMultipart's time over the core): a
+ * chunk is what `read()` returns; the stream's 'error' is the error; a 'close' before 'end' is a premature close
+ * (`ERR_STREAM_PREMATURE_CLOSE`); an early `return()` destroys the stream with an `AbortError` unless it has ended
+ * (for a server request without closing its socket, so a response can still be written), as `for await` does.
+ */
+export class NodeSource {
+  private readonly s: NodeReadable;
+  /** undefined while the stream is open, null after its 'end', else its error. */
+  private error: unknown = undefined;
+  private started = false;
+  private resolve: ((r: IteratorResult<unknown>) => void) | null = null;
+  private reject: ((e: unknown) => void) | null = null;
+  /** A 'readable' at the end (nothing buffered) was answered with a read (which makes the stream emit 'end'). */
+  private endRead = false;
+  private readonly onReadable = (): void => {
+    if (this.resolve === null) return;
+    if (this.s.readableLength === 0) {
+      // 'readable' with nothing buffered only comes at the end; one read() after it is all 'end' needs. A consumer
+      // faster than the stream's own ticks leaves one stale 'readable' per chunk read, all delivered at the end.
+      if (this.endRead) return;
+      this.endRead = true;
+    }
+    this.ready();
+  };
+  private readonly onEnd = (): void => this.closed(null);
+  private readonly onError = (e: unknown): void => this.closed(e);
+  private readonly onClose = (): void => this.closed(nodeError('Premature close', 'Error', 'ERR_STREAM_PREMATURE_CLOSE'));
+
+  constructor(s: NodeReadable) {
+    this.s = s;
+  }
+
+  /**
+   * The stream last read, kept until the next one is (one finished stream, nothing else). Why: when every stream of
+   * a kind is garbage, a major GC frees the shapes of their internal objects, and V8 throws away the optimized code
+   * of Node's stream functions (and of this class) that embeds them ("reason: weak objects" under --trace-deopt), so
+   * the next body after a GC is read by cold code, which was most of parseMultipart's cost in bench/'s GC profile
+   * (issue #20). Keeping one stream alive keeps those shapes; under load, other requests do it anyway.
+   */
+  static last: unknown = null;
+
+  /** Listen to the stream (on the first read, as Node's async iterator does). */
+  private start(): void {
+    this.started = true;
+    const s = this.s;
+    NodeSource.last = s;
+    if (s.readableEnded === true) this.error = null;
+    else if (s.destroyed) this.error = s.errored ?? nodeError('Premature close', 'Error', 'ERR_STREAM_PREMATURE_CLOSE');
+    s.on('readable', this.onReadable);
+    s.on('end', this.onEnd);
+    s.on('error', this.onError);
+    s.on('close', this.onClose);
+  }
+
+  private closed(e: unknown): void {
+    if (this.error === undefined) this.error = e;
+    this.ready();
+  }
+
+  /** A chunk the stream holds now, POLL_END after its end, or null when none is there yet; throws its error. */
+  poll(): unknown {
+    if (!this.started) this.start();
+    const s = this.s;
+    const c = s.destroyed ? null : s.read();
+    if (c !== null) return c;
+    const e = this.error;
+    if (e === null) return POLL_END;
+    if (e !== undefined) throw e;
+    return null;
+  }
+
+  next(): Promise<IteratorResult<unknown>> {
+    let c: unknown;
+    try {
+      c = this.poll();
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    if (c === POLL_END) return Promise.resolve(DONE_RESULT);
+    if (c !== null) return Promise.resolve({ done: false, value: c });
+    return new Promise<IteratorResult<unknown>>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+  }
+
+  /** The stream has something to say (data, its end or an error): answer a waiting next(). */
+  private ready(): void {
+    const resolve = this.resolve;
+    if (resolve === null) return;
+    let c: unknown;
+    try {
+      c = this.poll();
+    } catch (e) {
+      const reject = this.reject!;
+      this.resolve = this.reject = null;
+      reject(e);
+      return;
+    }
+    if (c === null) return;
+    this.resolve = this.reject = null;
+    resolve(c === POLL_END ? DONE_RESULT : { done: false, value: c });
+  }
+
+  finish(): void {}
+
+  /** Stop early: destroy the stream as Node's async iterator's return() does. */
+  return(): Promise<unknown> {
+    const s = this.s;
+    // before the first read, and after the end or an error, there is nothing to stop (as for Node's iterator)
+    if (this.started && this.error === undefined && !s.destroyed) {
+      const err = s.readableEnded === true ? null : nodeError('The operation was aborted', 'AbortError', 'ABORT_ERR');
+      if (typeof s._consuming === 'boolean' && typeof s._dumped === 'boolean' && s.req?.upgradeOrConnect === undefined) {
+        // a server request (http.IncomingMessage): its socket stays open for the response
+        s.socket = null;
+        s.destroy(err);
+      } else if (typeof s.setHeader === 'function' && typeof s.abort === 'function') s.abort();
+      else s.destroy(err);
+    }
+    return Promise.resolve();
+  }
+}

@@ -1,7 +1,12 @@
 /**
  * Web-platform adapter: turns every supported body type into an async iterator of Uint8Array chunks.
- * Uses only standard Web APIs (ReadableStream, Request/Response, Blob), so it runs on Node 18+, Deno, Bun and browsers.
+ * Uses only standard Web APIs (ReadableStream, Request/Response, Blob), so it runs on Node 18+, Deno, Bun and browsers;
+ * a Node Readable (duck-typed, no `node:` import) is read through its own read() by adapters/node.ts's NodeSource.
  */
+
+import { NodeSource, POLL_END, isNodeReadable } from './node.js';
+
+export { POLL_END } from './node.js';
 
 /** Anything formwire can read a body from. */
 export type BodySource =
@@ -44,6 +49,12 @@ function isBodyHolder(x: unknown): x is Request | Response {
  */
 export interface ChunkSource {
   next(): Promise<IteratorResult<unknown>>;
+  /**
+   * Where the source can answer without waiting: a chunk it holds now, POLL_END when the body has ended, or null
+   * when nothing is there yet (then `next()` waits for it); throws the source's error. The drivers call it first, so
+   * a source that has its chunks at hand costs no promise per chunk.
+   */
+  poll?(): unknown;
   finish(): void;
   return(): Promise<unknown>;
 }
@@ -68,6 +79,12 @@ class OnceSource implements ChunkSource {
   private value: Uint8Array | null;
   constructor(value: Uint8Array) {
     this.value = value;
+  }
+  poll(): unknown {
+    const v = this.value;
+    if (v === null) return POLL_END;
+    this.value = null;
+    return v;
   }
   next(): Promise<IteratorResult<unknown>> {
     const v = this.value;
@@ -99,6 +116,10 @@ class AsyncIterSource implements ChunkSource {
 
 class SyncIterSource implements ChunkSource {
   constructor(private readonly it: Iterator<unknown>) {}
+  poll(): unknown {
+    const r = this.it.next();
+    return r.done ? POLL_END : r.value;
+  }
   next(): Promise<IteratorResult<unknown>> {
     try {
       return Promise.resolve(this.it.next());
@@ -127,6 +148,8 @@ export function sourceOf(body: BodySource): ChunkSource {
     return s === null ? new OnceSource(new Uint8Array(0)) : new ReaderSource(s);
   }
   if (isReadableStream(body)) return new ReaderSource(body);
+  // a Node Readable (http.IncomingMessage, ...): read with its own read(), not through its async iterator
+  if (isNodeReadable(body)) return new NodeSource(body);
   if (typeof Blob !== 'undefined' && body instanceof Blob) return new ReaderSource(body.stream());
   const b = body as { [Symbol.asyncIterator]?: () => AsyncIterator<unknown>; [Symbol.iterator]?: () => Iterator<unknown> };
   if (typeof b[Symbol.asyncIterator] === 'function') return new AsyncIterSource(b[Symbol.asyncIterator]!());
