@@ -288,6 +288,13 @@ class MultipartBusboy extends Writable implements MultipartHandler {
       this.skip = true;
       return;
     }
+    const partName = info.name;
+    if (partName === null) {
+      // a nameless part (allowMissingDisposition via config.formwire, MP-H-06): busboy drops a part without (or with
+      // an empty) Content-Disposition after counting it as a part; its body is read and dropped (MP-F-05)
+      this.skip = true;
+      return;
+    }
     // busboy's reading of Content-Type: `type/subtype` lower-cased, `text/plain` when absent, empty or unparsable;
     // its `charset` parameter decodes the field value.
     const [mimeType, charset] = parseType(info.contentType);
@@ -309,7 +316,7 @@ class MultipartBusboy extends Writable implements MultipartHandler {
         return;
       }
       if (filename !== null && !this.preservePath) filename = basename(filename);
-      const name = this.latin1Params ? latin1(info.nameBytes) : info.name;
+      const name = this.latin1Params ? latin1(info.nameBytes!) : partName;
       const stream = new FileStream({ highWaterMark: this.fileHwm });
       this.file = stream;
       this.openFiles++;
@@ -332,7 +339,7 @@ class MultipartBusboy extends Writable implements MultipartHandler {
         return;
       }
       this.valueCharset = charset === null ? this.defCharset : charsetKind(charset);
-      this.field = { name: this.latin1Params ? latin1(info.nameBytes) : info.name, chunks: [], size: 0, truncated: false };
+      this.field = { name: this.latin1Params ? latin1(info.nameBytes!) : partName, chunks: [], size: 0, truncated: false };
       this.fieldInfo = { nameTruncated: false, valueTruncated: false, encoding, mimeType };
     }
   }

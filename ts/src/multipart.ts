@@ -274,8 +274,8 @@ export class Part implements AsyncIterable<Uint8Array> {
     this.driver = driver;
   }
 
-  /** The `name` parameter (MP-H-10). */
-  get name(): string {
+  /** The `name` parameter (MP-H-10); null for a nameless part (`allowMissingDisposition`, MP-H-06). */
+  get name(): string | null {
     return this.info.name;
   }
   /** The `filename` parameter or null (MP-H-08). */
@@ -800,6 +800,12 @@ class FormDataBuilder implements MultipartHandler {
   onPartEnd(): void {
     const p = this.cur!;
     const name = p.name;
+    if (name === null) {
+      // MP-F-05: a nameless part (allowMissingDisposition) is no entry; it was counted, its body read and dropped
+      this.cur = null;
+      this.n = 0;
+      return;
+    }
     if (p.filename === null) {
       // MP-F-01
       const v = this.n === 0 ? '' : this.n === 1 ? runtimeText.decode(this.chunks[0]!, this.starts[0], this.ends[0]) : runtimeText.decode(concat(this.views(), this.size));

@@ -192,6 +192,27 @@ test('parseMultipart body stream cancels nothing it should not; early return can
   assert.equal(cancelled, true);
 });
 
+test('MP-F-05: formData() skips a nameless part (allowMissingDisposition), parseMultipart delivers it, limits count it', async () => {
+  const nameless = '--b\r\nContent-Type: text/plain\r\n\r\nhidden\r\n';
+  const body = nameless + '--b\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--b\r\nContent-Disposition:\r\n\r\n\r\n--b--\r\n';
+  const opts = { allowMissingDisposition: true };
+  for (const size of [1, 3, 4096]) {
+    const fd = await formData(Readable.from(chunked(bin(body), size)), CT, opts);
+    assert.deepEqual([...fd.entries()], [['a', '1']], `chunks of ${size}`);
+  }
+  // spilling: the nameless body is never spooled (it is a field), and it is no entry
+  const fd = await formData(Readable.from(chunked(bin(body), 2)), CT, { ...opts, spill: { threshold: 1 } });
+  assert.deepEqual([...fd.entries()], [['a', '1']]);
+  const seen: Array<[string | null, string | null, string | null, string]> = [];
+  for await (const p of parseMultipart(bin(body), CT, opts)) seen.push([p.name, p.info.nameBytes === null ? null : 'bytes', p.contentType, await p.text()]);
+  assert.deepEqual(seen, [[null, null, 'text/plain', 'hidden'], ['a', 'bytes', null, '1'], [null, null, null, '']]);
+  // it still counts: as a field (max_fields) and by its bytes (max_total_field_bytes)
+  await assert.rejects(formData(bin(body), CT, { ...opts, maxFields: 2 }), (e: unknown) => e instanceof FormwireError && e.code === 'MP_LIMIT_FIELDS');
+  await assert.rejects(formData(bin(body), CT, { ...opts, maxTotalFieldBytes: 6 }), (e: unknown) => e instanceof FormwireError && e.code === 'MP_LIMIT_TOTAL_FIELD_BYTES' && e.offset === body.indexOf('1\r\n'));
+  // strict by default
+  await assert.rejects(formData(bin(body), CT), (e: unknown) => e instanceof FormwireError && e.code === 'MP_NO_DISPOSITION');
+});
+
 test('formData spill: large file parts go to temp files, small ones stay in memory; failures clean up', async () => {
   const { mkdtempSync, readdirSync, rmSync } = await import('node:fs');
   const { join } = await import('node:path');

@@ -99,7 +99,7 @@ test('round trip: encode → parseMultipart / formData gives back the entries', 
   const bytes = new Uint8Array(70000).map((_, i) => (i * 7) & 255);
   form.append('file', new File([bytes], 'd\u00e9j\u00e0.bin', { type: 'application/x-test' }));
   const enc = encodeFormData(form);
-  const got: Array<[string, string | null, string | null, number]> = [];
+  const got: Array<[string | null, string | null, string | null, number]> = [];
   for await (const part of parseMultipart(enc.stream(), enc.contentType)) {
     const b = await part.bytes();
     got.push([part.name, part.filename, part.type, b.length]);

@@ -13,7 +13,7 @@ import type { TextCodec } from '../src/core/utf8.js';
 import { runtimeText } from '../src/adapters/node.js';
 
 export interface OutPart {
-  name: string;
+  name: string | null;
   filename: string | null;
   nameStar: string | null;
   filenameStar: string | null;

@@ -26,7 +26,7 @@ import { bufferRuntime, nativeIndexOf } from '../src/adapters/node.js';
 interface Full {
   index: number;
   offset: number;
-  name: string;
+  name: string | null;
   nameBytes: number[];
   filename: string | null;
   filenameBytes: number[] | null;
@@ -58,7 +58,7 @@ class Collect implements MultipartHandler {
       index: p.index,
       offset: p.offset,
       name: p.name,
-      nameBytes: [...p.nameBytes],
+      nameBytes: [...p.nameBytes!],
       filename: p.filename,
       filenameBytes: p.filenameBytes === null ? null : [...p.filenameBytes],
       nameStar: p.nameStar,

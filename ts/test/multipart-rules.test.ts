@@ -15,7 +15,7 @@ interface Case {
   body: string; // latin1
   options?: MultipartOptions;
   ct?: string;
-  parts?: Array<Partial<{ name: string; filename: string | null; body: string; contentType: string | null; type: string | null; nameStar: string | null; filenameStar: string | null; headers: [string, string][] }>>;
+  parts?: Array<Partial<{ name: string | null; filename: string | null; body: string; contentType: string | null; type: string | null; nameStar: string | null; filenameStar: string | null; headers: [string, string][] }>>;
   error?: [string, number | string]; // code, offset or a marker whose first index is the offset
 }
 
@@ -115,7 +115,15 @@ const cases: Case[] = [
   { rule: 'MP-L-03', what: 'the epilogue counts', body: field('a', '1') + END + 'xx', options: { maxTotalBytes: (field('a', '1') + END).length + 1 }, error: ['MP_LIMIT_TOTAL_BYTES', (field('a', '1') + END).length + 1] },
   { rule: 'MP-R-02', what: 'allow_lf: LF-only body', body: `--b\nContent-Disposition: form-data; name="a"\n\nv1\r\n--b\nContent-Disposition: form-data; name="c"\n\nv2\n--b--\n`, options: { allowLf: true }, parts: [{ body: 'v1' }, { body: 'v2' }] },
   { rule: 'MP-R-02', what: 'allow_lf: CR kept when not before LF--b', body: `--b\n${CD('a')}\nv\r\r\n--b--`, options: { allowLf: true }, parts: [{ body: 'v\r' }] },
-  // The lenient options of MP-R-02 added with issues #16 and #17 (each off by default: the strict twins above)
+  // The four lenient options of MP-R-02 added with issues #16 and #17 (each off by default: the strict twins above)
+  { rule: 'MP-H-06', what: 'allow_missing_disposition: no Content-Disposition is a nameless part, a fast-path part follows', body: `--b\r\nContent-Type: text/x\r\n\r\n1\r\n` + field('a', '2') + END, options: { allowMissingDisposition: true }, parts: [{ name: null, filename: null, nameStar: null, filenameStar: null, contentType: 'text/x', type: null, headers: [['content-type', 'text/x']], body: '1' }, { name: 'a', body: '2' }] },
+  { rule: 'MP-H-06', what: 'allow_missing_disposition: an OWS-only Content-Disposition is empty', body: `--b\r\nContent-Disposition: \t \r\n\r\n1\r\n` + END, options: { allowMissingDisposition: true }, parts: [{ name: null, headers: [['content-disposition', '']], body: '1' }] },
+  { rule: 'MP-H-06', what: 'allow_missing_disposition: a block without headers', body: `--b\r\n\r\n1\r\n` + END, options: { allowMissingDisposition: true }, parts: [{ name: null, headers: [], body: '1' }] },
+  { rule: 'MP-H-06', what: 'allow_missing_disposition: a second, empty Content-Disposition still fails at its line', body: `--b\r\n${CD('a')}Content-Disposition:\r\n\r\n1\r\n` + END, options: { allowMissingDisposition: true }, error: ['MP_DISPOSITION', 'Content-Disposition:\r'] },
+  { rule: 'MP-H-06', what: 'allow_missing_disposition: form-data without name still fails', body: `--b\r\nContent-Disposition: form-data\r\n\r\n1\r\n` + END, options: { allowMissingDisposition: true }, error: ['MP_DISPOSITION', 5] },
+  { rule: 'MP-H-06', what: 'strict: an empty Content-Disposition is MP_DISPOSITION', body: `--b\r\nContent-Disposition:\r\n\r\n1\r\n` + END, error: ['MP_DISPOSITION', 5] },
+  { rule: 'MP-L-05', what: 'allow_missing_disposition: a nameless part is a field (max_fields)', body: field('a', '1') + `--b\r\n\r\n2\r\n` + END, options: { allowMissingDisposition: true, maxFields: 1, maxFiles: 0 }, error: ['MP_LIMIT_FIELDS', field('a', '1').length + 5] },
+  { rule: 'MP-L-02', what: 'allow_missing_disposition: a nameless body is under max_field_bytes', body: `--b\r\n\r\n123\r\n` + END, options: { allowMissingDisposition: true, maxFieldBytes: 2, maxFileBytes: 100 }, error: ['MP_LIMIT_FIELD_BYTES', '3\r\n'] },
   { rule: 'MP-H-07', what: 'allow_any_disposition_type: any token type, parameters as for form-data', body: `--b\r\nContent-Disposition: Form-Field ; name="a"; filename="f"\r\n\r\n1\r\n` + END, options: { allowAnyDispositionType: true }, parts: [{ name: 'a', filename: 'f', body: '1' }] },
   { rule: 'MP-H-07', what: 'allow_any_disposition_type: an empty type still fails', body: `--b\r\nContent-Disposition: ; name="a"\r\n\r\n1\r\n` + END, options: { allowAnyDispositionType: true }, error: ['MP_DISPOSITION', 5] },
   { rule: 'MP-H-07', what: 'allow_any_disposition_type: name still required', body: `--b\r\nContent-Disposition: inline\r\n\r\n1\r\n` + END, options: { allowAnyDispositionType: true }, error: ['MP_DISPOSITION', 5] },
@@ -129,6 +137,7 @@ const cases: Case[] = [
   { rule: 'MP-H-01', what: 'allow_utf8_header_names: C\u00f6ntent-Type is no Content-Type', body: `--b\r\n${CD('a', '; filename="f"')}C\xc3\xb6ntent-Type: text/html\r\n\r\n1\r\n` + END, options: { allowUtf8HeaderNames: true }, parts: [{ contentType: null, type: 'text/plain' }] },
   { rule: 'MP-H-02', what: 'allow_utf8_header_names: a CTL in the name still fails', body: `--b\r\n${CD('a')}X\xc3\x98\x01: v\r\n\r\n1\r\n` + END, options: { allowUtf8HeaderNames: true }, error: ['MP_HEADER_NAME', '\x01'] },
   { rule: 'MP-H-02', what: 'strict: a byte 80-FF in a name fails there', body: `--b\r\n${CD('a')}X\xc3\x98: v\r\n\r\n1\r\n` + END, error: ['MP_HEADER_NAME', '\xc3'] },
+  { rule: 'MP-R-02', what: 'the four new options together with allow_lf', body: `--b\n\xc3\x98: 1\n\nx\n--b\nContent-Disposition: form-field; name="a"\n\ny\n--b--junk`, options: { allowMissingDisposition: true, allowAnyDispositionType: true, allowJunkAfterClose: true, allowUtf8HeaderNames: true, allowLf: true }, parts: [{ name: null, headers: [['\u00d8', '1']], body: 'x' }, { name: 'a', body: 'y' }] },
   { rule: 'MP-B-02', what: 'quoted boundary with specials', ct: 'multipart/form-data; boundary="a.b(c)"', body: '--a.b(c)\r\n' + CD('a') + '\r\n1\r\n--a.b(c)--', parts: [{ body: '1' }] },
   { rule: 'MP-B-02', what: 'non-ASCII boundary is UTF-8', ct: 'multipart/form-data; boundary="b\u00e9"', body: '--b\xc3\xa9\r\n' + CD('a') + '\r\n1\r\n--b\xc3\xa9--', parts: [{ body: '1' }] },
   { rule: 'MP-B-01', what: 'not multipart/form-data', ct: 'multipart/mixed; boundary=b', body: END, error: ['MP_CONTENT_TYPE', 0] },

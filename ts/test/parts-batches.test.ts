@@ -138,7 +138,7 @@ test('textSync decodes UTF-8 like text(); sync reads of incomplete or skipped pa
   const b1: Part[] = (await bi.next()).value!;
   assert.deepEqual(b1.map((p) => [p.name, p.complete]), [['u', true], ['big', false]]);
   const rest: string[] = [];
-  for (let b = await bi.next(); !b.done; b = await bi.next()) for (const p of b.value) rest.push(p.name);
+  for (let b = await bi.next(); !b.done; b = await bi.next()) for (const p of b.value) rest.push(p.name!);
   assert.ok(b1.every((p) => !p.complete));
   assert.throws(() => b1[0]!.textSync(), /moving to the next part/);
   assert.deepEqual([...b1.map((p) => p.name), ...rest], ['u', 'big', 'e']);

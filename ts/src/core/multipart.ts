@@ -108,8 +108,11 @@ export class PartContext {
 export class PartInfo {
   /** 0-based index of the part in the body. */
   readonly index: number;
-  /** `name` parameter, UTF-8 decoded with U+FFFD, never percent-decoded (MP-H-10). */
-  readonly name: string;
+  /**
+   * `name` parameter, UTF-8 decoded with U+FFFD, never percent-decoded (MP-H-10); null for a nameless part
+   * (`allowMissingDisposition`: no Content-Disposition, or an empty one, MP-H-06), which form layers skip (MP-F-05).
+   */
+  readonly name: string | null;
   /** `filename` parameter, or null when absent (MP-H-08). */
   readonly filename: string | null;
   /** Raw `name*` parameter value (RFC 8187), never decoded, never overriding `name` (MP-H-09). */
@@ -147,7 +150,7 @@ export class PartInfo {
     slab: Uint8Array | null,
     start: number,
     end: number,
-    name: string,
+    name: string | null,
     filename: string | null,
     nameStar: string | null,
     filenameStar: string | null,
@@ -175,8 +178,9 @@ export class PartInfo {
     this.ctx = ctx;
   }
 
-  /** The raw bytes of the `name` parameter (MP-H-10). */
-  get nameBytes(): Uint8Array {
+  /** The raw bytes of the `name` parameter (MP-H-10), or null for a nameless part (MP-H-06). */
+  get nameBytes(): Uint8Array | null {
+    if (this.name === null) return null;
     // fast-path names are ASCII: their UTF-8 encoding is their bytes
     return this.slab === null ? encodeUtf8(this.name) : this.slab.slice(this.nameS, this.nameE);
   }
@@ -436,6 +440,7 @@ export class MultipartParser {
   private readonly allowLf: boolean;
   private readonly allowObsFold: boolean;
   private readonly allowQuotedPairs: boolean;
+  private readonly allowMissingDisposition: boolean;
   private readonly allowAnyDispositionType: boolean;
   private readonly allowJunkAfterClose: boolean;
   private readonly allowUtf8HeaderNames: boolean;
@@ -533,6 +538,7 @@ export class MultipartParser {
     this.allowLf = options.allowLf === true;
     this.allowObsFold = options.allowObsFold === true;
     this.allowQuotedPairs = options.allowQuotedPairs === true;
+    this.allowMissingDisposition = options.allowMissingDisposition === true;
     this.allowAnyDispositionType = options.allowAnyDispositionType === true;
     this.allowJunkAfterClose = options.allowJunkAfterClose === true;
     this.allowUtf8HeaderNames = options.allowUtf8HeaderNames === true;
@@ -1030,7 +1036,11 @@ export class MultipartParser {
         cd = k;
       }
     }
-    if (cd < 0) this.fail('MP_NO_DISPOSITION', emptyAt, 'part without Content-Disposition');
+    if (cd < 0 || r[cd + 2] === r[cd + 3]) {
+      // MP-H-06: no Content-Disposition, or only an empty one (OWS trimmed, folds joined)
+      if (this.allowMissingDisposition) return this.namelessPart(i);
+      if (cd < 0) this.fail('MP_NO_DISPOSITION', emptyAt, 'part without Content-Disposition');
+    }
     const cdLine = this.lineStarts[cd >> 2]!;
     // MP-H-07..09: literal reading first, quoted-pairs when it fails (allow_quoted_pairs: the other way round)
     let qp = this.allowQuotedPairs;
@@ -1051,6 +1061,17 @@ export class MultipartParser {
     const nameStar = p[4]! < 0 ? null : t.decode(h, p[4]!, p[5]!);
     const filenameStar = p[6]! < 0 ? null : t.decode(h, p[6]!, p[7]!);
     const part = new PartInfo(this.partCount - 1, this.blockStart, h, this.blockW, end, name, filename, nameStar, filenameStar, p[0]!, p[1]!, p[2]!, p[3]!, null, this.ctx);
+    this.blockW = this.wpos;
+    this.startBody(part, this.base + i);
+    return i;
+  }
+
+  /**
+   * MP-H-06 with allowMissingDisposition: the block just ended (before chunk index i) gives a nameless part (name,
+   * filename, name*, filename* null), a field for every limit (MP-L-02, MP-L-04, MP-L-05); its headers as stored.
+   */
+  private namelessPart(i: number): number {
+    const part = new PartInfo(this.partCount - 1, this.blockStart, this.hdr, this.blockW, this.wpos, null, null, null, null, -1, -1, -1, -1, null, this.ctx);
     this.blockW = this.wpos;
     this.startBody(part, this.base + i);
     return i;
