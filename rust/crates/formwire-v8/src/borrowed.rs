@@ -528,40 +528,31 @@ static NO_ARENAS: Arenas = Arenas {
     errors: Vec::new(),
 };
 
-// ---- the arena cache -----------------------------------------------------------------------------
+// ---- kept arenas --------------------------------------------------------------------------------
 
-/// A kept scratch or arena set larger than this many bytes is dropped instead.
+/// A [`Decoder`](crate::Decoder) keeps working memory or arenas up to this many bytes between calls;
+/// larger ones (a large input's) are freed instead.
 pub(crate) const SCRATCH_KEEP: usize = 1 << 20;
 
-thread_local! {
-    /// The arenas of the last graph dropped on this thread (see `recycle_arenas`).
-    static ARENAS: std::cell::Cell<Option<Box<Arenas>>> = const { std::cell::Cell::new(None) };
-}
+impl Arenas {
+    /// The bytes the arenas hold (their capacity).
+    pub(crate) fn bytes(&self) -> usize {
+        use std::mem::size_of;
+        self.objects.capacity() * size_of::<ObjSlot>()
+            + (self.keys.capacity() + self.values.capacity() + self.elems.capacity())
+                * size_of::<Slot>()
+            + self.indexes.capacity() * 4
+            + self.errors.capacity() * size_of::<ErrSlot>()
+    }
 
-/// The arenas of the last graph dropped on this thread (cleared), if any.
-#[inline]
-pub(crate) fn take_arenas() -> Option<Box<Arenas>> {
-    ARENAS.try_with(|c| c.take()).ok().flatten()
-}
-
-/// A dropped graph's arenas are kept (cleared) for the next decode on this thread, unless they
-/// grew past `SCRATCH_KEEP` bytes: a loop that decodes and drops one message at a time then
-/// allocates nothing in steady state, as with a reused buffer, without an API for it.
-pub(crate) fn recycle_arenas(mut a: Box<Arenas>) {
-    use std::mem::size_of;
-    let bytes = a.objects.capacity() * size_of::<ObjSlot>()
-        + (a.keys.capacity() + a.values.capacity() + a.elems.capacity()) * size_of::<Slot>()
-        + a.indexes.capacity() * 4
-        + a.errors.capacity() * size_of::<ErrSlot>();
-    if bytes <= SCRATCH_KEEP {
-        a.objects.clear();
-        a.keys.clear();
-        a.values.clear();
-        a.elems.clear();
-        a.indexes.clear();
-        a.errors.clear();
-        // During thread teardown the cache may be gone: the arenas are then simply freed.
-        let _ = ARENAS.try_with(|c| c.set(Some(a)));
+    /// Empty, the capacity kept.
+    pub(crate) fn clear(&mut self) {
+        self.objects.clear();
+        self.keys.clear();
+        self.values.clear();
+        self.elems.clear();
+        self.indexes.clear();
+        self.errors.clear();
     }
 }
 
@@ -575,15 +566,6 @@ pub(crate) fn slot_str(buf: &[u8], s: Slot) -> crate::borrowed::Str<'_> {
         Slot::Utf8 { len, at } => Str::Utf8(std::str::from_utf8(bytes(at, len)).unwrap_or("")),
         Slot::Int(n) => Str::Int(n),
         _ => Str::Latin1(&[]),
-    }
-}
-
-impl Drop for BorrowedGraph<'_> {
-    /// The arenas go to this thread's cache for the next decode (see `decode_borrowed`).
-    fn drop(&mut self) {
-        if let Some(a) = self.arenas.take() {
-            recycle_arenas(a);
-        }
     }
 }
 
@@ -853,7 +835,7 @@ impl<'a> BorrowedGraph<'a> {
         let mut objects: Vec<Object> = Vec::with_capacity(a.objects.len());
         objects.resize_with(a.objects.len(), || Object::Date(0.0));
         for (dst, o) in objects.iter_mut().zip(&a.objects) {
-            *dst = match *o {
+            let object = match *o {
                 ObjSlot::Plain(p) => Object::Plain(p),
                 ObjSlot::Array(arr) => {
                     let start = items.len();
@@ -942,6 +924,8 @@ impl<'a> BorrowedGraph<'a> {
                     }))
                 }
             };
+            // The placeholder owns nothing: no drop for it (the drop glue is not always inlined).
+            core::mem::forget(core::mem::replace(dst, object));
         }
         Graph::new(
             Heap::from_parts(objects, keys, values, items),

@@ -31,4 +31,11 @@ mod size_tests {
         assert!(std::mem::size_of::<crate::Prop>() <= 48);
         assert!(std::mem::size_of::<crate::Props>() <= 12);
     }
+
+    /// A decoder can move to another thread or sit behind a lock (it holds no thread state).
+    #[test]
+    fn decoder_is_send_and_sync() {
+        fn send_sync<T: Send + Sync>() {}
+        send_sync::<crate::Decoder>();
+    }
 }

@@ -15,6 +15,8 @@
 //! - [`decode_borrowed`]: the same decoder into a [`BorrowedGraph`] that borrows strings, BigInt
 //!   digits and buffer contents from the input (no allocation or copy per value; same errors, limits
 //!   and object ids as [`decode`]; [`BorrowedGraph::to_graph`] gives the owned [`Graph`]);
+//! - [`Decoder`]: both decoders with their working memory and arenas kept between calls, for a loop
+//!   (the free functions allocate them per call; the crate keeps no global or per-thread state);
 //! - [`encode`]: one canonical byte sequence per value (`spec/structured-clone.md`), and
 //!   [`encode_into`] to append it to a caller's buffer;
 //! - feature `serde`: [`serde`](crate::serde) `Serializer`/`Deserializer` for plain data.
@@ -73,7 +75,7 @@ pub use encode::{
 };
 pub use error::{Error, ErrorCode, ErrorKind};
 pub use number::number_to_js_string;
-pub use reader::{DecodeOptions, decode_borrowed, decode_borrowed_with};
+pub use reader::{DecodeOptions, Decoder, decode_borrowed, decode_borrowed_with};
 pub use string::{JsString, Units};
 pub use value::{
     Array, ArrayBuffer, ErrorName, ErrorObject, Graph, Heap, Item, ObjId, Object, Prop, Props,

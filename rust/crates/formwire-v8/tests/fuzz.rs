@@ -4,18 +4,25 @@
 mod common;
 
 use common::{Gen, Rng};
-use formwire_v8::{DecodeOptions, ErrorCode, decode, decode_borrowed_with, decode_with, encode};
+use formwire_v8::{
+    DecodeOptions, Decoder, ErrorCode, decode, decode_borrowed_with, decode_with, encode,
+};
 
-fn check(bytes: &[u8], opts: &DecodeOptions) -> bool {
+/// Checks one input with memory of its own, and again with `dec`, a decoder whose kept working
+/// memory and arenas come from every input checked before: the answers must be the same.
+fn check(dec: &mut Decoder, bytes: &[u8], opts: &DecodeOptions) -> bool {
     let owned = decode_with(bytes, opts);
-    // `decode` is `decode_borrowed` + `to_graph`: run again on this thread (with the working memory
-    // and arenas the first run left in its cache) it must give the same answer.
-    match (&owned, decode_borrowed_with(bytes, opts)) {
-        (Ok(g), Ok(b)) => assert!(
-            b.to_graph().same_as(g),
-            "decode_borrowed of {bytes:02x?} differs: {:?} vs {g:?}",
-            b.to_graph()
-        ),
+    dec.set_options(opts.clone());
+    // `decode` is `decode_borrowed` + `to_graph`; with a used decoder it must give the same answer.
+    match (&owned, dec.decode_borrowed(bytes)) {
+        (Ok(g), Ok(b)) => {
+            assert!(
+                b.to_graph().same_as(g),
+                "decode_borrowed of {bytes:02x?} differs: {:?} vs {g:?}",
+                b.to_graph()
+            );
+            dec.recycle(b);
+        }
         (Err(e), Err(b)) => assert_eq!(
             (e.code, e.offset),
             (b.code, b.offset),
@@ -26,6 +33,12 @@ fn check(bytes: &[u8], opts: &DecodeOptions) -> bool {
             o.as_ref().err(),
             b.err()
         ),
+    }
+    // The free function and the decoder's owned decode too.
+    match (decode_borrowed_with(bytes, opts), dec.decode(bytes)) {
+        (Ok(b), Ok(g)) => assert!(b.to_graph().same_as(&g), "Decoder::decode of {bytes:02x?}"),
+        (Err(b), Err(e)) => assert_eq!((e.code, e.offset), (b.code, b.offset)),
+        (b, o) => panic!("{bytes:02x?}: {:?} vs {:?}", b.err(), o.err()),
     }
     match owned {
         Ok(g) => {
@@ -81,12 +94,13 @@ fn mutate(rng: &mut Rng, mut b: Vec<u8>) -> Vec<u8> {
 fn random_bytes_never_panic() {
     let mut rng = Rng(0xF00D);
     let opts = DecodeOptions::default();
+    let mut dec = Decoder::new();
     for _ in 0..20_000 {
         let n = rng.below(40) as usize;
         let mut b = vec![0xFF, 13 + rng.below(3) as u8];
         b.extend(rng.bytes(n));
-        check(&b, &opts);
-        check(&b[1..], &opts);
+        check(&mut dec, &b, &opts);
+        check(&mut dec, &b[1..], &opts);
     }
 }
 
@@ -103,6 +117,7 @@ fn mutated_encodings_never_panic() {
     };
     let mut accepted = 0;
     let mut total = 0;
+    let mut dec = Decoder::new();
     for seed in 0..1500u64 {
         let g = if seed % 2 == 0 {
             Gen::graph(seed)
@@ -113,11 +128,11 @@ fn mutated_encodings_never_panic() {
         for _ in 0..12 {
             let m = mutate(&mut rng, bytes.clone());
             total += 1;
-            if check(&m, &DecodeOptions::default()) {
+            if check(&mut dec, &m, &DecodeOptions::default()) {
                 accepted += 1;
             }
-            check(&m, &ipc);
-            check(&m, &shallow);
+            check(&mut dec, &m, &ipc);
+            check(&mut dec, &m, &shallow);
         }
     }
     // The mutations must exercise both sides.

@@ -31,7 +31,8 @@
 //! - an array with a hole, index properties or the sparse encoding, and Maps and Sets, collect
 //!   their entries in their frame and move them to the element arena once, at their end; only
 //!   hole-free dense arrays (and the properties of objects and arrays) write at an arena's tail;
-//! - a top-level primitive (a string, a number, an oddball) is read without a decoder at all.
+//! - a top-level primitive (a string, a number, an oddball) is read without the frame loop and
+//!   without any working memory.
 
 mod containers;
 mod fast;
@@ -41,7 +42,7 @@ mod wire;
 
 pub use wire::DecodeOptions;
 
-use crate::borrowed::{Arenas, BorrowedGraph, ObjSlot, SCRATCH_KEEP, Slot, take_arenas};
+use crate::borrowed::{Arenas, BorrowedGraph, ObjSlot, SCRATCH_KEEP, Slot};
 use crate::error::{Error, ErrorCode};
 use crate::tags::*;
 use wire::{EncKey, Index, Shape, varint_at, zigzag};
@@ -50,6 +51,9 @@ use wire::{EncKey, Index, Shape, varint_at, zigzag};
 ///
 /// Accepts and rejects exactly what [`decode`](crate::decode) does, with the same error codes and
 /// offsets, and gives objects the same ids; [`BorrowedGraph::to_graph`] is what `decode` returns.
+///
+/// The decoder's working memory is allocated for this call and freed at its end (nothing is kept
+/// between calls); a loop that decodes many values reuses it with a [`Decoder`].
 #[inline]
 pub fn decode_borrowed(input: &[u8]) -> Result<BorrowedGraph<'_>, Error> {
     decode_borrowed_with(input, &DecodeOptions::default())
@@ -60,6 +64,117 @@ pub fn decode_borrowed(input: &[u8]) -> Result<BorrowedGraph<'_>, Error> {
 pub fn decode_borrowed_with<'a>(
     input: &'a [u8],
     options: &DecodeOptions,
+) -> Result<BorrowedGraph<'a>, Error> {
+    decode_in(input, options, None)
+}
+
+/// A reusable decoder: the same reader as [`decode_borrowed_with`] and
+/// [`decode_with`](crate::decode_with), with its working memory (open containers, scratch stacks,
+/// shape caches) and a set of graph arenas kept between calls, so that a loop decoding one
+/// message at a time allocates, once warm, nothing but the owned graphs `decode` returns (an
+/// array with holes, a Map or a Set still collects its entries in a vector of its own).
+///
+/// - [`Decoder::decode`] returns an owned [`Graph`](crate::Graph); the borrowed arenas it reads
+///   into stay with the decoder.
+/// - [`Decoder::decode_borrowed`] returns a [`BorrowedGraph`] that owns its arenas (it borrows only
+///   the input, never the decoder); hand it back with [`Decoder::recycle`] when done with it, and
+///   the next decode fills its arenas in place. A graph that is dropped instead simply frees them.
+///
+/// What is kept is bounded: working memory or arenas that grew past 1 MiB for a large input are
+/// freed at the end of the call (or by `recycle`) instead of kept. Nothing is shared between
+/// decoders (no global or per-thread state): a decoder per thread or per connection, or one
+/// behind a lock. Every decode is independent of the ones before it; only memory is reused.
+///
+/// ```
+/// use formwire_v8::{Decoder, ObjectRef, ValueRef, encode, Graph, Heap, Value};
+///
+/// let mut heap = Heap::new();
+/// let root = heap.object([("id", Value::Number(7.0))]);
+/// let bytes = encode(&Graph::new(heap, root)).unwrap();
+///
+/// let mut decoder = Decoder::new();
+/// for _ in 0..3 {
+///     let g = decoder.decode_borrowed(&bytes).unwrap();
+///     let Some(ObjectRef::Plain(p)) = g.get(&g.root()) else { panic!() };
+///     assert_eq!(g.prop(p, "id"), Some(ValueRef::Number(7.0)));
+///     decoder.recycle(g); // its arenas serve the next decode
+/// }
+/// let owned = decoder.decode(&bytes).unwrap();
+/// assert!(owned.same_as(&formwire_v8::decode(&bytes).unwrap()));
+/// ```
+#[derive(Default)]
+pub struct Decoder {
+    options: DecodeOptions,
+    s: Scratch,
+}
+
+impl Decoder {
+    /// A decoder with the default limits.
+    pub fn new() -> Decoder {
+        Decoder::default()
+    }
+
+    /// A decoder with the given limits.
+    pub fn with_options(options: DecodeOptions) -> Decoder {
+        Decoder {
+            options,
+            s: Scratch::default(),
+        }
+    }
+
+    /// The limits every decode of this decoder applies.
+    pub fn options(&self) -> &DecodeOptions {
+        &self.options
+    }
+
+    /// Changes the limits of the decodes that follow (the kept memory stays).
+    pub fn set_options(&mut self, options: DecodeOptions) {
+        self.options = options;
+    }
+
+    /// [`decode_borrowed_with`] with this decoder's limits and kept memory.
+    #[inline]
+    pub fn decode_borrowed<'a>(&mut self, input: &'a [u8]) -> Result<BorrowedGraph<'a>, Error> {
+        decode_in(input, &self.options, Some(&mut self.s))
+    }
+
+    /// [`decode_with`](crate::decode_with) with this decoder's limits and kept memory: the
+    /// borrowed graph it reads into goes back to the decoder once the owned graph is made.
+    #[inline]
+    pub fn decode(&mut self, input: &[u8]) -> Result<crate::Graph, Error> {
+        let g = self.decode_borrowed(input)?;
+        let owned = g.to_graph();
+        self.recycle(g);
+        Ok(owned)
+    }
+
+    /// Takes back the arenas of a graph this decoder (or any other) returned, cleared, for the next
+    /// decode to fill in place; arenas that grew past 1 MiB are freed instead. A graph of a
+    /// top-level primitive has none (nothing to do).
+    #[inline]
+    pub fn recycle(&mut self, graph: BorrowedGraph<'_>) {
+        if let Some(a) = graph.arenas {
+            self.s.keep_arenas(a);
+        }
+    }
+}
+
+impl core::fmt::Debug for Decoder {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Decoder")
+            .field("options", &self.options)
+            .field("kept_bytes", &self.s.bytes())
+            .finish_non_exhaustive()
+    }
+}
+
+/// One decode: with a decoder's kept working memory, or with memory of its own for this call.
+/// Always inlined: each caller keeps the primitive path in itself, and `kept` folds away.
+#[inline(always)]
+fn decode_in<'a>(
+    input: &'a [u8],
+    options: &DecodeOptions,
+    kept: Option<&mut Scratch>,
 ) -> Result<BorrowedGraph<'a>, Error> {
     // SC-L-01
     if input.len() as u64 > options.max_bytes {
@@ -72,8 +187,18 @@ pub fn decode_borrowed_with<'a>(
     // A top-level primitive is one value (SC-L-05: only `max_values` 0 refuses it).
     match primitive_root(input).filter(|_| options.max_values > 0) {
         Some(root) => Ok(graph(input, root)),
-        None => decode_general(input, options),
+        None => match kept {
+            Some(s) => decode_general(input, options, s),
+            None => decode_fresh(input, options),
+        },
     }
+}
+
+/// [`decode_general`] with working memory of its own (out of line: the callers stay small enough
+/// to inline, with the primitive path in them).
+#[inline(never)]
+fn decode_fresh<'a>(input: &'a [u8], options: &DecodeOptions) -> Result<BorrowedGraph<'a>, Error> {
+    decode_general(input, options, &mut Scratch::default())
 }
 
 /// Everything but a top-level primitive.
@@ -81,9 +206,9 @@ pub fn decode_borrowed_with<'a>(
 fn decode_general<'a>(
     input: &'a [u8],
     options: &DecodeOptions,
+    scratch: &mut Scratch,
 ) -> Result<BorrowedGraph<'a>, Error> {
-    let mut scratch = Scratch::take();
-    let (first, version) = Dec::new(input, options, false, &mut scratch).run();
+    let (first, version) = Dec::new(input, options, false, scratch).run();
     let result = match first {
         Ok(g) => Ok(g),
         Err(e) => {
@@ -97,14 +222,14 @@ fn decode_general<'a>(
                         | ErrorCode::LimitBigint
                 ) {
                 scratch.clear();
-                Dec::new(input, options, true, &mut scratch).run().0.ok()
+                Dec::new(input, options, true, scratch).run().0.ok()
             } else {
                 None
             };
             retry.ok_or(e)
         }
     };
-    scratch.give_back();
+    scratch.finish();
     result
 }
 
@@ -117,8 +242,9 @@ fn graph(input: &[u8], root: Slot) -> BorrowedGraph<'_> {
 }
 
 /// SC-D-03/07: the whole input is a header and one primitive (no padding, nothing after it); `None`
-/// for anything else, which the decoder proper reads (and reports).
-#[inline]
+/// for anything else, which the decoder proper reads (and reports). Always inlined into the entry
+/// points: it is the whole decode of a top-level primitive.
+#[inline(always)]
 fn primitive_root(input: &[u8]) -> Option<Slot> {
     let [TAG_VERSION, v, tag, ..] = *input else {
         return None;
@@ -243,10 +369,10 @@ const ELEMS: usize = 1;
 
 type R<T> = Result<T, Error>;
 
-/// The decoder's working memory (open containers, scratch stacks, shape caches): kept per thread
-/// between calls, as the `regex` crate keeps its match caches, so that decoding a small value
-/// allocates nothing but the graph it returns. A scratch that grew past `SCRATCH_KEEP` bytes is
-/// dropped instead of kept.
+/// The decoder's working memory (open containers, scratch stacks, shape caches) and a set of
+/// arenas for the next graph: a [`Decoder`] keeps it between calls, so that decoding a small value
+/// allocates nothing but the graph it returns; the free functions make one per call. What grew
+/// past `SCRATCH_KEEP` bytes is freed at the end of a call instead of kept.
 #[derive(Default)]
 struct Scratch {
     ids: Vec<Option<u32>>,
@@ -256,19 +382,11 @@ struct Scratch {
     scratch_at: Vec<[u32; 2]>,
     key_stack: Vec<Slot>,
     shapes: Vec<Shape>,
+    /// Arenas for the next graph (a recycled graph's or a rejected input's), cleared.
+    arenas: Option<Box<Arenas>>,
 }
 
 impl Scratch {
-    /// This thread's working memory (cleared), or a new one.
-    #[inline]
-    fn take() -> Box<Scratch> {
-        SCRATCH
-            .try_with(|c| c.take())
-            .ok()
-            .flatten()
-            .unwrap_or_default()
-    }
-
     /// Forgets an earlier decode (the shape caches point into its input).
     fn clear(&mut self) {
         self.ids.clear();
@@ -283,14 +401,28 @@ impl Scratch {
         }
     }
 
-    /// Back to this thread's cache, cleared (unless it grew large).
-    fn give_back(mut self: Box<Scratch>) {
+    /// The end of a call: cleared for the next one, or freed if it grew large (the kept arenas
+    /// are bounded on their own, by `keep_arenas`).
+    fn finish(&mut self) {
         if self.bytes() <= SCRATCH_KEEP {
             self.clear();
-            let _ = SCRATCH.try_with(|c| c.set(Some(self)));
+        } else {
+            *self = Scratch {
+                arenas: self.arenas.take(),
+                ..Scratch::default()
+            };
         }
     }
 
+    /// Keeps `a` (cleared) for the next graph, unless it grew past `SCRATCH_KEEP` bytes.
+    fn keep_arenas(&mut self, mut a: Box<Arenas>) {
+        if a.bytes() <= SCRATCH_KEEP {
+            a.clear();
+            self.arenas = Some(a);
+        }
+    }
+
+    /// The working memory's size (the kept arenas not included).
     fn bytes(&self) -> usize {
         use std::mem::size_of;
         self.ids.capacity() * size_of::<Option<u32>>()
@@ -309,12 +441,8 @@ impl Scratch {
     }
 }
 
-thread_local! {
-    static SCRATCH: std::cell::Cell<Option<Box<Scratch>>> = const { std::cell::Cell::new(None) };
-}
-
 struct Dec<'a, 's> {
-    /// The working memory (this thread's, kept between calls).
+    /// The working memory (a decoder's, or this call's).
     s: &'s mut Scratch,
     buf: &'a [u8],
     pos: usize,
@@ -330,7 +458,7 @@ struct Dec<'a, 's> {
     values: u64,
     max_values: u64,
     max_bigint_bytes: u32,
-    /// The graph's arenas (a dropped graph's, cleared, when there was one), filled in place.
+    /// The graph's arenas (a recycled graph's, cleared, when there was one), filled in place.
     a: Box<Arenas>,
     ids_direct: bool,
     /// The value arena's owner (a level, or `NONE`): its values are `values[values_from..]`.
@@ -363,8 +491,8 @@ impl<'a, 's> Dec<'a, 's> {
         // The arenas are sized once from the input (typical objects take 8-40 bytes, properties
         // and elements 3-12), capped: they grow as needed anyway.
         let n = if container { buf.len().min(1 << 20) } else { 0 };
-        // The arenas: a dropped graph's (cleared), or new ones.
-        let boxed = if container { take_arenas() } else { None };
+        // The arenas: a recycled graph's (cleared), or new ones.
+        let boxed = if container { s.arenas.take() } else { None };
         let mut a = boxed.unwrap_or_default();
         a.objects.reserve(if container { n / 16 + 1 } else { 0 });
         a.keys.reserve(n / 16);

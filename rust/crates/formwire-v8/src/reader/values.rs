@@ -4,9 +4,7 @@
 use super::fast::{any_names, learn_key, name_bit, object_run, prepare, span};
 use super::wire::{Index, Shape, key_matches, time_clip, varint_at, zigzag};
 use super::{ArrState, Dec, ELEMS, Fast, Fill, Frame, NONE, NONE32, OPEN, ObjState, R, Scratch};
-use crate::borrowed::{
-    Arenas, ArrayRef, BorrowedGraph, ErrSlot, NO_INDEXES, ObjSlot, Slot, recycle_arenas,
-};
+use crate::borrowed::{Arenas, ArrayRef, BorrowedGraph, ErrSlot, NO_INDEXES, ObjSlot, Slot};
 use crate::error::ErrorCode;
 use crate::tags::*;
 use crate::value::{ErrorName, Props, Span, View, ViewKind, push_in};
@@ -21,7 +19,7 @@ impl<'a, 's> Dec<'a, 's> {
         let graph = match root {
             Ok(root) => {
                 let arenas = if self.a.objects.is_empty() {
-                    recycle_arenas(self.a);
+                    self.s.keep_arenas(self.a);
                     None
                 } else {
                     Some(self.a)
@@ -33,8 +31,8 @@ impl<'a, 's> Dec<'a, 's> {
                 })
             }
             Err(e) => {
-                // A rejected input leaves its arenas to the next decode on the thread too.
-                recycle_arenas(self.a);
+                // A rejected input leaves its arenas to the next decode of the same memory too.
+                self.s.keep_arenas(self.a);
                 Err(e)
             }
         };
