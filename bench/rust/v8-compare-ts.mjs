@@ -107,11 +107,11 @@ const fmtX = (x, unit = 'x') => (x >= 100 ? Math.round(x).toLocaleString('en') :
 const fmtR = (mbs) => (mbs >= 100 ? Math.round(mbs).toLocaleString('en') : mbs.toFixed(1)).padStart(9);
 console.log(`W6 values from ${from}; V8 bytes from v8.serialize: ` + ids.map((id) => `${id} ${bytes[id].length} B`).join(', '));
 console.log(`medians over ${rounds} rounds, CPU time per op; MB/s = 10^6 B of V8 data per second; ratio = TS time / Rust time`);
-console.log('rows marked * append to a reused buffer (encode_into) or borrow from the input (decode_borrowed); floor rows write the bytes once without encoding: their ratio is the most any contiguous encoder can reach');
+console.log('rows marked * append to a reused buffer (encode_into), reuse a Decoder\'s memory or borrow from the input (decode_borrowed); floor rows write the bytes once without encoding: their ratio is the most any contiguous encoder can reach');
 console.log(`${'row'.padEnd(48)} ${'rust µs'.padStart(8)} ${'rust MB/s'.padStart(9)} ${'ts µs'.padStart(8)} ${'ts MB/s'.padStart(9)}  ts/rust (range)`);
 for (const [key, v] of res) {
   const n = bytes[v.id].length;
-  const star = /encode_into|borrowed/.test(key) ? '*' : ' ';
+  const star = /encode_into|borrowed|Decoder/.test(key) ? '*' : ' ';
   console.log(
     `${(key + ' ' + star).padEnd(48)} ${fmtT(med(v.rust))} ${fmtR(n / med(v.rust))} ${fmtT(med(v.ts))} ${fmtR(n / med(v.ts))}  ` +
       `${fmtX(med(v.ratio))} (${fmtX(Math.min(...v.ratio), '')}-${fmtX(Math.max(...v.ratio), '')})`,

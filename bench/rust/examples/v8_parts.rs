@@ -1,8 +1,9 @@
 //! Per-item costs on simple payloads (300 ints, 300 short strings, 100 empty objects, 100 one-property
-//! objects), CPU time per decode and encode. Linux only (`/proc/thread-self/schedstat`).
+//! objects), CPU time per decode (with a reused `Decoder`, so per-call working memory is not counted) and
+//! encode. Linux only (`/proc/thread-self/schedstat`).
 //!
 //! `cargo run --release --manifest-path bench/rust/Cargo.toml --example v8_parts`
-use formwire_v8::{Graph, Heap, Value, decode, encode};
+use formwire_v8::{Decoder, Graph, Heap, Value, encode};
 use std::time::Duration;
 fn cpu() -> Duration {
     let s = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap();
@@ -11,9 +12,10 @@ fn cpu() -> Duration {
 fn time(name: &str, g: &Graph) {
     let b = encode(g).unwrap();
     let n = 20000;
+    let mut decoder = Decoder::new();
     let t = cpu();
     for _ in 0..n {
-        std::hint::black_box(decode(std::hint::black_box(&b)).unwrap());
+        std::hint::black_box(decoder.decode(std::hint::black_box(&b)).unwrap());
     }
     let d = (cpu() - t) / n;
     let t = cpu();

@@ -6,7 +6,9 @@
 //! `... --example v8_speed -- DIR` times the V8 bytes `DIR/w6a.v8` .. `DIR/w6d.v8` (the bench's W6a-W6d
 //! values as `v8.serialize` writes them; `bench/rust/v8-compare-ts.mjs` makes them) and prints one line per
 //! workload and operation, `W6b decode ...`, for the comparison tool to read.
-use formwire_v8::{Graph, Heap, JsString, Value, decode, decode_borrowed, encode, encode_into};
+use formwire_v8::{
+    Decoder, Graph, Heap, JsString, Value, decode, decode_borrowed, encode, encode_into,
+};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -120,17 +122,34 @@ fn rows(id: &str, bytes: &[u8], graph: &Graph) {
         }),
     );
     report(
-        &format!("{id} decode (bytes -> Graph)"),
+        &format!("{id} decode (bytes -> Graph, fresh memory)"),
         n,
         per_op(|| {
             black_box(decode(black_box(bytes)).unwrap());
         }),
     );
+    let mut decoder = Decoder::new();
     report(
-        &format!("{id} decode_borrowed (bytes -> BorrowedGraph)"),
+        &format!("{id} decode (bytes -> Graph, Decoder reused)"),
+        n,
+        per_op(|| {
+            black_box(decoder.decode(black_box(bytes)).unwrap());
+        }),
+    );
+    report(
+        &format!("{id} decode_borrowed (bytes -> BorrowedGraph, fresh memory)"),
         n,
         per_op(|| {
             black_box(decode_borrowed(black_box(bytes)).unwrap());
+        }),
+    );
+    report(
+        &format!("{id} decode_borrowed (bytes -> BorrowedGraph, Decoder reused)"),
+        n,
+        per_op(|| {
+            let g = decoder.decode_borrowed(black_box(bytes)).unwrap();
+            black_box(&g);
+            decoder.recycle(g);
         }),
     );
     if !(64..1 << 20).contains(&n) {
