@@ -3,8 +3,9 @@
  * `filesLimit`, `fieldsLimit`, `error` and `close` events, `limits`, `truncated` flags), parsing with formwire.
  * Node only (uses node:stream). Differences from busboy, on purpose:
  * - `defParamCharset` defaults to UTF-8 (busboy: latin1, which garbles UTF-8 filenames).
- * - The multipart profile is formwire's strict one (spec/multipart.md): a preamble, a missing close delimiter, a bad
- *   header, obs-fold… are `error` events with a FormwireError (`code`, `offset`); leniency via `config.formwire`.
+ * - The multipart profile is formwire's (spec/multipart.md) with the incumbent's leniency as named options
+ *   (BUSBOY_MULTIPART, FASTIFY_BUSBOY_MULTIPART; `config.formwire` overrides them): what neither covers (a missing
+ *   close delimiter, a bad Content-Disposition…) is an `error` event with a FormwireError (`code`, `offset`).
  * - `filename*` / `name*` never override `filename` / `name` (RFC 7578 §4.2); filenames are never percent-decoded.
  * - formwire's own limits (spec/limits.md: 1000 parts, 8 headers and 8 KiB of headers per part) stay on underneath
  *   busboy's truncating `limits`; raise them through `config.formwire`.
@@ -32,6 +33,8 @@ export interface BusboyLimits {
   parts?: number;
   /** Max number of header key-value pairs per part (mapped to formwire's `maxHeaders`). */
   headerPairs?: number;
+  /** @fastify/busboy: max bytes of a part's header block (mapped to formwire's `maxHeaderBytes`). Default 80 KiB. */
+  headerSize?: number;
 }
 
 /** busboy's constructor options, plus `formwire` for formwire's own options. */
@@ -191,7 +194,9 @@ function limit(v: number | undefined, d: number): number {
 
 /**
  * What busboy 1.x accepts, as formwire's named options (the table in ts/README.md): a preamble before the first
- * delimiter (MP-P-02), obs-folded header lines (MP-H-04), and node's header-block cap (16 KiB, 2000 header lines).
+ * delimiter (MP-P-02), obs-folded header lines (MP-H-04), a part without Content-Disposition or with an empty one
+ * (MP-H-06: a nameless part, which the adapter drops as busboy does), any bytes after the close delimiter (MP-P-05),
+ * and node's header-block cap (16 KiB, 2000 header lines).
  * max_total_field_bytes is counted by the adapter over the parts it hands out as fields (busboy's classification: a
  * filename-less application/octet-stream part is a file, which the core would count as a field), so the core's is off.
  * Not allowQuotedPairs: busboy keeps `\` in `filename="C:\dir\a.txt"` (MP-H-07's default reading does too). Field and file sizes are busboy's `limits` (truncation) instead.
@@ -200,11 +205,24 @@ function limit(v: number | undefined, d: number): number {
 export const BUSBOY_MULTIPART: Readonly<MultipartOptions> = Object.freeze({
   allowPreamble: true,
   allowObsFold: true,
+  allowMissingDisposition: true,
+  allowJunkAfterClose: true,
   maxHeaderBytes: 16384,
   maxHeaders: 2000,
   maxFieldBytes: Infinity,
   maxFileBytes: Infinity,
   maxTotalFieldBytes: Infinity,
+});
+
+/**
+ * What @fastify/busboy 3 accepts (the `new Busboy()` API): BUSBOY_MULTIPART, and header names with bytes 80-FF
+ * (MP-H-01: `Føø: bar`, which busboy 1.x reports as a malformed header). @fastify/busboy also takes a control byte,
+ * a space or `(` inside a name; those stay MP_HEADER_NAME.
+ */
+export const FASTIFY_BUSBOY_MULTIPART: Readonly<MultipartOptions> = Object.freeze({
+  ...BUSBOY_MULTIPART,
+  allowUtf8HeaderNames: true,
+  maxHeaderBytes: 80 * 1024, // @fastify/busboy's limits.headerSize default
 });
 
 class MultipartBusboy extends Writable implements MultipartHandler {
@@ -248,9 +266,10 @@ class MultipartBusboy extends Writable implements MultipartHandler {
   constructor(cfg: BusboyConfig, contentType: string, legacy: boolean) {
     super({ highWaterMark: cfg.highWaterMark });
     this.legacy = legacy;
-    const fw: MultipartOptions = { ...BUSBOY_MULTIPART, ...(cfg.formwire ?? {}) };
+    const fw: MultipartOptions = { ...(legacy ? FASTIFY_BUSBOY_MULTIPART : BUSBOY_MULTIPART), ...(cfg.formwire ?? {}) };
     const l = cfg.limits ?? {};
     if (l.headerPairs !== undefined && cfg.formwire?.maxHeaders === undefined) fw.maxHeaders = l.headerPairs;
+    if (l.headerSize !== undefined && cfg.formwire?.maxHeaderBytes === undefined) fw.maxHeaderBytes = l.headerSize;
     // busboy's `limits.parts` / `files` / `fields` N are events at the (N+1)th (@fastify/multipart's default parts N
     // is 1000, formwire's max_parts, max_files and max_fields, MP-L-01, MP-L-05): the core counts move past them so
     // the event comes first, and stay a bound (`parts` may be reached by any mix of files and fields). (busboy also counts filename* and octet-stream parts as files; formwire, by filename.)
@@ -290,8 +309,14 @@ class MultipartBusboy extends Writable implements MultipartHandler {
     }
     const partName = info.name;
     if (partName === null) {
-      // a nameless part (allowMissingDisposition via config.formwire, MP-H-06): busboy drops a part without (or with
-      // an empty) Content-Disposition after counting it as a part; its body is read and dropped (MP-F-05)
+      // A nameless part (allowMissingDisposition, MP-H-06): busboy and @fastify/busboy drop a part without (or with
+      // an empty) Content-Disposition after counting it as a part; its body is read and dropped (MP-F-05). busboy
+      // 1.x reports a block with no header line at all as a malformed header, so that stays an error there.
+      if (!this.legacy && info.headers.length === 0) {
+        const e = new FormwireError('MP_NO_DISPOSITION', info.offset, 'part without header lines');
+        e.message = 'Malformed part header';
+        throw e;
+      }
       this.skip = true;
       return;
     }

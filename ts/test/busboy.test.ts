@@ -138,8 +138,8 @@ test("errors carry the incumbent's message (busboy: 'Unexpected end of form'; @f
   assert.ok(bad.error instanceof FormwireError && bad.error.code === 'MP_HEADER_NAME');
   assert.equal(bad.error.message, 'Malformed part header');
   // a code busboy has no message for keeps formwire's
-  const nod = await runBusboy({ headers: { 'content-type': CT } }, Buffer.from('--b\r\nContent-Type: text/plain\r\n\r\nx\r\n--b--', 'latin1'));
-  assert.ok(nod.error instanceof FormwireError && nod.error.code === 'MP_NO_DISPOSITION' && nod.error.message.startsWith('MP_NO_DISPOSITION at byte'));
+  const nod = await runBusboy({ headers: { 'content-type': CT } }, Buffer.from('--b\r\nContent-Disposition: form-data\r\n\r\nx\r\n--b--', 'latin1'));
+  assert.ok(nod.error instanceof FormwireError && nod.error.code === 'MP_DISPOSITION' && nod.error.message.startsWith('MP_DISPOSITION at byte'));
   const { Busboy } = await import('../src/busboy.js');
   const legacy = await new Promise<unknown>((resolve) => {
     const bb = new Busboy({ headers: { 'content-type': CT } });
@@ -349,6 +349,44 @@ test('leniency as busboy (BUSBOY_MULTIPART): obs-fold, a 12 KiB header block, Wi
   assert.equal(kept.files[0]![2].filename, 'C:\\dir\\a.txt');
   const strict = await runBusboy({ headers: { 'content-type': CT }, formwire: { allowObsFold: false } }, input);
   assert.ok(strict.error instanceof FormwireError && strict.error.code === 'MP_OBS_FOLD');
+});
+
+test('leniency as busboy 1.6 / @fastify/busboy 3.2.6: nameless parts dropped, junk after the close delimiter, UTF-8 header names (new Busboy() only)', async () => {
+  const noCd = `--b\r\nContent-Type: application/octet-stream\r\n\r\nx\r\n`;
+  const emptyCd = `--b\r\nContent-Disposition: \r\n\r\ny\r\n`;
+  const input = Buffer.from(field('a', '1') + noCd + emptyCd + field('c', '3') + '--b--junk', 'latin1');
+  for (const chunk of [1, 7, input.length]) {
+    const seen = await runBusboy({ headers: { 'content-type': CT } }, input, chunk);
+    assert.equal(seen.error, null, `chunks of ${chunk}`);
+    assert.deepEqual(seen.fields.map(([n, v]) => `${n}=${v}`), ['a=1', 'c=3']);
+    assert.deepEqual(seen.files, []);
+  }
+  // a dropped part still counts as a part (busboy counts every delimiter): partsLimit after two
+  const limited = await runBusboy({ headers: { 'content-type': CT }, limits: { parts: 2 } }, input);
+  assert.deepEqual([limited.fields.map(([n]) => n), limited.events], [['a'], ['partsLimit']]);
+  // a block with no header line at all: busboy 1.x reports 'Malformed part header'
+  const bare = await runBusboy({ headers: { 'content-type': CT } }, Buffer.from('--b\r\n\r\nx\r\n' + field('c', '3') + '--b--', 'latin1'));
+  assert.ok(bare.error instanceof FormwireError && bare.error.code === 'MP_NO_DISPOSITION' && bare.error.offset === 5);
+  assert.equal(bare.error.message, 'Malformed part header');
+  // UTF-8 header names: busboy 1.x rejects them, @fastify/busboy (new Busboy()) takes them
+  const utf8 = Buffer.from(field('a', '1', 'F\xc3\xb8\xc3\xb8: bar\r\n') + '--b--', 'latin1');
+  const strict = await runBusboy({ headers: { 'content-type': CT } }, utf8);
+  assert.ok(strict.error instanceof FormwireError && strict.error.code === 'MP_HEADER_NAME' && strict.error.message === 'Malformed part header');
+  const { Busboy } = await import('../src/busboy.js');
+  const legacy = (b: Buffer) =>
+    new Promise<unknown[]>((resolve, reject) => {
+      const got: unknown[] = [];
+      const bb = new Busboy({ headers: { 'content-type': CT } });
+      bb.on('field', (n: string, v: string) => got.push(`${n}=${v}`));
+      bb.on('finish', () => resolve(got));
+      bb.on('error', reject);
+      bb.end(b);
+    });
+  assert.deepEqual(await legacy(utf8), ['a=1']);
+  assert.deepEqual(await legacy(Buffer.from('--b\r\n\r\nx\r\n' + field('c', '3') + '--b--', 'latin1')), ['c=3']);
+  // each is a named option: config.formwire turns it off
+  const off = await runBusboy({ headers: { 'content-type': CT }, formwire: { allowJunkAfterClose: false } }, input);
+  assert.ok(off.error instanceof FormwireError && off.error.code === 'MP_DELIMITER');
 });
 
 test("a field part reaching a handler without a 'field' listener is skipped; errors are never an empty form", async () => {
