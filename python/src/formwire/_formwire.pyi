@@ -13,6 +13,8 @@ __all__ = [
     "PART_END",
     "Part",
     "UrlencodedParser",
+    "V8Decoder",
+    "V8Encoder",
     "__version__",
     "boundary_from_content_type",
     "encode_frames",
@@ -135,6 +137,25 @@ def urlencoded_parse_dict(
 ) -> dict[str, str]: ...
 def urlencoded_serialize(pairs: Iterable[tuple[str, str]]) -> str: ...
 def v8_dumps(value: Any, *, max_depth: Optional[int] = 1000) -> bytes: ...
+
+@disjoint_base
+class V8Encoder:
+    def __new__(cls, *, max_depth: Optional[int] = 1000) -> V8Encoder: ...
+    def dumps(self, value: Any) -> bytes: ...
+
+@disjoint_base
+class V8Decoder:
+    def __new__(
+        cls,
+        *,
+        max_depth: Optional[int] = 1000,
+        max_bytes: Optional[int] = 268435456,
+        max_values: Optional[int] = 10000000,
+        max_bigint_bytes: Optional[int] = 1048576,
+        node_ipc: bool = False,
+    ) -> V8Decoder: ...
+    def loads(self, data: Buffer) -> Any: ...
+
 def v8_loads(
     data: Buffer,
     *,

@@ -40,12 +40,16 @@ import datetime as _dt
 import math
 from typing import Any, Optional
 
+from formwire._formwire import V8Decoder as _NativeDecoder
+from formwire._formwire import V8Encoder as _NativeEncoder
 from formwire._formwire import v8_dumps as _dumps
 from formwire._formwire import v8_loads as _loads
 
 __all__ = [
     "dumps",
     "loads",
+    "Decoder",
+    "Encoder",
     "undefined",
     "Undefined",
     "JSBigInt",
@@ -90,6 +94,31 @@ def loads(
         max_bigint_bytes=max_bigint_bytes,
         node_ipc=node_ipc,
     )
+
+
+class Decoder(_NativeDecoder):
+    """:func:`loads` for a loop: the limits are given once (the same keywords, defaults and ``None``), and the
+    decoder's working memory is kept between calls, so decoding many small messages allocates little beyond the
+    Python objects made.
+
+    >>> dec = Decoder(max_depth=64)
+    >>> [dec.loads(dumps({"n": i})) for i in range(3)]
+    [{'n': 0}, {'n': 1}, {'n': 2}]
+
+    Each call is independent (only memory is reused; what grew past 1 MiB for a large input is freed). One decoder
+    may be shared by threads: a call that finds it busy (another thread decoding with the GIL released) decodes
+    with memory of its own."""
+
+
+class Encoder(_NativeEncoder):
+    """:func:`dumps` for a loop: ``max_depth`` is given once, and the output buffer is kept between calls (up to
+    8 MiB), so each call allocates only the ``bytes`` it returns.
+
+    >>> enc = Encoder()
+    >>> loads(enc.dumps([1, "a"]))
+    [1, 'a']
+
+    Shareable by threads as :class:`Decoder` is."""
 
 
 class Undefined:

@@ -33,6 +33,8 @@ fn _formwire(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(urlencoded::urlencoded_serialize, m)?)?;
     m.add_function(wrap_pyfunction!(v8::v8_dumps, m)?)?;
     m.add_function(wrap_pyfunction!(v8::v8_loads, m)?)?;
+    m.add_class::<v8::V8Decoder>()?;
+    m.add_class::<v8::V8Encoder>()?;
     // setattr, not add_function: the testee's functions stay out of `__all__` (and so out of the stubs).
     #[cfg(feature = "testee")]
     {

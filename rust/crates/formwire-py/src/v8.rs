@@ -28,8 +28,13 @@
 //! input) and makes every container first, empty, then fills them in id order; `dumps` builds a
 //! `formwire_v8::Heap` from a work list (a container gets its id when first met, its contents when
 //! taken from the list). BigInts go through `int.from_bytes` / `int.to_bytes`, linear in their size.
+//!
+//! `loads`/`dumps` use memory of their own per call (the binding keeps no module or thread state); the
+//! `V8Decoder`/`V8Encoder` objects (`formwire.v8.Decoder`/`Encoder`) keep a `formwire_v8::Decoder` and an output
+//! buffer between calls, behind a mutex that a call finding it busy skips for memory of its own.
 
 use std::collections::HashMap;
+use std::sync::Mutex;
 
 use formwire_v8::borrowed::{BigIntRef, BorrowedGraph, ObjectRef, Str, ValueRef};
 use formwire_v8::{
@@ -483,6 +488,16 @@ pub fn v8_dumps<'py>(
     value: &Bound<'py, PyAny>,
     max_depth: Option<u32>,
 ) -> PyResult<Bound<'py, PyBytes>> {
+    dumps(py, value, max_depth.unwrap_or(u32::MAX), None)
+}
+
+/// `value` as V8 bytes: encoded into `kept` (an `Encoder`'s buffer) when given, else into a buffer of this call.
+fn dumps<'py>(
+    py: Python<'py>,
+    value: &Bound<'py, PyAny>,
+    max_depth: u32,
+    kept: Option<&Mutex<Vec<u8>>>,
+) -> PyResult<Bound<'py, PyBytes>> {
     let c = classes(py)?;
     let mut t = ToJs { py, c, heap: Heap::new(), memo: HashMap::new(), keep: Vec::new(), todo: Vec::new() };
     let root = t.value(value)?;
@@ -493,31 +508,53 @@ pub fn v8_dumps<'py>(
     let objects = t.heap.len();
     let g = Graph::new(t.heap, root);
     drop((t.memo, t.keep));
-    let opts = EncodeOptions { max_depth: max_depth.unwrap_or(u32::MAX) };
-    // The bytes go to this thread's reused buffer (its pages stay mapped), then once into the result.
-    let mut out = OUT.with(|o| o.take());
+    let opts = EncodeOptions { max_depth };
+    // The encoder's buffer (its pages stay mapped), unless another thread is using it while the GIL is released;
+    // then a buffer of this call. Taken only now: no Python code runs from here on.
+    let mut guard = kept.and_then(|m| m.try_lock().ok());
+    let mut fresh = Vec::new();
+    let out: &mut Vec<u8> = match guard.as_deref_mut() {
+        Some(kept) => kept,
+        None => &mut fresh,
+    };
     out.clear();
     // The graph is Rust's own: nothing another thread can change while the GIL is released.
     let r = if objects >= ENCODE_DETACH_OBJECTS {
-        py.detach(|| formwire_v8::encode_value_into(&g.heap, &g.root, &opts, &mut out))
+        py.detach(|| formwire_v8::encode_value_into(&g.heap, &g.root, &opts, out))
     } else {
-        formwire_v8::encode_value_into(&g.heap, &g.root, &opts, &mut out)
+        formwire_v8::encode_value_into(&g.heap, &g.root, &opts, out)
     };
     drop(g);
-    let bytes = r.map(|()| PyBytes::new(py, &out)).map_err(|e| errors::v8(py, &e));
-    if out.capacity() <= OUT_KEEP_BYTES {
-        OUT.with(|o| o.set(out));
+    let bytes = r.map(|()| PyBytes::new(py, out)).map_err(|e| errors::v8(py, &e));
+    if out.capacity() > OUT_KEEP_BYTES {
+        *out = Vec::new();
     }
     bytes
 }
 
-thread_local! {
-    /// `dumps`'s output buffer, kept between calls on a thread.
-    static OUT: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+/// The largest output buffer an `Encoder` keeps for its next `dumps` (what it may hold idle).
+const OUT_KEEP_BYTES: usize = 8 << 20;
+
+/// `formwire.v8.Encoder(*, max_depth=1000)`: `dumps` with its output buffer kept between calls (up to 8 MiB).
+#[pyclass(frozen, module = "formwire._formwire", name = "V8Encoder", subclass)]
+pub struct V8Encoder {
+    max_depth: u32,
+    out: Mutex<Vec<u8>>,
 }
 
-/// The largest output buffer kept for the next `dumps` on a thread (what a thread may hold idle).
-const OUT_KEEP_BYTES: usize = 8 << 20;
+#[pymethods]
+impl V8Encoder {
+    #[new]
+    #[pyo3(signature = (*, max_depth=Some(1000)), text_signature = "(*, max_depth=1000)")]
+    fn new(max_depth: Option<u32>) -> V8Encoder {
+        V8Encoder { max_depth: max_depth.unwrap_or(u32::MAX), out: Mutex::new(Vec::new()) }
+    }
+
+    /// `value` as V8 bytes (as `dumps` with this encoder's `max_depth`).
+    fn dumps<'py>(&self, py: Python<'py>, value: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
+        dumps(py, value, self.max_depth, Some(&self.out))
+    }
+}
 
 // ---------------------------------------------------------------------------
 // Borrowed graph -> Python (loads)
@@ -758,24 +795,75 @@ pub fn v8_loads<'py>(
     max_bigint_bytes: Option<u32>,
     node_ipc: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let c = classes(py)?;
     let opts = decode_options(max_depth, max_bytes, max_values, max_bigint_bytes, node_ipc);
+    loads(py, data, &opts, None)
+}
+
+/// The Python value of V8 bytes: decoded with `kept` (a `Decoder`'s memory) when given, else with memory of this call.
+fn loads<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    opts: &DecodeOptions,
+    kept: Option<&Mutex<formwire_v8::Decoder>>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let c = classes(py)?;
     let buf = Buf::get(data)?;
     let input = buf.as_slice();
+    // The decoder's memory, unless it is in use (another thread with the GIL released, or a call from the Python
+    // code the conversion runs); then memory of this call, with the same limits.
+    let mut guard = kept.and_then(|m| m.try_lock().ok());
+    let mut dec = guard.as_deref_mut();
+    let mut decode = || match dec.as_deref_mut() {
+        Some(d) => d.decode_borrowed(input),
+        None => formwire_v8::decode_borrowed_with(input, opts),
+    };
     // A read-only buffer cannot change while the GIL is released (util::GIL_RELEASE_BYTES).
-    let g = if buf.readonly() && input.len() >= GIL_RELEASE_BYTES {
-        py.detach(|| formwire_v8::decode_borrowed_with(input, &opts))
-    } else {
-        formwire_v8::decode_borrowed_with(input, &opts)
-    }
-    .map_err(|e| errors::v8(py, &e))?;
+    let g = if buf.readonly() && input.len() >= GIL_RELEASE_BYTES { py.detach(decode) } else { decode() }
+        .map_err(|e| errors::v8(py, &e))?;
     let mut t = ToPy { py, c, g: &g, objs: Vec::new(), keys: Vec::new() };
     t.objs.resize_with(g.len(), || None);
     t.shells()?;
     t.fill()?;
     let root = t.value(g.root())?;
     drop(t);
-    drop(g);
+    match dec {
+        Some(d) => d.recycle(g),
+        None => drop(g),
+    }
+    drop(guard);
     drop(buf);
     Ok(root)
+}
+
+/// `formwire.v8.Decoder(*, max_depth=1000, ...)`: `loads` with the limits given once and the decoder's working
+/// memory and graph arenas kept between calls (up to 1 MiB each).
+#[pyclass(frozen, module = "formwire._formwire", name = "V8Decoder", subclass)]
+pub struct V8Decoder {
+    opts: DecodeOptions,
+    dec: Mutex<formwire_v8::Decoder>,
+}
+
+#[pymethods]
+impl V8Decoder {
+    #[new]
+    #[pyo3(
+        signature = (*, max_depth=Some(1000), max_bytes=Some(268435456), max_values=Some(10000000),
+                     max_bigint_bytes=Some(1048576), node_ipc=false),
+        text_signature = "(*, max_depth=1000, max_bytes=268435456, max_values=10000000, max_bigint_bytes=1048576, node_ipc=False)"
+    )]
+    fn new(
+        max_depth: Option<u32>,
+        max_bytes: Option<u64>,
+        max_values: Option<u64>,
+        max_bigint_bytes: Option<u32>,
+        node_ipc: bool,
+    ) -> V8Decoder {
+        let opts = decode_options(max_depth, max_bytes, max_values, max_bigint_bytes, node_ipc);
+        V8Decoder { dec: Mutex::new(formwire_v8::Decoder::with_options(opts.clone())), opts }
+    }
+
+    /// The Python value of V8 bytes (as `loads` with this decoder's limits).
+    fn loads<'py>(&self, py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        loads(py, data, &self.opts, Some(&self.dec))
+    }
 }
