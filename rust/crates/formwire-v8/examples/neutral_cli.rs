@@ -2,9 +2,10 @@
 //!
 //! Reads JSON lines from stdin and answers each with one JSON line:
 //! `{"op": "decode", "hex": "ff0f...", "options": {...}}` -> `{"value": <neutral>}` or `{"error": {"code", "offset"}}`
-//! (`decode` and `decode_borrowed` both run; where they disagree the answer is the error `BORROWED_MISMATCH`);
+//! (`decode` with memory of its own and `decode_borrowed` of one `Decoder` kept for every line both run; where they
+//! disagree the answer is the error `BORROWED_MISMATCH`);
 //! `{"op": "encode", "value": <neutral>}` -> `{"hex": "..."}` or `{"error": {"code"}}`.
-use formwire_v8::{DecodeOptions, decode_borrowed_with, decode_with, encode};
+use formwire_v8::{DecodeOptions, Decoder, decode_with, encode};
 use formwire_v8_neutral as neutral;
 use serde_json::{Value as Json, json};
 use std::io::{BufRead, Write};
@@ -26,6 +27,8 @@ fn hex(b: &[u8]) -> String {
 fn main() {
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
+    // Its kept memory comes from every earlier line: differential runs check reuse too.
+    let mut decoder = Decoder::new();
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
         if line.trim().is_empty() {
@@ -58,15 +61,23 @@ fn main() {
                 // Both decoders: the borrowing one must give the same value or the same error
                 // (an answer with code `BORROWED_MISMATCH` fails any comparison).
                 let owned = decode_with(&bytes, &opts);
-                let borrowed = decode_borrowed_with(&bytes, &opts);
+                decoder.set_options(opts);
+                let borrowed = decoder.decode_borrowed(&bytes);
                 let agree = match (&owned, &borrowed) {
                     (Ok(g), Ok(b)) => b.to_graph().same_as(g),
                     (Err(e), Err(b)) => (e.code, e.offset) == (b.code, b.offset),
                     _ => false,
                 };
+                let mismatch = match borrowed {
+                    Ok(b) => {
+                        decoder.recycle(b);
+                        None
+                    }
+                    Err(e) => Some(e),
+                };
                 match owned {
                     _ if !agree => json!({"error": {"code": "BORROWED_MISMATCH", "offset": 0,
-                        "message": format!("decode_borrowed: {:?}", borrowed.err())}}),
+                        "message": format!("decode_borrowed: {mismatch:?}")}}),
                     Ok(g) => json!({"value": neutral::to_json(&g)}),
                     Err(e) => {
                         json!({"error": {"code": e.code.as_str(), "offset": e.offset, "message": e.message()}})
