@@ -225,8 +225,29 @@ export const FASTIFY_BUSBOY_MULTIPART: Readonly<MultipartOptions> = Object.freez
   maxHeaderBytes: 80 * 1024, // @fastify/busboy's limits.headerSize default
 });
 
+/**
+ * Header-block errors after which busboy 1.x goes on: it reports 'Malformed part header' and reads on from the next
+ * delimiter (the adapter does that with a new parser from the failing byte, allowPreamble skipping to the delimiter).
+ */
+const RESYNC_CODES: ReadonlySet<string> = new Set(['MP_HEADER_NAME', 'MP_HEADER_VALUE', 'MP_OBS_FOLD', 'MP_LIMIT_HEADERS', 'MP_LIMIT_HEADER_BYTES', 'MP_NO_DISPOSITION']);
+
+/** A limit left after `used` of it (Infinity stays Infinity, null is no limit). */
+function left(v: number | null | undefined, d: number, used: number): number {
+  const total = v === null ? Infinity : (v ?? d);
+  return Math.max(0, total - used);
+}
+
 class MultipartBusboy extends Writable implements MultipartHandler {
-  private readonly parser: MultipartParser;
+  private parser: MultipartParser;
+  /** The parser's options and boundary, for the parser that takes over after a malformed header block (busboy()). */
+  private readonly fw: MultipartOptions;
+  private readonly boundary: Uint8Array;
+  /** Global offset of the current parser's first byte (0 until a header-block error started a new one). */
+  private shift = 0;
+  /** What earlier parsers counted (MP-L-01, MP-L-05), so a new parser's limits go on from there. */
+  private coreParts = 0;
+  private coreFiles = 0;
+  private coreFields = 0;
   private readonly fileHwm: number | undefined;
   private readonly latin1Params: boolean;
   private readonly defCharset: string;
@@ -239,7 +260,7 @@ class MultipartBusboy extends Writable implements MultipartHandler {
   /** MP-L-04 over the parts handed out as fields (bytes kept after busboy's fieldSize truncation). */
   private readonly maxTotalFieldBytes: number;
   private fieldTotal = 0;
-  /** The chunk being written (global offsets of its ranges are bytesFed + index). */
+  /** The chunk being written to the parser (offsets of its ranges are the parser's bytesFed + index). */
   private writing: Uint8Array | null = null;
   private parts = 0;
   private files = 0;
@@ -286,6 +307,8 @@ class MultipartBusboy extends Writable implements MultipartHandler {
     }
     const boundary = boundaryFromContentType(contentType, fw.maxBoundaryBytes);
     this.parser = new MultipartParser(boundary, this, fw, defaultSearch(boundary.length), runtimeText);
+    this.fw = fw;
+    this.boundary = boundary;
     this.fileHwm = cfg.fileHwm;
     this.latin1Params = isLatin1(cfg.defParamCharset);
     this.defCharset = charsetKind(cfg.defCharset ?? 'utf8');
@@ -302,6 +325,9 @@ class MultipartBusboy extends Writable implements MultipartHandler {
 
   onPartStart(info: PartInfo): void {
     this.skip = false;
+    this.coreParts++;
+    if (info.filename !== null) this.coreFiles++;
+    else this.coreFields++;
     if (++this.parts > this.maxParts) {
       if (this.parts === this.maxParts + 1) this.emit('partsLimit');
       this.skip = true;
@@ -313,6 +339,7 @@ class MultipartBusboy extends Writable implements MultipartHandler {
       // an empty) Content-Disposition after counting it as a part; its body is read and dropped (MP-F-05). busboy
       // 1.x reports a block with no header line at all as a malformed header, so that stays an error there.
       if (!this.legacy && info.headers.length === 0) {
+        this.coreParts--; // counted again where the error is caught (feed), as for any header-block error
         const e = new FormwireError('MP_NO_DISPOSITION', info.offset, 'part without header lines');
         e.message = 'Malformed part header';
         throw e;
@@ -473,6 +500,7 @@ class MultipartBusboy extends Writable implements MultipartHandler {
     this.fieldTotal = total;
     if (total > this.maxTotalFieldBytes) {
       const over = n - (total - this.maxTotalFieldBytes);
+      // the current parser's offset, as its own errors have (feed() adds where that parser started)
       const offset = this.parser.bytesFed + (at >= 0 ? at + over : 0);
       throw new FormwireError('MP_LIMIT_TOTAL_FIELD_BYTES', offset, 'field bodies longer than maxTotalFieldBytes together');
     }
@@ -518,10 +546,52 @@ class MultipartBusboy extends Writable implements MultipartHandler {
 
   onEnd(): void {}
 
+  /**
+   * Feed a chunk. busboy(): after a malformed header block (RESYNC_CODES), 'error' is emitted and parsing goes on at
+   * the next delimiter, as busboy 1.x does: a new parser (allowPreamble, the limits that are left) takes the bytes
+   * from the failing one on. Every other error, and every error of new Busboy() (@fastify/busboy stops), ends the
+   * parse.
+   */
+  private feed(chunk: Uint8Array): void {
+    let c = chunk;
+    for (;;) {
+      try {
+        this.parser.write(c);
+        return;
+      } catch (e) {
+        if (this.legacy || !(e instanceof FormwireError) || !RESYNC_CODES.has(e.code)) throw this.shifted(e);
+        const reported = incumbentError(this.shifted(e), false);
+        const fed = this.parser.bytesFed; // the failed write is not counted
+        const at = Math.max(0, e.offset - fed);
+        this.shift += fed + at;
+        this.coreParts++; // the part whose header block failed was counted at its delimiter line
+        const fw = this.fw;
+        this.parser = new MultipartParser(this.boundary, this, {
+          ...fw,
+          allowPreamble: true,
+          maxTotalBytes: left(fw.maxTotalBytes, MULTIPART_DEFAULTS.maxTotalBytes, this.shift),
+          maxParts: left(fw.maxParts, MULTIPART_DEFAULTS.maxParts, this.coreParts),
+          maxFiles: left(fw.maxFiles, MULTIPART_DEFAULTS.maxFiles, this.coreFiles),
+          maxFields: left(fw.maxFields, MULTIPART_DEFAULTS.maxFields, this.coreFields),
+        }, defaultSearch(this.boundary.length), runtimeText);
+        c = c.subarray(at);
+        this.writing = c; // the new parser's ranges are of this view
+        this.emit('error', reported);
+      }
+    }
+  }
+
+  /** An error of a parser that took over after a malformed header block, at its offset in the whole body. */
+  private shifted(e: unknown): unknown {
+    if (this.shift === 0 || !(e instanceof FormwireError)) return e;
+    const detail = e.message.replace(/^\S+ at byte \d+: /, '');
+    return new FormwireError(e.code, e.offset + this.shift, detail);
+  }
+
   override _write(chunk: Buffer, _enc: BufferEncoding, cb: (e?: Error | null) => void): void {
     this.writing = chunk;
     try {
-      this.parser.write(chunk);
+      this.feed(chunk);
     } catch (e) {
       this.writing = null;
       this.pc = null;
@@ -540,7 +610,7 @@ class MultipartBusboy extends Writable implements MultipartHandler {
     try {
       this.parser.end();
     } catch (e) {
-      const err = incumbentError(e, this.legacy);
+      const err = incumbentError(this.shifted(e), this.legacy);
       this.fail(err);
       cb(err);
       return;

@@ -389,6 +389,54 @@ test('leniency as busboy 1.6 / @fastify/busboy 3.2.6: nameless parts dropped, ju
   assert.ok(off.error instanceof FormwireError && off.error.code === 'MP_DELIMITER');
 });
 
+test("busboy(): after a malformed header block, 'error' and then the parts after the next delimiter, as busboy 1.x", async () => {
+  const collect = (input: Buffer, chunk: number, config: Partial<Parameters<typeof busboy>[0]> = {}) =>
+    new Promise<string[]>((resolve) => {
+      const got: string[] = [];
+      const bb = busboy({ headers: { 'content-type': CT }, ...config });
+      bb.on('field', (n: string, v: string) => got.push(`field ${n}=${v}`));
+      bb.on('file', (n: string, st: FileStream) => {
+        st.resume();
+        st.on('end', () => got.push(`file ${n}`));
+      });
+      bb.on('partsLimit', () => got.push('partsLimit'));
+      bb.on('error', (e: unknown) => {
+        const f = e as FormwireError;
+        got.push(`error ${f.code}@${f.offset} ${f.message}`);
+      });
+      bb.on('close', () => resolve(got));
+      for (let i = 0; i < input.length; i += chunk) bb.write(input.subarray(i, i + chunk));
+      bb.end();
+    });
+  const bad = `--b\r\nX Y: 1\r\n${'Content-Disposition: form-data; name="lost"\r\n'}\r\nv\r\n`;
+  const big = `--b\r\nContent-Disposition: form-data; name="big"; filename="${'a'.repeat(20000)}"\r\n\r\nv\r\n`;
+  const input = Buffer.from(field('a', '1') + bad + field('b', '2') + big + file('f', 'x.txt', 'data') + '--b--', 'latin1');
+  const badAt = field('a', '1').length + 7; // at Y: OWS inside a name (MP-H-02)
+  const bigAt = (field('a', '1') + bad + field('b', '2')).length + 5 + 16384;
+  for (const chunk of [1, 7, 4096, input.length]) {
+    assert.deepEqual(await collect(input, chunk), [
+      'field a=1',
+      `error MP_HEADER_NAME@${badAt} Malformed part header`,
+      'field b=2',
+      `error MP_LIMIT_HEADER_BYTES@${bigAt} Malformed part header`,
+      'file f',
+    ], `chunks of ${chunk}`);
+  }
+  // busboy's 'Stopped mid-header': no delimiter after the bad block, so the end of input is the second error
+  const stopped = Buffer.from('--b\r\n:)Content-Type: text/plain\r\n:)\r\n:)x\r\n:)--b--', 'latin1');
+  assert.deepEqual(await collect(stopped, 3), ['error MP_HEADER_NAME@5 Malformed part header', `error MP_TRUNCATED@${stopped.length} Unexpected end of form`]);
+  // the limits go on counting across the new parser: the parts before and after the bad block
+  const three = Buffer.from(field('a', '1') + bad + field('b', '2') + field('c', '3') + '--b--', 'latin1');
+  const capped = await collect(three, 5, { formwire: { maxParts: 3 } });
+  assert.deepEqual(capped.slice(0, 3), ['field a=1', `error MP_HEADER_NAME@${badAt} Malformed part header`, 'field b=2']);
+  assert.match(capped[3]!, /^error MP_LIMIT_PARTS@\d+ /);
+  assert.equal(capped.length, 4);
+  // an error of the new parser is at its offset in the whole body
+  const over = Buffer.from(field('a', '1') + bad + field('b', '234') + '--b--', 'latin1');
+  const total = await collect(over, over.length, { formwire: { maxTotalFieldBytes: 3 } });
+  assert.deepEqual(total, ['field a=1', `error MP_HEADER_NAME@${badAt} Malformed part header`, `error MP_LIMIT_TOTAL_FIELD_BYTES@${over.indexOf('4\r\n')} MP_LIMIT_TOTAL_FIELD_BYTES at byte ${over.indexOf('4\r\n')}: field bodies longer than maxTotalFieldBytes together`]);
+});
+
 test("a field part reaching a handler without a 'field' listener is skipped; errors are never an empty form", async () => {
   const bb = busboy({ headers: { 'content-type': CT } });
   const names: string[] = [];
