@@ -165,20 +165,10 @@ export class NodeSource {
     this.s = s;
   }
 
-  /**
-   * The stream last read, kept until the next one is (one finished stream, nothing else). Why: when every stream of
-   * a kind is garbage, a major GC frees the shapes of their internal objects, and V8 throws away the optimized code
-   * of Node's stream functions (and of this class) that embeds them ("reason: weak objects" under --trace-deopt), so
-   * the next body after a GC is read by cold code, which was most of parseMultipart's cost in bench/'s GC profile
-   * (issue #20). Keeping one stream alive keeps those shapes; under load, other requests do it anyway.
-   */
-  static last: unknown = null;
-
   /** Listen to the stream (on the first read, as Node's async iterator does). */
   private start(): void {
     this.started = true;
     const s = this.s;
-    NodeSource.last = s;
     if (s.readableEnded === true) this.error = null;
     else if (s.destroyed) this.error = s.errored ?? nodeError('Premature close', 'Error', 'ERR_STREAM_PREMATURE_CLOSE');
     s.on('readable', this.onReadable);
