@@ -1971,6 +1971,14 @@ def lenient_cases():
     lenient("mp-lenient-obs-fold-content-type", ["MP-H-04", "MP-F-03"], "a folded Content-Type", d,
             [X("a", "value", "f", "text/plain; charset=utf-8", "text/plain;charset=utf-8")], fold,
             err("MP_OBS_FOLD", at(d, " charset")))
+    d = payload("--boundary", cda, "X-A: a", " \t", " b", "Content-Type: text/plain", "  ", "", "value",
+                "--boundary--", "")
+    lenient("mp-lenient-obs-fold-empty-continuation", ["MP-H-04"],
+            "a continuation line that is empty after its OWS adds nothing, no SP: 'a' + empty + 'b' is 'a b', and an "
+            "empty last continuation leaves 'text/plain' as it was", d,
+            [X("a", "value", ct="text/plain",
+               headers=[("Content-Disposition", 'form-data; name="a"'), ("X-A", "a b"), ("Content-Type", "text/plain")])],
+            fold, err("MP_OBS_FOLD", at(d, " \t")))
     d = payload("--boundary", 'Content-Disposition: form-data; name="a', ' b"', "", "value", "--boundary--", "")
     lenient("mp-lenient-obs-fold-inside-quotes", ["MP-H-04", "MP-H-07"],
             "a fold inside a quoted value: the joined value is name=\"a b\"", d, [X("a b", "value")], fold,
