@@ -19,6 +19,25 @@ const W = job.work;
 const require = createRequire(import.meta.url);
 const fwUrl = (p) => pathToFileURL(join(job.formwire, p)).href;
 
+/** The floor rows' core: a parser whose handler only counts parts and body bytes (no part objects, no promise). */
+function countingCore(fw, ct, opts) {
+  const c = { floor: true, parts: 0, bytes: 0 };
+  const h = {
+    onPartStart() {
+      c.parts++;
+    },
+    onDataRange(ch, a, b) {
+      c.bytes += b - a;
+    },
+    onData(v) {
+      c.bytes += v.length;
+    },
+    onPartEnd() {},
+    onEnd() {},
+  };
+  return { c, p: new fw.MultipartParser(fw.boundaryFromContentType(ct), h, opts) };
+}
+
 function depVersion(name) {
   try {
     return JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')).version;
@@ -277,21 +296,7 @@ async function multipartCase(imp) {
       ...(await measure(
         () =>
           new Promise((resolve, reject) => {
-            const c = { floor: true, parts: 0, bytes: 0 };
-            const h = {
-              onPartStart() {
-                c.parts++;
-              },
-              onDataRange(ch, a, b) {
-                c.bytes += b - a;
-              },
-              onData(v) {
-                c.bytes += v.length;
-              },
-              onPartEnd() {},
-              onEnd() {},
-            };
-            const p = new fw.MultipartParser(fw.boundaryFromContentType(ct), h, fwOpts);
+            const { c, p } = countingCore(fw, ct, fwOpts);
             nodeStream(chunks)
               .on('data', (ch) => p.write(ch))
               .on('end', () => {
@@ -311,21 +316,7 @@ async function multipartCase(imp) {
     return {
       version: formwireVersion,
       ...(await measure(() => {
-        const c = { floor: true, parts: 0, bytes: 0 };
-        const h = {
-          onPartStart() {
-            c.parts++;
-          },
-          onDataRange(ch, a, b) {
-            c.bytes += b - a;
-          },
-          onData(v) {
-            c.bytes += v.length;
-          },
-          onPartEnd() {},
-          onEnd() {},
-        };
-        const p = new fw.MultipartParser(fw.boundaryFromContentType(ct), h, fwOpts);
+        const { c, p } = countingCore(fw, ct, fwOpts);
         const reader = pullStream(chunks).getReader();
         // a promise chain as parseMultipart's driver makes (no async function frame)
         const step = (r) => {
