@@ -121,17 +121,7 @@ func headerList(t testing.TB, ctype string, o *Options, chunks [][]byte) string 
 			}
 		}
 	}
-	for _, c := range chunks {
-		p.Feed(c)
-		if err := drain(); err != nil {
-			return sb.String() + errString(err)
-		}
-	}
-	p.Finish()
-	if err := drain(); err != nil {
-		return sb.String() + errString(err)
-	}
-	return sb.String()
+	return feedAll(p, chunks, &sb, drain)
 }
 
 // MP-H-01, MP-H-02, MP-H-11: with AllowUtf8HeaderNames bytes 80-FF are name

@@ -51,6 +51,12 @@ func summary(t testing.TB, ct string, o *Options, chunks [][]byte) string {
 			}
 		}
 	}
+	return feedAll(p, chunks, &sb, drain)
+}
+
+// feedAll feeds the chunks, draining the events after each and after Finish,
+// and returns what was written to sb, with the error that stopped it.
+func feedAll(p *Parser, chunks [][]byte, sb *strings.Builder, drain func() error) string {
 	for _, c := range chunks {
 		p.Feed(c)
 		if err := drain(); err != nil {
