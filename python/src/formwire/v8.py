@@ -101,7 +101,7 @@ class Decoder(_NativeDecoder):
     decoder's working memory is kept between calls, so decoding many small messages allocates little beyond the
     Python objects made.
 
-    >>> dec = Decoder(max_depth=64)
+    >>> dec = Decoder(max_values=10_000)
     >>> [dec.loads(dumps({"n": i})) for i in range(3)]
     [{'n': 0}, {'n': 1}, {'n': 2}]
 
