@@ -248,6 +248,13 @@ class MultipartBusboy extends Writable implements MultipartHandler {
   private coreParts = 0;
   private coreFiles = 0;
   private coreFields = 0;
+  /**
+   * busboy(): the last bytes written before the current chunk (at most a delimiter line with some padding), so that
+   * after a malformed header block the new parser can start at the failing line's first byte even when that line
+   * began in an earlier write: a delimiter line inside the block is then found (busboy ends the block there).
+   */
+  private readonly tail: Uint8Array;
+  private tailLen = 0;
   private readonly fileHwm: number | undefined;
   private readonly latin1Params: boolean;
   private readonly defCharset: string;
@@ -309,6 +316,7 @@ class MultipartBusboy extends Writable implements MultipartHandler {
     this.parser = new MultipartParser(boundary, this, fw, defaultSearch(boundary.length), runtimeText);
     this.fw = fw;
     this.boundary = boundary;
+    this.tail = new Uint8Array(this.legacy ? 0 : boundary.length + 2 + 64);
     this.fileHwm = cfg.fileHwm;
     this.latin1Params = isLatin1(cfg.defParamCharset);
     this.defCharset = charsetKind(cfg.defCharset ?? 'utf8');
@@ -340,6 +348,7 @@ class MultipartBusboy extends Writable implements MultipartHandler {
       // 1.x reports a block with no header line at all as a malformed header, so that stays an error there.
       if (!this.legacy && info.headers.length === 0) {
         this.coreParts--; // counted again where the error is caught (feed), as for any header-block error
+        this.parts--;
         const e = new FormwireError('MP_NO_DISPOSITION', info.offset, 'part without header lines');
         e.message = 'Malformed part header';
         throw e;
@@ -554,17 +563,32 @@ class MultipartBusboy extends Writable implements MultipartHandler {
    */
   private feed(chunk: Uint8Array): void {
     let c = chunk;
+    let base = 0; // where c starts in chunk
     for (;;) {
       try {
         this.parser.write(c);
+        if (!this.legacy) this.keepTail(chunk);
         return;
       } catch (e) {
         if (this.legacy || !(e instanceof FormwireError) || !RESYNC_CODES.has(e.code)) throw this.shifted(e);
         const reported = incumbentError(this.shifted(e), false);
         const fed = this.parser.bytesFed; // the failed write is not counted
-        const at = Math.max(0, e.offset - fed);
-        this.shift += fed + at;
+        const errAbs = this.shift + e.offset;
+        const chunkAbs = this.shift + fed - base;
+        // The new parser starts at the failing header line's first byte (after the last LF before the error), if
+        // that line is in reach and after the failing parser's own start (so every restart moves forward);
+        // otherwise at the failing byte.
+        let start = errAbs;
+        for (let i = errAbs - 1; i >= Math.max(this.shift + 1, chunkAbs - this.tailLen); i--) {
+          const byte = i >= chunkAbs ? chunk[i - chunkAbs]! : this.tail[this.tailLen - (chunkAbs - i)]!;
+          if (byte === 0x0a) {
+            start = i + 1;
+            break;
+          }
+        }
+        this.shift = start;
         this.coreParts++; // the part whose header block failed was counted at its delimiter line
+        this.parts++; // and busboy counts it for limits.parts
         const fw = this.fw;
         this.parser = new MultipartParser(this.boundary, this, {
           ...fw,
@@ -574,11 +598,34 @@ class MultipartBusboy extends Writable implements MultipartHandler {
           maxFiles: left(fw.maxFiles, MULTIPART_DEFAULTS.maxFiles, this.coreFiles),
           maxFields: left(fw.maxFields, MULTIPART_DEFAULTS.maxFields, this.coreFields),
         }, defaultSearch(this.boundary.length), runtimeText);
-        c = c.subarray(at);
+        if (start < chunkAbs) {
+          // the line began in an earlier write: its first bytes come from the tail (at most a delimiter line's
+          // length, before any part's data)
+          const head = this.tail.slice(this.tailLen - (chunkAbs - start), this.tailLen);
+          this.writing = head;
+          this.parser.write(head);
+          base = 0;
+        } else base = start - chunkAbs;
+        c = chunk.subarray(base);
         this.writing = c; // the new parser's ranges are of this view
         this.emit('error', reported);
       }
     }
+  }
+
+  /** busboy(): keep the last bytes of what was written (see `tail`). */
+  private keepTail(chunk: Uint8Array): void {
+    const t = this.tail;
+    const n = t.length;
+    if (chunk.length >= n) {
+      t.set(chunk.subarray(chunk.length - n));
+      this.tailLen = n;
+      return;
+    }
+    const keep = Math.min(this.tailLen, n - chunk.length);
+    t.copyWithin(0, this.tailLen - keep, this.tailLen);
+    t.set(chunk, keep);
+    this.tailLen = keep + chunk.length;
   }
 
   /** An error of a parser that took over after a malformed header block, at its offset in the whole body. */

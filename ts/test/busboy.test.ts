@@ -435,6 +435,16 @@ test("busboy(): after a malformed header block, 'error' and then the parts after
   const over = Buffer.from(field('a', '1') + bad + field('b', '234') + '--b--', 'latin1');
   const total = await collect(over, over.length, { formwire: { maxTotalFieldBytes: 3 } });
   assert.deepEqual(total, ['field a=1', `error MP_HEADER_NAME@${badAt} Malformed part header`, `error MP_LIMIT_TOTAL_FIELD_BYTES@${over.indexOf('4\r\n')} MP_LIMIT_TOTAL_FIELD_BYTES at byte ${over.indexOf('4\r\n')}: field bodies longer than maxTotalFieldBytes together`]);
+  // a delimiter line inside the bad block ends it (busboy reads field a): the new parser starts at the failing
+  // line's first byte, which may have come in an earlier write
+  const inside = Buffer.from('--b\r\nContent-Type: x\r\n' + field('a', 'v') + '--b--', 'latin1');
+  const insideAt = '--b\r\nContent-Type: x\r\n--b'.length; // the CR of '--b': a header line without a colon
+  for (const chunk of [1, 2, 7, 26, 27, inside.length]) {
+    assert.deepEqual(await collect(inside, chunk), [`error MP_HEADER_NAME@${insideAt} Malformed part header`, 'field a=v'], `chunks of ${chunk}`);
+  }
+  // busboy counts the malformed block as a part for limits.parts
+  const counted = Buffer.from('--b\r\nX\r\n\r\n' + field('a', '1') + field('c', '3') + '--b--', 'latin1');
+  assert.deepEqual(await collect(counted, counted.length, { limits: { parts: 1 } }), ['error MP_HEADER_NAME@6 Malformed part header', 'partsLimit']);
 });
 
 test("a field part reaching a handler without a 'field' listener is skipped; errors are never an empty form", async () => {
