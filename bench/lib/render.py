@@ -699,7 +699,8 @@ NOTES = [
     "Response.formData: the global Response (Node's bundled undici) and the undici npm package (7.x, the last line "
     "that runs on Node 20), each given a pull ReadableStream of the chunks. Both buffer the body.",
     "formwire TS rows: the sans-IO `MultipartParser` core fed with synchronous `write()` calls (field values decoded "
-    "to strings, file bytes counted), `parseMultipart()` (async iterator of parts over a pull ReadableStream) and "
+    "to strings, file bytes counted), `parseMultipart()` (async iterator of parts over a Node Readable of the "
+    "chunks, as ts/README's `parseMultipart(req, ...)` reads; a second row over a pull ReadableStream) and "
     "`formData()` (a standard FormData, like Response.formData). Limits raised only where a workload exceeds a "
     "default (`maxParts` for W2, `maxPairs` for W4).",
     "W4 incumbents with silent truncation defaults run with them off: `querystring` `maxKeys: 0`, `qs` "
