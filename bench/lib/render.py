@@ -333,6 +333,18 @@ RUNTIME_NOTES = {
 
 # Why native code wins a row (CPU ratio below 1), by (runtime, workload prefix, formwire column prefix); rendered under
 # the runtime's table for each row that native code wins in the committed run.
+# Reasons shared by several rows of RUNTIME_ROW_REASONS.
+_NO_PROXY_DETECTOR = (
+    "a page has no Proxy detector, so clone() hands the value to the page's structuredClone (by design: a Proxy must "
+    "not be walked as a plain object); both sides are the same native call, equal within noise. setProxyDetector() or "
+    "{assumeNoProxies: true} turns formwire's walk on (the next row)."
+)
+_SMALL_GRAPH_WORKER = (
+    "a small graph (~0.4 KB): the per-message cost of a transfer (detach, transfer list) and of the JavaScript decode "
+    "on each side dominates; native postMessage is one V8 serialize each way."
+)
+_COPY_3MB = "both sides copy the 3 MB string once each way (V8 serializer or formwire's encoder, then the decode)"
+
 RUNTIME_ROW_REASONS = {
     ("bun", "W2", "formData()"): "Bun's Request.formData() is native (Zig) code over the whole buffered body; formwire's "
     "JavaScript streams the body and appends 10,000 strings to a FormData across the JS/native boundary.",
@@ -362,28 +374,19 @@ RUNTIME_ROW_REASONS = {
     ("chromium", "W5", "encodeFormData"): "both read the 1 MiB Blob's bytes back from the browser process's blob "
     "registry (an IPC round trip and a data pipe, browser process CPU above), which dominates the row; Chromium then "
     "serializes the 1,000 fields in C++ (in Node, where the Blob is in-process, formwire's encoder wins this row).",
-    ("chromium", "W6b", "formwire clone (default)"): "a page has no Proxy detector, so clone() hands the value to the "
-    "page's structuredClone (by design: a Proxy must not be walked as a plain object); both sides are the same "
-    "native call. setProxyDetector() or {assumeNoProxies: true} turns formwire's walk on (the next row).",
-    ("chromium", "W6d", "formwire clone (default)"): "a page has no Proxy detector, so clone() hands the value to "
-    "the page's structuredClone (by design: a Proxy must not be walked as a plain object); both sides are the same "
-    "native call, equal within noise. {assumeNoProxies: true} is formwire's walk (the next row).",
+    ("chromium", "W6b", "formwire clone (default)"): _NO_PROXY_DETECTOR,
+    ("chromium", "W6d", "formwire clone (default)"): _NO_PROXY_DETECTOR,
     ("chromium", "W6a Worker", "serialize"): "postMessage copies the 3 MB string once each way inside V8's C++ "
     "serializer; formwire's round trip encodes it to bytes and decodes it in JavaScript on each side, plus a transfer.",
     ("chromium", "W6b Worker", "serialize"): "V8's native serializer both ways against formwire's JavaScript "
     "serialize and decode plus one buffer transfer each way: close, and it moved either side of 1x across runs.",
-    ("chromium", "W6d Worker", "serialize"): "a small graph (~0.4 KB): the per-message cost of a transfer (detach, "
-    "transfer list) and of the JavaScript decode on each side dominates; native postMessage is one V8 serialize each "
-    "way.",
+    ("chromium", "W6d Worker", "serialize"): _SMALL_GRAPH_WORKER,
     ("node", "W3", "formData()"): "Node 20's undici parses the buffered body in JavaScript too; formData() also builds "
     "100 Files from the streamed chunks, and at 7 ms per op on a loaded machine this row moved between 0.8x and 1.7x "
     "across this session's runs (the sans-IO row, 9x to 16x, is the parser's own cost).",
-    ("node", "W6a Worker", "serialize"): "both sides copy the 3 MB string once each way (V8 serializer or formwire's "
-    "encoder, then the decode); the row moved between 0.92x and 1.20x across this session's runs.",
-    ("deno", "W6a Worker", "serialize"): "both sides copy the 3 MB string once each way (V8 serializer or formwire's "
-    "encoder, then the decode); the row moved between 0.84x and 1.25x across this session's runs.",
-    ("node", "W6d Worker", "serialize"): "a small graph (~0.4 KB): the per-message cost of a transfer (detach, transfer "
-    "list) and of the JavaScript decode on each side dominates; native postMessage is one V8 serialize each way.",
+    ("node", "W6a Worker", "serialize"): _COPY_3MB + "; the row moved between 0.92x and 1.20x across this session's runs.",
+    ("deno", "W6a Worker", "serialize"): _COPY_3MB + "; the row moved between 0.84x and 1.25x across this session's runs.",
+    ("node", "W6d Worker", "serialize"): _SMALL_GRAPH_WORKER,
 }
 
 # Why a peak-memory row misses the #18 target (< 0.1x native), by (runtime, or None for any, formwire column prefix);
