@@ -33,6 +33,19 @@ type Options struct {
 	// AllowUtf8HeaderNames (allow_utf8_header_names, MP-H-01, MP-H-02): a part header name may hold bytes 80-FF
 	// besides token characters (UTF-8 names such as `Føø`).
 	AllowUtf8HeaderNames bool
+	// AllowCr (allow_cr, MP-P-03, MP-P-05, MP-P-06, MP-H-02, MP-H-03): a bare CR (one not followed by LF) ends
+	// delimiter lines and header lines; a body also ends at `CR--B`.
+	AllowCr bool
+	// AllowNearDelimiters (allow_near_delimiters, MP-P-03, MP-P-04): inside a body, `CRLF--B` followed by `-`
+	// and a byte other than `-`, or by CR and a byte other than LF, is body data instead of MP_DELIMITER.
+	AllowNearDelimiters bool
+	// Allow8bitParameterNames (allow_8bit_parameter_names, MP-H-07): a Content-Disposition parameter name may
+	// hold bytes 80-FF besides token characters; such a parameter is ignored.
+	Allow8bitParameterNames bool
+	// AllowRfc2231Continuations (allow_rfc2231_continuations, MP-H-09): without a `filename` parameter, RFC 2231
+	// continuations `filename*0`, `filename*1*`, ... are joined (percent-decoded where marked `*`) into the
+	// filename.
+	AllowRfc2231Continuations bool
 	// MaxBoundaryBytes (max_boundary_bytes): default 256; exceeding it is MP_LIMIT_BOUNDARY.
 	MaxBoundaryBytes int64
 	// MaxParts (max_parts): default 1000; exceeding it is MP_LIMIT_PARTS.
@@ -121,6 +134,14 @@ func (o *Options) SetFlag(name string, on bool) bool {
 		o.AllowJunkAfterClose = on
 	case "allow_utf8_header_names":
 		o.AllowUtf8HeaderNames = on
+	case "allow_cr":
+		o.AllowCr = on
+	case "allow_near_delimiters":
+		o.AllowNearDelimiters = on
+	case "allow_8bit_parameter_names":
+		o.Allow8bitParameterNames = on
+	case "allow_rfc2231_continuations":
+		o.AllowRfc2231Continuations = on
 	default:
 		return false
 	}

@@ -126,6 +126,26 @@ export interface MultipartFlags {
   allowJunkAfterClose?: boolean;
   /** MP-H-01, MP-H-02: a part header name may hold bytes 80-FF besides token characters (UTF-8 names such as `Føø`). */
   allowUtf8HeaderNames?: boolean;
+  /**
+   * MP-P-03, MP-P-05, MP-P-06, MP-H-02, MP-H-03: a bare CR (one not followed by LF) ends delimiter lines and header
+   * lines; a body also ends at `CR--B`.
+   */
+  allowCr?: boolean;
+  /**
+   * MP-P-03, MP-P-04: inside a body, `CRLF--B` followed by `-` and a byte other than `-`, or by CR and a byte other
+   * than LF, is body data instead of MP_DELIMITER.
+   */
+  allowNearDelimiters?: boolean;
+  /**
+   * MP-H-07: a Content-Disposition parameter name may hold bytes 80-FF besides token characters; such a parameter is
+   * ignored.
+   */
+  allow8bitParameterNames?: boolean;
+  /**
+   * MP-H-09: without a `filename` parameter, RFC 2231 continuations `filename*0`, `filename*1*`, ... are joined
+   * (percent-decoded where marked `*`) into the filename.
+   */
+  allowRfc2231Continuations?: boolean;
 }
 
 export type MultipartErrorCode =
@@ -238,6 +258,10 @@ export const OPTION_NAMES: Readonly<Record<'multipart' | 'urlencoded' | 'clone',
     allow_any_disposition_type: 'allowAnyDispositionType',
     allow_junk_after_close: 'allowJunkAfterClose',
     allow_utf8_header_names: 'allowUtf8HeaderNames',
+    allow_cr: 'allowCr',
+    allow_near_delimiters: 'allowNearDelimiters',
+    allow_8bit_parameter_names: 'allow8bitParameterNames',
+    allow_rfc2231_continuations: 'allowRfc2231Continuations',
     max_boundary_bytes: 'maxBoundaryBytes',
     max_parts: 'maxParts',
     max_files: 'maxFiles',

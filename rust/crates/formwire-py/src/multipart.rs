@@ -336,6 +336,10 @@ fn options(
     allow_any_disposition_type: bool,
     allow_junk_after_close: bool,
     allow_utf8_header_names: bool,
+    allow_cr: bool,
+    allow_near_delimiters: bool,
+    allow_8bit_parameter_names: bool,
+    allow_rfc2231_continuations: bool,
     max_boundary_bytes: Option<i128>,
     max_parts: Option<i128>,
     max_files: Option<i128>,
@@ -358,6 +362,10 @@ fn options(
         ("allow_any_disposition_type", allow_any_disposition_type),
         ("allow_junk_after_close", allow_junk_after_close),
         ("allow_utf8_header_names", allow_utf8_header_names),
+        ("allow_cr", allow_cr),
+        ("allow_near_delimiters", allow_near_delimiters),
+        ("allow_8bit_parameter_names", allow_8bit_parameter_names),
+        ("allow_rfc2231_continuations", allow_rfc2231_continuations),
     ];
     for (name, on) in flags {
         let known = o.set_flag(name, on);
@@ -517,11 +525,12 @@ impl MultipartParser {
         signature = (boundary, *, allow_preamble=false, allow_lf=false, allow_obs_fold=false,
                      allow_quoted_pairs=false, allow_missing_disposition=false,
                      allow_any_disposition_type=false, allow_junk_after_close=false,
-                     allow_utf8_header_names=false, max_boundary_bytes=Some(256), max_parts=Some(1000),
+                     allow_utf8_header_names=false, allow_cr=false, allow_near_delimiters=false,
+                     allow_8bit_parameter_names=false, allow_rfc2231_continuations=false, max_boundary_bytes=Some(256), max_parts=Some(1000),
                      max_files=Some(1000), max_fields=Some(1000), max_headers=Some(8), max_header_bytes=Some(8192), max_field_bytes=Some(1048576),
                      max_total_field_bytes=Some(10485760), max_file_bytes=Some(10737418240),
                      max_total_bytes=Some(21474836480), buffer_fields=false, field_errors="replace"),
-        text_signature = "(boundary, *, allow_preamble=False, allow_lf=False, allow_obs_fold=False, allow_quoted_pairs=False, allow_missing_disposition=False, allow_any_disposition_type=False, allow_junk_after_close=False, allow_utf8_header_names=False, max_boundary_bytes=256, max_parts=1000, max_files=1000, max_fields=1000, max_headers=8, max_header_bytes=8192, max_field_bytes=1048576, max_total_field_bytes=10485760, max_file_bytes=10737418240, max_total_bytes=21474836480, buffer_fields=False, field_errors=\"replace\")"
+        text_signature = "(boundary, *, allow_preamble=False, allow_lf=False, allow_obs_fold=False, allow_quoted_pairs=False, allow_missing_disposition=False, allow_any_disposition_type=False, allow_junk_after_close=False, allow_utf8_header_names=False, allow_cr=False, allow_near_delimiters=False, allow_8bit_parameter_names=False, allow_rfc2231_continuations=False, max_boundary_bytes=256, max_parts=1000, max_files=1000, max_fields=1000, max_headers=8, max_header_bytes=8192, max_field_bytes=1048576, max_total_field_bytes=10485760, max_file_bytes=10737418240, max_total_bytes=21474836480, buffer_fields=False, field_errors=\"replace\")"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -534,6 +543,10 @@ impl MultipartParser {
         allow_any_disposition_type: bool,
         allow_junk_after_close: bool,
         allow_utf8_header_names: bool,
+        allow_cr: bool,
+        allow_near_delimiters: bool,
+        allow_8bit_parameter_names: bool,
+        allow_rfc2231_continuations: bool,
         max_boundary_bytes: Option<i128>,
         max_parts: Option<i128>,
         max_files: Option<i128>,
@@ -557,6 +570,10 @@ impl MultipartParser {
             allow_any_disposition_type,
             allow_junk_after_close,
             allow_utf8_header_names,
+            allow_cr,
+            allow_near_delimiters,
+            allow_8bit_parameter_names,
+            allow_rfc2231_continuations,
             max_boundary_bytes,
             max_parts,
             max_files,
@@ -649,6 +666,10 @@ impl MultipartParser {
         d.set_item("allow_any_disposition_type", o.allow_any_disposition_type)?;
         d.set_item("allow_junk_after_close", o.allow_junk_after_close)?;
         d.set_item("allow_utf8_header_names", o.allow_utf8_header_names)?;
+        d.set_item("allow_cr", o.allow_cr)?;
+        d.set_item("allow_near_delimiters", o.allow_near_delimiters)?;
+        d.set_item("allow_8bit_parameter_names", o.allow_8bit_parameter_names)?;
+        d.set_item("allow_rfc2231_continuations", o.allow_rfc2231_continuations)?;
         d.set_item("max_boundary_bytes", opt_limit(py, o.max_boundary_bytes))?;
         d.set_item("max_parts", opt_limit(py, o.max_parts))?;
         d.set_item("max_files", opt_limit(py, o.max_files))?;

@@ -70,6 +70,10 @@ pub mod multipart {
         "allow_any_disposition_type",
         "allow_junk_after_close",
         "allow_utf8_header_names",
+        "allow_cr",
+        "allow_near_delimiters",
+        "allow_8bit_parameter_names",
+        "allow_rfc2231_continuations",
     ];
 
     /// Parser options: the lenient flags (MP-R-02, all off) and limits (`spec/limits.md`) of
@@ -107,6 +111,20 @@ pub mod multipart {
         /// `allow_utf8_header_names` (MP-H-01, MP-H-02): a part header name may hold bytes 80-FF
         /// besides token characters (UTF-8 names such as `Føø`).
         pub allow_utf8_header_names: bool,
+        /// `allow_cr` (MP-P-03, MP-P-05, MP-P-06, MP-H-02, MP-H-03): a bare CR (one not followed by
+        /// LF) ends delimiter lines and header lines; a body also ends at `CR--B`.
+        pub allow_cr: bool,
+        /// `allow_near_delimiters` (MP-P-03, MP-P-04): inside a body, `CRLF--B` followed by `-` and
+        /// a byte other than `-`, or by CR and a byte other than LF, is body data instead of
+        /// MP_DELIMITER.
+        pub allow_near_delimiters: bool,
+        /// `allow_8bit_parameter_names` (MP-H-07): a Content-Disposition parameter name may hold
+        /// bytes 80-FF besides token characters; such a parameter is ignored.
+        pub allow_8bit_parameter_names: bool,
+        /// `allow_rfc2231_continuations` (MP-H-09): without a `filename` parameter, RFC 2231
+        /// continuations `filename*0`, `filename*1*`, ... are joined (percent-decoded where marked
+        /// `*`) into the filename.
+        pub allow_rfc2231_continuations: bool,
         /// `max_boundary_bytes` (default 256): `MP_LIMIT_BOUNDARY` when the boundary is longer than
         /// `max_boundary_bytes`.
         pub max_boundary_bytes: u64,
@@ -152,6 +170,10 @@ pub mod multipart {
                 allow_any_disposition_type: false,
                 allow_junk_after_close: false,
                 allow_utf8_header_names: false,
+                allow_cr: false,
+                allow_near_delimiters: false,
+                allow_8bit_parameter_names: false,
+                allow_rfc2231_continuations: false,
                 max_boundary_bytes: MAX_BOUNDARY_BYTES,
                 max_parts: MAX_PARTS,
                 max_files: MAX_FILES,
@@ -178,6 +200,10 @@ pub mod multipart {
                 "allow_any_disposition_type" => &mut self.allow_any_disposition_type,
                 "allow_junk_after_close" => &mut self.allow_junk_after_close,
                 "allow_utf8_header_names" => &mut self.allow_utf8_header_names,
+                "allow_cr" => &mut self.allow_cr,
+                "allow_near_delimiters" => &mut self.allow_near_delimiters,
+                "allow_8bit_parameter_names" => &mut self.allow_8bit_parameter_names,
+                "allow_rfc2231_continuations" => &mut self.allow_rfc2231_continuations,
                 _ => return false,
             };
             *slot = on;

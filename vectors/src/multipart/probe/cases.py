@@ -42,6 +42,11 @@ more = {
  "empty-disposition": (CT, p("--boundary", "Content-Disposition: ", "", "x", "--boundary", cd('form-data; name="b"'), "", "y", "--boundary--", "")),
  "form-field": (CT, p("--boundary", cd('form-field; name="a"'), "", "x", "--boundary--", "")),
  "utf8-header-name": (CT, p("--boundary", cd('form-data; name="a"'), "F\u00f8\u00f8: bar", "", "x", "--boundary--", "")),
+ "cr-only": (CT, "\r".join(["--boundary", cd('form-data; name="a"'), "", "x", "--boundary", cd('form-data; name="b"'), "", "y", "--boundary--"]).encode()),
+ "near-dash": (CT, p("--boundary", cd('form-data; name="a"'), "", "x", "--boundary-y", "--boundary--", "")),
+ "near-cr": (CT, p("--boundary", cd('form-data; name="a"'), "", "x", "--boundary\ry", "--boundary--", "")),
+ "param-name-a0": (CT, p("--boundary", 'Content-Disposition: form-data; name="a";\xa0filename="a.txt"', "", "x", "--boundary--", "").replace(b"\xc2\xa0", b"\xa0")),
+ "rfc2231-continuations": (CT, p("--boundary", cd("form-data; name=\"f\"; filename*0*=ascii''a%20b%20; filename*1*=c%20d%20; filename*2=\"e f.txt\""), "", "x", "--boundary--", "")),
 }
 for k,(ct,b) in more.items():
     open(f"{OUT}/{k}.bin","wb").write(b); idx[k]=ct

@@ -91,7 +91,7 @@ public final class Limits {
         /** The multipart limits of spooling form readers only (registry layer {@code form}). */
         public static final java.util.List<String> FORM_NAMES = java.util.List.of("max_disk_bytes");
         /** The named lenient options of multipart, in registry order (all off by default). */
-        public static final java.util.List<String> LENIENT_OPTIONS = java.util.List.of("allow_preamble", "allow_lf", "allow_obs_fold", "allow_quoted_pairs", "allow_missing_disposition", "allow_any_disposition_type", "allow_junk_after_close", "allow_utf8_header_names");
+        public static final java.util.List<String> LENIENT_OPTIONS = java.util.List.of("allow_preamble", "allow_lf", "allow_obs_fold", "allow_quoted_pairs", "allow_missing_disposition", "allow_any_disposition_type", "allow_junk_after_close", "allow_utf8_header_names", "allow_cr", "allow_near_delimiters", "allow_8bit_parameter_names", "allow_rfc2231_continuations");
     }
 
     /** Limits of the urlencoded format. */

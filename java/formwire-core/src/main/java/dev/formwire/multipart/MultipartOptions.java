@@ -21,6 +21,10 @@ public final class MultipartOptions implements Cloneable {
     boolean allowAnyDispositionType;
     boolean allowJunkAfterClose;
     boolean allowUtf8HeaderNames;
+    boolean allowCr;
+    boolean allowNearDelimiters;
+    boolean allow8bitParameterNames;
+    boolean allowRfc2231Continuations;
     long maxBoundaryBytes = Limits.Multipart.MAX_BOUNDARY_BYTES;
     long maxParts = Limits.Multipart.MAX_PARTS;
     long maxFiles = Limits.Multipart.MAX_FILES;
@@ -54,6 +58,14 @@ public final class MultipartOptions implements Cloneable {
     public MultipartOptions allowJunkAfterClose(boolean on) { allowJunkAfterClose = on; return this; }
     /** Bytes 80-FF in part header names, besides token characters (UTF-8 names such as {@code Føø}; MP-H-01). */
     public MultipartOptions allowUtf8HeaderNames(boolean on) { allowUtf8HeaderNames = on; return this; }
+    /** A bare CR ends delimiter and header lines; a body also ends at {@code CR--B} (MP-P-03, MP-P-06, MP-H-02). */
+    public MultipartOptions allowCr(boolean on) { allowCr = on; return this; }
+    /** Inside a body, {@code CRLF--B-x} and {@code CRLF--B CR x} are data, not MP_DELIMITER (MP-P-03, MP-P-04). */
+    public MultipartOptions allowNearDelimiters(boolean on) { allowNearDelimiters = on; return this; }
+    /** Bytes 80-FF in Content-Disposition parameter names; such a parameter is ignored (MP-H-07). */
+    public MultipartOptions allow8bitParameterNames(boolean on) { allow8bitParameterNames = on; return this; }
+    /** Without {@code filename}, RFC 2231 continuations {@code filename*0}, ... make the filename (MP-H-09). */
+    public MultipartOptions allowRfc2231Continuations(boolean on) { allowRfc2231Continuations = on; return this; }
     /** Longest boundary in bytes (MP-B-04). */
     public MultipartOptions maxBoundaryBytes(long n) { maxBoundaryBytes = check(n); return this; }
     /** Most parts (MP-L-01). */
@@ -83,6 +95,10 @@ public final class MultipartOptions implements Cloneable {
     public boolean allowAnyDispositionType() { return allowAnyDispositionType; }
     public boolean allowJunkAfterClose() { return allowJunkAfterClose; }
     public boolean allowUtf8HeaderNames() { return allowUtf8HeaderNames; }
+    public boolean allowCr() { return allowCr; }
+    public boolean allowNearDelimiters() { return allowNearDelimiters; }
+    public boolean allow8bitParameterNames() { return allow8bitParameterNames; }
+    public boolean allowRfc2231Continuations() { return allowRfc2231Continuations; }
     public long maxBoundaryBytes() { return maxBoundaryBytes; }
     public long maxParts() { return maxParts; }
     public long maxFiles() { return maxFiles; }
@@ -131,6 +147,10 @@ public final class MultipartOptions implements Cloneable {
             case "allow_any_disposition_type": allowAnyDispositionType = on; return true;
             case "allow_junk_after_close": allowJunkAfterClose = on; return true;
             case "allow_utf8_header_names": allowUtf8HeaderNames = on; return true;
+            case "allow_cr": allowCr = on; return true;
+            case "allow_near_delimiters": allowNearDelimiters = on; return true;
+            case "allow_8bit_parameter_names": allow8bitParameterNames = on; return true;
+            case "allow_rfc2231_continuations": allowRfc2231Continuations = on; return true;
             default: return false;
         }
     }
