@@ -2285,6 +2285,257 @@ def lenient_cases_2():
 
 
 # ===============================================================================================================
+# 8c. allow_cr, allow_near_delimiters, allow_8bit_parameter_names, allow_rfc2231_continuations (MP-R-02), each with
+# its strict twin (a rejection, or for allow_rfc2231_continuations the strict reading), their edges and combinations
+
+def lenient_cases_3():
+    cr = {"allow_cr": True}
+    near = {"allow_near_delimiters": True}
+    p8 = {"allow_8bit_parameter_names": True}
+    c2231 = {"allow_rfc2231_continuations": True}
+
+    def opts(*os_, **more):
+        o = {}
+        for x in os_:
+            o.update(x)
+        o.update(more)
+        return o
+
+    def crs(*lines):
+        return b"\r".join(b(x) for x in lines)
+
+    # allow_cr (MP-P-03, MP-P-05, MP-P-06, MP-H-02, MP-H-03)
+    d = crs("--boundary", CD("foo"), "", "this is just bar", "--boundary", CD("bar"), "", "blafasel", "--boundary--")
+    lenient("mp-lenient-cr-only", ["MP-P-03", "MP-P-05", "MP-P-06", "MP-H-02", "MP-H-03"],
+            "werkzeug's non-standard line endings, CR: every line ends with a bare CR", d,
+            [X("foo", "this is just bar"), X("bar", "blafasel")], cr, err("MP_DELIMITER", 11),
+            source="werkzeug 3.1 tests/test_formparser.py: TestMultiPart.test_nonstandard_line_endings[\\r]")
+    d = (b"--boundary\r" + b(CD("a")) + b"\n\r\nx\r--boundary\n" + b(CD("b")) + b"\r\ry\n--boundary--")
+    lenient("mp-lenient-cr-lf-crlf-mixed", ["MP-P-03", "MP-P-06", "MP-H-02", "MP-H-03"],
+            "allow_cr and allow_lf: lines ending in CR, LF and CRLF mixed, bodies ending at CR--B and LF--B", d,
+            [X("a", "x"), X("b", "y")], opts(cr, allow_lf=True), err("MP_DELIMITER", 11))
+    d = payload("--boundary", CD("a"), "", "value", "--boundary--") + b"\r"
+    lenient("mp-lenient-cr-close-cr-at-end", ["MP-P-05", "MP-P-07"],
+            "--boundary-- CR at the end of input: the CR ends the close delimiter line", d, [X("a", "value")], cr,
+            err("MP_TRUNCATED", len(d)))
+    d = payload("--boundary", CD("a"), "", "value", "--boundary--") + b"\repilogue"
+    lenient("mp-lenient-cr-close-then-epilogue", ["MP-P-05"],
+            "--boundary-- CR then epilogue bytes: the CR ends the line, the rest is epilogue", d, [X("a", "value")],
+            cr, err("MP_DELIMITER", at(d, "epilogue")))
+    d = payload("--boundary", CD("a"), "", "1\r--boundary\r\n" + CD("b") + "\r\n\r\n2", "--boundary--", "")
+    parse("mp-cr-in-value-strict-reading", "accept", ["MP-P-04", "MP-P-06"],
+          "strict: CR--boundary CRLF inside a value is data, so this is one part", d,
+          [X("a", "1\r--boundary\r\n" + CD("b") + "\r\n\r\n2")])
+    d = b"--boundary\r" + d[12:]
+    lenient("mp-lenient-cr-changes-reading", ["MP-R-02", "MP-P-06"],
+            "the value of mp-cr-in-value-strict-reading after a CR-ended first delimiter line: with allow_cr, "
+            "CR--boundary CRLF inside it is a delimiter, so two parts (allow_cr changes what strictly valid bodies "
+            "mean; enable it only for known CR-only producers)", d, [X("a", "1"), X("b", "2")], cr,
+            err("MP_DELIMITER", 11))
+    d = crs("--boundary", CD("a"), "", "", "--boundary--")
+    lenient("mp-lenient-cr-empty-body", ["MP-P-06", "MP-H-03"],
+            "allow_cr: header line CR, empty line CR, then CR--boundary-- at once: an empty body", d, [X("a", "")], cr,
+            err("MP_DELIMITER", 11))
+    d = payload("--boundary", CD("a") + "\r", "v", "--boundary--", "")
+    lenient("mp-lenient-cr-cr-crlf", ["MP-H-02", "MP-H-03"],
+            "allow_cr: a header line ending CR, then CRLF: the CR ends the line and the CRLF is the empty line", d,
+            [X("a", "v")], cr, err("MP_HEADER_VALUE", at(d, "\r\r\n")))
+    d = crs("--boundary", CD("a"), "", "1\r--boundaryX2", "--boundary--")
+    lenient("mp-lenient-cr-boundary-x-is-data", ["MP-P-04", "MP-P-06"],
+            "allow_cr: CR--boundaryX inside a body is data (MP-P-04 applies to CR--B too)", d,
+            [X("a", "1\r--boundaryX2")], cr, err("MP_DELIMITER", 11))
+    d = payload("--boundary \t\r" + CD("a"), "", "v", "--boundary--", "")
+    lenient("mp-lenient-cr-after-padding", ["MP-P-03"], "allow_cr: padding, then a CR that ends the delimiter line",
+            d, [X("a", "v")], cr, err("MP_DELIMITER", at(d, "Content-Disposition")))
+    d = crs("preamble", "--boundary", CD("a"), "", "v", "--boundary--")
+    lenient("mp-lenient-cr-preamble", ["MP-P-02"], "allow_preamble and allow_cr: the preamble ends at CR--boundary",
+            d, [X("a", "v")], opts(cr, allow_preamble=True), err("MP_PREAMBLE", 0))
+    d = crs("--boundary", 'Content-Disposition: form-data;', ' name="a"', "", "v", "--boundary--")
+    lenient("mp-lenient-cr-obs-fold", ["MP-H-02", "MP-H-04"], "allow_cr and allow_obs_fold: a CR-ended folded header",
+            d, [X("a", "v", headers=[("Content-Disposition", 'form-data; name="a"')])], opts(cr, allow_obs_fold=True),
+            err("MP_DELIMITER", 11))
+    d = payload("--boundary", CD("a"), "X-A\r: v", "", "v", "--boundary--", "")
+    parse("mp-lenient-cr-in-name-still-fails", "reject", ["MP-H-02"],
+          "allow_cr: a bare CR before the colon is still MP_HEADER_NAME at the CR (a line without a colon)", d,
+          err("MP_HEADER_NAME", at(d, "\r: v")), options=cr)
+    d = b"--boundary\r"
+    parse("mp-lenient-cr-truncated-after-delimiter-cr", "reject", ["MP-P-03", "MP-P-07"],
+          "allow_cr: input that ends right after the CR of the first delimiter line is MP_TRUNCATED", d,
+          err("MP_TRUNCATED", len(d)), options=cr)
+    d = payload("--boundary", CD("a"), "", "v", "--boundary-x", "")
+    parse("mp-lenient-cr-dash-junk", "reject", ["MP-P-03"],
+          "allow_cr: --boundary-x is still MP_DELIMITER at x", d, err("MP_DELIMITER", at(d, "-x\r\n", plus=1)),
+          options=cr)
+    d = crs("--boundary", CD("a"), "", "abcd", "--boundary--")
+    parse("mp-lenient-cr-field-bytes-over", "reject", ["MP-L-02", "MP-P-06"],
+          "allow_cr: the CR of CR--boundary is no body byte, the body is 4 bytes: over max_field_bytes 3", d,
+          err("MP_LIMIT_FIELD_BYTES", at(d, "abcd", plus=3)), options=opts(cr, max_field_bytes=3))
+    lenient("mp-lenient-cr-field-bytes-at", ["MP-L-02", "MP-P-06"],
+            "allow_cr: a 4-byte body ending at CR--boundary passes max_field_bytes 4", d, [X("a", "abcd")],
+            opts(cr, max_field_bytes=4), err("MP_DELIMITER", 11))
+
+    # allow_near_delimiters (MP-P-03, MP-P-04)
+    d = payload("--boundary", CD("field"), "", "QQQQ", "--boundary-QQQQ", "--boundary--", "")
+    lenient("mp-lenient-near-dash", ["MP-P-03", "MP-P-04"],
+            "python-multipart's almost boundary without final hyphen: CRLF--boundary-Q inside a body is data", d,
+            [X("field", "QQQQ\r\n--boundary-QQQQ")], near, err("MP_DELIMITER", at(d, "-QQQQ\r\n", plus=1)),
+            source="python-multipart 0.0.34 tests/test_data/http/almost_match_boundary_without_final_hyphen")
+    d = payload("--boundary", CD("field"), "", "QQQQ", "--boundary\rQQQQ", "--boundary--", "")
+    lenient("mp-lenient-near-cr", ["MP-P-03", "MP-P-04"],
+            "python-multipart's almost boundary without LF: CRLF--boundary CR Q inside a body is data", d,
+            [X("field", "QQQQ\r\n--boundary\rQQQQ")], near, err("MP_DELIMITER", at(d, "\rQQQQ", plus=1)),
+            source="python-multipart 0.0.34 tests/test_data/http/almost_match_boundary_without_LF")
+    d = payload("--boundary", CD("a"), "", "a", "--boundary-", "--boundary\rb", "--boundary--", "")
+    lenient("mp-lenient-near-chain", ["MP-P-03", "MP-P-04"],
+            "two lookalikes in a row (--boundary- then CRLF, --boundary CR b), then the close delimiter", d,
+            [X("a", "a\r\n--boundary-\r\n--boundary\rb")], near,
+            err("MP_DELIMITER", at(d, "-\r\n--boundary\rb", plus=1)))
+    d = payload("--boundary", CD("f", "f.bin"), "", "ab", "--boundary-x", "--boundary--", "")
+    lenient("mp-lenient-near-file-bytes-at", ["MP-P-04", "MP-L-02"],
+            "the lookalike's bytes are body bytes: 16 of them pass max_file_bytes 16", d,
+            [X("f", "ab\r\n--boundary-x", "f.bin")], opts(near, max_file_bytes=16),
+            err("MP_DELIMITER", at(d, "-x\r\n", plus=1)))
+    parse("mp-lenient-near-file-bytes-over", "reject", ["MP-P-04", "MP-L-02"],
+          "the lookalike's bytes are body bytes: max_file_bytes 3 fails at its LF (body start + 3)", d,
+          err("MP_LIMIT_FILE_BYTES", at(d, "ab\r\n", plus=3)), options=opts(near, max_file_bytes=3))
+    parse("mp-lenient-near-total-bytes", "reject", ["MP-P-04", "MP-L-03"],
+          "max_total_bytes at the byte after --boundary-: that byte is never interpreted", d,
+          err("MP_LIMIT_TOTAL_BYTES", at(d, "-x\r\n", plus=1)),
+          options=opts(near, max_total_bytes=at(d, "-x\r\n", plus=1)))
+    d = payload("--boundary", CD("a"), "", "1", "--boundary-")
+    parse("mp-lenient-near-dash-at-end", "reject", ["MP-P-03", "MP-P-07"],
+          "allow_near_delimiters: input that ends at --boundary- inside a body is MP_TRUNCATED", d,
+          err("MP_TRUNCATED", len(d)), options=near)
+    d = payload("--boundary", CD("a"), "", "1", "--boundary\r")
+    parse("mp-lenient-near-cr-at-end", "reject", ["MP-P-03", "MP-P-07"],
+          "allow_near_delimiters: input that ends at --boundary CR inside a body is MP_TRUNCATED", d,
+          err("MP_TRUNCATED", len(d)), options=near)
+    d = payload("--boundary-x", CD("a"), "", "1", "--boundary--", "")
+    parse("mp-lenient-near-first-delimiter", "reject", ["MP-P-02", "MP-P-03"],
+          "allow_near_delimiters applies inside bodies only: --boundary-x at offset 0 is MP_DELIMITER at x", d,
+          err("MP_DELIMITER", 11), options=near)
+    d = payload("--boundary", CD("a"), "", "1", "--boundary x", "--boundary--", "")
+    parse("mp-lenient-near-padding-junk", "reject", ["MP-P-03"],
+          "allow_near_delimiters: padding then junk is still MP_DELIMITER at the junk", d,
+          err("MP_DELIMITER", at(d, "x\r\n--boundary--")), options=near)
+    d = payload("--boundary", CD("a"), "", "1", "--boundary\r" + CD("b"), "", "2", "--boundary--", "")
+    lenient("mp-lenient-near-with-cr", ["MP-P-03"],
+            "allow_near_delimiters and allow_cr: CRLF--boundary CR C is a delimiter whose line ends at the CR", d,
+            [X("a", "1"), X("b", "2")], opts(near, cr), err("MP_DELIMITER", at(d, "\rContent", plus=1)))
+    d = b"\n".join([b"--boundary", b(CD("a")), b"", b"1", b"--boundary-x", b"--boundary--", b""])
+    lenient("mp-lenient-near-lf", ["MP-P-03", "MP-P-04"],
+            "allow_near_delimiters and allow_lf: LF--boundary-x inside an LF-only body is data", d,
+            [X("a", "1\n--boundary-x")], opts(near, allow_lf=True), err("MP_DELIMITER", 10))
+    d = payload("--boundary", CD("a"), "", "1", "--boundary-\r", "--boundary--", "")
+    lenient("mp-lenient-near-dash-then-delimiter", ["MP-P-03", "MP-P-04"],
+            "--boundary- CR CR LF: the lookalike ends at the dash, one CR is data, and the CRLF starts the real close "
+            "delimiter", d,
+            [X("a", "1\r\n--boundary-\r")], near, err("MP_DELIMITER", at(d, "-\r\r\n", plus=1)))
+
+    # allow_8bit_parameter_names (MP-H-07)
+    d = payload("------boundary", b'Content-Disposition: form-data; name="a";\xa0filename="a.txt"', "", "first",
+                "------boundary", b'Content-Disposition: form-data; name="b";\x85filename="b.txt"', "", "second",
+                "------boundary--", "")
+    lenient("mp-lenient-8bit-param-name-python-multipart", ["MP-H-07"],
+            "python-multipart's non-ASCII whitespace before filename: A0filename and 85filename are ignored, so two "
+            "fields", d, [X("a", "first"), X("b", "second")], p8, err("MP_DISPOSITION", 16),
+            ct="multipart/form-data; boundary=----boundary",
+            source="python-multipart 0.0.34 tests/test_data/http/non_ascii_whitespace_before_filename")
+
+    def cdform(cdvalue, body="v"):
+        return payload("--boundary", b"Content-Disposition: " + b(cdvalue), "", body, "--boundary--", "")
+    d = cdform(b'form-data; name="a"; f\xc3\xa9=x; filename="f.txt"')
+    lenient("mp-lenient-8bit-param-name-token-value", ["MP-H-07"],
+            "a UTF-8 parameter name with a token value is ignored; the filename after it still counts", d,
+            [X("a", "v", "f.txt")], p8, err("MP_DISPOSITION", 12))
+    d = cdform(b'form-data; name="a"; name\xff="b"')
+    lenient("mp-lenient-8bit-param-name-not-name", ["MP-H-07", "MP-H-08"],
+            "name followed by a byte FF is another parameter, not a second name", d, [X("a", "v")], p8,
+            err("MP_DISPOSITION", 12))
+    d = cdform(b'form-data; name="a"; f@o=1')
+    parse("mp-lenient-8bit-param-name-ascii-non-token", "reject", ["MP-H-07"],
+          "allow_8bit_parameter_names: a non-token ASCII byte in a parameter name still fails", d,
+          err("MP_DISPOSITION", 12), options=p8)
+    d = cdform(b'form-data; name="a"; \xa0x="unterminated')
+    parse("mp-lenient-8bit-param-name-bad-value", "reject", ["MP-H-07"],
+          "allow_8bit_parameter_names: the ignored parameter's value must still be a token or a quoted-string", d,
+          err("MP_DISPOSITION", 12), options=p8)
+    d = cdform(b'form-data\xa0; name="a"')
+    parse("mp-lenient-8bit-param-name-type", "reject", ["MP-H-07"],
+          "allow_8bit_parameter_names: the disposition type is still a token", d, err("MP_DISPOSITION", 12),
+          options=p8)
+    d = cdform(b'form-data; \xa0name="a"')
+    parse("mp-lenient-8bit-param-name-no-name", "reject", ["MP-H-07", "MP-H-08"],
+          "allow_8bit_parameter_names: A0name is not name, so name is missing: MP_DISPOSITION", d,
+          err("MP_DISPOSITION", 12), options=p8)
+
+    # allow_rfc2231_continuations (MP-H-09); it changes how valid input reads, so its twin is an accept/ case
+    def pair(slug, desc, cdvalue, lenient_part, strict_part, rules=("MP-H-09",), options=None, extra=(), **kw):
+        d = payload("--boundary", *extra, b"Content-Disposition: " + b(cdvalue), "", "v", "--boundary--", "")
+        parse("mp-rfc2231-" + slug + "-strict", "accept", list(rules),
+              "strict reading of mp-lenient-rfc2231-" + slug + ": continuations are ignored", d, [strict_part], **kw)
+        parse("mp-lenient-rfc2231-" + slug, "lenient", list(rules), desc, d, [lenient_part],
+              options=opts(c2231, **(options or {})), **kw)
+        CASES[-1]["_accept_twin"] = "mp-rfc2231-" + slug + "-strict"
+
+    d = payload("--boundary", "Content-Type: text/plain; charset=utf-8",
+                "Content-Disposition: form-data; name=rfc2231;", "\tfilename*0*=ascii''a%20b%20;",
+                "\tfilename*1*=c%20d%20;", '\tfilename*2="e f.txt"', "", "file contents", "--boundary--")
+    wcd = "form-data; name=rfc2231; filename*0*=ascii''a%20b%20; filename*1*=c%20d%20; filename*2=\"e f.txt\""
+    lenient("mp-lenient-rfc2231-werkzeug", ["MP-H-04", "MP-H-09"],
+            "werkzeug's RFC 2231 filename continuations, obs-folded: joined and percent-decoded into a b c d e f.txt",
+            d, [X("rfc2231", "file contents", "a b c d e f.txt", ct="text/plain; charset=utf-8", type="text/plain;charset=utf-8",
+                  headers=[("Content-Type", "text/plain; charset=utf-8"), ("Content-Disposition", wcd)])],
+            opts(c2231, allow_obs_fold=True), err("MP_OBS_FOLD", at(d, "\tfilename*0*")),
+            source="werkzeug 3.1 tests/test_formparser.py: TestMultiPartParser.test_file_rfc2231_filename_continuations")
+    pair("plain", "filename*0 and filename*1 (not extended) are joined as written",
+         'form-data; name="f"; filename*0="a b"; filename*1=".txt"', X("f", "v", "a b.txt"), X("f", "v"))
+    pair("utf8", "an extended first segment in UTF-8, percent-decoded (charset and language removed)",
+         "form-data; name=\"f\"; filename*0*=UTF-8'en'%C3%A9t%C3%A9; filename*1=.txt", X("f", "v", "\u00e9t\u00e9.txt"),
+         X("f", "v"))
+    pair("latin1-as-utf8", "the charset is not used: iso-8859-1 bytes are read as UTF-8 (U+FFFD for E9)",
+         "form-data; name=\"f\"; filename*0*=iso-8859-1''caf%E9", X("f", "v", "caf\ufffd"), X("f", "v"))
+    pair("filename-wins", "a present filename wins over continuations",
+         'form-data; name="f"; filename*0="evil"; filename="safe.txt"; filename*1=".php"', X("f", "v", "safe.txt"),
+         X("f", "v", "safe.txt"))
+    pair("gap", "continuations stop at the first missing N (2 is missing, 3 is ignored)",
+         'form-data; name="f"; filename*1="b"; filename*0="a"; filename*3="d"', X("f", "v", "ab"), X("f", "v"))
+    pair("no-zero", "without filename*0 there is no filename", 'form-data; name="f"; filename*1="b"', X("f", "v"),
+         X("f", "v"))
+    pair("leading-zero", "filename*01 is not continuation 1 (leading zero): ignored",
+         'form-data; name="f"; filename*0="a"; filename*01="b"', X("f", "v", "a"), X("f", "v"))
+    pair("bad-percent", "a % without two hex digits stays as it is",
+         "form-data; name=\"f\"; filename*0*=''100%25%2x%", X("f", "v", "100%%2x%"), X("f", "v"))
+    pair("star-untouched", "filename* is still reported raw and never joined; filename from the continuations",
+         "form-data; name=\"f\"; filename*=utf-8''x.php; filename*0=\"a.txt\"",
+         X("f", "v", "a.txt", filename_star="utf-8''x.php"), X("f", "v", filename_star="utf-8''x.php"))
+    pair("case", "parameter names are ASCII case-insensitive: FILENAME*0, FileName*1*",
+         "form-data; name=\"f\"; FILENAME*0=\"a\"; FileName*1*=%62", X("f", "v", "ab"), X("f", "v"))
+    pair("name-not-joined", "continuations of name are not joined",
+         'form-data; name="n"; name*0="x"; filename*0="f"', X("n", "v", "f"), X("n", "v"))
+    d = cdform("form-data; name=\"f\"; filename*0=\"a\"; filename*0*=''b")
+    parse("mp-lenient-rfc2231-duplicate", "reject", ["MP-H-09"],
+          "allow_rfc2231_continuations: filename*0 and filename*0* together are two readings: MP_DISPOSITION", d,
+          err("MP_DISPOSITION", 12), options=c2231)
+    d = cdform("form-data; name=\"f\"; filename*0*=utf-8%20a.txt")
+    parse("mp-lenient-rfc2231-no-charset", "reject", ["MP-H-09"],
+          "allow_rfc2231_continuations: filename*0* without charset'language' is MP_DISPOSITION", d,
+          err("MP_DISPOSITION", 12), options=c2231)
+    d = payload("--boundary", CD("a"), "", "1", "--boundary",
+                "Content-Disposition: form-data; name=\"f\"; filename*0=\"x.bin\"", "", "abcd", "--boundary--", "")
+    parse("mp-lenient-rfc2231-file-limit", "reject", ["MP-H-09", "MP-L-02"],
+          "a part named by continuations is a file part: max_file_bytes 3 fails its 4-byte body", d,
+          err("MP_LIMIT_FILE_BYTES", at(d, "abcd", plus=3)), options=opts(c2231, max_file_bytes=3))
+
+    # All four together, on one body
+    d = (b"--boundary\r" + b'Content-Disposition: form-data; name="a";\xa0x=1; filename*0="f.txt"' + b"\r\r"
+         + b"1\r\n--boundary-x\r--boundary--")
+    lenient("mp-lenient-newer-flags-together", ["MP-H-07", "MP-H-09", "MP-P-03", "MP-P-04"],
+            "allow_cr, allow_near_delimiters, allow_8bit_parameter_names and allow_rfc2231_continuations on one body",
+            d, [X("a", "1\r\n--boundary-x", "f.txt")], opts(cr, near, p8, c2231), err("MP_DELIMITER", 11))
+
+
+# ===============================================================================================================
 # 9. CR/LF-dense and boundary-prefix-dense bodies (MP-P-04, MP-P-06, MP-P-08)
 
 def dense_cases():
@@ -2359,6 +2610,7 @@ def differential_cases():
 
 lenient_cases()
 lenient_cases_2()
+lenient_cases_3()
 dense_cases()
 differential_cases()
 
@@ -2568,7 +2820,9 @@ def check(spec_rules):
                     unescaped = b"\\" in data
                     if p["name"] is not None and "\ufffd" not in p["name"] and not folded and not unescaped:
                         assert p["name"].encode() in data, f"{i}: name {p['name']!r} not in input"
-                    if p["filename"] and "\ufffd" not in p["filename"] and not unescaped:
+                    # RFC 2231 continuations (MP-H-09) join and percent-decode: the filename is not in the input.
+                    joined = c.get("options", {}).get("allow_rfc2231_continuations")
+                    if p["filename"] and "\ufffd" not in p["filename"] and not unescaped and not joined:
                         assert p["filename"].encode() in data, f"{i}: filename not in input"
                     for k in ("name_star", "filename_star"):
                         if k in p and not unescaped:
@@ -2596,8 +2850,10 @@ def check(spec_rules):
                 ct = "multipart/form-data; boundary=" + (B if TOKEN.match(B) else '"' + B + '"')
                 assert e["content_type"] == ct, (i, e["content_type"], ct)
     for c in CASES:
-        if c["_verdict"] == "lenient" and c["options"].get("allow_quoted_pairs"):
-            # It changes how valid input reads: the twin is the literal reading, an accept/ case.
+        if c["_verdict"] == "lenient" and "_accept_twin" in c:
+            # allow_quoted_pairs and allow_rfc2231_continuations change how valid input reads: the twin is the strict
+            # reading, an accept/ case.
+            assert c["options"].get("allow_quoted_pairs") or c["options"].get("allow_rfc2231_continuations"), c["id"]
             t = by_id[c["_accept_twin"]]
             assert t["_verdict"] == "accept" and t["_data"] == c["_data"] and t["content_type"] == c["content_type"]
             assert not t.get("options"), t["id"]
