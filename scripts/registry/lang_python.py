@@ -45,9 +45,21 @@ def stub_format(chunk: str) -> str | None:
     return None
 
 
+# Prose that may spell a parameter with another value (a docstring's example, a Rust doc comment): never rewritten.
+_PROSE = re.compile(r'"""(?:.|\n)*?"""|^[ \t]*//[/!].*$', re.M)
+
+
 def rewrite(text: str, fmt: str | None, reg: dict) -> str:
     if fmt is None:
         return text
+    out, at = [], 0
+    for m in _PROSE.finditer(text):
+        out += [rewrite_code(text[at : m.start()], fmt, reg), m.group(0)]
+        at = m.end()
+    return "".join(out) + rewrite_code(text[at:], fmt, reg)
+
+
+def rewrite_code(text: str, fmt: str, reg: dict) -> str:
     for lim in gen.limits(reg, fmt):
         n, d = lim["name"], lim["default"]
         text = re.sub(rf"\b{n}=Some\(\d+\)", f"{n}=Some({d})", text)  # PyO3 signature

@@ -84,6 +84,23 @@ class Validate(unittest.TestCase):
         self.assertNotIn("max_disk_bytes: 'maxDiskBytes'", ts)
         self.assertIn("| `max_disk_bytes` | 10737418240 (10 GiB) | `MP_LIMIT_DISK_BYTES` |", out["spec/limits.md"])
 
+    def test_python_rewrite_leaves_prose_alone(self) -> None:
+        import lang_python
+
+        src = (
+            'def loads(data, *, max_depth: int | None = 7, allow_lf: bool = True):\n'
+            '    """Example: ``Decoder(max_depth=64)``, ``Parser(b, allow_lf=True)``."""\n'
+            '/// `Decoder::new(max_depth=64)` in a doc comment\n'
+            '#[pyo3(text_signature = "(data, *, max_depth=7)")]\n'
+        )
+        out = lang_python.rewrite(src, "clone", REG)
+        depth = next(lim["default"] for lim in gen.limits(REG, "clone") if lim["name"] == "max_depth")
+        self.assertIn(f"max_depth: int | None = {depth},", out)
+        self.assertIn(f'text_signature = "(data, *, max_depth={depth})"', out)
+        self.assertIn("``Decoder(max_depth=64)``", out)
+        self.assertIn("``Parser(b, allow_lf=True)``", out)
+        self.assertIn("`Decoder::new(max_depth=64)`", out)
+
     def test_generated_modules_start_with_the_notice(self) -> None:
         out = gen.generate(REG)
         whole = [p for p in out if Path(p).stem.lstrip("_") == "registry"]
