@@ -137,15 +137,22 @@ interface DShape {
   decode: ShapeDecoder | null | undefined;
 }
 
-/** Reads one object of a known key list (the `o` tag consumed), or returns null having committed nothing. */
-type ShapeDecoder = (r: Reader) => object | null;
+/**
+ * Reads one object of a known key list (the `o` tag consumed; its id `id`, the `vi`-th object of the call). Returns
+ * null, having committed nothing, when the bytes differ before any nested value was read; after one was, it hands
+ * the rest of the object to the general path (Reader.resume), which reads on from there as if it had read all of it.
+ */
+type ShapeDecoder = (r: Reader, id: number, vi: number) => object | null;
 
 /**
  * Generates the reader for one key list: V8's ReadExpectedString with the expected bytes as constants (compared four
- * at a time), each value read inline when it is a primitive, and the object built by one literal, so it is born
- * with its final hidden class. Anything unexpected (another key, a nested value, padding, a wrong count, the end of
- * the input) returns null before r.p is committed, and the general path reads the same bytes again and decides
- * (errors included: a varint error thrown here is the one the general path would throw at the same offset).
+ * at a time), each value read inline when it is a primitive, other values (nested objects, arrays, anything
+ * unexpected) by Reader.value, and the object built by one literal, so it is born with its final hidden class.
+ * Another key, a wrong count or the end of the input returns null before r.p is committed while only primitives were
+ * read (the general path reads the same bytes again and decides, errors included: a varint error thrown here is the
+ * one the general path would throw at the same offset), and goes to Reader.resume once a nested value was read.
+ * A value read by Reader.value is read exactly as the general path reads it, so the errors are the same. The
+ * object's id holds PENDING_OBJECT meanwhile: a reference back to it makes it early, and it is filled at the end.
  * Null when a key has no fixed bytes (index-like or two-byte keys), for `__proto__`, more than 32 keys, or when
  * code generation is not allowed.
  */
@@ -154,41 +161,44 @@ function decoderFor(s: DShape): ShapeDecoder | null {
   if (n === 0 || n > 32 || s.keys.includes('__proto__') || !canCodegen()) return null;
   for (const r of s.raw) if (r.length === 0) return null;
   const hex = (x: number): string => '0x' + (x >>> 0).toString(16);
-  let src = 'const b = r.b, end = r.end, dv = r.dv !== null ? r.dv : r.makeDv();\nlet p = r.p, t = 0, x = 0;\n';
+  const vs = (k: number): string => '[' + Array.from({ length: k }, (_, j) => 'v' + j).join(', ') + ']';
+  let src = 'const b = r.b, end = r.end, dv = r.dv !== null ? r.dv : r.makeDv();\nlet p = r.p, t = 0, x = 0, c = false;\n';
   for (let i = 0; i < n; i++) {
     const raw = s.raw[i]!;
     const w = s.words[i]!;
     const conds = [`p + ${raw.length} >= end`];
     for (let j = 0; j < w.length; j++) conds.push(`dv.getInt32(p + ${4 * j}, true) !== ${w[j]! | 0}`);
     for (let j = 4 * w.length; j < raw.length; j++) conds.push(`b[p + ${j}] !== ${hex(raw[j]!)}`);
-    src += `// ${JSON.stringify(s.keys[i])}\nif (${conds.join(' || ')}) return null;\np += ${raw.length};\nlet v${i};\n`;
-    src += `t = b[p++];
-if (t === ${hex(T.ONE_BYTE)}) {
-  x = b[p];
-  if (x < 0x80) p++; else { r.p = p; x = r.varint(); p = r.p; }
-  if (p + x > end) return null;
+    src += `// ${JSON.stringify(s.keys[i])}\nif (${conds.join(' || ')}) return c ? r.resume(id, vi, s, p, ${vs(i)}) : null;\np += ${raw.length};\nlet v${i};\n`;
+    src += `t = b[p];
+if (t === ${hex(T.ONE_BYTE)} && (x = b[p + 1]) < 0x80 && p + 2 + x <= end) {
+  p += 2;
   v${i} = x <= ${SHORT} ? h.short(b, p, x) : h.latin1(b, p, p + x);
   p += x;
-} else if (t === ${hex(T.INT32)}) {
-  x = b[p];
-  if (x < 0x80) p++; else { r.p = p; x = r.varint(); p = r.p; }
+} else if (t === ${hex(T.INT32)} && (x = b[p + 1]) < 0x80) {
+  p += 2;
   v${i} = (x >>> 1) ^ -(x & 1);
-} else if (t === ${hex(T.TRUE)}) v${i} = true;
-else if (t === ${hex(T.FALSE)}) v${i} = false;
-else if (t === ${hex(T.DOUBLE)}) {
-  if (p + 8 > end) return null;
-  v${i} = dv.getFloat64(p, true);
-  p += 8;
-} else if (t === ${hex(T.NULL)}) v${i} = null;
-else if (t === ${hex(T.UNDEFINED)}) v${i} = undefined;
-else return null;
+} else if (t === ${hex(T.TRUE)}) { v${i} = true; p++; }
+else if (t === ${hex(T.FALSE)}) { v${i} = false; p++; }
+else if (t === ${hex(T.NULL)}) { v${i} = null; p++; }
+else if (t === ${hex(T.UNDEFINED)}) { v${i} = undefined; p++; }
+else if (t === ${hex(T.DOUBLE)} && p + 9 <= end) {
+  v${i} = dv.getFloat64(p + 1, true);
+  p += 9;
+} else {
+  c = true;
+  r.p = p;
+  v${i} = r.value();
+  p = r.p;
+}
 `;
   }
-  src += `if (p + 1 >= end || b[p] !== ${hex(T.OBJECT_END)} || b[p + 1] !== ${n}) return null;\nr.p = p + 2;\nreturn {`;
-  src += s.keys.map((k, i) => `${JSON.stringify(k)}: v${i}`).join(', ') + '};';
+  src += `if (p + 1 >= end || b[p] !== ${hex(T.OBJECT_END)} || b[p + 1] !== ${n}) return c ? r.resume(id, vi, s, p, ${vs(n)}) : null;\nr.p = p + 2;\n`;
+  src += `if (c) { const m = r.ids[id]; if (m !== h.P) return r.fill(m, s.keys, ${vs(n)}); }\n`;
+  src += 'const o = {' + s.keys.map((k, i) => `${JSON.stringify(k)}: v${i}`).join(', ') + '};\nr.ids[id] = o;\nreturn o;';
   try {
-    const make = new Function('h', `return function readShape(r) {\n${src}\n};`) as (h: object) => ShapeDecoder;
-    return make({ short, latin1 });
+    const make = new Function('h', 's', `return function readShape(r, id, vi) {\n${src}\n};`) as (h: object, s: DShape) => ShapeDecoder;
+    return make({ short, latin1, P: PENDING_OBJECT }, s);
   } catch {
     return null;
   }
@@ -654,7 +664,6 @@ class Reader {
     this.aliasNext = -1;
     const id = this.ids.length;
     this.ids.push(PENDING);
-    const b = this.b;
     const vi = this.visits++;
     let shape = this.shape;
     if (vi < VISITS && !this.counting) {
@@ -665,16 +674,14 @@ class Reader {
     if (shape !== null && !this.counting) {
       const save = this.p;
       const d = shape.decode;
-      if (d) {
-        const o = d(this);
+      if (d && alias < 0) {
+        this.ids[id] = PENDING_OBJECT;
+        const o = d(this, id, vi);
         if (o !== null) {
           this.depth--;
           this.shape = shape;
-          this.ids[id] = o;
-          if (alias >= 0) this.ids[alias] = o;
           return o;
         }
-        this.p = save;
       } else if (this.predicted(shape.raw, shape.words)) {
         let f = shape.factory;
         if (f === undefined) {
@@ -695,18 +702,40 @@ class Reader {
     // when that list is known; a reference back to the object while its values are read makes it exist then (empty),
     // and it is filled at the end (nothing else can see it before deserialize returns). With a nodeIpc alias the
     // object is made first (two ids share it).
-    let cand = shape; // the key list the keys are compared with, byte for byte (V8's ReadExpectedString)
-    let pk = cand !== null ? cand.raw : null;
-    let matched = cand !== null;
-    const keys: string[] = [];
-    const vals: unknown[] = [];
-    let seen: Set<string> | null = null; // duplicate check for long key lists
     if (alias >= 0) {
       const made = {};
       this.ids[id] = made;
       this.ids[alias] = made;
     } else this.ids[id] = PENDING_OBJECT;
-    for (let i = 0; ; i++) {
+    const o = this.rest(id, vi, shape, shape !== null, [], []);
+    this.depth--;
+    return o;
+  }
+
+  /**
+   * A generated reader's object from its i-th key on (i = vals.length; the keys before it were the key list's, read
+   * from `p` on): the general path goes on from there with the same state as if it had read the whole object.
+   */
+  resume(id: number, vi: number, s: DShape, p: number, vals: unknown[]): object {
+    this.p = p;
+    return this.rest(id, vi, s, true, s.keys.slice(0, vals.length), vals);
+  }
+
+  /** Fills an object made early (a reference back to it was read inside it) with its keys and values. */
+  fill(o: Record<string, unknown>, keys: string[], vals: unknown[]): object {
+    for (let j = 0; j < vals.length; j++) defineValue(o, keys[j]!, vals[j]);
+    return o;
+  }
+
+  /**
+   * The general path's keys and values from keys.length on, then the object (the id's PENDING_OBJECT, or the object
+   * made early). `cand`: the key list the keys are compared with, byte for byte (V8's ReadExpectedString).
+   */
+  rest(id: number, vi: number, cand: DShape | null, matched: boolean, keys: string[], vals: unknown[]): object {
+    const b = this.b;
+    let pk = cand !== null ? cand.raw : null;
+    let seen: Set<string> | null = null; // duplicate check for long key lists
+    for (let i = keys.length; ; i++) {
       const kp = this.peekPos();
       if (b[kp] === T.OBJECT_END) {
         this.p = kp + 1;
@@ -743,7 +772,6 @@ class Reader {
       if (seen !== null) seen.add(key);
       vals.push(this.value());
     }
-    this.depth--;
     const n = keys.length;
     let o = this.ids[id] as Record<string, unknown>;
     if (o !== PENDING_OBJECT) {

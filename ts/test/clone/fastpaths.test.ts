@@ -299,6 +299,62 @@ test('decoder: a predicted or generated shape that does not match gives what the
   }
 });
 
+test('decoder: a generated reader that read a nested value, then meets other bytes, gives what the general path gives', () => {
+  const learn = (k: typeof K): void => {
+    for (let i = 0; i < 2; i++) deserialize(H(`ff0f 41 03 ${obj(k, ALICE, '49 3c', '54')} ${obj(k, ALICE, '49 3e', '46')} ${obj(k, ALICE, '49 40', '54')} 24 00 03`));
+  };
+  const firsts: Array<[string, string]> = [
+    ['a nested object', '6f 22 01 78 49 02 7b 01'],
+    ['an array', '41 01 49 02 24 00 01'],
+    ['a reference to the object itself', '5e 02'],
+    ['a nested object referring to the object', '6f 22 01 78 5e 02 7b 01'],
+    ['a 200-byte string', '22 c801 ' + '63'.repeat(200)],
+  ];
+  const rests: Array<[string, string]> = [
+    ['the rest as predicted', `${K.age} 49 3c ${K.active} 54 7b 03`],
+    ['one key fewer', `${K.age} 49 3c 7b 02`],
+    ['one key more', `${K.age} 49 3c ${K.active} 54 22 01 7a 54 7b 04`],
+    ['another second key', `${D.age} 49 3c ${K.active} 54 7b 03`],
+    ['a repeated key', `${K.age} 49 3c ${K.name} 54 7b 03`],
+    ['a wrong count', `${K.age} 49 3c ${K.active} 54 7b 02`],
+    ['a two-byte count', `${K.age} 49 3c ${K.active} 54 7b 8300`],
+    ['padding before the end', `${K.age} 49 3c ${K.active} 54 00 7b 03`],
+    ['a nested value last', `${K.age} 49 3c ${K.active} 6f 7b 00 7b 03`],
+    ['a bad varint', `${K.age} 49 ffffffff7f ${K.active} 54 7b 03`],
+    ['a string past the end', `${K.age} 22 7f 41`],
+    ['the end inside a key', `${K.age} 49 3c 22 06 6163`],
+    ['the end after a value', `${K.age} 49 3c ${K.active} 54`],
+    ['the end after the end tag', `${K.age} 49 3c ${K.active} 54 7b`],
+  ];
+  for (const [fw, first] of firsts) {
+    for (const [rw, rest] of rests) {
+      const what = `${fw}, then ${rw}`;
+      const x = `6f ${K.name} ${first} ${rest}`;
+      learn(K);
+      const e1 = errorOf(() => deserialize(H(`ff0f 41 02 ${obj(K, ALICE, '49 3c', '54')} ${x} 24 00 02`)));
+      learn(D);
+      const e2 = errorOf(() => deserialize(H(`ff0f 41 02 ${obj(D, ALICE, '49 3c', '54')} ${x} 24 00 02`)));
+      assert.deepEqual(e1, e2, what);
+      if (e1 !== null) continue;
+      learn(K);
+      const predicted = H(`ff0f 41 02 ${obj(K, ALICE, '49 3c', '54')} ${x} 24 00 02`);
+      const a = deserialize(predicted) as unknown[];
+      learn(D);
+      const b = deserialize(H(`ff0f 41 02 ${obj(D, ALICE, '49 3c', '54')} ${x} 24 00 02`)) as unknown[];
+      assert.deepEqual(neutral(a[1]), neutral(b[1]), what);
+      assert.deepEqual(Object.keys(a[1] as object), Object.keys(b[1] as object), `${what}: key order`);
+      let want: unknown;
+      try {
+        want = v8.deserialize(predicted);
+      } catch {
+        continue;
+      }
+      assert.deepEqual(neutral(a), neutral(want), `${what}: as V8 reads it`);
+      if (first.startsWith('5e 02')) assert.equal((a[1] as Record<string, unknown>).name, a[1], `${what}: the reference is the object`);
+    }
+  }
+});
+
 test('decoder: an object referred to while its values are read exists then and is filled in order', () => {
   const makers: Array<() => unknown> = [
     () => { const a: Record<string, unknown> = { x: 1 }; a.self = a; a.y = 'z'; return a; },
