@@ -38,6 +38,22 @@ async function fileFloor(body) {
 const ops = new Map();
 let workers = null;
 
+// The host serializer alone, the floor of clone()'s default in a page: a page's only Proxy check is a structured
+// serialization by the host (JavaScript cannot tell a Proxy from its target), and a MessagePort whose other end is
+// never started serializes each message (DataCloneError for a Proxy) and never deserializes it. The channel is
+// replaced every 256 messages, which drops the queued ones.
+let chan = null;
+let posted = 0;
+function hostSerialize(v) {
+  if (chan === null || posted >= 256) {
+    if (chan !== null) { chan.port1.close(); chan.port2.close(); }
+    chan = new MessageChannel();
+    posted = 0;
+  }
+  posted++;
+  chan.port1.postMessage(v);
+}
+
 function spawn(mode) {
   const w = new Worker(new URL('./echo-worker.mjs', import.meta.url), { type: 'module', name: mode });
   let waiting = null;
@@ -68,11 +84,18 @@ async function setup(fileMiB) {
     ops.set(`${k}:ours`, () => clone(v));
     // A page has no Proxy detector, so clone() hands the value to structuredClone unless told the graph holds none.
     ops.set(`${k}:walk`, () => clone(v, NO_PROXIES));
+    ops.set(`${k}:floor`, () => hostSerialize(v));
     ops.set(`${k}W:native`, () => workers.native.send((w) => w.postMessage(v)));
     ops.set(`${k}W:ours`, async () => receiveSerialized(await workers.formwire.send((w) => postSerialized(w, v))));
     const a = await ops.get(`${k}W:native`)();
     const b = await ops.get(`${k}W:ours`)();
     if (JSON.stringify(a) !== JSON.stringify(v) || JSON.stringify(b) !== JSON.stringify(v) || JSON.stringify(clone(v)) !== JSON.stringify(v) || JSON.stringify(clone(v, NO_PROXIES)) !== JSON.stringify(v)) throw new Error(`${name}: round trip differs`);
+  }
+  // The floor's serializer refuses a Proxy as structuredClone does (and as clone() must).
+  for (const f of [hostSerialize, structuredClone, clone]) {
+    let name = '';
+    try { f({ a: new Proxy({}, {}) }); } catch (e) { name = e.name; }
+    if (name !== 'DataCloneError') throw new Error(`${f.name}: a Proxy gave ${name || 'no error'}`);
   }
   // Same result first: field count, a field, the file's size.
   {

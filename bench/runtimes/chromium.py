@@ -265,6 +265,13 @@ def main() -> int:
                     "hands the value to structuredClone; formwire clone, assumeNoProxies: clone(v, {assumeNoProxies: "
                     "true}), formwire's own walk")
                 row(work, "structuredClone", f"{k}:native", "formwire clone, assumeNoProxies", f"{k}:walk", inner)
+                if k != "W6a":
+                    row(work, "structuredClone", f"{k}:native", "floor: host serializer alone (Proxy check)",
+                        f"{k}:floor", inner,
+                        "floor: MessagePort.postMessage(value) to a port never started: the host's structured "
+                        "serialization alone, never deserialized; JavaScript cannot tell a Proxy from its target, so "
+                        "a page's only Proxy check is such a host serialization, and clone()'s default must pay at "
+                        "least this before making its copy (native / floor is the most it can win)", floor=True)
             for k, work in (("W6a", "W6a Worker string 3MB"), ("W6b", "W6b Worker 100 flat objects"),
                             ("W6d", "W6d Worker nested config")):
                 row(work, "postMessage round trip", f"{k}W:native", "serialize+transfer round trip", f"{k}W:ours",

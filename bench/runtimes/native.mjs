@@ -2,8 +2,8 @@
 //   node bench/runtimes/native.mjs | bun bench/runtimes/native.mjs | deno run -A bench/runtimes/native.mjs
 //   (bench/runtimes/run runs all three with the pinned Bun and Deno and writes bench/results/runtimes-<rt>.json;
 //   the inputs are bench/runtimes/inputs.mjs's, which chromium-page.mjs uses in a headless Chromium page too)
-// Each row: medians over REPS runs of wall time and process CPU time (process.cpuUsage: user + system), for the
-// native operation and formwire's, after one warm-up run each whose results are checked equal.
+// Each row: medians over REPS samples of wall time and process CPU time per op (process.cpuUsage: user + system), for
+// the native operation and formwire's, sampled in turn, after a warm-up of each (measurePair).
 import process from 'node:process';
 import { formData, encodeFormData, MultipartParser } from '../../ts/dist/src/index.js';
 import { clone, postSerialized, receiveSerialized } from '../../ts/dist/src/clone/index.js';
@@ -25,26 +25,55 @@ const sansIo = (bytes) => {
   return parts;
 };
 
-async function measure(fn, inner = 1) {
-  await fn();
-  const wall = [], cpu = [];
-  for (let r = 0; r < REPS; r++) {
-    const c0 = process.cpuUsage(); const t0 = performance.now();
-    for (let i = 0; i < inner; i++) await fn();
-    const t1 = performance.now(); const c1 = process.cpuUsage(c0);
-    wall.push((t1 - t0) / inner); cpu.push((c1.user + c1.system) / 1000 / inner);
+const cpuMs = () => { const c = process.cpuUsage(); return (c.user + c.system) / 1000; };
+const WARM_MS = Number(process.env.WARM_MS ?? (QUICK ? 20 : 300));
+const SAMPLE_MS = Number(process.env.SAMPLE_MS ?? (QUICK ? 2 : 25));
+/**
+ * Warm-up, then the ops per sample: at least `inner`, doubled until one sample takes SAMPLE_MS of CPU time. The warm-up
+ * runs the operation for WARM_MS (at least once): one call left JavaScriptCore's small-op rows (W6, ~20 us per op) in
+ * its lower tiers for the first samples.
+ */
+async function prepare(fn, inner) {
+  const w0 = performance.now();
+  do await fn(); while (performance.now() - w0 < WARM_MS);
+  let k = inner;
+  for (;;) {
+    const c0 = cpuMs();
+    for (let i = 0; i < k; i++) await fn();
+    if (cpuMs() - c0 >= SAMPLE_MS || k >= 1 << 20) return k;
+    k *= 2;
   }
-  const med = (a) => a.sort((x, y) => x - y)[a.length >> 1];
-  return { wall_ms: med(wall), cpu_ms: med(cpu) };
+}
+async function sample(fn, k) {
+  const c0 = process.cpuUsage(); const t0 = performance.now();
+  for (let i = 0; i < k; i++) await fn();
+  const t1 = performance.now(); const c1 = process.cpuUsage(c0);
+  return [(t1 - t0) / k, (c1.user + c1.system) / 1000 / k];
+}
+const med = (a) => a.slice().sort((x, y) => x - y)[a.length >> 1];
+/**
+ * Native and formwire samples interleaved (AB, then BA, ...), so that load which comes and goes on a shared machine
+ * falls on both sides alike; medians per op of wall and process CPU time.
+ */
+async function measurePair(native, ours, inner) {
+  const ka = await prepare(native, inner);
+  const kb = await prepare(ours, inner);
+  const a = { wall: [], cpu: [] }, b = { wall: [], cpu: [] };
+  for (let r = 0; r < REPS; r++) {
+    for (const [fn, k, out] of r & 1 ? [[ours, kb, b], [native, ka, a]] : [[native, ka, a], [ours, kb, b]]) {
+      const [w, c] = await sample(fn, k);
+      out.wall.push(w); out.cpu.push(c);
+    }
+  }
+  return [{ wall_ms: med(a.wall), cpu_ms: med(a.cpu), ops: ka }, { wall_ms: med(b.wall), cpu_ms: med(b.cpu), ops: kb }];
 }
 const rows = [];
 async function row(work, nativeName, native, oursName, ours, inner = 1, method = undefined) {
-  const a = await measure(native, inner);
-  const b = await measure(ours, inner);
-  const r = { work, native: nativeName, ours: oursName, native_wall_ms: a.wall_ms, native_cpu_ms: a.cpu_ms, ours_wall_ms: b.wall_ms, ours_cpu_ms: b.cpu_ms, cpu_ratio: a.cpu_ms / b.cpu_ms, wall_ratio: a.wall_ms / b.wall_ms };
+  const [a, b] = await measurePair(native, ours, inner);
+  const r = { work, native: nativeName, ours: oursName, native_wall_ms: a.wall_ms, native_cpu_ms: a.cpu_ms, ours_wall_ms: b.wall_ms, ours_cpu_ms: b.cpu_ms, cpu_ratio: a.cpu_ms / b.cpu_ms, wall_ratio: a.wall_ms / b.wall_ms, ops_per_sample: [a.ops, b.ops] };
   if (method) r.method = method;
   rows.push(r);
-  console.log(`${work.padEnd(24)} ${nativeName.padEnd(34)} ${a.cpu_ms.toFixed(3).padStart(9)} ms CPU  ${oursName.padEnd(28)} ${b.cpu_ms.toFixed(3).padStart(9)} ms CPU  ratio ${r.cpu_ratio.toFixed(2)}x (wall ${r.wall_ratio.toFixed(2)}x)`);
+  console.log(`${work.padEnd(24)} ${nativeName.padEnd(34)} ${a.cpu_ms.toFixed(3).padStart(9)} ms CPU  ${oursName.padEnd(28)} ${b.cpu_ms.toFixed(3).padStart(9)} ms CPU  ratio ${r.cpu_ratio.toFixed(2)}x (wall ${r.wall_ratio.toFixed(2)}x) ops/sample ${a.ops}/${b.ops}`);
 }
 
 console.log(`# ${runtime}, REPS=${REPS}, W1 file ${fileMiB} MiB`);
