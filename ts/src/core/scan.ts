@@ -58,40 +58,65 @@ export class DelimiterScan {
 
   /** The first index >= from at which the needle occurs in h, or -1. `dv` views the same bytes as h. */
   find(h: Uint8Array, dv: DataView, from: number): number {
-    const nd = this.needle;
-    const L = nd.length;
-    const S = L - 1;
-    const last = h.length - L; // the last possible start
+    const S = this.needle.length - 1;
+    const last = h.length - S - 1; // the last possible start
     if (from > last) return -1;
     const bits = this.bits;
+    // Samples at from + S - 1, from + 2S - 1, ...: the starts j in (p - S, p] have their sample at p.
+    const end = last + S - 1;
+    const S3 = 3 * S;
+    let hits = 0;
+    let p = from + S - 1;
+    // The pair test alone in the inner loop, four samples a step (bit w of the set is bit w & 31 of its word, and
+    // `>>>` takes the count mod 32): nothing else in it, so its checks and loads stay out of the loop. The rest (the
+    // pair's starts, the dense hand-over) runs per sample in the loop after it, and in methods of their own.
+    for (;;) {
+      while (p + S3 <= end) {
+        const a = dv.getUint16(p, true);
+        const b = dv.getUint16(p + S, true);
+        const c = dv.getUint16(p + 2 * S, true);
+        const d = dv.getUint16(p + S3, true);
+        if ((((bits[a >>> 5]! >>> a) | (bits[b >>> 5]! >>> b) | (bits[c >>> 5]! >>> c) | (bits[d >>> 5]! >>> d)) & 1) !== 0) break;
+        p += S3 + S;
+      }
+      // the four samples the step stopped at, or the last ones
+      for (const stop = p + S3 < end ? p + S3 : end; p <= stop; p += S) {
+        const w = dv.getUint16(p, true);
+        if (((bits[w >>> 5]! >>> w) & 1) === 0) continue;
+        // no start before p - S + 1 holds the needle: the dense search takes over from there
+        if (++hits > DENSE_HITS && this.dense !== null && hits * DENSE_RATIO * S > p - from) return this.toDense(h, p - S + 1 > from ? p - S + 1 : from);
+        const j = this.starts(h, w, p, from, last);
+        if (j >= 0) return j;
+      }
+      if (p > end) return -1;
+    }
+  }
+
+  private toDense(h: Uint8Array, from: number): number {
+    return this.dense!(h, this.needle, from);
+  }
+
+  /** The leftmost start j in [from, last], p - S < j <= p, at which the needle occurs; its pair at p is w. */
+  private starts(h: Uint8Array, w: number, p: number, from: number, last: number): number {
+    const nd = this.needle;
+    const S = nd.length - 1;
     const keys = this.keys;
     const head = this.head;
     const next = this.next;
-    const shift = this.shift;
     const mask = keys.length - 1;
     const first = nd[0]!;
     const lastByte = nd[S]!;
-    // Samples at from + S - 1, from + 2S - 1, ...: the starts j in (p - S, p] have their sample at p.
-    const end = last + S - 1;
-    const dense = this.dense;
-    let hits = 0;
-    for (let p = from + S - 1; p <= end; p += S) {
-      const w = dv.getUint16(p, true);
-      if ((bits[w >>> 5]! & (1 << (w & 31))) === 0) continue;
-      // no start before p - S + 1 holds the needle: the dense search takes over from there
-      if (++hits > DENSE_HITS && dense !== null && hits * DENSE_RATIO * S > p - from) return dense(h, nd, p - S + 1 > from ? p - S + 1 : from);
-      let x = Math.imul(w, 0x9e3779b1) >>> shift;
-      while (keys[x] !== w) x = (x + 1) & mask; // present: its bit is set
-      // positions k of the pair from the largest down: starts j = p - k from the leftmost up
-      for (let k = head[x]!; k >= 0; k = next[k]!) {
-        const j = p - k;
-        if (j < from) continue;
-        if (j > last) break;
-        if (h[j] !== first || h[j + S] !== lastByte) continue;
-        let t = 1;
-        while (t < S && h[j + t] === nd[t]) t++;
-        if (t === S) return j;
-      }
+    let x = Math.imul(w, 0x9e3779b1) >>> this.shift;
+    while (keys[x] !== w) x = (x + 1) & mask; // present: its bit is set
+    // positions k of the pair from the largest down: starts j = p - k from the leftmost up
+    for (let k = head[x]!; k >= 0; k = next[k]!) {
+      const j = p - k;
+      if (j < from) continue;
+      if (j > last) break;
+      if (h[j] !== first || h[j + S] !== lastByte) continue;
+      let t = 1;
+      while (t < S && h[j + t] === nd[t]) t++;
+      if (t === S) return j;
     }
     return -1;
   }
