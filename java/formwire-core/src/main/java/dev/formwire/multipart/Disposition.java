@@ -19,16 +19,17 @@ final class Disposition {
     static final Disposition NAMELESS = new Disposition();
 
     /**
-     * Parses {@code v[a..b)}; {@code null} when neither reading matches. {@code anyType}: any token as the
-     * disposition type, not only {@code form-data} ({@code allow_any_disposition_type}, MP-H-07).
+     * Parses {@code v[a..b)} with the options' reading order and their lenient grammar (allow_quoted_pairs,
+     * allow_any_disposition_type, allow_8bit_parameter_names, allow_rfc2231_continuations); {@code null} when
+     * neither reading matches.
      */
-    static Disposition parse(byte[] v, int a, int b, boolean quotedPairsFirst, boolean anyType) {
+    static Disposition parse(byte[] v, int a, int b, MultipartOptions o) {
         Disposition d = browserForm(v, a, b);
         if (d != null) {
             return d;
         }
-        d = read(v, a, b, quotedPairsFirst, anyType);
-        return d != null ? d : read(v, a, b, !quotedPairsFirst, anyType);
+        d = read(v, a, b, o.allowQuotedPairs, o);
+        return d != null ? d : read(v, a, b, !o.allowQuotedPairs, o);
     }
 
     private static final byte[] NAME = "form-data; name=\"".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
@@ -99,13 +100,16 @@ final class Disposition {
         return true;
     }
 
-    private static Disposition read(byte[] v, int start, int end, boolean quotedPairs, boolean anyType) {
+    private static Disposition read(byte[] v, int start, int end, boolean quotedPairs, MultipartOptions o) {
         int t = tokenEnd(v, start, end);
         // MP-H-07: form-data; with allow_any_disposition_type any (non-empty) token, the rest read the same way.
-        if (anyType ? t == start : !is(v, start, t, "form-data")) {
+        if (o.allowAnyDispositionType ? t == start : !is(v, start, t, "form-data")) {
             return null;
         }
+        // MP-H-07: with allow_8bit_parameter_names a parameter name may hold bytes 80-FF too.
+        boolean[] nameChars = o.allow8bitParameterNames ? Ascii.NAME_UTF8 : Ascii.TOKEN;
         Disposition d = new Disposition();
+        Continuations segs = null;
         int i = t;
         byte[] scratch = null;
         while (true) {
@@ -124,7 +128,11 @@ final class Disposition {
                 continue; // an empty parameter
             }
             int pn = i;
-            i = tokenEnd(v, i, end);
+            boolean eightBit = false;
+            while (i < end && nameChars[v[i] & 0xFF]) {
+                eightBit |= v[i] < 0;
+                i++;
+            }
             if (i == pn) {
                 return null;
             }
@@ -184,7 +192,10 @@ final class Disposition {
                 }
                 value = java.util.Arrays.copyOfRange(v, vs, i);
             }
-            // MP-H-08, MP-H-09: case-insensitive names, no repeats.
+            // MP-H-08, MP-H-09: case-insensitive names, no repeats. A name with a byte 80-FF is none of them (MP-H-07).
+            if (eightBit) {
+                continue;
+            }
             if (is(v, pn, pe, "name")) {
                 if (d.name != null) {
                     return null;
@@ -205,8 +216,151 @@ final class Disposition {
                     return null;
                 }
                 d.filenameStar = value;
+            } else if (o.allowRfc2231Continuations) {
+                int n = Continuations.index(v, pn, pe);
+                if (n >= 0) {
+                    if (segs == null) {
+                        segs = new Continuations();
+                    }
+                    segs.add(n, v[pe - 1] == '*', value);
+                }
             }
         }
-        return d.name != null ? d : null;
+        if (d.name == null) {
+            return null;
+        }
+        // MP-H-09: a present filename wins, and the continuations are then not read at all.
+        if (segs != null && d.filename == null && !segs.join(d)) {
+            return null;
+        }
+        return d;
+    }
+
+    /**
+     * RFC 2231 filename continuations (MP-H-09, allow_rfc2231_continuations): {@code filename*N} and
+     * {@code filename*N*} by N, joined for N = 0, 1, ... up to the first missing one.
+     */
+    static final class Continuations {
+        /** One {@code filename*N} or {@code filename*N*} parameter: N, extended ({@code *N*}), the value as read. */
+        private static final class Seg {
+            final int n;
+            final boolean ext;
+            final byte[] value;
+
+            Seg(int n, boolean ext, byte[] value) {
+                this.n = n;
+                this.ext = ext;
+                this.value = value;
+            }
+        }
+
+        private static final Seg DUPLICATE = new Seg(-1, false, null);
+
+        /** In the order written. */
+        private final java.util.ArrayList<Seg> segs = new java.util.ArrayList<>();
+
+        private static final byte[] PREFIX = "filename*".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+        /**
+         * N of a parameter named {@code filename*N} or {@code filename*N*} (ASCII case-insensitive, N decimal
+         * without leading zeros), or -1. An N too large to be reached from 0 by the parameters of one header is
+         * capped at {@link Integer#MAX_VALUE}: such a segment is never joined.
+         */
+        static int index(byte[] v, int a, int b) {
+            int p = PREFIX.length;
+            if (b - a <= p) {
+                return -1;
+            }
+            for (int k = 0; k < p; k++) {
+                if (Ascii.lower(v[a + k]) != PREFIX[k]) {
+                    return -1;
+                }
+            }
+            int ds = a + p;
+            int de = v[b - 1] == '*' ? b - 1 : b;
+            if (de == ds || (v[ds] == '0' && de - ds > 1)) {
+                return -1;
+            }
+            long n = 0;
+            for (int k = ds; k < de; k++) {
+                if (v[k] < '0' || v[k] > '9') {
+                    return -1;
+                }
+                n = Math.min(Integer.MAX_VALUE, n * 10 + (v[k] - '0'));
+            }
+            return (int) n;
+        }
+
+        void add(int n, boolean ext, byte[] value) {
+            segs.add(new Seg(n, ext, value));
+        }
+
+        /**
+         * Sets {@code d.filename} from segments 0, 1, ... up to the first missing one; {@code false} when one of
+         * those is given twice (either form) or {@code filename*0*} lacks {@code charset'language'}. Without
+         * segment 0 there is no filename.
+         */
+        boolean join(Disposition d) {
+            // Only N below the number of segments can be reached from 0 without a gap.
+            int k = segs.size();
+            Seg[] byN = new Seg[k];
+            for (Seg seg : segs) {
+                if (seg.n < k) {
+                    byN[seg.n] = byN[seg.n] == null ? seg : DUPLICATE;
+                }
+            }
+            if (byN[0] == null) {
+                return true;
+            }
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            for (int n = 0; n < k && byN[n] != null; n++) {
+                if (byN[n] == DUPLICATE) {
+                    return false;
+                }
+                boolean ext = byN[n].ext;
+                byte[] s = byN[n].value;
+                int from = 0;
+                if (n == 0 && ext) {
+                    // RFC 2231 charset'language' is removed; the charset is not used (read as UTF-8, MP-H-10).
+                    int quotes = 0;
+                    while (from < s.length && quotes < 2) {
+                        if (s[from++] == '\'') {
+                            quotes++;
+                        }
+                    }
+                    if (quotes < 2) {
+                        return false;
+                    }
+                }
+                if (ext) {
+                    percentDecode(s, from, out);
+                } else {
+                    out.write(s, from, s.length - from);
+                }
+            }
+            d.filename = out.toByteArray();
+            return true;
+        }
+        /** {@code %} and two hex digits is that byte; any other {@code %} stays as it is. */
+        private static void percentDecode(byte[] s, int from, java.io.ByteArrayOutputStream out) {
+            for (int k = from; k < s.length; k++) {
+                int h;
+                int l;
+                if (s[k] == '%' && k + 2 < s.length && (h = hex(s[k + 1])) >= 0 && (l = hex(s[k + 2])) >= 0) {
+                    out.write(h << 4 | l);
+                    k += 2;
+                } else {
+                    out.write(s[k]);
+                }
+            }
+        }
+
+        private static int hex(byte c) {
+            if (c >= '0' && c <= '9') {
+                return c - '0';
+            }
+            int x = c | 0x20;
+            return x >= 'a' && x <= 'f' ? x - 'a' + 10 : -1;
+        }
     }
 }

@@ -96,7 +96,16 @@ public final class MultipartParser {
     private final int needleStart;
     private final int needleLen;
     private final long needleFirst;
-    /** The bytes of the needle (for skipping blocks that cannot hold one). */
+    /** With allow_cr, {@code CR "--" B}, the other delimiter a body may end at (MP-P-06); else {@code null}. */
+    private final byte[] crDelim;
+    /**
+     * With allow_near_delimiters, a delimiter and the byte after it that makes it a lookalike (MP-P-03):
+     * {@code delim "-"}, {@code delim CR} and {@code crDelim "-"}, for holding one across chunks; else {@code null}.
+     */
+    private final byte[] delimDash;
+    private final byte[] delimCr;
+    private final byte[] crDelimDash;
+    /** The bytes of the needles (for skipping blocks that cannot hold one). */
     private final boolean[] inNeedle = new boolean[256];
     /** Header-name bytes: tchar, and with allow_utf8_header_names also 80-FF (MP-H-01, MP-H-02). */
     private final boolean[] nameChars;
@@ -115,9 +124,17 @@ public final class MultipartParser {
 
     private int state = START;
     private FormwireException error;
+    /** Held bytes: {@code heldPat[heldBase..heldBase + held)}, a prefix of a delimiter (or of a lookalike). */
     private int held = 2;
     private int heldBase;
+    private byte[] heldPat;
+    /** {@code heldPat} is a delimiter and its lookalike byte: the next byte decides (allow_near_delimiters). */
+    private boolean heldNear;
     private boolean heldVirtual = true;
+    /** The length of the needle the last search found (with allow_cr two lengths are possible). */
+    private int matchLen;
+    /** The state after PART_END: AFTER_BOUNDARY, or DASH / LINE_CR when a held lookalike check read that byte. */
+    private int afterDelim = AFTER_BOUNDARY;
     private long parts;
     /** MP-L-05: parts with a filename / without, so far. */
     private long files;
@@ -181,7 +198,30 @@ public final class MultipartParser {
         for (int i = needleStart; i < delim.length; i++) {
             inNeedle[delim[i] & 0xFF] = true;
         }
+        heldPat = delim;
+        if (opts.allowCr) {
+            // MP-P-06: CR "--" B; the skip of findDelimiter then uses the shortest needle's length.
+            crDelim = new byte[delim.length - 1];
+            crDelim[0] = CR;
+            System.arraycopy(delim, 2, crDelim, 1, delim.length - 2);
+            inNeedle[CR] = true;
+        } else {
+            crDelim = null;
+        }
+        if (opts.allowNearDelimiters) {
+            delimDash = withByte(delim, (byte) '-');
+            delimCr = withByte(delim, CR);
+            crDelimDash = crDelim == null ? null : withByte(crDelim, (byte) '-');
+        } else {
+            delimDash = delimCr = crDelimDash = null;
+        }
         nameChars = opts.allowUtf8HeaderNames ? Ascii.NAME_UTF8 : Ascii.TOKEN;
+    }
+
+    private static byte[] withByte(byte[] a, byte b) {
+        byte[] r = Arrays.copyOf(a, a.length + 1);
+        r[a.length] = b;
+        return r;
     }
 
     /**
@@ -359,8 +399,7 @@ public final class MultipartParser {
             throw error;
         }
         if (state == S_PART_END) {
-            inPart = false;
-            state = AFTER_BOUNDARY;
+            partEnd();
             return Event.PART_END;
         }
         while (true) {
@@ -424,13 +463,20 @@ public final class MultipartParser {
         }
     }
 
+    private void partEnd() {
+        inPart = false;
+        state = afterDelim;
+        afterDelim = AFTER_BOUNDARY;
+    }
+
     /** MP-P-05, MP-P-07: the input ended. */
     private Event atEof() {
         int r = runNoInput();
         if (r >= 0) {
             return toEvent(r);
         }
-        if (state == CLOSE) {
+        if (state == CLOSE || (state == CLOSE_CR && opts.allowCr)) {
+            // MP-P-05: with allow_cr the CR ended the close delimiter line.
             state = EPILOGUE;
             return Event.END;
         }
@@ -467,8 +513,7 @@ public final class MultipartParser {
                     state = BODY;
                     return R_PART_START;
                 case S_PART_END:
-                    inPart = false;
-                    state = AFTER_BOUNDARY;
+                    partEnd();
                     return R_PART_END;
                 case S_END:
                     state = EPILOGUE;
@@ -534,6 +579,10 @@ public final class MultipartParser {
                 break;
             case LINE_CR:
                 if (b != LF) {
+                    if (opts.allowCr) {
+                        partBegins(); // MP-P-03: the line ended at the CR; b is the header block's first byte
+                        return;
+                    }
                     throw fail(ErrorCode.MP_DELIMITER, off);
                 }
                 delimiterLineEnd();
@@ -549,6 +598,10 @@ public final class MultipartParser {
                 break;
             case CLOSE_CR:
                 if (b != LF) {
+                    if (opts.allowCr) {
+                        state = S_END; // MP-P-05: the line ended at the CR; b is epilogue
+                        return;
+                    }
                     throw fail(ErrorCode.MP_DELIMITER, off);
                 }
                 state = S_END;
@@ -562,6 +615,11 @@ public final class MultipartParser {
     /** The LF of a (non-close) delimiter line at {@code pos}: a part begins. */
     private void delimiterLineEnd() {
         pos++;
+        partBegins();
+    }
+
+    /** A (non-close) delimiter line ended before {@code pos}: a part's header block begins there. */
+    private void partBegins() {
         long off = off(pos);
         parts++; // MP-L-01
         if (parts > opts.maxParts) {
@@ -593,44 +651,36 @@ public final class MultipartParser {
     private int scan() {
         boolean inBody = state == BODY;
         if (held > 0) {
-            // Continue a delimiter match begun in an earlier chunk; it can only begin at the held bytes' first byte.
-            int patLen = delim.length - heldBase;
-            while (held < patLen) {
-                if (pos == end) {
-                    return R_NONE;
-                }
-                if (arr[pos] != delim[heldBase + held]) {
-                    return heldMismatch(pos);
-                }
-                held++;
-                pos++;
-            }
-            if (pos == end) {
-                return R_NONE;
-            }
-            if (!follower(arr[pos])) {
-                return heldMismatch(pos);
-            }
-            held = 0;
-            heldVirtual = false;
-            delimiterFound();
-            return R_NONE;
+            return scanHeld(inBody);
         }
         boolean lfMode = opts.allowLf;
+        boolean crMode = crDelim != null;
         int start = pos;
         int from = start;
         int m;
-        while ((m = findDelimiter(from, end)) >= 0) {
+        while ((m = crMode ? findDelimiterCr(from, end) : findDelimiter(from, end)) >= 0) {
             // With allow_lf a CR before `LF--B` belongs to the delimiter (MP-P-06).
-            int d = lfMode && m > start && arr[m - 1] == CR ? m - 1 : m;
-            int after = m + needleLen;
+            int d = lfMode && m > start && arr[m] == LF && arr[m - 1] == CR ? m - 1 : m;
+            int after = m + (crMode ? matchLen : needleLen);
             if (after == end) {
                 // The byte that decides MP-P-04 is in the next chunk.
                 hold(d, end);
                 pos = end;
                 return bodyData(inBody, start, d);
             }
-            if (follower(arr[after])) {
+            byte f = arr[after];
+            if (follower(f)) {
+                if (inBody && lookalikeByte(f)) {
+                    if (after + 1 == end) {
+                        hold(d, end); // the byte that decides MP-P-03's lookalike is in the next chunk
+                        pos = end;
+                        return bodyData(inBody, start, d);
+                    }
+                    if (!closesLookalike(f, arr[after + 1])) {
+                        from = after + 1; // MP-P-03, allow_near_delimiters: body data; the search goes on after it
+                        continue;
+                    }
+                }
                 pos = after;
                 delimiterFound();
                 return bodyData(inBody, start, d);
@@ -643,6 +693,71 @@ public final class MultipartParser {
         }
         pos = end;
         return bodyData(inBody, start, h);
+    }
+
+    /**
+     * MP-P-03 with allow_near_delimiters: inside a body, {@code "--" B} then this byte is a delimiter only if the
+     * next byte is {@code -} (after {@code -}) or LF (after CR; with allow_cr a CR always ends the line).
+     */
+    private boolean lookalikeByte(byte f) {
+        return delimDash != null && (f == '-' || (f == CR && crDelim == null));
+    }
+
+    private static boolean closesLookalike(byte f, byte g) {
+        return f == '-' ? g == '-' : g == LF;
+    }
+
+    /** Continues a delimiter match begun in an earlier chunk (MP-P-08); it can only begin at the held bytes' first byte. */
+    private int scanHeld(boolean inBody) {
+        while (true) {
+            byte[] pat = heldPat;
+            int patLen = pat.length - heldBase;
+            while (held < patLen) {
+                if (pos == end) {
+                    return R_NONE;
+                }
+                byte c = arr[pos];
+                if (held == 1 && crDelim != null && pat == delim && heldBase == 0 && c != LF) {
+                    pat = heldPat = crDelim; // allow_cr: a held CR not followed by LF can only begin CR "--" B
+                    patLen = pat.length;
+                }
+                if (c != pat[heldBase + held]) {
+                    return heldMismatch(pos);
+                }
+                held++;
+                pos++;
+            }
+            if (pos == end) {
+                return R_NONE;
+            }
+            byte f = arr[pos];
+            if (heldNear) {
+                byte look = pat[pat.length - 1];
+                if (!closesLookalike(look, f)) {
+                    return heldMismatch(pos); // MP-P-03: a lookalike, body data
+                }
+                // A delimiter after all; its line goes on after the byte already read.
+                heldNear = false;
+                held = 0;
+                afterDelim = look == '-' ? DASH : LINE_CR;
+                delimiterFound();
+                return R_NONE;
+            }
+            if (!follower(f)) {
+                return heldMismatch(pos);
+            }
+            if (inBody && lookalikeByte(f)) {
+                heldPat = pat == crDelim ? crDelimDash : f == '-' ? delimDash : delimCr;
+                heldNear = true;
+                held++;
+                pos++;
+                continue;
+            }
+            held = 0;
+            heldVirtual = false;
+            delimiterFound();
+            return R_NONE;
+        }
     }
 
     /**
@@ -703,6 +818,49 @@ public final class MultipartParser {
         return -1;
     }
 
+    /**
+     * allow_cr's search (MP-P-06): the first complete {@code CRLF "--" B}, {@code CR "--" B} or, with allow_lf,
+     * {@code LF "--" B} in {@code arr[from..end)}, or -1; {@code matchLen} is its length. Blocks the length of the
+     * shortest needle are skipped as in {@link #findDelimiter}; in the others every CR (and LF) is a candidate,
+     * verified against the one needle its next byte allows. CR and LF occur in a needle only at its start (the
+     * boundary holds neither), so a verification that matches k bytes is followed by no candidate for k bytes, and
+     * the search stays linear (MP-P-08).
+     */
+    private int findDelimiterCr(int from, int end) {
+        final byte[] a = arr;
+        final byte[] cr = crDelim;
+        final int nl = cr.length;
+        final boolean lfMode = opts.allowLf;
+        final boolean[] in = inNeedle;
+        int p = from;
+        while (p + nl <= end) {
+            if (!in[a[p + nl - 1] & 0xFF]) {
+                p += nl;
+                continue;
+            }
+            for (int blockEnd = p + nl; p < blockEnd; p++) {
+                byte c = a[p];
+                if (c == CR) {
+                    if (p + 1 < end && a[p + 1] == LF) {
+                        int n = delim.length;
+                        if (p + n <= end && Arrays.mismatch(a, p, p + n, delim, 0, n) < 0) {
+                            matchLen = n;
+                            return p;
+                        }
+                    } else if (p + nl <= end && Arrays.mismatch(a, p, p + nl, cr, 0, nl) < 0) {
+                        matchLen = nl;
+                        return p;
+                    }
+                } else if (c == LF && lfMode && p + nl <= end
+                        && Arrays.mismatch(a, p, p + nl, delim, 1, delim.length) < 0) {
+                    matchLen = nl;
+                    return p;
+                }
+            }
+        }
+        return -1;
+    }
+
     private boolean verify(byte[] a, int m, int end) {
         int nl = needleLen;
         return m + nl <= end && a[m + 1] == delim[needleStart + 1]
@@ -713,6 +871,9 @@ public final class MultipartParser {
     private int tailStart(int lo, int end) {
         int n = delim.length;
         int window = Math.max(lo, end - (n - 1));
+        if (crDelim != null) {
+            return tailStartCr(lo, end, window);
+        }
         if (!opts.allowLf) {
             for (int q = end - 1; q >= window; q--) {
                 if (arr[q] == CR) {
@@ -735,16 +896,47 @@ public final class MultipartParser {
         return end;
     }
 
+    /** {@link #tailStart} with allow_cr: a CR may also begin {@code CR "--" B} anywhere in the tail. */
+    private int tailStartCr(int lo, int end, int window) {
+        for (int q = end - 1; q >= window; q--) {
+            if (arr[q] == CR) {
+                byte[] pat = q + 1 < end && arr[q + 1] == LF ? delim : crDelim;
+                return Arrays.mismatch(arr, q, end, pat, 0, end - q) < 0 ? q : end;
+            }
+            if (arr[q] == LF && opts.allowLf) {
+                if (Arrays.mismatch(arr, q, end, delim, 1, 1 + end - q) < 0) {
+                    return q > lo && arr[q - 1] == CR ? q - 1 : q;
+                }
+                return end;
+            }
+        }
+        return end;
+    }
+
+    /** Holds {@code arr[from..end)}: a delimiter prefix, a whole delimiter, or a delimiter and its lookalike byte. */
     private void hold(int from, int end) {
-        heldBase = arr[from] == CR ? 0 : 1;
-        held = end - from;
+        int n = end - from;
+        byte[] pat = delim;
+        int base = arr[from] == CR ? 0 : 1;
+        if (crDelim != null && base == 0 && n > 1 && arr[from + 1] != LF) {
+            pat = crDelim;
+        }
+        if (n > pat.length - base) {
+            pat = pat == crDelim ? crDelimDash : arr[end - 1] == '-' ? delimDash : delimCr;
+            heldNear = true;
+        }
+        heldPat = pat;
+        heldBase = base;
+        held = n;
     }
 
     /** The held bytes did not continue into a delimiter. */
     private int heldMismatch(int at) {
         int base = heldBase;
         int len = held;
+        byte[] pat = heldPat;
         held = 0;
+        heldNear = false;
         if (heldVirtual) {
             heldVirtual = false;
             if (!opts.allowPreamble) {
@@ -755,7 +947,7 @@ public final class MultipartParser {
         }
         if (state == BODY) {
             countBody(len);
-            dataArr = delim;
+            dataArr = pat;
             dataOff = base;
             dataLen = len;
             return R_DATA;
@@ -970,6 +1162,10 @@ public final class MultipartParser {
                         endBlock(cr, off + 1);
                         return true;
                     }
+                    if (opts.allowCr) {
+                        endBlock(cr, off); // MP-H-03: an empty line ended by a bare CR; b is the body's first byte
+                        return true;
+                    }
                     // A bare CR begins a header line: limits, then MP-H-02 (CR is not a token byte).
                     headerByte(cr);
                     newLine(cr);
@@ -1067,6 +1263,11 @@ public final class MultipartParser {
                 }
                 case H_VALUE_CR:
                     if (b != LF) {
+                        if (opts.allowCr) {
+                            endLine(); // MP-H-02: the line ended at the CR; b is the next line's first byte
+                            hs = H_LINE_START;
+                            break;
+                        }
                         throw fail(ErrorCode.MP_HEADER_VALUE, off - 1);
                     }
                     headerByte(off);
@@ -1157,8 +1358,7 @@ public final class MultipartParser {
             }
             d = Disposition.NAMELESS;
         } else {
-            d = Disposition.parse(hbuf, spans[cd * 4 + 2], spans[cd * 4 + 3], opts.allowQuotedPairs,
-                    opts.allowAnyDispositionType);
+            d = Disposition.parse(hbuf, spans[cd * 4 + 2], spans[cd * 4 + 3], opts);
             if (d == null) {
                 throw fail(ErrorCode.MP_DISPOSITION, lineStarts[cd]);
             }

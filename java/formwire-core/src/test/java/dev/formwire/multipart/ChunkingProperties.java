@@ -142,6 +142,88 @@ class ChunkingProperties {
         }
     }
 
+    /** Every lenient flag of MP-R-02 that bit i of {@code flags} names (registry order) turned on in a copy of o. */
+    static MultipartOptions withFlags(MultipartOptions o, int flags) {
+        MultipartOptions c = o.clone();
+        List<String> names = dev.formwire.Limits.Multipart.LENIENT_OPTIONS;
+        for (int i = 0; i < names.size(); i++) {
+            if ((flags & (1 << i)) != 0) {
+                assertTrue(c.setFlag(names.get(i), true), names.get(i));
+            }
+        }
+        return c;
+    }
+
+    /** The outcome as text: {@code name|filename|hex body} per part, or the error. */
+    static String render(Object outcome) {
+        if (outcome instanceof String s) {
+            return s;
+        }
+        StringBuilder sb = new StringBuilder();
+        for (Object o : (List<?>) outcome) {
+            Bodies.P p = (Bodies.P) o;
+            sb.append(p.name()).append('|').append(p.filename()).append('|')
+                    .append(java.util.HexFormat.of().formatHex(p.body())).append('\n');
+        }
+        return sb.toString();
+    }
+
+    static Object outcome(String ct, byte[] body, MultipartOptions o, int[] cuts, boolean direct) {
+        return outcome(new Vector("", ct, body, o), cuts, direct);
+    }
+
+    static int[] cuts(List<Double> at, int n) {
+        return at.stream().mapToInt(d -> (int) (d * n)).filter(i -> i > 0 && i < n).distinct().sorted().toArray();
+    }
+
+    /** MP-P-08 with any of the twelve lenient flags on top of each vector's own options. */
+    @Property(tries = 3000)
+    void anySplitWithAnyLenientFlagsGivesTheSameResult(@ForAll("vectors") Vector v,
+            @ForAll @net.jqwik.api.constraints.IntRange(min = 0, max = 4095) int flags,
+            @ForAll @Size(max = 12) List<@net.jqwik.api.constraints.DoubleRange(min = 0, max = 1) Double> at,
+            @ForAll boolean direct) {
+        MultipartOptions o = withFlags(v.options(), flags);
+        String whole = render(outcome(v.contentType(), v.body(), o, new int[0], false));
+        assertEquals(whole, render(outcome(v.contentType(), v.body(), o, cuts(at, v.body().length), direct)));
+    }
+
+    /**
+     * Bodies made of the pieces the lenient options read differently (CR, LF, delimiter lookalikes, padding,
+     * obs-fold, 8-bit and continuation parameters), with any flags and small limits: whole, split anywhere and byte
+     * by byte give one result (MP-P-08).
+     */
+    @Property(tries = 3000)
+    void anySplitOfLenientPiecesGivesTheSameResult(
+            @ForAll @Size(max = 24) List<@From("pieces") String> pieces,
+            @ForAll @net.jqwik.api.constraints.IntRange(min = 0, max = 4095) int flags,
+            @ForAll boolean small,
+            @ForAll @Size(max = 6) List<@net.jqwik.api.constraints.DoubleRange(min = 0, max = 1) Double> at,
+            @ForAll boolean direct) {
+        byte[] body = String.join("", pieces).getBytes(StandardCharsets.ISO_8859_1);
+        MultipartOptions o = withFlags(new MultipartOptions(), flags);
+        if (small) {
+            o.maxParts(3).maxHeaders(3).maxHeaderBytes(80).maxFieldBytes(12).maxFileBytes(20).maxTotalFieldBytes(20)
+                    .maxTotalBytes(150);
+        }
+        String ct = "multipart/form-data; boundary=b";
+        String whole = render(outcome(ct, body, o, new int[0], false));
+        assertEquals(whole, render(outcome(ct, body, o, cuts(at, body.length), direct)), "split");
+        int[] all = new int[Math.max(0, body.length - 1)];
+        for (int i = 0; i < all.length; i++) {
+            all[i] = i + 1;
+        }
+        assertEquals(whole, render(outcome(ct, body, o, all, false)), "byte by byte");
+    }
+
+    @Provide
+    Arbitrary<String> pieces() {
+        return Arbitraries.of("--b", "\r\n--b", "\r--b", "\n--b", "--", "-", "\r", "\n", "\r\n", " ", "\t", "x",
+                "--b--", "\r\n--b-x", "\r\n--b\rx", "Content-Disposition: form-data; name=a",
+                "Content-Disposition: form-field; name=\"a\"", "; filename=f", "; filename*0=a", "; filename*1*=%62",
+                ";\u00a0x=1", "; filename*0*=''%41", "Content-Type: text/plain", "F\u00c3\u00b8: 1", "pre",
+                "; name*0=x", "name=\"a\\\"b\"");
+    }
+
     @Property(tries = 1)
     void theVectorsAreThere() {
         assertTrue(VECTORS.size() > 100, "only " + VECTORS.size() + " vectors");
@@ -161,6 +243,10 @@ class ChunkingProperties {
             case "allow_any_disposition_type": return o.allowAnyDispositionType();
             case "allow_junk_after_close": return o.allowJunkAfterClose();
             case "allow_utf8_header_names": return o.allowUtf8HeaderNames();
+            case "allow_cr": return o.allowCr();
+            case "allow_near_delimiters": return o.allowNearDelimiters();
+            case "allow_8bit_parameter_names": return o.allow8bitParameterNames();
+            case "allow_rfc2231_continuations": return o.allowRfc2231Continuations();
             default: throw new IllegalArgumentException(flag);
         }
     }
