@@ -366,4 +366,70 @@ class MultipartParserTest {
         }
         assertTrue(checked > 100, checked + " bodies checked");
     }
+
+    /**
+     * Where a naive search says a body ends (MP-P-04, MP-P-06) with allow_lf, allow_cr and allow_near_delimiters:
+     * the first {@code CRLF--B}, {@code LF--B} or {@code CR--B} the options allow that is followed by a delimiter
+     * follower and, with allow_near_delimiters, is no lookalike (MP-P-03); -1 when none.
+     */
+    static int naiveBodyEnd(byte[] in, int from, byte[] dashB, boolean lf, boolean cr, boolean near) {
+        for (int i = from; i < in.length; i++) {
+            int s;
+            if (in[i] == '\r' && i + 1 < in.length && in[i + 1] == '\n') {
+                s = i + 2;
+            } else if ((in[i] == '\r' && cr) || (in[i] == '\n' && lf)) {
+                s = i + 1;
+            } else {
+                continue;
+            }
+            int a = s + dashB.length;
+            if (a >= in.length || !java.util.Arrays.equals(in, s, a, dashB, 0, dashB.length)
+                    || "- \t\r\n".indexOf(in[a]) < 0) {
+                continue;
+            }
+            byte f = in[a];
+            if (near && (f == '-' || (f == '\r' && !cr)) && a + 1 < in.length
+                    && in[a + 1] != (f == '-' ? (byte) '-' : (byte) '\n')) {
+                i = a; // a lookalike: body data, the search goes on after it
+                continue;
+            }
+            return i;
+        }
+        return -1;
+    }
+
+    /** {@link #searchAgreesWithANaiveSearch} with allow_lf, allow_cr and allow_near_delimiters drawn at random. */
+    @Test
+    void lenientSearchAgreesWithANaiveSearch() {
+        Random rnd = new Random(13);
+        byte[] alphabet = ascii("\r\n-bx");
+        int checked = 0;
+        for (int round = 0; round < 3000; round++) {
+            boolean lf = rnd.nextBoolean();
+            boolean cr = rnd.nextBoolean();
+            boolean near = rnd.nextBoolean();
+            MultipartOptions o = new MultipartOptions().allowLf(lf).allowCr(cr).allowNearDelimiters(near);
+            String b = rnd.nextBoolean() ? "bxb" : "b";
+            int n = rnd.nextInt(300);
+            byte[] head = ascii("--" + b + "\r\nContent-Disposition: form-data; name=\"f\"; filename=\"f\"\r\n\r\n");
+            byte[] tail = ascii("\r\n--" + b + "--\r\n");
+            byte[] input = new byte[head.length + n + tail.length];
+            System.arraycopy(head, 0, input, 0, head.length);
+            for (int i = 0; i < n; i++) {
+                input[head.length + i] = alphabet[rnd.nextInt(alphabet.length)];
+            }
+            System.arraycopy(tail, 0, input, head.length + n, tail.length);
+            if (naiveBodyEnd(input, head.length, ascii("--" + b), lf, cr, near) != head.length + n) {
+                continue; // the body holds a delimiter: not a single-part form any more
+            }
+            int[] cuts = rnd.ints(rnd.nextInt(6), 1, input.length).distinct().sorted().toArray();
+            List<Bodies.P> parts = Bodies.parse(MultipartParser.forContentType("multipart/form-data; boundary=" + b, o),
+                    input, cuts, rnd.nextBoolean());
+            checked++;
+            assertEquals(1, parts.size(), "round " + round);
+            assertArrayEquals(java.util.Arrays.copyOfRange(input, head.length, head.length + n), parts.get(0).body(),
+                    "round " + round);
+        }
+        assertTrue(checked > 500, checked + " bodies checked");
+    }
 }

@@ -17,8 +17,9 @@ import java.util.Map;
  * Chunking invariance under fuzzing (MP-P-08, UE-P-11): the same input fed whole, cut at one fuzzer-chosen point,
  * and byte by byte gives the same parts or the same error code and offset; nothing but a FormwireException escapes.
  *
- * <p>Input layout: {@code [flags][limits][cut][boundary length][boundary][body]} for multipart (flags: one bit per
- * lenient option of MP-R-02, in {@code seed-from-vectors}' order; limits: bit 0 sets small limits),
+ * <p>Input layout: {@code [flags][limits][cut][boundary length][boundary][body]} for multipart (flags and bits 1-4
+ * of limits: one bit per lenient option of MP-R-02, twelve in all, in {@code seed-from-vectors}' order; limits: bit 0
+ * sets small limits),
  * {@code [cut][limits][body]} for urlencoded. Seeds are the shared vectors ({@code seed-from-vectors}).
  */
 class ParserFuzzTest {
@@ -34,7 +35,9 @@ class ParserFuzzTest {
         MultipartOptions opts = new MultipartOptions().allowLf((o & 1) != 0).allowPreamble((o & 2) != 0)
                 .allowObsFold((o & 4) != 0).allowQuotedPairs((o & 8) != 0).allowMissingDisposition((o & 16) != 0)
                 .allowAnyDispositionType((o & 32) != 0).allowJunkAfterClose((o & 64) != 0)
-                .allowUtf8HeaderNames((o & 128) != 0);
+                .allowUtf8HeaderNames((o & 128) != 0).allowCr((data[1] & 2) != 0)
+                .allowNearDelimiters((data[1] & 4) != 0).allow8bitParameterNames((data[1] & 8) != 0)
+                .allowRfc2231Continuations((data[1] & 16) != 0);
         if ((data[1] & 1) != 0) {
             opts.maxParts(3).maxHeaders(2).maxHeaderBytes(64).maxFieldBytes(16).maxFileBytes(32).maxTotalFieldBytes(24)
                     .maxTotalBytes(200);
