@@ -138,6 +138,56 @@ const cases: Case[] = [
   { rule: 'MP-H-02', what: 'allow_utf8_header_names: a CTL in the name still fails', body: `--b\r\n${CD('a')}X\xc3\x98\x01: v\r\n\r\n1\r\n` + END, options: { allowUtf8HeaderNames: true }, error: ['MP_HEADER_NAME', '\x01'] },
   { rule: 'MP-H-02', what: 'strict: a byte 80-FF in a name fails there', body: `--b\r\n${CD('a')}X\xc3\x98: v\r\n\r\n1\r\n` + END, error: ['MP_HEADER_NAME', '\xc3'] },
   { rule: 'MP-R-02', what: 'the four new options together with allow_lf', body: `--b\n\xc3\x98: 1\n\nx\n--b\nContent-Disposition: form-field; name="a"\n\ny\n--b--junk`, options: { allowMissingDisposition: true, allowAnyDispositionType: true, allowJunkAfterClose: true, allowUtf8HeaderNames: true, allowLf: true }, parts: [{ name: null, headers: [['\u00d8', '1']], body: 'x' }, { name: 'a', body: 'y' }] },
+  // allow_cr, allow_near_delimiters, allow_8bit_parameter_names, allow_rfc2231_continuations (MP-R-02, issue #17)
+  { rule: 'MP-P-03', what: 'allow_cr: every line ends with a bare CR', body: `--b\rContent-Disposition: form-data; name="a"\r\r1\r--b \rContent-Disposition: form-data; name="c"\rX-A: v\r\r\r2\r--b--`, options: { allowCr: true }, parts: [{ name: 'a', body: '1', headers: [['content-disposition', 'form-data; name="a"']] }, { name: 'c', body: '\r2', headers: [['content-disposition', 'form-data; name="c"'], ['x-a', 'v']] }] },
+  { rule: 'MP-P-03', what: 'strict: a bare CR after the boundary fails at the next byte', body: `--b\rContent-Disposition: form-data; name="a"\r\r1\r--b--`, error: ['MP_DELIMITER', 4] },
+  { rule: 'MP-P-06', what: 'allow_cr: CR--b ends a body that strict mode reads as one part', body: field('a', '1\r--b\r\n' + CD('c') + '\r\n2') + END, options: { allowCr: true }, parts: [{ name: 'a', body: '1' }, { name: 'c', body: '2' }] },
+  { rule: 'MP-P-06', what: 'strict: CR--b inside a body is data', body: field('a', '1\r--b\r\n' + CD('c') + '\r\n2') + END, parts: [{ name: 'a', body: '1\r--b\r\n' + CD('c') + '\r\n2' }] },
+  { rule: 'MP-P-04', what: 'allow_cr: CR--bX is data, CR CR--b and CRLF CR--b keep one CR each', body: field('a', 'x\r--bX\r\r\n') + '\r--b\r\n' + CD('c') + '\r\ny\r\r--b--', options: { allowCr: true }, parts: [{ body: 'x\r--bX\r\r\n\r\n' }, { body: 'y\r' }] },
+  { rule: 'MP-P-05', what: 'allow_cr: --b-- CR at the end of input, and CR then epilogue', body: field('a', '1') + '--b--\r', options: { allowCr: true }, parts: [{ body: '1' }] },
+  { rule: 'MP-P-05', what: 'allow_cr: the byte after the close CR is epilogue', body: field('a', '1') + '--b--\rjunk\r\n--b\r\n', options: { allowCr: true }, parts: [{ body: '1' }] },
+  { rule: 'MP-P-05', what: 'strict: --b-- CR then junk fails at the junk', body: field('a', '1') + '--b--\rjunk', error: ['MP_DELIMITER', 'junk'] },
+  { rule: 'MP-P-07', what: 'allow_cr: input ending after the CR of a delimiter line is truncated', body: '--b\r', options: { allowCr: true }, error: ['MP_TRUNCATED', 4] },
+  { rule: 'MP-P-03', what: 'allow_cr: --b-x still fails', body: field('a', '1') + '--b-x\r', options: { allowCr: true }, error: ['MP_DELIMITER', 'x\r'] },
+  { rule: 'MP-H-03', what: 'allow_cr: header line CR then CRLF, and an empty body at once', body: `--b\r${CD('a').slice(0, -2)}\r\r\n\r--b\r${CD('c').slice(0, -2)}\r\r\r--b--`, options: { allowCr: true }, parts: [{ name: 'a', body: '' }, { name: 'c', body: '' }] },
+  { rule: 'MP-H-02', what: 'allow_cr: a bare CR before the colon still fails there', body: `--b\r\n${CD('a')}X-A\r: v\r\n\r\n1\r\n` + END, options: { allowCr: true }, error: ['MP_HEADER_NAME', '\r: v'] },
+  { rule: 'MP-H-02', what: 'strict: a bare CR ending a header line fails at the CR', body: `--b\r\n${CD('a').slice(0, -2)}\rX-A: v\r\n\r\n1\r\n` + END, error: ['MP_HEADER_VALUE', '\rX-A'] },
+  { rule: 'MP-H-04', what: 'allow_cr with allow_obs_fold: a CR-ended folded line', body: `--b\rContent-Disposition: form-data;\r name="a"\r\r1\r--b--`, options: { allowCr: true, allowObsFold: true }, parts: [{ name: 'a', headers: [['content-disposition', 'form-data; name="a"']] }] },
+  { rule: 'MP-P-02', what: 'allow_cr with allow_preamble: the preamble ends at CR--b', body: `pre\r--bX\r--b\r${CD('a').slice(0, -2)}\r\r1\r--b--`, options: { allowCr: true, allowPreamble: true }, parts: [{ name: 'a', body: '1' }] },
+  { rule: 'MP-P-06', what: 'allow_cr with allow_lf: CR, LF and CRLF mixed', body: `--b\r${CD('a').slice(0, -2)}\n\r\nx\r--b\n${CD('c').slice(0, -2)}\r\ry\n--b--`, options: { allowCr: true, allowLf: true }, parts: [{ body: 'x' }, { body: 'y' }] },
+  { rule: 'MP-P-06', what: 'allow_cr without allow_lf: LF--b is data', body: `--b\r${CD('a').slice(0, -2)}\r\rx\n--b\r--b--`, options: { allowCr: true }, parts: [{ body: 'x\n--b' }] },
+  { rule: 'MP-L-02', what: 'allow_cr: the CR of CR--b is no body byte', body: `--b\r${CD('a').slice(0, -2)}\r\rabcd\r--b--`, options: { allowCr: true, maxFieldBytes: 4 }, parts: [{ body: 'abcd' }] },
+  { rule: 'MP-L-02', what: 'allow_cr: over max_field_bytes', body: `--b\r${CD('a').slice(0, -2)}\r\rabcd\r--b--`, options: { allowCr: true, maxFieldBytes: 3 }, error: ['MP_LIMIT_FIELD_BYTES', 'd\r--b--'] },
+  { rule: 'MP-P-03', what: 'allow_near_delimiters: CRLF--b-y and CRLF--b CR y are body data', body: field('a', 'x\r\n--b-y\r\n--b\ry') + END, options: { allowNearDelimiters: true }, parts: [{ body: 'x\r\n--b-y\r\n--b\ry' }] },
+  { rule: 'MP-P-03', what: 'strict: CRLF--b CR y fails at y', body: field('a', 'x\r\n--b\ry') + END, error: ['MP_DELIMITER', 'y\r\n'] },
+  { rule: 'MP-P-03', what: 'allow_near_delimiters: a chain, then --b- CR CR LF--b--', body: field('a', 'x\r\n--b-\r\n--b\r\r\n--b-\r') + END, options: { allowNearDelimiters: true }, parts: [{ body: 'x\r\n--b-\r\n--b\r\r\n--b-\r' }] },
+  { rule: 'MP-P-03', what: 'allow_near_delimiters: real delimiters (padding, CRLF, close) still end the body', body: field('a', 'x') + '--b \r\n' + CD('c') + '\r\ny\r\n--b--', options: { allowNearDelimiters: true }, parts: [{ body: 'x' }, { body: 'y' }] },
+  { rule: 'MP-P-07', what: 'allow_near_delimiters: input ending at --b- inside a body', body: field('a', 'x').slice(0, -2) + '\r\n--b-', options: { allowNearDelimiters: true }, error: ['MP_TRUNCATED', field('a', 'x').length + 4] },
+  { rule: 'MP-P-07', what: 'allow_near_delimiters: input ending at --b CR inside a body', body: field('a', 'x').slice(0, -2) + '\r\n--b\r', options: { allowNearDelimiters: true }, error: ['MP_TRUNCATED', field('a', 'x').length + 4] },
+  { rule: 'MP-P-02', what: 'allow_near_delimiters: not for the first delimiter', body: '--b-x\r\n', options: { allowNearDelimiters: true }, error: ['MP_DELIMITER', 4] },
+  { rule: 'MP-P-02', what: 'allow_near_delimiters: not for the first delimiter after a preamble', body: 'pre\r\n--b-x\r\n' + field('a', '1') + END, options: { allowNearDelimiters: true, allowPreamble: true }, error: ['MP_DELIMITER', 'x'] },
+  { rule: 'MP-P-03', what: 'allow_near_delimiters: padding then junk still fails', body: field('a', 'x') + '--b x\r\n' + END, options: { allowNearDelimiters: true }, error: ['MP_DELIMITER', 'x\r\n--b--'] },
+  { rule: 'MP-L-02', what: 'allow_near_delimiters: the lookalike counts for max_file_bytes', body: `--b\r\n${CD('f', '; filename="f"')}\r\nab\r\n--b-x\r\n` + END, options: { allowNearDelimiters: true, maxFileBytes: 3 }, error: ['MP_LIMIT_FILE_BYTES', '\n--b-x'] },
+  { rule: 'MP-L-04', what: 'allow_near_delimiters: the lookalike counts for max_total_field_bytes', body: field('a', 'ab\r\n--b-x') + field('c', 'y') + END, options: { allowNearDelimiters: true, maxTotalFieldBytes: 9 }, error: ['MP_LIMIT_TOTAL_FIELD_BYTES', 'y\r\n--b--'] },
+  { rule: 'MP-P-05', what: 'allow_near_delimiters with allow_junk_after_close', body: field('a', 'x\r\n--b-y') + '--b--junk', options: { allowNearDelimiters: true, allowJunkAfterClose: true }, parts: [{ body: 'x\r\n--b-y' }] },
+  { rule: 'MP-P-03', what: 'allow_near_delimiters with allow_lf: LF--b-x is data', body: `--b\n${CD('a').slice(0, -2)}\n\nx\n--b-x\r\n--b\ry\n--b--`, options: { allowNearDelimiters: true, allowLf: true }, parts: [{ body: 'x\n--b-x\r\n--b\ry' }] },
+  { rule: 'MP-P-03', what: 'allow_near_delimiters with allow_cr: the CR ends the line, CR--b-x is data', body: field('a', 'x\r--b-x') + '--b\r' + CD('c').slice(0, -2) + '\r\ry\r--b--', options: { allowNearDelimiters: true, allowCr: true }, parts: [{ body: 'x\r--b-x' }, { name: 'c', body: 'y' }] },
+  { rule: 'MP-H-07', what: 'allow_8bit_parameter_names: A0filename is ignored', body: `--b\r\nContent-Disposition: form-data; name="a";\xa0filename="a.txt"; f\xc3\xa9=x; name\xff="b"\r\n\r\n1\r\n` + END, options: { allow8bitParameterNames: true }, parts: [{ name: 'a', filename: null }] },
+  { rule: 'MP-H-07', what: 'strict: a byte 80-FF in a parameter name fails', body: `--b\r\nContent-Disposition: form-data; name="a";\xa0filename="a.txt"\r\n\r\n1\r\n` + END, error: ['MP_DISPOSITION', 5] },
+  { rule: 'MP-H-07', what: 'allow_8bit_parameter_names: the parameter after it counts', body: `--b\r\nContent-Disposition: form-data; \xa0x=1; name="a"; filename="f"\r\n\r\n1\r\n` + END, options: { allow8bitParameterNames: true }, parts: [{ name: 'a', filename: 'f' }] },
+  { rule: 'MP-H-07', what: 'allow_8bit_parameter_names: its value must still be valid', body: `--b\r\nContent-Disposition: form-data; name="a"; \xa0x=\r\n\r\n1\r\n` + END, options: { allow8bitParameterNames: true }, error: ['MP_DISPOSITION', 5] },
+  { rule: 'MP-H-07', what: 'allow_8bit_parameter_names: not in the type', body: `--b\r\nContent-Disposition: form-data\xa0; name="a"\r\n\r\n1\r\n` + END, options: { allow8bitParameterNames: true, allowAnyDispositionType: true }, error: ['MP_DISPOSITION', 5] },
+  { rule: 'MP-H-08', what: 'allow_8bit_parameter_names: \\xa0name is no name', body: `--b\r\nContent-Disposition: form-data; \xa0name="a"\r\n\r\n1\r\n` + END, options: { allow8bitParameterNames: true }, error: ['MP_DISPOSITION', 5] },
+  { rule: 'MP-H-09', what: 'allow_rfc2231_continuations: joined, percent-decoded where marked', body: `--b\r\nContent-Disposition: form-data; name="f"; filename*1*=%20b%2; filename*0*=UTF-8'en'%C3%A9t%c3%A9; filename*2=".txt"; filename*4=x\r\n\r\n1\r\n` + END, options: { allowRfc2231Continuations: true }, parts: [{ name: 'f', filename: '\u00e9t\u00e9 b%2.txt', type: 'text/plain', filenameStar: null }] },
+  { rule: 'MP-H-09', what: 'strict: continuations are ignored', body: `--b\r\nContent-Disposition: form-data; name="f"; filename*0="a"; filename*1="b"\r\n\r\n1\r\n` + END, parts: [{ name: 'f', filename: null, type: null }] },
+  { rule: 'MP-H-09', what: 'allow_rfc2231_continuations: filename wins, filename* stays raw', body: `--b\r\nContent-Disposition: form-data; name="f"; filename*0="evil"; filename*=utf-8''x; filename="safe"\r\n\r\n1\r\n` + END, options: { allowRfc2231Continuations: true }, parts: [{ filename: 'safe', filenameStar: "utf-8''x" }] },
+  { rule: 'MP-H-09', what: 'allow_rfc2231_continuations: no *0, a leading zero, name*0 and filename** give nothing', body: `--b\r\nContent-Disposition: form-data; name="f"; filename*1="b"; FILENAME*01="c"; name*0="x"; filename**=y\r\n\r\n1\r\n` + END, options: { allowRfc2231Continuations: true }, parts: [{ name: 'f', filename: null }] },
+  { rule: 'MP-H-09', what: 'allow_rfc2231_continuations: the same N twice fails', body: `--b\r\nContent-Disposition: form-data; name="f"; filename*0="a"; FileName*0*=''b\r\n\r\n1\r\n` + END, options: { allowRfc2231Continuations: true }, error: ['MP_DISPOSITION', 5] },
+  { rule: 'MP-H-09', what: "allow_rfc2231_continuations: filename*0* without charset'language' fails", body: `--b\r\nContent-Disposition: form-data; name="f"; filename*0*=utf-8'a\r\n\r\n1\r\n` + END, options: { allowRfc2231Continuations: true }, error: ['MP_DISPOSITION', 5] },
+  { rule: 'MP-H-09', what: 'allow_rfc2231_continuations with the quoted-pair reading', body: `--b\r\nContent-Disposition: form-data; name="a\\"b"; filename*0="c\\"d"; filename*1*="%41\\%42"\r\n\r\n1\r\n` + END, options: { allowRfc2231Continuations: true }, parts: [{ name: 'a"b', filename: 'c"dAB' }] },
+  { rule: 'MP-H-09', what: 'allow_rfc2231_continuations with allow_8bit_parameter_names: filename*0\\xa0 is no continuation', body: `--b\r\nContent-Disposition: form-data; name="f"; filename*0\xa0="a"; filename*0="b"\r\n\r\n1\r\n` + END, options: { allowRfc2231Continuations: true, allow8bitParameterNames: true }, parts: [{ filename: 'b' }] },
+  { rule: 'MP-L-05', what: 'allow_rfc2231_continuations: a joined filename makes a file part', body: field('a', '1') + `--b\r\nContent-Disposition: form-data; name="f"; filename*0=x\r\n\r\nabcd\r\n` + END, options: { allowRfc2231Continuations: true, maxFileBytes: 3 }, error: ['MP_LIMIT_FILE_BYTES', 'd\r\n--b--'] },
+  { rule: 'MP-R-02', what: 'the four newer options together', body: `--b\rContent-Disposition: form-data; name="a";\xa0x=1; filename*0="f.txt"\r\r1\r\n--b-x\r--b--`, options: { allowCr: true, allowNearDelimiters: true, allow8bitParameterNames: true, allowRfc2231Continuations: true }, parts: [{ name: 'a', filename: 'f.txt', body: '1\r\n--b-x' }] },
   { rule: 'MP-B-02', what: 'quoted boundary with specials', ct: 'multipart/form-data; boundary="a.b(c)"', body: '--a.b(c)\r\n' + CD('a') + '\r\n1\r\n--a.b(c)--', parts: [{ body: '1' }] },
   { rule: 'MP-B-02', what: 'non-ASCII boundary is UTF-8', ct: 'multipart/form-data; boundary="b\u00e9"', body: '--b\xc3\xa9\r\n' + CD('a') + '\r\n1\r\n--b\xc3\xa9--', parts: [{ body: '1' }] },
   { rule: 'MP-B-01', what: 'not multipart/form-data', ct: 'multipart/mixed; boundary=b', body: END, error: ['MP_CONTENT_TYPE', 0] },
@@ -177,3 +227,26 @@ for (const c of cases) {
     assert.deepEqual(run(body, ct, c.options, [body], indexOfFallback), whole);
   });
 }
+
+test('MP-H-09: joined filenames stay right when the header slab fills up (both quoted-string readings)', () => {
+  // Long continuations in many parts: some joined filename does not fit after its block's headers, so the block
+  // moves to a new slab on the way (addFilename's ensure).
+  let text = '';
+  const want: Array<{ name: string; filename: string }> = [];
+  for (let k = 0; k < 60; k++) {
+    const a = String.fromCharCode(0x61 + (k % 26)).repeat(300 + ((k * 977) % 3000));
+    const b = 'z'.repeat(200 + ((k * 331) % 1500));
+    const esc = k % 2 === 1; // a quoted-pair in the name: the quoted-pair reading, so unescapeValues runs too
+    text += `--b\r\nContent-Disposition: form-data; name="n${k}${esc ? '\\"' : ''}"; filename*0*=''${a}%2F; filename*1="${b}"\r\n\r\n${k}\r\n`;
+    want.push({ name: `n${k}${esc ? '"' : ''}`, filename: `${a}/${b}` });
+  }
+  const body = bin(text + END);
+  // small chunks: the slab grows by what each chunk needs, so it is full more often
+  const chunksOf = (size: number) => Array.from({ length: Math.ceil(body.length / size) }, (_, i) => body.subarray(i * size, (i + 1) * size));
+  for (const chunks of [[body], chunksOf(13), chunksOf(1000)]) {
+    const out = run(body, CT, { allowRfc2231Continuations: true, maxHeaderBytes: 8192 }, chunks);
+    assert.ok('parts' in out, JSON.stringify(out));
+    assert.deepEqual(out.parts.map((p) => ({ name: p.name, filename: p.filename })), want);
+    out.parts.forEach((p, k) => assert.equal(p.body, String(k)));
+  }
+});

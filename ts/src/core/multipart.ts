@@ -317,6 +317,11 @@ const P_FILENAME = encodeUtf8('filename');
 const P_NAME_STAR = encodeUtf8('name*');
 const P_FILENAME_STAR = encodeUtf8('filename*');
 
+/** Hex digit values (-1: not a hex digit), for MP-H-09's percent-decoding. */
+const HEX = new Int8Array(256).fill(-1);
+for (let c = 0; c < 10; c++) HEX[0x30 + c] = c;
+for (let c = 0; c < 6; c++) HEX[0x41 + c] = HEX[0x61 + c] = 10 + c;
+
 /**
  * Little-endian int32 words of c (at least 4 bytes) for eqWords: at 0, 4, 8, …, the last one ending at c.length
  * (overlapping the one before it when c.length is not a multiple of 4).
@@ -413,6 +418,14 @@ const S_H_FOLD_OWS = 17; // OWS at the start of an obs-fold line
 const S_BODY = 18;
 const S_ERROR = 19;
 const S_DONE = 20;
+const S_NEAR = 21; // allow_near_delimiters: right after "--" B of a delimiter found inside a body
+const S_NEAR_DASH = 22; // allow_near_delimiters: after "--" B "-" of such a delimiter
+const S_NEAR_CR = 23; // allow_near_delimiters: after "--" B CR of such a delimiter (allow_cr off)
+
+// How a delimiter found inside a body began, for allow_near_delimiters to give its bytes back as body data.
+const NEAR_NEEDLE = 0; // the needle
+const NEAR_CR_NEEDLE = 1; // a CR, then the needle (CRLF "--" B found as LF "--" B)
+const NEAR_CR_LEAD = 2; // the needle with a CR for its first byte (allow_cr: CR "--" B)
 
 function lim(v: number | null | undefined, d: number): number {
   if (v === undefined) return d;
@@ -444,6 +457,13 @@ export class MultipartParser {
   private readonly allowAnyDispositionType: boolean;
   private readonly allowJunkAfterClose: boolean;
   private readonly allowUtf8HeaderNames: boolean;
+  private readonly allowCr: boolean;
+  private readonly allowNearDelimiters: boolean;
+  private readonly allow8bitParameterNames: boolean;
+  private readonly allowRfc2231Continuations: boolean;
+  /** allow_cr: the second body needle, CR "--" B (empty otherwise); `needle` is then LF "--" B. */
+  private readonly needleCr: Uint8Array;
+  private scannerCr: DelimiterScan | null = null;
   private readonly maxParts: number;
   private readonly maxFiles: number;
   private readonly maxFields: number;
@@ -477,6 +497,10 @@ export class MultipartParser {
   private held = 0;
   /** allow_lf: a CR held back before the held needle prefix (or at a chunk end). */
   private heldCR = false;
+  /** allow_cr: the first held byte, CR or LF (the needles share every later byte). */
+  private heldLead = 0;
+  /** allow_near_delimiters: how the pending delimiter began (NEAR_* below). */
+  private nearPre = NEAR_NEEDLE;
   private partCount = 0;
   /** MP-L-05: parts with a filename / without, so far. */
   private fileCount = 0;
@@ -542,6 +566,10 @@ export class MultipartParser {
     this.allowAnyDispositionType = options.allowAnyDispositionType === true;
     this.allowJunkAfterClose = options.allowJunkAfterClose === true;
     this.allowUtf8HeaderNames = options.allowUtf8HeaderNames === true;
+    this.allowCr = options.allowCr === true;
+    this.allowNearDelimiters = options.allowNearDelimiters === true;
+    this.allow8bitParameterNames = options.allow8bitParameterNames === true;
+    this.allowRfc2231Continuations = options.allowRfc2231Continuations === true;
     this.maxParts = lim(options.maxParts, MULTIPART_DEFAULTS.maxParts);
     this.maxFiles = lim(options.maxFiles, MULTIPART_DEFAULTS.maxFiles);
     this.maxFields = lim(options.maxFields, MULTIPART_DEFAULTS.maxFields);
@@ -551,11 +579,18 @@ export class MultipartParser {
     this.maxTotalFieldBytes = lim(options.maxTotalFieldBytes, MULTIPART_DEFAULTS.maxTotalFieldBytes);
     this.maxFileBytes = lim(options.maxFileBytes, MULTIPART_DEFAULTS.maxFileBytes);
     this.maxTotalBytes = lim(options.maxTotalBytes, MULTIPART_DEFAULTS.maxTotalBytes);
-    const prefix = this.allowLf ? [LF, DASH, DASH] : [CR, LF, DASH, DASH];
+    // MP-P-06: with allow_cr, CRLF "--" B is found as LF "--" B with the CR before it (as with allow_lf)
+    const prefix = this.allowLf || this.allowCr ? [LF, DASH, DASH] : [CR, LF, DASH, DASH];
     const n = new Uint8Array(prefix.length + b.length);
     n.set(prefix);
     n.set(b, prefix.length);
     this.needle = n;
+    let nc = NO_SLAB;
+    if (this.allowCr) {
+      nc = n.slice();
+      nc[0] = CR;
+    }
+    this.needleCr = nc;
     this.needleW = wordsOf(n);
     const shift = new Int32Array(256).fill(n.length);
     for (let k = 0; k < n.length - 1; k++) shift[n[k]!] = n.length - 1 - k;
@@ -593,7 +628,8 @@ export class MultipartParser {
   end(): void {
     if (this.state === S_ERROR) throw this.error ?? new Error('multipart parser: end after a handler error');
     if (this.state === S_DONE) return;
-    if (this.state === S_EPILOGUE || this.state === S_CLOSE_PADDING) {
+    // MP-P-05, MP-P-07: with allow_cr a CR ends the close delimiter line, so the input may end right after it
+    if (this.state === S_EPILOGUE || this.state === S_CLOSE_PADDING || (this.state === S_CLOSE_CR && this.allowCr)) {
       this.state = S_DONE;
       this.handler.onEnd();
       return;
@@ -613,7 +649,7 @@ export class MultipartParser {
         switch (this.state) {
           case S_BODY:
           case S_PREAMBLE:
-            i = this.body(chunk, i, n);
+            i = this.allowCr ? this.bodyCr(chunk, i, n) : this.body(chunk, i, n);
             break;
           case S_EPILOGUE:
             i = n; // MP-P-05: ignored
@@ -627,6 +663,9 @@ export class MultipartParser {
           case S_CLOSE_CR:
           case S_PADDING:
           case S_DELIMITER_CR:
+          case S_NEAR:
+          case S_NEAR_DASH:
+          case S_NEAR_CR:
             i = this.delimLine(chunk, i, n);
             break;
           default:
@@ -708,7 +747,12 @@ export class MultipartParser {
           } else this.fail('MP_DELIMITER', o, 'junk after the close delimiter');
           break;
         case S_CLOSE_CR:
-          if (c !== LF) this.fail('MP_DELIMITER', o, 'CR not followed by LF after the close delimiter');
+          if (c !== LF) {
+            if (!this.allowCr) this.fail('MP_DELIMITER', o, 'CR not followed by LF after the close delimiter');
+            // MP-P-05 with allow_cr: the CR ended the line; this byte is epilogue
+            this.state = S_EPILOGUE;
+            return i;
+          }
           this.state = S_EPILOGUE;
           return i + 1;
         case S_PADDING:
@@ -718,8 +762,32 @@ export class MultipartParser {
           else this.fail('MP_DELIMITER', o, 'unexpected byte in transport padding');
           break;
         case S_DELIMITER_CR:
-          if (c !== LF) this.fail('MP_DELIMITER', o, 'CR not followed by LF in a delimiter line');
+          if (c !== LF) {
+            if (!this.allowCr) this.fail('MP_DELIMITER', o, 'CR not followed by LF in a delimiter line');
+            return this.delimEnd(i); // MP-P-03 with allow_cr: the CR ended the line; this byte starts the headers
+          }
           return this.delimEnd(i + 1);
+        // MP-P-03 with allow_near_delimiters: after "--" B inside a body, `-` or a bare CR is decided by the next
+        // byte; the part ends only once the delimiter is certain
+        case S_NEAR:
+          if (c === DASH) this.state = S_NEAR_DASH;
+          else if (c === CR && !this.allowCr) this.state = S_NEAR_CR;
+          else {
+            this.handler.onPartEnd();
+            this.state = S_AFTER_BOUNDARY;
+            continue;
+          }
+          break;
+        case S_NEAR_DASH:
+          if (c !== DASH) return this.nearData(DASH, i);
+          this.handler.onPartEnd();
+          this.state = S_DASH;
+          continue;
+        case S_NEAR_CR:
+          if (c !== LF) return this.nearData(CR, i);
+          this.handler.onPartEnd();
+          this.state = S_DELIMITER_CR;
+          continue;
       }
       i++;
     }
@@ -841,6 +909,8 @@ export class MultipartParser {
         }
         case S_H_LINE_START_CR: {
           if (c === LF) return this.blockEnd(this.lineStart, i + 1);
+          // MP-H-03 with allow_cr: a bare CR is the empty line, and this byte is the body's first
+          if (this.allowCr) return this.blockEnd(this.lineStart, i);
           // MP-H-05: a CR at a line start is taken as the start of the empty line (not counted by either limit);
           // without its LF it is the bare-CR MP_HEADER_NAME of MP-H-02.
           this.fail('MP_HEADER_NAME', this.lineStart, 'bare CR at the start of a header line');
@@ -957,7 +1027,13 @@ export class MultipartParser {
           continue;
         }
         case S_H_VALUE_CR: {
-          if (c !== LF) this.fail('MP_HEADER_VALUE', this.lineStart, 'CR not followed by LF in a header line');
+          if (c !== LF) {
+            if (!this.allowCr) this.fail('MP_HEADER_VALUE', this.lineStart, 'CR not followed by LF in a header line');
+            // MP-H-02 with allow_cr: the bare CR ended the line; this byte starts the next one
+            this.endLine();
+            this.state = S_H_LINE_START;
+            continue;
+          }
           this.checkHeaderBytes(base + i);
           this.endLine();
           this.state = S_H_LINE_START;
@@ -1044,15 +1120,19 @@ export class MultipartParser {
     const cdLine = this.lineStarts[cd >> 2]!;
     // MP-H-07..09: literal reading first, quoted-pairs when it fails (allow_quoted_pairs: the other way round)
     let qp = this.allowQuotedPairs;
-    const anyType = this.allowAnyDispositionType;
-    let p = parseDisposition(hdr, r[cd + 2]!, r[cd + 3]!, qp, anyType, this.pd);
+    const flags = (this.allowAnyDispositionType ? D_ANY_TYPE : 0) | (this.allow8bitParameterNames ? D_8BIT_NAMES : 0);
+    const segs = this.allowRfc2231Continuations ? [] : null;
+    let p = parseDisposition(hdr, r[cd + 2]!, r[cd + 3]!, qp, flags, this.pd, segs);
     if (p === null) {
       qp = !qp;
-      p = parseDisposition(hdr, r[cd + 2]!, r[cd + 3]!, qp, anyType, this.pd);
+      p = parseDisposition(hdr, r[cd + 2]!, r[cd + 3]!, qp, flags, this.pd, segs);
     }
     if (p === null) this.fail('MP_DISPOSITION', cdLine, 'invalid Content-Disposition');
+    // MP-H-09: without a filename, its continuations give it (read before unescapeValues may move the block)
+    const joined = segs !== null && segs.length > 0 && p[2]! < 0 ? this.joinFilename(segs, qp, cdLine) : null;
     let end = this.wpos;
     if (qp) end = this.unescapeValues(p);
+    if (joined !== null) end = this.addFilename(joined, p, end);
     const h = this.hdr;
     const t = this.text;
     const name = t.decode(h, p[0]!, p[1]!);
@@ -1131,6 +1211,85 @@ export class MultipartParser {
     const part = new PartInfo(this.partCount - 1, this.blockStart, null, 0, 0, t.ascii(chunk, ns, ne), filename, null, null, -1, -1, -1, -1, ct, this.ctx);
     this.startBody(part, this.base + p + 2);
     return p + 2;
+  }
+
+  /**
+   * MP-H-09 with allow_rfc2231_continuations: the filename bytes joined from the segments parseDisposition found
+   * (SEG numbers each), for N = 0, 1, ... up to the first missing N; null without `filename*0`. A `*N*` segment is
+   * percent-decoded, and `filename*0*` loses its charset'language' first (MP_DISPOSITION at `cdLine` without it).
+   */
+  private joinFilename(segs: number[], qp: boolean, cdLine: number): Uint8Array | null {
+    const h = this.hdr;
+    const count = segs.length / SEG;
+    // segment k by its N; an N of count or more cannot be reached without a gap
+    const byN = new Int32Array(count).fill(-1);
+    let bound = 0;
+    for (let k = 0; k < segs.length; k += SEG) {
+      const ds = segs[k]!;
+      const de = segs[k + 1]!;
+      let v = 0;
+      for (let d = ds; d < de && v < count; d++) v = v * 10 + (h[d]! - 0x30);
+      if (v < count) byN[v] = k;
+      bound += segs[k + 4]! - segs[k + 3]!;
+    }
+    if (byN[0]! < 0) return null;
+    const out = new Uint8Array(bound);
+    let w = 0;
+    for (let nn = 0; nn < count && byN[nn]! >= 0; nn++) {
+      const k = byN[nn]!;
+      let vs = segs[k + 3]!;
+      const ve = segs[k + 4]!;
+      // the value as read: with the quoted-pair reading a backslash takes the next byte (tokens hold none)
+      let val = h.subarray(vs, ve);
+      if (qp && hasByte(h, vs, ve, BSLASH)) {
+        const u = new Uint8Array(ve - vs);
+        let m = 0;
+        for (let x = vs; x < ve; x++) u[m++] = h[h[x] === BSLASH ? ++x : x]!;
+        val = u.subarray(0, m);
+      }
+      vs = 0;
+      if (segs[k + 2] === 1) {
+        if (nn === 0) {
+          // RFC 2231 charset'language' before the text
+          const q1 = val.indexOf(0x27);
+          const q2 = q1 < 0 ? -1 : val.indexOf(0x27, q1 + 1);
+          if (q2 < 0) this.fail('MP_DISPOSITION', cdLine, "filename*0* without charset'language'");
+          vs = q2 + 1;
+        }
+        for (let x = vs; x < val.length; x++) {
+          const c = val[x]!;
+          const hi = c === 0x25 && x + 2 < val.length ? HEX[val[x + 1]!]! : -1;
+          const lo = hi >= 0 ? HEX[val[x + 2]!]! : -1;
+          if (lo >= 0) {
+            out[w++] = (hi << 4) | lo;
+            x += 2;
+          } else out[w++] = c;
+        }
+      } else {
+        out.set(val, w);
+        w += val.length;
+      }
+    }
+    return out.subarray(0, w);
+  }
+
+  /**
+   * MP-H-09: the joined filename stored after the block's headers (ending at `end`), `p`'s filename range pointed
+   * there; returns where the headers end now (ensure() may have moved the block, and `p` with it).
+   */
+  private addFilename(bytes: Uint8Array, p: Int32Array, end: number): number {
+    const before = this.hdr;
+    const shift = this.blockW;
+    this.ensure(bytes.length);
+    if (this.hdr !== before) {
+      for (let k = 0; k < 8; k++) if (p[k]! >= 0) p[k] -= shift;
+      end -= shift;
+    }
+    p[2] = this.wpos;
+    this.hdr.set(bytes, this.wpos);
+    this.wpos += bytes.length;
+    p[3] = this.wpos;
+    return end;
   }
 
   /**
@@ -1224,13 +1383,37 @@ export class MultipartParser {
     }
   }
 
-  /** A delimiter was found; the byte after B is at chunk index i. */
-  private delimiterFound(i: number): number {
+  /** A delimiter was found; the byte after B is at chunk index i; `pre` says how it began (NEAR_*). */
+  private delimiterFound(i: number, pre: number): number {
     this.held = 0;
     this.heldCR = false;
-    if (this.state === S_BODY) this.handler.onPartEnd();
     this.discard = false;
+    if (this.state === S_BODY) {
+      if (this.allowNearDelimiters) {
+        // MP-P-03: inside a body, the rest of the line may still make it body data
+        this.nearPre = pre;
+        this.state = S_NEAR;
+        return i;
+      }
+      this.handler.onPartEnd();
+    }
     this.state = S_AFTER_BOUNDARY;
+    return i;
+  }
+
+  /**
+   * MP-P-03 with allow_near_delimiters: the delimiter lookalike just read (its line end, "--" B and `after`) is body
+   * data, counted by every limit; the body goes on at chunk index i.
+   */
+  private nearData(after: number, i: number): number {
+    const nd = this.needle;
+    const k = this.nearPre === NEAR_CR_NEEDLE ? 1 : 0;
+    const out = new Uint8Array(k + nd.length + 1);
+    out.set(nd, k);
+    if (k === 1 || this.nearPre === NEAR_CR_LEAD) out[0] = CR;
+    out[out.length - 1] = after;
+    this.state = S_BODY;
+    this.data(out, 0, out.length);
     return i;
   }
 
@@ -1284,7 +1467,7 @@ export class MultipartParser {
             this.held = L;
             return n;
           }
-          if (isAfterB(chunk[t]!)) return this.delimiterFound(t);
+          if (isAfterB(chunk[t]!)) return this.delimiterFound(t, this.heldCR ? NEAR_CR_NEEDLE : NEAR_NEEDLE);
           this.release();
           if (t > i) this.data(chunk, i, t);
           i = t;
@@ -1319,7 +1502,7 @@ export class MultipartParser {
           let e = j;
           if (this.allowLf && e > i && chunk[e - 1] === CR) e--;
           if (e > i) this.data(chunk, i, e);
-          return this.delimiterFound(j + L);
+          return this.delimiterFound(j + L, e < j ? NEAR_CR_NEEDLE : NEAR_NEEDLE);
         }
         from = j + 1; // MP-P-04: `CRLF--BX` is data
         continue;
@@ -1354,6 +1537,122 @@ export class MultipartParser {
     if (e > i) this.data(chunk, i, e);
     return n;
   }
+
+  /** allow_cr: the first `CR "--" B` at or after chunk index `from`, or -1, by the search find() uses. */
+  private findCr(chunk: Uint8Array, from: number): number {
+    const f = this.indexOf;
+    if (f !== null) return f(chunk, this.needleCr, from);
+    let sc = this.scannerCr;
+    if (sc === null) {
+      const s = this.searchArg;
+      sc = this.scannerCr = new DelimiterScan(this.needleCr, typeof s === 'object' ? s.dense : null);
+    }
+    return sc.find(chunk, this.dataView(chunk), from);
+  }
+
+  /** allow_cr: release the held bytes (a CR before an LF lead, the lead, the needle bytes after it) as body data. */
+  private releaseCr(): void {
+    const c = this.heldCR ? 1 : 0;
+    const out = new Uint8Array(c + this.held);
+    out.set(this.needle.subarray(0, this.held), c);
+    if (c === 1) out[0] = CR;
+    out[c] = this.heldLead;
+    this.held = 0;
+    this.heldCR = false;
+    this.data(out, 0, out.length);
+  }
+
+  /**
+   * MP-P-02, MP-P-06 with allow_cr: a body (or the preamble) ends at the first of `CR "--" B`, `CRLF "--" B` and,
+   * with allow_lf, `LF "--" B`, where MP-P-04 allows the byte after B. `CRLF "--" B` is found as `LF "--" B` with
+   * the CR before it. The two searches (find, findCr) each only move forward through the chunk, and CR and LF occur
+   * in neither needle but at its start, so held back (MP-P-08) is at most the tail from the chunk's last CR or LF
+   * (with the CR before such an LF).
+   */
+  private bodyCr(chunk: Uint8Array, i: number, n: number): number {
+    const needle = this.needle; // LF "--" B; CR "--" B differs in its first byte only
+    const L = needle.length;
+    if (this.held > 0) {
+      if (this.held === 1 && this.heldLead === CR && chunk[i] === LF) {
+        // CR then LF: held as the CR before an LF lead (CRLF "--" B, if anything)
+        this.heldLead = LF;
+        this.heldCR = true;
+        i++;
+      }
+      let k = this.held;
+      let t = i;
+      while (k < L && t < n && chunk[t] === needle[k]) {
+        k++;
+        t++;
+      }
+      if (t === n) {
+        this.held = k;
+        return n;
+      }
+      if (k === L && isAfterB(chunk[t]!)) {
+        const pre = this.heldLead === CR ? NEAR_CR_LEAD : this.heldCR ? NEAR_CR_NEEDLE : NEAR_NEEDLE;
+        return this.delimiterFound(t, pre);
+      }
+      this.releaseCr();
+      if (t > i) this.data(chunk, i, t);
+      i = t;
+    }
+    const last = n - L;
+    let from = i;
+    let jl = -2; // the next LF "--" B at or after `from` (-1: none in this chunk; -2: not searched)
+    let jc = -2; // the next CR "--" B
+    for (;;) {
+      if (jl !== -1 && jl < from) jl = from <= last ? this.find(chunk, from) : -1;
+      if (jc !== -1 && jc < from) jc = from <= last ? this.findCr(chunk, from) : -1;
+      const j = jl < 0 ? jc : jc < 0 || jl < jc ? jl : jc;
+      if (j < 0) break;
+      let s = j;
+      let pre = NEAR_CR_LEAD;
+      if (j === jl) {
+        pre = NEAR_NEEDLE;
+        if (j > i && chunk[j - 1] === CR) {
+          s = j - 1;
+          pre = NEAR_CR_NEEDLE;
+        } else if (!this.allowLf) {
+          from = j + 1; // strict LF "--" B is data
+          continue;
+        }
+      }
+      if (j + L < n) {
+        if (isAfterB(chunk[j + L]!)) {
+          if (s > i) this.data(chunk, i, s);
+          return this.delimiterFound(j + L, pre);
+        }
+        from = j + 1; // MP-P-04: `CR--BX` is data
+        continue;
+      }
+      // The needle ends exactly at the chunk end: hold it until the byte after B arrives.
+      if (s > i) this.data(chunk, i, s);
+      this.held = L;
+      this.heldLead = chunk[j]!;
+      this.heldCR = pre === NEAR_CR_NEEDLE;
+      return n;
+    }
+    // No complete needle: hold back a tail that could start one, from the last CR or LF.
+    let p = n - 1;
+    const low = Math.max(i, n - L + 1);
+    while (p >= low && chunk[p] !== CR && chunk[p] !== LF) p--;
+    let e = n;
+    if (p >= low) {
+      let k = 1;
+      while (p + k < n && chunk[p + k] === needle[k]) k++;
+      const lead = chunk[p]!;
+      const crBefore = lead === LF && p > i && chunk[p - 1] === CR;
+      if (p + k === n && (lead === CR || crBefore || this.allowLf)) {
+        e = crBefore ? p - 1 : p;
+        this.held = k;
+        this.heldLead = lead;
+        this.heldCR = crBefore;
+      }
+    }
+    if (e > i) this.data(chunk, i, e);
+    return n;
+  }
 }
 
 /** Whether buf[s..e) holds the byte c (false for an empty or absent range). */
@@ -1367,17 +1666,25 @@ function isAfterB(c: number): boolean {
   return c === DASH || c === SP || c === HT || c === CR || c === LF;
 }
 
+/** parseDisposition flags: allow_any_disposition_type, allow_8bit_parameter_names. */
+const D_ANY_TYPE = 1;
+const D_8BIT_NAMES = 2;
+/** Numbers per RFC 2231 segment: digitsStart, digitsEnd, extended (1 for `*N*`), valueStart, valueEnd. */
+const SEG = 5;
+
 /**
  * MP-H-07..09: parse a Content-Disposition value in buf[s..e). Returns `out` holding the ranges
  * [nameS, nameE, filenameS, filenameE, nameStarS, nameStarE, filenameStarS, filenameStarE] (-1 when absent),
- * or null when the value does not satisfy the grammar.
+ * or null when the value does not satisfy the grammar. With `segs` (allow_rfc2231_continuations), the
+ * `filename*N` / `filename*N*` parameters are appended to it, SEG numbers each.
  */
-function parseDisposition(buf: Uint8Array, s: number, e: number, qp: boolean, anyType: boolean, out: Int32Array): Int32Array | null {
+function parseDisposition(buf: Uint8Array, s: number, e: number, qp: boolean, flags: number, out: Int32Array, segs: number[] | null): Int32Array | null {
   let i = s;
   while (i < e && TOKEN[buf[i]!] !== 0) i++;
   // MP-H-07: `form-data`, or with allowAnyDispositionType any token (not an empty one)
-  if (anyType ? i === s : !isName(buf, s, i, FORM_DATA)) return null;
+  if ((flags & D_ANY_TYPE) !== 0 ? i === s : !isName(buf, s, i, FORM_DATA)) return null;
   out[0] = out[1] = out[2] = out[3] = out[4] = out[5] = out[6] = out[7] = -1;
+  if (segs !== null) segs.length = 0;
   for (;;) {
     while (i < e && (buf[i] === SP || buf[i] === HT)) i++;
     if (i === e) break;
@@ -1388,6 +1695,12 @@ function parseDisposition(buf: Uint8Array, s: number, e: number, qp: boolean, an
     if (buf[i] === SEMI) continue;
     const ps = i;
     while (i < e && TOKEN[buf[i]!] !== 0) i++;
+    // MP-H-07 with allow_8bit_parameter_names: bytes 80-FF in the name too, and such a parameter is ignored
+    let eight = false;
+    if ((flags & D_8BIT_NAMES) !== 0 && i < e && buf[i]! >= 0x80) {
+      eight = true;
+      while (i < e && (TOKEN[buf[i]!] !== 0 || buf[i]! >= 0x80)) i++;
+    }
     if (i === ps) return null;
     const pe = i;
     while (i < e && (buf[i] === SP || buf[i] === HT)) i++;
@@ -1412,6 +1725,7 @@ function parseDisposition(buf: Uint8Array, s: number, e: number, qp: boolean, an
       if (i === vs) return null;
       ve = i;
     }
+    if (eight) continue;
     let slot = -1;
     if (isName(buf, ps, pe, P_NAME)) slot = 0;
     else if (isName(buf, ps, pe, P_FILENAME)) slot = 2;
@@ -1421,10 +1735,33 @@ function parseDisposition(buf: Uint8Array, s: number, e: number, qp: boolean, an
       if (out[slot]! >= 0) return null; // MP-H-08, MP-H-09: a second one fails
       out[slot] = vs;
       out[slot + 1] = ve;
+    } else if (segs !== null) {
+      // MP-H-09: `filename*N` or `filename*N*`, N decimal without leading zeros
+      const ds = ps + P_FILENAME_STAR.length;
+      const de = pe - 1 > ds && buf[pe - 1] === 0x2a ? pe - 1 : pe;
+      if (de > ds && isName(buf, ps, ds, P_FILENAME_STAR) && isDigits(buf, ds, de) && (buf[ds] !== 0x30 || de === ds + 1)) {
+        segs.push(ds, de, de < pe ? 1 : 0, vs, ve);
+      }
     }
   }
   if (out[0]! < 0) return null; // MP-H-08: name is required
+  // MP-H-09: two continuations with the same N (either form) fail
+  if (segs !== null && segs.length > SEG) {
+    const seen = new Set<string>();
+    for (let k = 0; k < segs.length; k += SEG) {
+      let key = '';
+      for (let d = segs[k]!; d < segs[k + 1]!; d++) key += String.fromCharCode(buf[d]!);
+      if (seen.has(key)) return null;
+      seen.add(key);
+    }
+  }
   return out;
+}
+
+/** Whether buf[s..e) is all ASCII digits. */
+function isDigits(buf: Uint8Array, s: number, e: number): boolean {
+  for (let k = s; k < e; k++) if (buf[k]! < 0x30 || buf[k]! > 0x39) return false;
+  return true;
 }
 
 /**
