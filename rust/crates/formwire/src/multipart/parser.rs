@@ -19,6 +19,13 @@ fn is_delimiter_follower(b: u8) -> bool {
     matches!(b, b'-' | SP | HT | CR | LF)
 }
 
+/// MP-P-03: `f` after `"--" B` and the byte `g` after it are `--` (a close
+/// delimiter) or CRLF (a line end), not an `allow_near_delimiters` lookalike.
+#[inline]
+fn closes_line(f: u8, g: u8) -> bool {
+    (f == b'-' && g == b'-') || (f == CR && g == LF)
+}
+
 /// `a == b` for slices of equal length, eight bytes at a time: short
 /// compares inline, without a `memcmp` call.
 #[inline]
@@ -89,6 +96,11 @@ enum State {
     Body,
     /// A delimiter was recognized after a body: emit `PartEnd`.
     PartEnd,
+    /// As `PartEnd`, the delimiter's `-` already read (held back to tell
+    /// it from an `allow_near_delimiters` lookalike): then `Dash`.
+    PartEndDash,
+    /// As `PartEndDash` for a CR after `"--" B`: then `DelimiterCr`.
+    PartEndCr,
     /// After `"--" B "--"`: padding, then CRLF or the end of input (MP-P-05).
     ClosePadding,
     /// After the CR of the close delimiter line.
@@ -137,10 +149,20 @@ enum Hs {
 #[derive(Debug)]
 pub struct Parser {
     opts: Options,
-    /// `CRLF "--" B`.
+    /// `CRLF "--" B`, a spare byte, `CR "--" B`, a spare byte: every
+    /// pattern a held-back tail can be a prefix of, so held bytes are
+    /// always one slice of it (the spare byte holds the `-` or CR of an
+    /// `allow_near_delimiters` lookalike, MP-P-03).
     delim: Box<[u8]>,
+    /// `len(CRLF "--" B)`.
+    dlen: usize,
     /// Searches `CRLF "--" B`, or `LF "--" B` with `allow_lf`.
     finder: Finder<'static>,
+    /// Searches `CR "--" B` with `allow_cr` (MP-P-06).
+    cr_finder: Option<Finder<'static>>,
+    /// `allow_cr` or `allow_near_delimiters`: bodies take
+    /// [`Parser::scan_lenient`].
+    lenient_scan: bool,
     /// Bytes consumed so far (offset of the next byte, absolute).
     consumed: u64,
     /// Absolute offset of the current chunk's first byte.
@@ -150,7 +172,8 @@ pub struct Parser {
     /// Length of the delimiter prefix held back at a chunk edge: it equals
     /// `delim[held_base..held_base + held]`.
     held: usize,
-    /// 0 when the held prefix begins with CR, 1 when with LF (`allow_lf`).
+    /// 0 when the held prefix begins `CRLF "--" B`, 1 when `LF "--" B`
+    /// (`allow_lf`), `dlen + 1` when `CR "--" B` (`allow_cr`).
     held_base: usize,
     /// The held bytes are the CRLF implied before the first delimiter.
     held_virtual: bool,
@@ -201,20 +224,31 @@ impl Parser {
         if boundary.len() as u64 > options.max_boundary_bytes {
             return Err(Error::new(ErrorCode::MpLimitBoundary, 0));
         }
-        let mut delim = Vec::with_capacity(boundary.len() + 4);
+        let dlen = boundary.len() + 4;
+        let mut delim = Vec::with_capacity(2 * dlen + 1);
         delim.extend_from_slice(b"\r\n--");
         delim.extend_from_slice(boundary);
+        delim.push(0);
+        delim.extend_from_slice(b"\r--");
+        delim.extend_from_slice(boundary);
+        delim.push(0);
         let delim = delim.into_boxed_slice();
         let needle = if options.allow_lf {
-            &delim[1..]
+            &delim[1..dlen]
         } else {
-            &delim[..]
+            &delim[..dlen]
         };
         let finder = Finder::new(needle).into_owned();
+        let cr_finder = options
+            .allow_cr
+            .then(|| Finder::new(&delim[dlen + 1..2 * dlen]).into_owned());
         Ok(Parser {
+            lenient_scan: options.allow_cr || options.allow_near_delimiters,
             opts: options,
             delim,
+            dlen,
             finder,
+            cr_finder,
             consumed: 0,
             chunk_base: 0,
             state: State::Start,
@@ -284,7 +318,7 @@ impl Parser {
 
     /// The boundary `B`.
     pub fn boundary(&self) -> &[u8] {
-        &self.delim[4..]
+        &self.delim[4..self.dlen]
     }
 
     /// The options this parser was made with.
@@ -417,6 +451,11 @@ impl Parser {
                 self.state = State::Epilogue;
                 Ok(Some(Raw::End))
             }
+            // MP-P-05: with `allow_cr` the close line may end at its CR.
+            State::CloseCr if self.opts.allow_cr => {
+                self.state = State::Epilogue;
+                Ok(Some(Raw::End))
+            }
             State::Epilogue => Ok(None),
             _ => Err(self.fail(ErrorCode::MpTruncated, self.consumed)),
         }
@@ -438,9 +477,13 @@ impl Parser {
                     self.state = State::Body;
                     return Ok(Some(Raw::PartStart));
                 }
-                State::PartEnd => {
+                State::PartEnd | State::PartEndDash | State::PartEndCr => {
                     self.in_part = false;
-                    self.state = State::AfterBoundary;
+                    self.state = match self.state {
+                        State::PartEndDash => State::Dash,
+                        State::PartEndCr => State::DelimiterCr,
+                        _ => State::AfterBoundary,
+                    };
                     return Ok(Some(Raw::PartEnd));
                 }
                 State::End => {
@@ -503,6 +546,9 @@ impl Parser {
             },
             State::DelimiterCr => match b {
                 LF => return self.delimiter_line_end(pos),
+                // MP-P-03: with `allow_cr` the line ended at the CR, and
+                // this byte begins the header block.
+                _ if self.opts.allow_cr => return self.begin_part(off),
                 _ => return Err(self.fail(ErrorCode::MpDelimiter, off)),
             },
             State::ClosePadding => match b {
@@ -513,6 +559,12 @@ impl Parser {
             },
             State::CloseCr => match b {
                 LF => self.state = State::End,
+                // MP-P-05: with `allow_cr` the line ended at the CR; this
+                // byte is epilogue.
+                _ if self.opts.allow_cr => {
+                    self.state = State::End;
+                    return Ok(());
+                }
                 _ => return Err(self.fail(ErrorCode::MpDelimiter, off)),
             },
             _ => unreachable!("not a delimiter-line state"),
@@ -524,7 +576,11 @@ impl Parser {
     /// The LF of a (non-close) delimiter line: a part begins.
     fn delimiter_line_end(&mut self, pos: &mut usize) -> Result<(), Error> {
         *pos += 1;
-        let off = self.chunk_base + *pos as u64;
+        self.begin_part(self.chunk_base + *pos as u64)
+    }
+
+    /// A delimiter line ended; the part's header block begins at `off`.
+    fn begin_part(&mut self, off: u64) -> Result<(), Error> {
         // MP-L-01
         self.parts += 1;
         if self.parts > self.opts.max_parts {
@@ -554,13 +610,20 @@ impl Parser {
             // Continue a delimiter match begun in an earlier chunk. The held
             // bytes start with the only CR/LF they contain, so a delimiter
             // can only begin at their first byte.
-            let pat_len = self.delim.len() - self.held_base;
+            let mut pat_len = self.pattern_len(self.held_base);
             while self.held < pat_len {
                 if *pos == end {
                     return Ok(None);
                 }
-                if chunk[*pos] != self.delim[self.held_base + self.held] {
-                    return self.held_mismatch(*pos);
+                let b = chunk[*pos];
+                if b != self.delim[self.held_base + self.held] {
+                    if !(self.opts.allow_cr && self.held_base == 0 && self.held == 1 && b == b'-') {
+                        return self.held_mismatch(*pos);
+                    }
+                    // MP-P-06: with `allow_cr` a held CR then `-` goes on
+                    // as `CR "--" B`.
+                    self.held_base = self.dlen + 1;
+                    pat_len = self.pattern_len(self.held_base);
                 }
                 self.held += 1;
                 *pos += 1;
@@ -568,13 +631,46 @@ impl Parser {
             if *pos == end {
                 return Ok(None);
             }
-            if !is_delimiter_follower(chunk[*pos]) {
+            let b = chunk[*pos];
+            if self.held > pat_len {
+                // The `-` or CR of a possible lookalike is held too
+                // (MP-P-03, `allow_near_delimiters`): this byte decides.
+                let f = self.delim[self.held_base + pat_len];
+                if !closes_line(f, b) {
+                    return self.held_mismatch(*pos);
+                }
+                self.held = 0;
+                self.state = if f == b'-' {
+                    State::PartEndDash
+                } else {
+                    State::PartEndCr
+                };
+                return Ok(None);
+            }
+            if !is_delimiter_follower(b) {
+                return self.held_mismatch(*pos);
+            }
+            if in_body
+                && self.near_candidate(b)
+                && chunk.get(*pos + 1).is_none_or(|&g| !closes_line(b, g))
+            {
+                // Held with its `-` or CR until the next byte (MP-P-08), or
+                // a lookalike: body data up to here, the search goes on.
+                self.delim[self.held_base + pat_len] = b;
+                self.held += 1;
+                *pos += 1;
+                if *pos == end {
+                    return Ok(None);
+                }
                 return self.held_mismatch(*pos);
             }
             self.held = 0;
             self.held_virtual = false;
             self.delimiter_found();
             return Ok(None);
+        }
+        if self.lenient_scan {
+            return self.scan_lenient(chunk, pos, in_body);
         }
 
         let needle_len = self.finder.needle().len();
@@ -613,6 +709,143 @@ impl Parser {
         self.body_data(in_body, start, h)
     }
 
+    /// [`Parser::scan`] with `allow_cr` or `allow_near_delimiters`, held
+    /// bytes done. A body also ends at `CR "--" B` with `allow_cr`
+    /// (MP-P-06): two searches, each taken up again only once the scan has
+    /// passed its match, so no byte is searched twice (MP-P-08); the first
+    /// delimiter in the chunk wins. With `allow_near_delimiters` a `-` or
+    /// CR after `"--" B` needs one more byte to tell a delimiter from a
+    /// lookalike, which is body data (MP-P-03).
+    #[inline(never)]
+    fn scan_lenient(
+        &mut self,
+        chunk: &[u8],
+        pos: &mut usize,
+        in_body: bool,
+    ) -> Result<Option<Raw>, Error> {
+        let end = chunk.len();
+        let needle_len = self.finder.needle().len();
+        let cr_len = self.dlen - 1;
+        let lf_mode = self.opts.allow_lf;
+        let near = in_body && self.opts.allow_near_delimiters;
+        let start = *pos;
+        let find_cr = |from: usize| -> Option<usize> {
+            let f = self.cr_finder.as_ref()?;
+            f.find(&chunk[from..end]).map(|i| from + i)
+        };
+        let mut main = self.find_delimiter(chunk, start, end);
+        let mut cr = find_cr(start);
+        loop {
+            // Where the main match's delimiter begins: with allow_lf a CR
+            // before `LF "--" B` belongs to it (MP-P-06).
+            let main_d = main.map(|m| {
+                if lf_mode && m > start && chunk[m - 1] == CR {
+                    m - 1
+                } else {
+                    m
+                }
+            });
+            let (d, after, is_main) = match (main, main_d, cr) {
+                (Some(m), Some(d), c) if c.is_none_or(|c| d < c) => (d, m + needle_len, true),
+                (_, _, Some(c)) => (c, c + cr_len, false),
+                _ => break,
+            };
+            if after == end {
+                // The byte that decides MP-P-04 is in the next chunk.
+                self.hold(chunk, d, end);
+                *pos = end;
+                return self.body_data(in_body, start, d);
+            }
+            let f = chunk[after];
+            if is_delimiter_follower(f) {
+                if !(near && self.near_candidate(f)) {
+                    *pos = after;
+                    self.delimiter_found();
+                    return self.body_data(in_body, start, d);
+                }
+                if after + 1 == end {
+                    // The byte after the `-` or CR decides (MP-P-08).
+                    self.hold(chunk, d, end);
+                    *pos = end;
+                    return self.body_data(in_body, start, d);
+                }
+                if closes_line(f, chunk[after + 1]) {
+                    *pos = after;
+                    self.delimiter_found();
+                    return self.body_data(in_body, start, d);
+                }
+                // MP-P-03: a lookalike is body data; search on after it.
+                let from = after + 1;
+                if main.is_some_and(|m| m < from) {
+                    main = self.find_delimiter(chunk, from, end);
+                }
+                if cr.is_some_and(|c| c < from) {
+                    cr = find_cr(from);
+                }
+                continue;
+            }
+            // MP-P-04: `CRLF--BX` is body data; search on.
+            if is_main {
+                main = main.and_then(|m| self.find_delimiter(chunk, m + 1, end));
+            } else {
+                cr = find_cr(d + 1);
+            }
+        }
+        // No delimiter: hold back a tail that may begin one (MP-P-08).
+        let h = self.tail_start_lenient(chunk, start, end);
+        if h < end {
+            self.hold(chunk, h, end);
+        }
+        *pos = end;
+        self.body_data(in_body, start, h)
+    }
+
+    /// [`Parser::tail_start`] with `allow_cr` or `allow_near_delimiters`:
+    /// a tail may also begin `CR "--" B` (`allow_cr`).
+    fn tail_start_lenient(&self, chunk: &[u8], lo: usize, end: usize) -> usize {
+        let n = self.dlen;
+        let window = lo.max(end.saturating_sub(n - 1));
+        let Some(i) = memrchr2(CR, LF, &chunk[window..end]) else {
+            return end;
+        };
+        let q = window + i;
+        let tail = &chunk[q..end];
+        if chunk[q] == CR {
+            let cr_pat = &self.delim[n + 1..2 * n];
+            return if q + 1 == end || (self.opts.allow_cr && cr_pat.starts_with(tail)) {
+                q
+            } else {
+                end
+            };
+        }
+        if self.delim[1..n].starts_with(tail) {
+            if q > lo && chunk[q - 1] == CR {
+                return q - 1;
+            }
+            if self.opts.allow_lf {
+                return q;
+            }
+        }
+        end
+    }
+
+    /// How long the pattern held from `base` is (MP-P-06).
+    #[inline]
+    fn pattern_len(&self, base: usize) -> usize {
+        if base <= 1 {
+            self.dlen - base
+        } else {
+            self.dlen - 1
+        }
+    }
+
+    /// MP-P-03 with `allow_near_delimiters`: after `"--" B` inside a body,
+    /// a `-` or (without `allow_cr`) a CR may begin a lookalike.
+    #[inline]
+    fn near_candidate(&self, b: u8) -> bool {
+        self.opts.allow_near_delimiters && (b == b'-' || (b == CR && !self.opts.allow_cr))
+    }
+
     /// The first complete needle (`CRLF "--" B`, or `LF "--" B` with
     /// `allow_lf`) in `chunk[from..end]`, as an index into `chunk`.
     ///
@@ -646,13 +879,13 @@ impl Parser {
     /// (`end` when none). Only the last CR (or LF, with `allow_lf`) can begin
     /// one, since `B` holds neither.
     fn tail_start(&self, chunk: &[u8], lo: usize, end: usize) -> usize {
-        let n = self.delim.len();
+        let n = self.dlen;
         let window = lo.max(end.saturating_sub(n - 1));
         let tail = &chunk[window..end];
         if !self.opts.allow_lf {
             if let Some(i) = memrchr(CR, tail) {
                 let q = window + i;
-                if self.delim.starts_with(&chunk[q..end]) {
+                if self.delim[..n].starts_with(&chunk[q..end]) {
                     return q;
                 }
             }
@@ -664,7 +897,7 @@ impl Parser {
                 // A CR can only begin `CRLF--B` as the very last byte.
                 return if q + 1 == end { q } else { end };
             }
-            if self.delim[1..].starts_with(&chunk[q..end]) {
+            if self.delim[1..n].starts_with(&chunk[q..end]) {
                 return if q > lo && chunk[q - 1] == CR {
                     q - 1
                 } else {
@@ -675,10 +908,20 @@ impl Parser {
         end
     }
 
-    /// Holds back `chunk[from..end]`, a prefix of the delimiter.
+    /// Holds back `chunk[from..end]`, a prefix of a delimiter pattern, or
+    /// (`allow_near_delimiters`) a whole one and the `-` or CR after it.
     fn hold(&mut self, chunk: &[u8], from: usize, end: usize) {
-        self.held_base = if chunk[from] == CR { 0 } else { 1 };
-        self.held = end - from;
+        let t = &chunk[from..end];
+        self.held_base = match t {
+            [LF, ..] => 1,
+            [CR, b'-', ..] => self.dlen + 1,
+            _ => 0,
+        };
+        let pat_len = self.pattern_len(self.held_base);
+        if t.len() > pat_len {
+            self.delim[self.held_base + pat_len] = t[pat_len];
+        }
+        self.held = t.len();
         debug_assert_eq!(
             &self.delim[self.held_base..self.held_base + self.held],
             &chunk[from..end]
@@ -695,7 +938,7 @@ impl Parser {
                 // MP-P-02 strict: the body must begin with `--B`, and the
                 // line must go on as MP-P-03 says.
                 let off = self.chunk_base + at as u64;
-                let code = if len == self.delim.len() {
+                let code = if len == self.dlen {
                     ErrorCode::MpDelimiter
                 } else {
                     ErrorCode::MpPreamble
@@ -911,6 +1154,11 @@ impl Parser {
                         *pos += 1;
                         break self.end_block(cr, off + 1).map(|()| true);
                     }
+                    if self.opts.allow_cr {
+                        // MP-H-03: a bare CR is the empty line; this byte
+                        // is the body's first.
+                        break self.end_block(cr, off).map(|()| true);
+                    }
                     // A bare CR begins a header line: limits, then MP-H-02
                     // (a CR is not a token byte: the name check fails first).
                     self.header_byte(cr)?;
@@ -1018,6 +1266,13 @@ impl Parser {
                     *pos += 1;
                 }
                 Hs::ValueCr => {
+                    if b != LF && self.opts.allow_cr {
+                        // MP-H-02: the line ended at the bare CR; this byte
+                        // begins the next one.
+                        self.end_line();
+                        hs = Hs::LineStart;
+                        continue;
+                    }
                     if b != LF {
                         break Err(self.fail(ErrorCode::MpHeaderValue, off - 1));
                     }
@@ -1130,8 +1385,7 @@ impl Parser {
                 h.value_start,
                 h.value_end,
                 &mut self.disp,
-                self.opts.allow_quoted_pairs,
-                self.opts.allow_any_disposition_type,
+                part::CdRead::of(&self.opts),
             ) {
                 return Err(self.fail(ErrorCode::MpDisposition, h.line_start));
             }

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use super::Parser;
 use crate::mime;
-use crate::tables::TOKEN;
+use crate::tables::{NAME_UTF8, TOKEN};
 
 /// Where one header sits in the parser's header buffer (names lowercased,
 /// values OWS-trimmed and obs-folds joined).
@@ -39,11 +39,50 @@ fn skip_ows(v: &[u8], mut i: usize) -> usize {
 }
 
 #[inline]
-fn token_end(v: &[u8], mut i: usize) -> usize {
-    while i < v.len() && TOKEN[v[i] as usize] {
+fn token_end(v: &[u8], i: usize) -> usize {
+    run_end(v, i, &TOKEN)
+}
+
+#[inline]
+fn run_end(v: &[u8], mut i: usize, table: &[bool; 256]) -> usize {
+    while i < v.len() && table[v[i] as usize] {
         i += 1;
     }
     i
+}
+
+/// The options that decide how a Content-Disposition value reads (MP-H-07,
+/// MP-H-09), taken from [`Options`](super::Options).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct CdRead {
+    /// `allow_quoted_pairs`: the quoted-pair reading first.
+    pub(crate) qp_first: bool,
+    /// `allow_any_disposition_type`: any token as the type.
+    pub(crate) any_type: bool,
+    /// `allow_8bit_parameter_names`: names may hold bytes 80-FF.
+    pub(crate) eight_bit: bool,
+    /// `allow_rfc2231_continuations`: `filename*N` joined into a filename.
+    pub(crate) rfc2231: bool,
+}
+
+impl CdRead {
+    pub(crate) fn of(o: &super::Options) -> CdRead {
+        CdRead {
+            qp_first: o.allow_quoted_pairs,
+            any_type: o.allow_any_disposition_type,
+            eight_bit: o.allow_8bit_parameter_names,
+            rfc2231: o.allow_rfc2231_continuations,
+        }
+    }
+}
+
+/// One RFC 2231 continuation `filename*N` / `filename*N*` (MP-H-09): the
+/// digits of N and the value, as spans of the value being parsed.
+#[derive(Clone, Copy, Debug)]
+struct Segment {
+    n: Span,
+    value: Span,
+    extended: bool,
 }
 
 /// MP-H-07..09: parses `buf[start..end]` as
@@ -58,17 +97,17 @@ fn token_end(v: &[u8], mut i: usize) -> usize {
 /// Returns `None` when the value does not match either way, the type is not
 /// `form-data` (with `any_type`, `allow_any_disposition_type`: not a
 /// token), `name` is missing, or `name`, `filename`, `name*` or
-/// `filename*` is repeated.
+/// `filename*` is repeated. With `rfc2231`, a filename joined from
+/// continuations is written after the end of `buf` too.
 #[cfg(test)]
 pub(crate) fn parse_disposition(
     buf: &mut Vec<u8>,
     start: usize,
     end: usize,
-    qp_first: bool,
-    any_type: bool,
+    how: CdRead,
 ) -> Option<Disposition> {
     let mut d = Disposition::default();
-    parse_disposition_into(buf, start, end, &mut d, qp_first, any_type).then_some(d)
+    parse_disposition_into(buf, start, end, &mut d, how).then_some(d)
 }
 
 /// [`parse_disposition`] writing into `d` (no large return value on the
@@ -78,13 +117,15 @@ pub(crate) fn parse_disposition_into(
     start: usize,
     end: usize,
     d: &mut Disposition,
-    qp_first: bool,
-    any_type: bool,
+    how: CdRead,
 ) -> bool {
+    if how.eight_bit || how.rfc2231 {
+        return parse_lenient(buf, start, end, d, how);
+    }
     let parse = |buf: &[u8], d: &mut Disposition, qp: bool| {
-        parse_into(buf, start, end, d, qp, any_type).is_some()
+        parse_into(buf, start, end, d, qp, how, None).is_some()
     };
-    if !qp_first {
+    if !how.qp_first {
         if browser_form(buf, start, end, d) || parse(buf, d, false) {
             return true;
         }
@@ -98,6 +139,140 @@ pub(crate) fn parse_disposition_into(
         return unescape_spans(buf, d);
     }
     parse(buf, d, false)
+}
+
+/// [`parse_disposition_into`] with `allow_8bit_parameter_names` or
+/// `allow_rfc2231_continuations`: the same two readings in the same order
+/// (MP-H-07), each one also joining continuations (MP-H-09); a join that
+/// fails fails its reading. Kept apart so the strict path does not carry
+/// the segment list.
+#[cold]
+fn parse_lenient(
+    buf: &mut Vec<u8>,
+    start: usize,
+    end: usize,
+    d: &mut Disposition,
+    how: CdRead,
+) -> bool {
+    let mut segs = Vec::new();
+    let mut reading = |buf: &mut Vec<u8>, d: &mut Disposition, qp: bool| {
+        segs.clear();
+        let seg_list = how.rfc2231.then_some(&mut segs);
+        if parse_into(buf, start, end, d, qp, how, seg_list).is_none() {
+            return false;
+        }
+        if qp && !unescape_spans(buf, d) {
+            return false;
+        }
+        d.filename.is_some() || join_continuations(buf, &mut segs, qp, d)
+    };
+    let backslash = memchr::memchr(b'\\', &buf[start..end]).is_some();
+    if !how.qp_first || !backslash {
+        // Without a backslash both readings are the same one.
+        reading(buf, d, false) || (backslash && reading(buf, d, true))
+    } else {
+        reading(buf, d, true) || reading(buf, d, false)
+    }
+}
+
+/// MP-H-09 with `allow_rfc2231_continuations`, for a value without
+/// `filename`: the segments `filename*0`, `filename*1`, ... up to the first
+/// missing N, joined after the end of `buf` into `d.filename` (none without
+/// `filename*0`). `false` for two segments with one N, or a `filename*0*`
+/// without `charset'language'`.
+fn join_continuations(
+    buf: &mut Vec<u8>,
+    segs: &mut [Segment],
+    qp: bool,
+    d: &mut Disposition,
+) -> bool {
+    if segs.is_empty() {
+        return true;
+    }
+    // N has no leading zeros, so (length, digits) orders numerically.
+    let key = |s: &Segment| (s.n.1 - s.n.0, s.n.0);
+    segs.sort_unstable_by(|a, b| {
+        let (la, lb) = (key(a).0, key(b).0);
+        la.cmp(&lb)
+            .then_with(|| buf[a.n.0..a.n.1].cmp(&buf[b.n.0..b.n.1]))
+    });
+    if segs
+        .windows(2)
+        .any(|w| buf[w[0].n.0..w[0].n.1] == buf[w[1].n.0..w[1].n.1])
+    {
+        return false;
+    }
+    let number = |s: &Segment| -> Option<u64> {
+        core::str::from_utf8(&buf[s.n.0..s.n.1]).ok()?.parse().ok()
+    };
+    let run = segs
+        .iter()
+        .enumerate()
+        .take_while(|&(i, s)| number(s) == Some(i as u64))
+        .count();
+    if run == 0 {
+        return true;
+    }
+    let mut out = Vec::new();
+    for (i, s) in segs[..run].iter().enumerate() {
+        let mut v = &buf[s.value.0..s.value.1];
+        let unescaped;
+        if qp && memchr::memchr(b'\\', v).is_some() {
+            unescaped = unescape(v);
+            v = &unescaped;
+        }
+        if !s.extended {
+            out.extend_from_slice(v);
+            continue;
+        }
+        if i == 0 {
+            // RFC 2231 `charset'language'` goes first; the charset is not
+            // used (MP-H-10 reads every filename as UTF-8).
+            let Some(q1) = memchr::memchr(b'\'', v) else {
+                return false;
+            };
+            let Some(q2) = memchr::memchr(b'\'', &v[q1 + 1..]) else {
+                return false;
+            };
+            v = &v[q1 + q2 + 2..];
+        }
+        percent_decode_into(v, &mut out);
+    }
+    let a = buf.len();
+    buf.extend_from_slice(&out);
+    d.filename = Some((a, buf.len()));
+    true
+}
+
+/// `\x` is `x` (RFC 9110 §5.6.4 quoted-pair).
+fn unescape(v: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(v.len());
+    let mut i = 0;
+    while i < v.len() {
+        if v[i] == b'\\' && i + 1 < v.len() {
+            i += 1;
+        }
+        out.push(v[i]);
+        i += 1;
+    }
+    out
+}
+
+/// MP-H-09: `%` and two hex digits is that byte; any other `%` stays.
+fn percent_decode_into(v: &[u8], out: &mut Vec<u8>) {
+    let hex = |b: u8| (b as char).to_digit(16).map(|x| x as u8);
+    let mut i = 0;
+    while i < v.len() {
+        if v[i] == b'%' && i + 2 < v.len() {
+            if let (Some(h), Some(l)) = (hex(v[i + 1]), hex(v[i + 2])) {
+                out.push(h << 4 | l);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(v[i]);
+        i += 1;
+    }
 }
 
 /// A Content-Disposition header value read on its own, with the grammar the
@@ -123,24 +298,26 @@ impl ContentDisposition {
     /// parser option of that name. `None` when the parser would reject the
     /// part with `MP_DISPOSITION`.
     pub fn parse(value: &[u8], allow_quoted_pairs: bool) -> Option<ContentDisposition> {
-        ContentDisposition::read(value, allow_quoted_pairs, false)
+        let how = CdRead {
+            qp_first: allow_quoted_pairs,
+            ..CdRead::default()
+        };
+        ContentDisposition::read(value, how)
     }
 
     /// [`ContentDisposition::parse`] under the parser options that decide a
-    /// Content-Disposition value: `allow_quoted_pairs` and
+    /// Content-Disposition value: `allow_quoted_pairs`,
     /// `allow_any_disposition_type` (any token as the disposition type,
-    /// MP-H-07). An empty value is `None` here: with
+    /// MP-H-07), `allow_8bit_parameter_names` (MP-H-07) and
+    /// `allow_rfc2231_continuations` (the filename joined from
+    /// `filename*0`, `filename*1*`, ..., MP-H-09). An empty value is `None` here: with
     /// `allow_missing_disposition` the parser reads it as a part without a
     /// name (MP-H-06), which has no parameters to return.
     pub fn parse_with(value: &[u8], options: &super::Options) -> Option<ContentDisposition> {
-        ContentDisposition::read(
-            value,
-            options.allow_quoted_pairs,
-            options.allow_any_disposition_type,
-        )
+        ContentDisposition::read(value, CdRead::of(options))
     }
 
-    fn read(value: &[u8], qp_first: bool, any_type: bool) -> Option<ContentDisposition> {
+    fn read(value: &[u8], how: CdRead) -> Option<ContentDisposition> {
         if memchr::memchr3(0, b'\r', b'\n', value).is_some() {
             return None;
         }
@@ -150,7 +327,7 @@ impl ContentDisposition {
         let mut buf = value[start..end].to_vec();
         let n = buf.len();
         let mut d = Disposition::default();
-        if !parse_disposition_into(&mut buf, 0, n, &mut d, qp_first, any_type) {
+        if !parse_disposition_into(&mut buf, 0, n, &mut d, how) {
             return None;
         }
         let get = |(a, b): Span| buf[a..b].to_vec();
@@ -238,19 +415,24 @@ fn browser_form(buf: &[u8], start: usize, end: usize, d: &mut Disposition) -> bo
 /// The grammar, with quoted-strings read literally or (`qp`) with
 /// quoted-pairs; a `qp` span is still escaped (see [`unescape_spans`]).
 /// The disposition type is `form-data`, or with `any_type`
-/// (`allow_any_disposition_type`, MP-H-07) any non-empty token.
+/// (`allow_any_disposition_type`, MP-H-07) any non-empty token. With
+/// `segs` (`allow_rfc2231_continuations`) the `filename*N` parameters are
+/// collected there (MP-H-09).
 fn parse_into(
     buf: &[u8],
     start: usize,
     end: usize,
     d: &mut Disposition,
     qp: bool,
-    any_type: bool,
+    how: CdRead,
+    mut segs: Option<&mut Vec<Segment>>,
 ) -> Option<()> {
     let v = &buf[start..end];
     let span = |a: usize, b: usize| (start + a, start + b);
+    // MP-H-07: with `allow_8bit_parameter_names`, bytes 80-FF in names too.
+    let names = if how.eight_bit { &NAME_UTF8 } else { &TOKEN };
     let t = token_end(v, 0);
-    let type_ok = if any_type {
+    let type_ok = if how.any_type {
         t > 0
     } else {
         v[..t].eq_ignore_ascii_case(b"form-data")
@@ -280,7 +462,7 @@ fn parse_into(
             continue;
         }
         let pn = i;
-        i = token_end(v, i);
+        i = run_end(v, i, names);
         if i == pn {
             return None;
         }
@@ -307,6 +489,10 @@ fn parse_into(
             }
             span(vs, i)
         };
+        // MP-H-07: a name holding a byte 80-FF is no known parameter.
+        if how.eight_bit && !pname.is_ascii() {
+            continue;
+        }
         // MP-H-08, MP-H-09: case-insensitive names, no repeats. (`name` is
         // written straight into `d`: no Option round trip on the hot path.)
         if pname.eq_ignore_ascii_case(b"name") {
@@ -324,6 +510,12 @@ fn parse_into(
         } else if pname.eq_ignore_ascii_case(b"filename*") {
             &mut d.filename_star
         } else {
+            if let Some(segs) = segs.as_deref_mut() {
+                if let Some((n, extended)) = continuation(pname) {
+                    let n = span(pn + n.0, pn + n.1);
+                    segs.push(Segment { n, value, extended });
+                }
+            }
             continue;
         };
         if slot.is_some() {
@@ -332,6 +524,25 @@ fn parse_into(
         *slot = Some(value);
     }
     has_name.then_some(())
+}
+
+/// MP-H-09: `filename*N` or `filename*N*` (ASCII case-insensitive, N
+/// decimal without leading zeros): where N sits in `pname`, and whether the
+/// segment is percent-encoded (`*N*`).
+fn continuation(pname: &[u8]) -> Option<(Span, bool)> {
+    const PREFIX: usize = b"filename*".len();
+    if pname.len() <= PREFIX || !pname[..PREFIX].eq_ignore_ascii_case(b"filename*") {
+        return None;
+    }
+    let rest = &pname[PREFIX..];
+    let (digits, extended) = match rest.strip_suffix(b"*") {
+        Some(d) => (d, true),
+        None => (rest, false),
+    };
+    let ok = !digits.is_empty()
+        && digits.iter().all(u8::is_ascii_digit)
+        && (digits == b"0" || digits[0] != b'0');
+    ok.then_some(((PREFIX, PREFIX + digits.len()), extended))
 }
 
 /// The index of the `"` that closes a quoted-string read with quoted-pairs
@@ -537,7 +748,11 @@ mod tests {
 
     fn cd_with(v: &str, qp_first: bool) -> Option<Params> {
         let mut b = v.as_bytes().to_vec();
-        let d = parse_disposition(&mut b, 0, v.len(), qp_first, false)?;
+        let how = CdRead {
+            qp_first,
+            ..CdRead::default()
+        };
+        let d = parse_disposition(&mut b, 0, v.len(), how)?;
         let s = |(a, e): Span| String::from_utf8_lossy(&b[a..e]).into_owned();
         Some((
             s(d.name),
@@ -674,7 +889,7 @@ mod tests {
             let mut fast = Disposition::default();
             assert!(browser_form(b, 0, b.len(), &mut fast), "{v}");
             let mut full = Disposition::default();
-            parse_into(b, 0, b.len(), &mut full, false, false).unwrap();
+            parse_into(b, 0, b.len(), &mut full, false, CdRead::default(), None).unwrap();
             assert_eq!(format!("{fast:?}"), format!("{full:?}"), "{v}");
         }
         // Near misses go to the full grammar (which may accept or reject).
@@ -701,7 +916,11 @@ mod tests {
     fn any_disposition_type_takes_any_token() {
         let any = |v: &str| {
             let mut b = v.as_bytes().to_vec();
-            parse_disposition(&mut b, 0, v.len(), false, true).map(|d| {
+            let how = CdRead {
+                any_type: true,
+                ..CdRead::default()
+            };
+            parse_disposition(&mut b, 0, v.len(), how).map(|d| {
                 let s = |(a, e): Span| String::from_utf8_lossy(&b[a..e]).into_owned();
                 (s(d.name), d.filename.map(s))
             })

@@ -967,17 +967,70 @@ fn dense_near_delimiters_are_linear() {
     assert!(t.elapsed().as_secs() < 20, "too slow: {:?}", t.elapsed());
 }
 
+/// The same with `allow_cr` and `allow_near_delimiters` (MP-P-08): dense
+/// `CR--B` prefixes, `CR--BX` and lookalikes `CRLF--B-x`, `CR--B-x`, each
+/// held back and then released, byte by byte.
+#[test]
+fn dense_lenient_near_delimiters_are_linear() {
+    let boundary = [b'-'; 70];
+    let mut dash_b = b"--".to_vec();
+    dash_b.extend_from_slice(&boundary);
+    let mut body = dash_b.clone();
+    body.extend_from_slice(b"\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n");
+    let mut expect = Vec::new();
+    while expect.len() < 400_000 {
+        for (lead, tail) in [
+            (&b"\r"[..], &b"X"[..]),
+            (b"\r\n", b"-x"),
+            (b"\r", b"-y"),
+            (b"\r", &b"\r"[..0]),
+        ] {
+            expect.extend_from_slice(lead);
+            let k = if tail.is_empty() { 40 } else { dash_b.len() };
+            expect.extend_from_slice(&dash_b[..k]);
+            expect.extend_from_slice(tail);
+        }
+        expect.push(b'z');
+    }
+    body.extend_from_slice(&expect);
+    body.extend_from_slice(b"\r--");
+    body.extend_from_slice(&boundary);
+    body.extend_from_slice(b"--");
+    let mut o = strict();
+    o.allow_cr = true;
+    o.allow_near_delimiters = true;
+    o.max_field_bytes = UNLIMITED;
+    let t = std::time::Instant::now();
+    let whole = run(&boundary, &o, &body, &[]).unwrap();
+    assert_eq!(whole[0].body, expect);
+    let cuts: Vec<usize> = (1..body.len()).collect();
+    let bytes = run(&boundary, &o, &body, &cuts).unwrap();
+    assert_eq!(whole, bytes);
+    assert!(t.elapsed().as_secs() < 20, "too slow: {:?}", t.elapsed());
+}
+
 // ---------------------------------------------------------------------------
 // A naive whole-buffer reference, compared under random chunking.
 
 pub(crate) use crate::test_rng::Rng;
 
 /// The simplest correct splitter for a valid strict body: find each
-/// `CRLF--B` + follower by brute force.
-fn naive(boundary: &[u8], input: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
+/// `CRLF--B` + follower by brute force; with `cr` (`allow_cr`) a body also
+/// ends at `CR--B` + follower (MP-P-06).
+fn naive(boundary: &[u8], input: &[u8], cr: bool) -> Vec<(Vec<u8>, Vec<u8>)> {
     let mut delim = b"\r\n--".to_vec();
     delim.extend_from_slice(boundary);
     let follows = |i: usize| matches!(input.get(i), Some(b'-' | b' ' | b'\t' | b'\r' | b'\n'));
+    let cr_delim = [&b"\r"[..], &delim[2..]].concat();
+    let delim_at = |i: usize| {
+        if input[i..].starts_with(&delim) && follows(i + delim.len()) {
+            Some(delim.len())
+        } else if cr && input[i..].starts_with(&cr_delim) && follows(i + cr_delim.len()) {
+            Some(cr_delim.len())
+        } else {
+            None
+        }
+    };
     assert!(input.starts_with(&delim[2..]));
     let mut pos = delim.len() - 2;
     let mut parts = Vec::new();
@@ -991,11 +1044,11 @@ fn naive(boundary: &[u8], input: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
             .find(|&i| input[i..].starts_with(b"\r\n\r\n"))
             .unwrap();
         let (headers, body_start) = (input[pos..hend + 2].to_vec(), hend + 4);
-        let d = (body_start..input.len())
-            .find(|&i| input[i..].starts_with(&delim) && follows(i + delim.len()))
+        let (d, len) = (body_start..input.len())
+            .find_map(|i| delim_at(i).map(|len| (i, len)))
             .unwrap();
         parts.push((headers, input[body_start..d].to_vec()));
-        pos = d + delim.len();
+        pos = d + len;
     }
 }
 
@@ -1008,7 +1061,12 @@ fn random_bytes(rng: &mut Rng, boundary: &[u8], len: usize) -> Vec<u8> {
             2 => out.push(b'\n'),
             3 => out.push(b'-'),
             4 => {
-                out.extend_from_slice(b"\r\n--");
+                let lead: &[u8] = if rng.below(3) == 0 {
+                    b"\r--"
+                } else {
+                    b"\r\n--"
+                };
+                out.extend_from_slice(lead);
                 let k = rng.below(boundary.len() + 1);
                 out.extend_from_slice(&boundary[..k]);
                 if k == boundary.len() {
@@ -1025,18 +1083,21 @@ fn random_bytes(rng: &mut Rng, boundary: &[u8], len: usize) -> Vec<u8> {
     out
 }
 
-/// Cuts `body` so that the delimiter appended after it is the first one.
-fn sanitize(boundary: &[u8], mut body: Vec<u8>) -> Vec<u8> {
+/// Cuts `body` so that the delimiter appended after it is the first one
+/// (with `cr`, no `CR--B` + follower either).
+fn sanitize(boundary: &[u8], mut body: Vec<u8>, cr: bool) -> Vec<u8> {
     let mut delim = b"\r\n--".to_vec();
     delim.extend_from_slice(boundary);
+    let cr_delim = [&b"\r"[..], &delim[2..]].concat();
+    let follower = |b: u8| matches!(b, b'-' | b' ' | b'\t' | b'\r' | b'\n');
     loop {
         let mut t = body.clone();
         t.extend_from_slice(&delim);
         t.extend_from_slice(b"\r\n");
         let first = (0..t.len())
             .find(|&i| {
-                t[i..].starts_with(&delim)
-                    && matches!(t[i + delim.len()], b'-' | b' ' | b'\t' | b'\r' | b'\n')
+                (t[i..].starts_with(&delim) && follower(t[i + delim.len()]))
+                    || (cr && t[i..].starts_with(&cr_delim) && follower(t[i + cr_delim.len()]))
             })
             .unwrap();
         if first == body.len() {
@@ -1057,6 +1118,8 @@ fn streaming_matches_naive_under_random_chunking() {
         } else {
             boundary
         };
+        // Odd cases: with allow_cr, bodies end at `CR--B` too.
+        let cr = case % 2 == 1;
         let mut input = b"--".to_vec();
         input.extend_from_slice(&boundary);
         let nparts = rng.below(5);
@@ -1070,15 +1133,22 @@ fn streaming_matches_naive_under_random_chunking() {
             }
             input.extend_from_slice(b"\r\n\r\n");
             let len = rng.below(300);
-            let body = sanitize(&boundary, random_bytes(&mut rng, &boundary, len));
+            let body = sanitize(&boundary, random_bytes(&mut rng, &boundary, len), cr);
             input.extend_from_slice(&body);
             input.extend_from_slice(b"\r\n--");
             input.extend_from_slice(&boundary);
         }
         input.extend_from_slice(b"--\r\n");
-        let expect = naive(&boundary, &input);
+        let expect = naive(&boundary, &input, cr);
         let mut o = strict();
         o.max_boundary_bytes = 200;
+        o.allow_cr = cr;
+        // Options that only change rejections read a valid body the same
+        // (MP-R-02); allow_near_delimiters keeps one more byte held.
+        let mut more = o.clone();
+        more.allow_near_delimiters = true;
+        more.allow_8bit_parameter_names = true;
+        more.allow_rfc2231_continuations = true;
         for round in 0..20 {
             let mut cuts: Vec<usize> = match round {
                 0 => vec![],
@@ -1093,6 +1163,11 @@ fn streaming_matches_naive_under_random_chunking() {
                 panic!("case {case}: {e} {:?}", String::from_utf8_lossy(&input))
             });
             assert_eq!(got.len(), expect.len(), "case {case}");
+            assert_eq!(
+                run(&boundary, &more, &input, &cuts).as_ref(),
+                Ok(&got),
+                "case {case}"
+            );
             for (g, (h, b)) in got.iter().zip(&expect) {
                 assert_eq!(&g.body, b, "case {case} cuts {cuts:?}");
                 assert!(h.starts_with(b"Content-Disposition"));
@@ -1121,10 +1196,15 @@ fn mutated_inputs_are_chunking_invariant() {
         "--b\r\nContent-Type: x\r\n\r\nv\r\n--b\r\nContent-Disposition:\r\n\r\n\r\n--b\r\nContent-Disposition: form-field; name=a\r\nF\u{f8}: 1\r\n\r\nw\r\n--b--junk"
             .as_bytes()
             .to_vec(),
+        // For allow_cr, allow_near_delimiters, allow_8bit_parameter_names and
+        // allow_rfc2231_continuations: CR-ended lines, delimiter lookalikes,
+        // a parameter name with a byte A0, filename continuations.
+        b"--b\rContent-Disposition: form-data; name=a;\xa0x=1; filename*0*=''a%20; filename*1=b\r\r1\r\n--b-x\r\n--b\rz\r--b\r\nContent-Disposition: form-data; name=b\r\n\r\n2\r--b--"
+            .to_vec(),
     ];
     let tokens: &[&[u8]] = &[
         b"\r", b"\n", b"\r\n", b"-", b"--b", b"\r\n--b", b" ", b"\t", b":", b"\0", b"\"", b";",
-        b"x", b"\xc3", b"\xf8",
+        b"x", b"\xc3", b"\xf8", b"\r--b", b"*0", b"%2",
     ];
     let mut outcomes = [0usize; 1];
     let mut codes = std::collections::BTreeMap::new();
@@ -1153,6 +1233,10 @@ fn mutated_inputs_are_chunking_invariant() {
         o.allow_any_disposition_type = rng.below(2) == 0;
         o.allow_junk_after_close = rng.below(2) == 0;
         o.allow_utf8_header_names = rng.below(2) == 0;
+        o.allow_cr = rng.below(2) == 0;
+        o.allow_near_delimiters = rng.below(2) == 0;
+        o.allow_8bit_parameter_names = rng.below(2) == 0;
+        o.allow_rfc2231_continuations = rng.below(2) == 0;
         if rng.below(3) == 0 {
             o.max_header_bytes = rng.below(120) as u64;
             o.max_headers = rng.below(4) as u64;
