@@ -357,8 +357,9 @@ function multipartSeeds() {
 // Spec option names -> TypeScript names, from the generated registry: every flag and limit is drawn.
 const CAMEL = OPTION_NAMES.multipart;
 const FLAGS = Object.entries(CAMEL).filter(([k]) => k.startsWith('allow_')).map(([, v]) => v);
-// The flags added with issues #16 and #17: each only accepts more, so a body accepted without them reads the same with them.
-const WIDENING = ['allowMissingDisposition', 'allowAnyDispositionType', 'allowJunkAfterClose', 'allowUtf8HeaderNames'];
+// The flags added with issues #16 and #17 that only accept more, so a body accepted without them reads the same with
+// them (allow_cr and allow_rfc2231_continuations change how some accepted bodies read: CR--B, filename*0).
+const WIDENING = ['allowMissingDisposition', 'allowAnyDispositionType', 'allowJunkAfterClose', 'allowUtf8HeaderNames', 'allowNearDelimiters', 'allow8bitParameterNames'];
 function multipartOptions(fromVector) {
   const o = {};
   for (const [k, v] of Object.entries(fromVector)) if (CAMEL[k]) o[CAMEL[k]] = v === null ? Infinity : v;
@@ -402,7 +403,9 @@ function parseWith(ct, input, opts, cuts, search) {
 
 function mpExtra(b, at) {
   const pieces = ['\r\n', '--', '\r\n\r\n', 'Content-Disposition: form-data; name="a"\r\n', '; filename="x\\"y"', ' \t', '\n', '"', '\\', '=?utf-8?', "name*=UTF-8''%C3%A9", 'Content-Type: text/plain\r\n',
-    'Content-Disposition: \r\n', 'Content-Disposition: form-field; name="a"\r\n', 'F\xc3\xb8\xc3\xb8: 1\r\n', '\xc3\x98', '--junk'];
+    'Content-Disposition: \r\n', 'Content-Disposition: form-field; name="a"\r\n', 'F\xc3\xb8\xc3\xb8: 1\r\n', '\xc3\x98', '--junk',
+    // allow_cr, allow_near_delimiters, allow_8bit_parameter_names, allow_rfc2231_continuations
+    '\r', '\r--', '-x', '\rx', '; \xa0filename="a"', "; filename*0*=''%41%2", '; filename*1="b"', '; FILENAME*0=c'];
   const p = Buffer.from(pick(pieces), 'latin1');
   b.splice(at, 0, ...p);
   return b;
