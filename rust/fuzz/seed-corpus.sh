@@ -48,8 +48,10 @@ for path in sorted(glob.glob(os.path.join(vectors, "multipart", "*", "*.json")))
             continue
         opts = case.get("options") or {}
         flags = (1 if opts.get("allow_preamble") else 0) | (2 if opts.get("allow_lf") else 0) | (4 if opts.get("allow_obs_fold") else 0)
+        flags |= 128 if opts.get("allow_cr") else 0
         more_names = ("allow_quoted_pairs", "allow_missing_disposition", "allow_any_disposition_type",
-                      "allow_junk_after_close", "allow_utf8_header_names")
+                      "allow_junk_after_close", "allow_utf8_header_names", "allow_near_delimiters",
+                      "allow_8bit_parameter_names", "allow_rfc2231_continuations")
         more = sum(1 << i for i, n in enumerate(more_names) if opts.get(n))
         ct = case.get("content_type", "").encode()[:255]
         head = bytes([flags | (64 if more else 0), 0, len(ct)]) + ct + (bytes([more]) if more else b"")

@@ -14,9 +14,11 @@
 //!   split points, body`.
 //!   flags: 1 `allow_preamble`, 2 `allow_lf`, 4 `allow_obs_fold`, 8 small
 //!   limits, 16 also one byte at a time, 32 also with backpressure, 64 a
-//!   `more` byte of flags follows: 1 `allow_quoted_pairs`, 2
-//!   `allow_missing_disposition`, 4 `allow_any_disposition_type`, 8
-//!   `allow_junk_after_close`, 16 `allow_utf8_header_names`.
+//!   `more` byte of flags follows, 128 `allow_cr`. more: 1
+//!   `allow_quoted_pairs`, 2 `allow_missing_disposition`, 4
+//!   `allow_any_disposition_type`, 8 `allow_junk_after_close`, 16
+//!   `allow_utf8_header_names`, 32 `allow_near_delimiters`, 64
+//!   `allow_8bit_parameter_names`, 128 `allow_rfc2231_continuations`.
 //! - [`urlencoded`]: `flags, nsplits, [2 limit bytes if flags & 1],
 //!   nsplits x u16le, body`.
 //! - [`encode_roundtrip`]: `flags, blen, boundary[blen]`, then entries
@@ -246,8 +248,9 @@ fn run_multipart(
             }
         }
     }
-    // MP-P-08: held-back bytes never exceed the delimiter `CRLF "--" B`.
-    let delim = parser.boundary().len() + 4;
+    // MP-P-08: held-back bytes never exceed the delimiter `CRLF "--" B`,
+    // plus the `-` or CR of a lookalike with `allow_near_delimiters`.
+    let delim = parser.boundary().len() + 4 + usize::from(opts.allow_near_delimiters);
     assert!(
         log.max_held <= delim,
         "held {} bytes, delimiter is {delim}",
@@ -371,14 +374,16 @@ pub fn multipart_input(
 /// Property: the multipart parser gives the same events (and the same
 /// error, at the same offset) fed whole, split at fuzzer-chosen points,
 /// one byte at a time, and with backpressure (MP-P-08), under any mix of
-/// the eight lenient flags; held-back data stays within the delimiter
+/// the twelve lenient flags; held-back data stays within the delimiter
 /// length; errors poison the parser; and a body the strict profile accepts
 /// reads the same with every option that only changes rejections turned
 /// on (MP-R-02): `allow_preamble`, `allow_obs_fold`,
 /// `allow_missing_disposition`, `allow_any_disposition_type`,
-/// `allow_junk_after_close`, `allow_utf8_header_names` (not `allow_lf`,
-/// which changes the reading of some valid bodies, nor
-/// `allow_quoted_pairs`, which changes a value's reading).
+/// `allow_junk_after_close`, `allow_utf8_header_names`,
+/// `allow_near_delimiters`, `allow_8bit_parameter_names` (not `allow_lf`
+/// or `allow_cr`, which change the reading of some valid bodies, nor
+/// `allow_quoted_pairs` or `allow_rfc2231_continuations`, which change a
+/// value's reading).
 pub fn multipart_chunked(data: &[u8]) {
     let mut b = Bytes(data);
     let (Some(flags), Some(nsplits), Some(ctlen)) = (b.u8(), b.u8(), b.u8()) else {
@@ -392,6 +397,7 @@ pub fn multipart_chunked(data: &[u8]) {
     opts.allow_preamble = flags & 1 != 0;
     opts.allow_lf = flags & 2 != 0;
     opts.allow_obs_fold = flags & 4 != 0;
+    opts.allow_cr = flags & 128 != 0;
     if flags & 64 != 0 {
         let Some(more) = b.u8() else { return };
         opts.allow_quoted_pairs = more & 1 != 0;
@@ -399,6 +405,9 @@ pub fn multipart_chunked(data: &[u8]) {
         opts.allow_any_disposition_type = more & 4 != 0;
         opts.allow_junk_after_close = more & 8 != 0;
         opts.allow_utf8_header_names = more & 16 != 0;
+        opts.allow_near_delimiters = more & 32 != 0;
+        opts.allow_8bit_parameter_names = more & 64 != 0;
+        opts.allow_rfc2231_continuations = more & 128 != 0;
     }
     if flags & 8 != 0 {
         let Some(l) = b.take(4) else { return };
@@ -445,7 +454,9 @@ pub fn multipart_chunked(data: &[u8]) {
     lenient.allow_any_disposition_type = true;
     lenient.allow_junk_after_close = true;
     lenient.allow_utf8_header_names = true;
-    if accepted && !opts.allow_lf && lenient != opts {
+    lenient.allow_near_delimiters = true;
+    lenient.allow_8bit_parameter_names = true;
+    if accepted && !opts.allow_lf && !opts.allow_cr && lenient != opts {
         let l = run_multipart(&content_type, &lenient, body, Delivery::Cuts(&cuts));
         assert_eq!(
             whole, l,

@@ -109,11 +109,15 @@ fn multipart_seeds() -> Vec<MpSeed> {
             | u8::from(opt("allow_missing_disposition")) << 1
             | u8::from(opt("allow_any_disposition_type")) << 2
             | u8::from(opt("allow_junk_after_close")) << 3
-            | u8::from(opt("allow_utf8_header_names")) << 4;
+            | u8::from(opt("allow_utf8_header_names")) << 4
+            | u8::from(opt("allow_near_delimiters")) << 5
+            | u8::from(opt("allow_8bit_parameter_names")) << 6
+            | u8::from(opt("allow_rfc2231_continuations")) << 7;
         let flags = u8::from(opt("allow_preamble"))
             | u8::from(opt("allow_lf")) << 1
             | u8::from(opt("allow_obs_fold")) << 2
-            | u8::from(more != 0) << 6;
+            | u8::from(more != 0) << 6
+            | u8::from(opt("allow_cr")) << 7;
         let boundary = formwire::multipart::boundary_from_content_type(&ct).unwrap_or_default();
         // The parser takes the header as a string; non-Latin-1 code points would not survive a byte length prefix.
         out.push(MpSeed {
@@ -284,6 +288,9 @@ fn multipart_dict(boundary: &[u8]) -> Vec<Vec<u8>> {
         b"Content-Disposition: form-field; name=a\r\n",
         b"F\xc3\xb8\xc3\xb8: 1\r\n",
         b"--junk",
+        b"; filename*0*=utf-8''a%20; filename*1=b",
+        b";\xa0filename=x",
+        b"\r\r",
     ]
     .iter()
     .map(|t| t.to_vec())
@@ -294,6 +301,9 @@ fn multipart_dict(boundary: &[u8]) -> Vec<Vec<u8>> {
         &[b"\r\n--", b, b"\r\n"],
         &[b"\n--", b, b"\n"],
         &[b"--", b],
+        &[b"\r--", b, b"\r"],
+        &[b"\r\n--", b, b"-x"],
+        &[b"\r\n--", b, b"\rx"],
     ] {
         d.push(t.concat());
     }
@@ -328,13 +338,14 @@ fn multipart_chunked_seeded() {
         let mut flags = s.flags;
         let mut more = s.more;
         if m.below(4) == 0 {
-            flags ^= 1 << m.below(3);
+            // allow_preamble, allow_lf, allow_obs_fold or allow_cr.
+            flags ^= 1 << [0, 1, 2, 7][m.below(4)];
         }
         // The lenient flags of the `more` byte (MP-R-02): flipped one at a
         // time, or all drawn at random.
         match m.below(8) {
-            0 => more ^= 1 << m.below(5),
-            1 => more = m.rng.next() as u8 & 31,
+            0 => more ^= 1 << m.below(8),
+            1 => more = m.rng.next() as u8,
             _ => {}
         }
         if more != 0 {
