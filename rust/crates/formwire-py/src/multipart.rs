@@ -697,20 +697,26 @@ pub fn boundary_from_content_type<'py>(
 
 /// Reads a Content-Disposition value with the parser's own grammar (MP-H-07..10, the core's
 /// `ContentDisposition::parse_with`): `(name, filename, name_star, filename_star)` as raw bytes, or
-/// `None` when it is not valid. `allow_quoted_pairs` and `allow_any_disposition_type` as the parser
-/// options of those names.
+/// `None` when it is not valid. `allow_quoted_pairs`, `allow_any_disposition_type`,
+/// `allow_8bit_parameter_names` and `allow_rfc2231_continuations` as the parser options of those
+/// names.
 #[pyfunction]
-#[pyo3(signature = (value, *, allow_quoted_pairs=false, allow_any_disposition_type=false))]
+#[pyo3(signature = (value, *, allow_quoted_pairs=false, allow_any_disposition_type=false,
+                    allow_8bit_parameter_names=false, allow_rfc2231_continuations=false))]
 pub fn parse_disposition<'py>(
     py: Python<'py>,
     value: &Bound<'py, PyAny>,
     allow_quoted_pairs: bool,
     allow_any_disposition_type: bool,
+    allow_8bit_parameter_names: bool,
+    allow_rfc2231_continuations: bool,
 ) -> PyResult<Option<Bound<'py, PyTuple>>> {
     let v = util::text_or_bytes(value)?;
     let mut o = Options::default();
     o.allow_quoted_pairs = allow_quoted_pairs;
     o.allow_any_disposition_type = allow_any_disposition_type;
+    o.allow_8bit_parameter_names = allow_8bit_parameter_names;
+    o.allow_rfc2231_continuations = allow_rfc2231_continuations;
     let Some(d) = formwire::multipart::ContentDisposition::parse_with(v.as_bytes(), &o) else {
         return Ok(None);
     };
