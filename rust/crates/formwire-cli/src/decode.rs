@@ -31,7 +31,7 @@ Options:
                         boundary is taken from its first line `--BOUNDARY`.
   --json                print {\"parts\":[{\"name\",\"filename\",\"content_type\",\"headers\",\"size\",\"sha256\"}]}
                         (urlencoded: {\"pairs\":[[name,value],...]}); errors as {\"error\":{...}} on stderr
-  --lenient             all eight lenient options below
+  --lenient             all twelve lenient options below
   --allow-preamble      skip bytes before the first delimiter (RFC 2046 preamble)
   --allow-lf            accept bare LF line ends
   --allow-obs-fold      accept obs-fold continuation lines in part headers
@@ -45,6 +45,13 @@ Options:
                         ignore every byte after the close delimiter `--BOUNDARY--`
   --allow-utf8-header-names
                         accept bytes 80-FF in part header names
+  --allow-cr            accept bare CR line ends; a body also ends at CR--BOUNDARY
+  --allow-near-delimiters
+                        read `--BOUNDARY-x` and `--BOUNDARY` CR x inside a body as body data
+  --allow-8bit-parameter-names
+                        ignore a Content-Disposition parameter whose name holds bytes 80-FF
+  --allow-rfc2231-continuations
+                        without filename, join filename*0, filename*1*, ... into the filename
   --limit NAME=VALUE    set a limit (names and defaults below). VALUE: an integer, optionally with
                         K/M/G/T, or `none` (off).
   --extract DIR         write file parts into DIR (which must not exist or be empty) under safe names,
@@ -122,6 +129,16 @@ fn parse_args(argv: Vec<OsString>) -> Result<Config, UsageError> {
                 }
                 "--allow-utf8-header-names" | "--allow_utf8_header_names" => {
                     c.mp.allow_utf8_header_names = true
+                }
+                "--allow-cr" | "--allow_cr" => c.mp.allow_cr = true,
+                "--allow-near-delimiters" | "--allow_near_delimiters" => {
+                    c.mp.allow_near_delimiters = true
+                }
+                "--allow-8bit-parameter-names" | "--allow_8bit_parameter_names" => {
+                    c.mp.allow_8bit_parameter_names = true
+                }
+                "--allow-rfc2231-continuations" | "--allow_rfc2231_continuations" => {
+                    c.mp.allow_rfc2231_continuations = true
                 }
                 "--limit" => {
                     let v = a.value_str()?;
@@ -271,15 +288,34 @@ pub struct Sniffed {
 /// optional padding and CRLF, MP-P-01/03), for bodies given without a
 /// Content-Type. With `allow_preamble` the first line that starts with
 /// `--` is taken. `eof` says `head` is the whole input; otherwise the line
-/// must be complete in `head` (`None` asks for more).
+/// must be complete in `head` (`None` asks for more). With `allow_cr` a
+/// bare CR ends a line too (MP-P-03).
 ///
 /// The decision never depends on how much of the body `head` holds beyond
 /// that line, so it does not depend on how the input arrives.
-pub fn sniff_boundary(head: &[u8], allow_preamble: bool, eof: bool) -> Option<Sniffed> {
+pub fn sniff_boundary(
+    head: &[u8],
+    allow_preamble: bool,
+    allow_cr: bool,
+    eof: bool,
+) -> Option<Sniffed> {
     let mut at = 0;
     loop {
         let rest = &head[at..];
-        let lf = memchr_lf(rest);
+        // The index of the line's last byte: its LF, or its bare CR.
+        let lf = match memchr_lf(rest) {
+            lf if !allow_cr => lf,
+            lf => match rest.iter().position(|&b| b == b'\r') {
+                Some(cr) if lf.is_none_or(|lf| cr + 1 < lf) => {
+                    if cr + 1 == rest.len() && !eof {
+                        // CRLF or a bare CR: the next byte says.
+                        return None;
+                    }
+                    Some(cr)
+                }
+                _ => lf,
+            },
+        };
         if lf.is_none() && !eof {
             return None;
         }
@@ -383,7 +419,9 @@ pub fn run(argv: Vec<OsString>) -> Result<(), Failure> {
                     break;
                 }
             }
-            let Some(sniffed) = sniff_boundary(&buf[..filled], cfg.mp.allow_preamble, eof) else {
+            let Some(sniffed) =
+                sniff_boundary(&buf[..filled], cfg.mp.allow_preamble, cfg.mp.allow_cr, eof)
+            else {
                 if !cfg.mp.allow_preamble && filled >= limit && buf[..filled].starts_with(b"--") {
                     return Err(Failure::InputHint(
                         Error::new(ErrorCode::MpLimitBoundary, 0),
@@ -719,7 +757,8 @@ mod tests {
     use super::*;
 
     fn sniff(h: &str, pre: bool, eof: bool) -> Option<String> {
-        sniff_boundary(h.as_bytes(), pre, eof).map(|s| String::from_utf8(s.boundary).unwrap())
+        sniff_boundary(h.as_bytes(), pre, false, eof)
+            .map(|s| String::from_utf8(s.boundary).unwrap())
     }
 
     #[test]
@@ -740,8 +779,32 @@ mod tests {
             Some("abc")
         );
         assert_eq!(sniff("preamble\r\n--abc\r\n", false, true), None);
-        let s = sniff_boundary(b"pre\r\n--abc\r\nrest", true, false).unwrap();
+        let s = sniff_boundary(b"pre\r\n--abc\r\nrest", true, false, false).unwrap();
         assert_eq!((s.close_reading, s.line_end), (false, 12));
+    }
+
+    #[test]
+    fn sniffs_a_bare_cr_line_end_with_allow_cr() {
+        let cr = |h: &str, pre: bool, eof: bool| {
+            sniff_boundary(h.as_bytes(), pre, true, eof)
+                .map(|s| (String::from_utf8(s.boundary).unwrap(), s.line_end))
+        };
+        assert_eq!(cr("--abc\rContent-", false, false), Some(("abc".into(), 6)));
+        assert_eq!(
+            cr("--abc\r\nContent-", false, false),
+            Some(("abc".into(), 7))
+        );
+        assert_eq!(cr("--abc \rx", false, false), Some(("abc".into(), 7)));
+        // A CR at the end of `head`: CRLF or a bare CR, the next byte says.
+        assert_eq!(cr("--abc\r", false, false), None);
+        assert_eq!(cr("--abc\r", false, true), Some(("abc".into(), 6)));
+        assert_eq!(cr("pre\r--abc\rx", true, false), Some(("abc".into(), 10)));
+        assert_eq!(cr("pre\r--abc\rx", false, true), None);
+        // Without allow_cr a bare CR is part of the line.
+        assert_eq!(
+            sniff("--abc\rx\r\n", false, true).as_deref(),
+            Some("abc\rx")
+        );
     }
 
     #[test]
@@ -754,19 +817,19 @@ mod tests {
             "--abc--\r\nx\r\n--abc--\r\n",
             "--abc--\r\nContent-",
         ] {
-            let s = sniff_boundary(head.as_bytes(), false, true).unwrap();
+            let s = sniff_boundary(head.as_bytes(), false, false, true).unwrap();
             assert_eq!(
                 (s.boundary.as_slice(), s.close_reading, s.line_end),
                 (&b"abc--"[..], true, 9),
                 "{head:?}"
             );
         }
-        let s = sniff_boundary(b"----\r\n", false, true).unwrap();
+        let s = sniff_boundary(b"----\r\n", false, false, true).unwrap();
         assert_eq!(
             (s.boundary.as_slice(), s.close_reading),
             (&b"--"[..], false)
         );
-        let s = sniff_boundary(b"--abc-- \t", false, true).unwrap();
+        let s = sniff_boundary(b"--abc-- \t", false, false, true).unwrap();
         assert_eq!(
             (s.boundary.as_slice(), s.close_reading, s.line_end),
             (&b"abc--"[..], true, 9)

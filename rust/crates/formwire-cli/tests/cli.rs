@@ -684,6 +684,63 @@ fn lenient_options_of_issues_16_and_17() {
 }
 
 #[test]
+fn lenient_options_of_issue_17() {
+    // CR line ends (werkzeug), a lookalike `--B-x` in a body, a parameter
+    // name with a byte A0 (python-multipart), RFC 2231 continuations.
+    let body = b"--B\rContent-Disposition: form-data; name=\"a\";\xa0x=1; filename*0*=utf-8''a%20; filename*1=b.txt\r\r1\r\n--B-x\r--B--";
+    let all = [
+        "--allow-cr",
+        "--allow-8bit-parameter-names",
+        "--allow-near-delimiters",
+        "--allow-rfc2231-continuations",
+    ];
+    // Each flag alone moves the error on (the last one changes the reading).
+    for (n, want) in [
+        (0, "MP_DELIMITER"),
+        (1, "MP_DISPOSITION"),
+        (2, "MP_DELIMITER"),
+    ] {
+        let mut args = vec!["decode", "--json"];
+        args.extend_from_slice(&all[..n]);
+        args.extend_from_slice(&["--content-type", CT, "-"]);
+        let o = run(&args, body);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains(want), "{args:?}: {}", stderr(&o));
+    }
+    let mut args = vec!["decode", "--json"];
+    args.extend_from_slice(&all[..3]);
+    args.extend_from_slice(&["--content-type", CT, "-"]);
+    let o = run(&args, body);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["parts"][0]["filename"], Value::Null);
+    for flags in [
+        &all[..],
+        &["--lenient"][..],
+        &[
+            "--allow_cr",
+            "--allow_near_delimiters",
+            "--allow_8bit_parameter_names",
+            "--allow_rfc2231_continuations",
+        ][..],
+    ] {
+        // Without --content-type too: the boundary line ends at its bare CR.
+        for ct in [&["--content-type", CT][..], &[]] {
+            let mut args = vec!["decode", "--json"];
+            args.extend_from_slice(flags);
+            args.extend_from_slice(ct);
+            args.push("-");
+            let o = run(&args, body);
+            assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+            let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+            assert_eq!(v["parts"][0]["name"], "a", "{args:?}");
+            assert_eq!(v["parts"][0]["filename"], "a b.txt", "{args:?}");
+            assert_eq!(v["parts"][0]["size"], b"1\r\n--B-x".len(), "{args:?}");
+        }
+    }
+}
+
+#[test]
 fn extract_writes_safe_names_only_inside_the_directory() {
     let t = Tmp::new("ex");
     let body = form(&[

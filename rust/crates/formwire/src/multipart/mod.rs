@@ -27,7 +27,9 @@
 //! only by the named flags of [`Options`] (MP-R-02, all off): `allow_preamble`,
 //! `allow_lf`, `allow_obs_fold`, `allow_quoted_pairs`,
 //! `allow_missing_disposition`, `allow_any_disposition_type`,
-//! `allow_junk_after_close`, `allow_utf8_header_names`, freely combined. With
+//! `allow_junk_after_close`, `allow_utf8_header_names`, `allow_cr`,
+//! `allow_near_delimiters`, `allow_8bit_parameter_names`,
+//! `allow_rfc2231_continuations`, freely combined. With
 //! `allow_missing_disposition` a part may have no name ([`Part::has_name`]):
 //! events and part readers deliver it, [`FormData`] and `spool` skip it
 //! (MP-F-05), every limit counts it as a field.
