@@ -133,6 +133,8 @@ public final class MultipartParser {
     private boolean heldVirtual = true;
     /** The length of the needle the last search found (with allow_cr two lengths are possible). */
     private int matchLen;
+    /** allow_cr or allow_near_delimiters: the body search of {@link #scanLenient}. */
+    private final boolean lenientScan;
     /** The state after PART_END: AFTER_BOUNDARY, or DASH / LINE_CR when a held lookalike check read that byte. */
     private int afterDelim = AFTER_BOUNDARY;
     private long parts;
@@ -215,6 +217,7 @@ public final class MultipartParser {
         } else {
             delimDash = delimCr = crDelimDash = null;
         }
+        lenientScan = opts.allowCr || opts.allowNearDelimiters;
         nameChars = opts.allowUtf8HeaderNames ? Ascii.NAME_UTF8 : Ascii.TOKEN;
     }
 
@@ -649,6 +652,65 @@ public final class MultipartParser {
 
     /** Scans a body (or, in state START, the bytes before the first delimiter). */
     private int scan() {
+        if (lenientScan) {
+            return scanLenient();
+        }
+        boolean inBody = state == BODY;
+        if (held > 0) {
+            // Continue a delimiter match begun in an earlier chunk; it can only begin at the held bytes' first byte.
+            int patLen = delim.length - heldBase;
+            while (held < patLen) {
+                if (pos == end) {
+                    return R_NONE;
+                }
+                if (arr[pos] != delim[heldBase + held]) {
+                    return heldMismatch(pos);
+                }
+                held++;
+                pos++;
+            }
+            if (pos == end) {
+                return R_NONE;
+            }
+            if (!follower(arr[pos])) {
+                return heldMismatch(pos);
+            }
+            held = 0;
+            heldVirtual = false;
+            delimiterFound();
+            return R_NONE;
+        }
+        boolean lfMode = opts.allowLf;
+        int start = pos;
+        int from = start;
+        int m;
+        while ((m = findDelimiter(from, end)) >= 0) {
+            // With allow_lf a CR before `LF--B` belongs to the delimiter (MP-P-06).
+            int d = lfMode && m > start && arr[m - 1] == CR ? m - 1 : m;
+            int after = m + needleLen;
+            if (after == end) {
+                // The byte that decides MP-P-04 is in the next chunk.
+                hold(d, end);
+                pos = end;
+                return bodyData(inBody, start, d);
+            }
+            if (follower(arr[after])) {
+                pos = after;
+                delimiterFound();
+                return bodyData(inBody, start, d);
+            }
+            from = m + 1; // MP-P-04: `CRLF--BX` is body data
+        }
+        int h = tailStart(start, end);
+        if (h < end) {
+            hold(h, end);
+        }
+        pos = end;
+        return bodyData(inBody, start, h);
+    }
+
+    /** {@link #scan} with allow_cr or allow_near_delimiters: two needle lengths, and lookalikes (MP-P-03). */
+    private int scanLenient() {
         boolean inBody = state == BODY;
         if (held > 0) {
             return scanHeld(inBody);
