@@ -26,14 +26,16 @@ public final class FormwireCodecs {
      * {@code allowMissingDisposition} (Spring delivers parts without Content-Disposition, RFC 2046 bodies: a part
      * whose {@code name()} throws {@link IllegalStateException}, as Spring's), {@code allowUtf8HeaderNames} (Spring
      * decodes header lines as UTF-8 and takes any name before the colon), {@code allowJunkAfterClose} (Spring stops
-     * reading at {@code --B--}) and {@code allowAnyDispositionType} (Spring never checks the disposition type). The
+     * reading at {@code --B--}), {@code allowAnyDispositionType} (Spring never checks the disposition type) and
+     * {@code allow8bitParameterNames} (Spring's {@code ContentDisposition.parse} takes any attribute name before
+     * {@code =} and ignores the ones it does not know, such as {@code <A0>filename}). The
      * limits are those of {@code options}. The readers' and {@link dev.formwire.spring.webflux.boot.FormwireCodecCustomizer}'s
      * no-argument constructors use {@code springCompatible(new MultipartOptions())}; the constructors that take
      * options use them as given ({@code new MultipartOptions()} is formwire's strict profile).
      */
     public static MultipartOptions springCompatible(MultipartOptions options) {
         return options.clone().allowPreamble(true).allowMissingDisposition(true).allowUtf8HeaderNames(true)
-                .allowJunkAfterClose(true).allowAnyDispositionType(true);
+                .allowJunkAfterClose(true).allowAnyDispositionType(true).allow8bitParameterNames(true);
     }
 
     /**

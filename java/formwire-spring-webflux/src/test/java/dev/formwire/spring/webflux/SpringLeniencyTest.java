@@ -51,11 +51,33 @@ class SpringLeniencyTest {
             + "Content-Type: application/octet-stream\r\n\r\nfile bytes\r\n"
             + "--simple-boundary--junk").getBytes(StandardCharsets.UTF_8);
 
+    /**
+     * python-multipart's {@code non_ascii_whitespace_before_filename}: a byte A0 / 85 before {@code filename} makes a
+     * parameter Spring's {@code ContentDisposition.parse} does not know (it takes any attribute before {@code =}),
+     * so both parts are fields; formwire reads it so with {@code allow8bitParameterNames} (MP-H-07).
+     */
+    static final byte[] EIGHT_BIT_PARAMS = concat("--simple-boundary\r\nContent-Disposition: form-data; name=\"a\";",
+            new byte[] {(byte) 0xA0}, "filename=\"a.txt\"\r\n\r\nfirst\r\n--simple-boundary\r\n"
+            + "Content-Disposition: form-data; name=\"b\";", new byte[] {(byte) 0x85},
+            "filename=\"b.txt\"\r\n\r\nsecond\r\n--simple-boundary--\r\n");
+
+    static byte[] concat(Object... pieces) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (Object p : pieces) {
+            out.writeBytes(p instanceof String s ? s.getBytes(StandardCharsets.ISO_8859_1) : (byte[]) p);
+        }
+        return out.toByteArray();
+    }
+
     static MockServerHttpRequest request() {
+        return request(BODY);
+    }
+
+    static MockServerHttpRequest request(byte[] body) {
         List<DataBuffer> chunks = new ArrayList<>();
-        for (int at = 0; at < BODY.length; at += 7) {
+        for (int at = 0; at < body.length; at += 7) {
             chunks.add(DefaultDataBufferFactory.sharedInstance.wrap(
-                    java.util.Arrays.copyOfRange(BODY, at, Math.min(BODY.length, at + 7))));
+                    java.util.Arrays.copyOfRange(body, at, Math.min(body.length, at + 7))));
         }
         return MockServerHttpRequest.post("/")
                 .header(HttpHeaders.CONTENT_TYPE, "multipart/form-data; boundary=" + BOUNDARY)
@@ -85,8 +107,12 @@ class SpringLeniencyTest {
     }
 
     static List<String> parts(HttpMessageReader<Part> reader) {
+        return parts(reader, BODY);
+    }
+
+    static List<String> parts(HttpMessageReader<Part> reader, byte[] body) {
         List<String> out = new ArrayList<>();
-        for (Part p : reader.read(ResolvableType.forClass(Part.class), request(), Map.of()).collectList().block()) {
+        for (Part p : reader.read(ResolvableType.forClass(Part.class), request(body), Map.of()).collectList().block()) {
             String kind = p instanceof FilePart ? "file " + ((FilePart) p).filename()
                     : p instanceof FormFieldPart ? "field " + ((FormFieldPart) p).value() : "part";
             String content = DataBufferUtils.join(p.content()).map(SpringLeniencyTest::text).block();
@@ -97,9 +123,13 @@ class SpringLeniencyTest {
 
     /** One line per part: its events' kind, name, headers and joined content (how a file is sliced differs). */
     static List<String> events(HttpMessageReader<PartEvent> reader) {
+        return events(reader, BODY);
+    }
+
+    static List<String> events(HttpMessageReader<PartEvent> reader, byte[] body) {
         List<String> out = new ArrayList<>();
         StringBuilder content = new StringBuilder();
-        for (PartEvent e : reader.read(ResolvableType.forClass(PartEvent.class), request(), Map.of()).collectList()
+        for (PartEvent e : reader.read(ResolvableType.forClass(PartEvent.class), request(body), Map.of()).collectList()
                 .block()) {
             content.append(text(e.content()));
             if (e.isLast()) {
@@ -133,6 +163,20 @@ class SpringLeniencyTest {
         assertEquals(4, formwire.size());
     }
 
+    @Test
+    void eightBitParameterNamesAsSpringsReaderReadsThem() {
+        List<String> spring = parts(new DefaultPartHttpMessageReader(), EIGHT_BIT_PARAMS);
+        assertEquals(spring, parts(new FormwirePartHttpMessageReader(), EIGHT_BIT_PARAMS));
+        assertEquals(2, spring.size());
+        assertTrue(spring.get(0).startsWith("field first | name a |"), spring.get(0));
+        assertTrue(spring.get(1).startsWith("field second | name b |"), spring.get(1));
+        assertEquals(events(new PartEventHttpMessageReader(), EIGHT_BIT_PARAMS),
+                events(new FormwirePartEventHttpMessageReader(), EIGHT_BIT_PARAMS));
+        Throwable t = assertThrows(FormwireDecodingException.class,
+                () -> parts(new FormwirePartHttpMessageReader(new MultipartOptions()), EIGHT_BIT_PARAMS));
+        assertEquals(ErrorCode.MP_DISPOSITION, ((FormwireException) t.getCause()).code());
+    }
+
     /** Spring's MultipartHttpMessageReader names every part (collectMultimap(Part::name)): both readers fail alike. */
     @Test
     void multipartDataFailsOnANamelessPartAsWithSpringsReader() {
@@ -159,7 +203,9 @@ class SpringLeniencyTest {
         MultipartOptions limits = new MultipartOptions().maxParts(2);
         MultipartOptions spring = FormwireCodecs.springCompatible(limits);
         assertTrue(spring.allowPreamble() && spring.allowMissingDisposition() && spring.allowUtf8HeaderNames()
-                && spring.allowJunkAfterClose() && spring.allowAnyDispositionType());
+                && spring.allowJunkAfterClose() && spring.allowAnyDispositionType() && spring.allow8bitParameterNames());
+        // Spring's reader reads CR-only lines, CRLF--B-x lookalikes and RFC 2231 continuations otherwise.
+        assertTrue(!spring.allowCr() && !spring.allowNearDelimiters() && !spring.allowRfc2231Continuations());
         assertEquals(2, spring.maxParts());
         assertTrue(!limits.allowPreamble(), "springCompatible copies");
         t = assertThrows(FormwirePartCountException.class, () -> parts(new FormwirePartHttpMessageReader(spring)));
