@@ -54,11 +54,14 @@ func vectorSeeds(t testing.TB) (bodies [][]byte, cts []string, flags []uint16) {
 // flagNames are the lenient flags in the order of fuzzOptions' bits (bit 4
 // is the small limits).
 var flagNames = [...]string{"allow_preamble", "allow_lf", "allow_obs_fold", "allow_quoted_pairs", "",
-	"allow_missing_disposition", "allow_any_disposition_type", "allow_junk_after_close", "allow_utf8_header_names"}
+	"allow_missing_disposition", "allow_any_disposition_type", "allow_junk_after_close", "allow_utf8_header_names",
+	"allow_cr", "allow_near_delimiters", "allow_8bit_parameter_names", "allow_rfc2231_continuations"}
 
 // newFlags are the bits of the options that only turn errors into parts
 // (MP-R-02): a body accepted without them reads the same with them.
-const newFlags = 1<<5 | 1<<6 | 1<<7 | 1<<8
+// allow_cr and allow_rfc2231_continuations change how valid bodies read, so
+// they are not among them.
+const newFlags = 1<<5 | 1<<6 | 1<<7 | 1<<8 | 1<<10 | 1<<11
 
 // fuzzOptions turns bits into lenient flags and small limits, so the
 // fuzzer reaches every option and limit path.
@@ -80,8 +83,8 @@ func fuzzOptions(flags uint16) *Options {
 // offset, and every part's headers) is the same whole, at two fuzzer-chosen
 // cuts and (for short inputs) byte by byte (MP-P-08). A body that parses
 // without allow_missing_disposition, allow_any_disposition_type,
-// allow_junk_after_close and allow_utf8_header_names parses the same with
-// them.
+// allow_junk_after_close, allow_utf8_header_names, allow_near_delimiters and
+// allow_8bit_parameter_names parses the same with them.
 func FuzzParser(f *testing.F) {
 	bodies, cts, flags := vectorSeeds(f)
 	for i, b := range bodies {

@@ -2,6 +2,7 @@ package multipart
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 
 	"github.com/formwire/formwire/go/internal/mime"
@@ -11,7 +12,9 @@ import (
 // parseDisposition reads the Content-Disposition value hbuf[vs:ve] into
 // p.disp (MP-H-07..09): the literal reading of quoted-strings first, the
 // quoted-pair reading when that fails; AllowQuotedPairs reverses the order.
-// With AllowAnyDispositionType the type may be any token.
+// With AllowAnyDispositionType the type may be any token; with
+// Allow8bitParameterNames a parameter name may hold bytes 80-FF; with
+// AllowRfc2231Continuations a filename may be joined from filename*N.
 func (p *Parser) parseDisposition(vs, ve int) bool {
 	if p.browserForm(vs, ve) {
 		return true
@@ -81,6 +84,7 @@ func tokenEnd(v []byte, i int) int {
 // quoted-pair values are appended to hbuf (spans index it).
 func (p *Parser) parseDispositionAs(vs, ve int, pairs bool) bool {
 	d := disposition{}
+	p.segs = p.segs[:0]
 	v := p.hbuf[vs:ve:ve]
 	t := tokenEnd(v, 0)
 	if p.opts.AllowAnyDispositionType {
@@ -109,6 +113,13 @@ func (p *Parser) parseDispositionAs(vs, ve int, pairs bool) bool {
 		}
 		pn := i
 		i = tokenEnd(v, i)
+		// MP-H-07: with Allow8bitParameterNames a name is 1*(tchar / 80-FF),
+		// and such a parameter is read, then ignored.
+		eight := false
+		for p.opts.Allow8bitParameterNames && i < len(v) && v[i] >= 0x80 {
+			eight = true
+			i = tokenEnd(v, i+1)
+		}
 		if i == pn {
 			return false
 		}
@@ -168,6 +179,7 @@ func (p *Parser) parseDispositionAs(vs, ve int, pairs bool) bool {
 		}
 		// MP-H-08, MP-H-09: case-insensitive names, no repeats.
 		switch {
+		case eight:
 		case asciiEq(pname, "name"):
 			if hasName {
 				return false
@@ -189,13 +201,149 @@ func (p *Parser) parseDispositionAs(vs, ve int, pairs bool) bool {
 				return false
 			}
 			d.hasFStar, d.filenameStar = true, val
+		default:
+			if p.opts.AllowRfc2231Continuations {
+				if n, ext, ok := continuation(pname); ok {
+					p.segs = append(p.segs, contSeg{n: n, val: val, ext: ext})
+				}
+			}
 		}
 	}
 	if !hasName {
 		return false
 	}
+	// MP-H-09: a present filename wins and the continuations are ignored.
+	if len(p.segs) > 0 && !d.hasFilename && !p.joinContinuations(&d) {
+		return false
+	}
 	p.disp = d
 	return true
+}
+
+// contSeg is one RFC 2231 continuation filename*N (ext: filename*N*): the
+// digits of N and the value read (MP-H-09).
+type contSeg struct {
+	n   []byte
+	val span
+	ext bool
+}
+
+// continuation reports whether a parameter name is filename*N or
+// filename*N* (N decimal without leading zeros), and returns N's digits.
+func continuation(pname []byte) (n []byte, ext bool, ok bool) {
+	const pre = "filename*"
+	if len(pname) <= len(pre) || !asciiEq(pname[:len(pre)], pre) {
+		return nil, false, false
+	}
+	n = pname[len(pre):]
+	if n[len(n)-1] == '*' {
+		ext, n = true, n[:len(n)-1]
+	}
+	if len(n) == 0 || (n[0] == '0' && len(n) > 1) {
+		return nil, false, false
+	}
+	for _, c := range n {
+		if c < '0' || c > '9' {
+			return nil, false, false
+		}
+	}
+	return n, ext, true
+}
+
+// joinContinuations: MP-H-09 with AllowRfc2231Continuations and no filename.
+// The segments filename*0, filename*1, ... up to the first missing N are
+// joined at the end of hbuf into d's filename; false (MP_DISPOSITION) for
+// two segments with one N or a filename*0* without charset'language'.
+func (p *Parser) joinContinuations(d *disposition) bool {
+	segs := p.segs
+	// Without leading zeros, (length, digits) orders N numerically; sorting
+	// keeps the duplicate check O(k log k) however many segments there are.
+	slices.SortFunc(segs, func(a, b contSeg) int {
+		if len(a.n) != len(b.n) {
+			return len(a.n) - len(b.n)
+		}
+		return bytes.Compare(a.n, b.n)
+	})
+	for i := 1; i < len(segs); i++ {
+		if bytes.Equal(segs[i-1].n, segs[i].n) {
+			return false
+		}
+	}
+	run := 0
+	for run < len(segs) && isNumber(segs[run].n, run) {
+		run++
+	}
+	if run == 0 {
+		return true // no filename*0: no filename
+	}
+	a := len(p.hbuf)
+	for i, s := range segs[:run] {
+		v := p.hbuf[s.val.a:s.val.b:s.val.b]
+		if !s.ext {
+			p.hbuf = append(p.hbuf, v...)
+			continue
+		}
+		if i == 0 {
+			// RFC 2231 charset'language' goes first; the charset is not
+			// used, MP-H-10 reads every filename as UTF-8.
+			q1 := bytes.IndexByte(v, '\'')
+			if q1 < 0 {
+				return false
+			}
+			q2 := bytes.IndexByte(v[q1+1:], '\'')
+			if q2 < 0 {
+				return false
+			}
+			v = v[q1+q2+2:]
+		}
+		p.hbuf = percentDecode(p.hbuf, v)
+	}
+	d.hasFilename, d.filename = true, span{a, len(p.hbuf)}
+	return true
+}
+
+// isNumber reports whether digits (no leading zeros) spell n.
+func isNumber(digits []byte, n int) bool {
+	var buf [20]byte
+	i := len(buf)
+	for {
+		i--
+		buf[i] = byte('0' + n%10)
+		if n /= 10; n == 0 {
+			break
+		}
+	}
+	return bytes.Equal(digits, buf[i:])
+}
+
+// percentDecode appends v to dst with `%` and two hex digits as that byte;
+// any other `%` stays as it is (MP-H-09).
+func percentDecode(dst, v []byte) []byte {
+	for i := 0; i < len(v); i++ {
+		if v[i] == '%' && i+2 < len(v) {
+			if h, ok := unhex(v[i+1]); ok {
+				if l, ok := unhex(v[i+2]); ok {
+					dst = append(dst, h<<4|l)
+					i += 2
+					continue
+				}
+			}
+		}
+		dst = append(dst, v[i])
+	}
+	return dst
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0', true
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10, true
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
 }
 
 func asciiEq(b []byte, lowerName string) bool {

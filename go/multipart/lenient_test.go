@@ -358,3 +358,105 @@ func TestMissingDispositionReader(t *testing.T) {
 		t.Fatal(form, err)
 	}
 }
+
+// MP-H-07: with Allow8bitParameterNames a parameter name may hold bytes
+// 80-FF; such a parameter is none of name, filename, name*, filename* and is
+// ignored, its value still read as a token or quoted-string.
+func TestEightBitParameterNames(t *testing.T) {
+	cases := []struct{ value, want string }{
+		{"form-data; name=\"a\";\xa0filename=\"a.txt\"", `["a" file=false "" `},
+		{"form-data; name=\"a\"; f\xc3\xa9=x; filename=\"f.txt\"", `["a" file=true "f.txt" `},
+		{"form-data; name=\"a\"; name\xff=\"b\"", `["a" file=false "" `},
+		{"form-data; name=a; \x80\x81=\"q\\\"\"", `["a" file=false "" `},
+		{"form-data; \xa0name=\"a\"", "ERR MP_DISPOSITION@5"},
+		{"form-data; name=\"a\"; \xa0x=\"unterminated", "ERR MP_DISPOSITION@5"},
+		{"form-data; name=\"a\"; \xa0x", "ERR MP_DISPOSITION@5"},
+		{"form-data; name=\"a\"; f@o=1", "ERR MP_DISPOSITION@5"},
+		{"form-data\xa0; name=\"a\"", "ERR MP_DISPOSITION@5"},
+		{"form-data; name=\"a\"; filename\xa0*0=x", `["a" file=false "" `},
+	}
+	for _, c := range cases {
+		b := []byte("--b\r\nContent-Disposition: " + c.value + "\r\n\r\nv\r\n--b--")
+		for _, lenient := range []bool{true, false} {
+			o := DefaultOptions()
+			o.Allow8bitParameterNames, o.AllowRfc2231Continuations = lenient, lenient
+			got := checkAllSplits(t, ct, &o, b)
+			want := "ERR MP_DISPOSITION@5"
+			if lenient {
+				want = c.want
+			}
+			if !strings.HasPrefix(got, want) {
+				t.Errorf("%q (lenient %v): got %q, want %q", c.value, lenient, got, want)
+			}
+		}
+	}
+}
+
+// MP-H-09: with AllowRfc2231Continuations and no filename parameter,
+// filename*0, filename*1*, ... are joined (percent-decoded where marked `*`,
+// charset'language' removed) into the filename; without the option they are
+// ignored and the part is a field.
+func TestRFC2231Continuations(t *testing.T) {
+	cases := []struct{ value, want string }{
+		{`form-data; name="f"; filename*0="a b"; filename*1=".txt"`, `["f" file=true "a b.txt" `},
+		{`form-data; name="f"; filename*0*=UTF-8'en'%C3%A9t%C3%A9; filename*1=.txt`, "[\"f\" file=true \"\u00e9t\u00e9.txt\" "},
+		{`form-data; name="f"; filename*0*=iso-8859-1''caf%E9`, "[\"f\" file=true \"caf\ufffd\" "},
+		{`form-data; name="f"; filename*0="evil"; filename="safe.txt"; filename*1=".php"`, `["f" file=true "safe.txt" `},
+		{`form-data; name="f"; filename*0="a"; filename*0="b"; filename="safe.txt"`, `["f" file=true "safe.txt" `},
+		{`form-data; name="f"; filename*1="b"; filename*0="a"; filename*3="d"`, `["f" file=true "ab" `},
+		{`form-data; name="f"; filename*1="b"`, `["f" file=false "" `},
+		{`form-data; name="f"; filename*0="a"; filename*01="b"`, `["f" file=true "a" `},
+		{`form-data; name="f"; filename*0*=''100%25%2x%`, `["f" file=true "100%%2x%" `},
+		{`form-data; name="f"; FILENAME*0="a"; FileName*1*=%62`, `["f" file=true "ab" `},
+		{`form-data; name="n"; name*0="x"; filename*0="f"`, `["n" file=true "f" `},
+		{`form-data; name="f"; filename*0="a\"b"`, `["f" file=true "a\"b" `},
+		{`form-data; name="f"; filename*0=""; filename*1=""`, `["f" file=true "" `},
+		{`form-data; name="f"; filename*0="a"; filename*0*=''b`, "ERR MP_DISPOSITION@5"},
+		{`form-data; name="f"; filename*0="a"; filename*7="b"; filename*7="c"`, "ERR MP_DISPOSITION@5"},
+		{`form-data; name="f"; filename*0*=utf-8%20a.txt`, "ERR MP_DISPOSITION@5"},
+		{`form-data; name="f"; filename*0*=utf-8'a.txt`, "ERR MP_DISPOSITION@5"},
+	}
+	for _, c := range cases {
+		b := []byte("--b\r\nContent-Disposition: " + c.value + "\r\n\r\nv\r\n--b--")
+		o := DefaultOptions()
+		o.AllowRfc2231Continuations = true
+		if got := checkAllSplits(t, ct, &o, b); !strings.HasPrefix(got, c.want) {
+			t.Errorf("%s: got %q, want %q", c.value, got, c.want)
+		}
+		// Strict: continuations are other parameters, ignored.
+		strict := summary(t, ct, nil, whole(b))
+		if strings.Contains(c.value, `filename="`) != strings.Contains(strict, "file=true") || strings.HasPrefix(strict, "ERR") {
+			t.Errorf("%s strict: %q", c.value, strict)
+		}
+	}
+
+	// The joined filename is a file part for every limit (MP-L-02, MP-L-05),
+	// and FilenameBytes are the joined bytes.
+	o := DefaultOptions()
+	o.AllowRfc2231Continuations, o.MaxFileBytes = true, 3
+	b := []byte("--b\r\nContent-Disposition: form-data; name=f; filename*0*=''a%00b\r\n\r\nabcd\r\n--b--")
+	if got := checkAllSplits(t, ct, &o, b); got != `["f" file=true "a\x00b" ct="" type="text/plain"]ERR MP_LIMIT_FILE_BYTES@71` {
+		t.Errorf("got %q", got)
+	}
+	p, _ := NewParser(ct, &o)
+	p.Feed(b)
+	if ev, err := p.Next(); err != nil || ev.Kind != PartStart || string(p.Head().FilenameBytes()) != "a\x00b" {
+		t.Fatalf("%v %v", ev, err)
+	}
+	// Many segments, in reverse order: joined in order of N.
+	var sb strings.Builder
+	sb.WriteString("form-data; name=f")
+	for i := 299; i >= 0; i-- {
+		fmt.Fprintf(&sb, "; filename*%d=%c", i, 'a'+i%26)
+	}
+	var want strings.Builder
+	for i := 0; i < 300; i++ {
+		want.WriteByte(byte('a' + i%26))
+	}
+	o = DefaultOptions()
+	o.AllowRfc2231Continuations, o.MaxHeaderBytes = true, formwire.Unlimited
+	b = []byte("--b\r\nContent-Disposition: " + sb.String() + "\r\n\r\nv\r\n--b--")
+	if got := summary(t, ct, &o, whole(b)); !strings.HasPrefix(got, `["f" file=true "`+want.String()+`"`) {
+		t.Errorf("300 segments: %q", got)
+	}
+}

@@ -128,6 +128,7 @@ type Parser struct {
 	folding                               bool
 	hbuf                                  []byte
 	headers                               []hspan
+	segs                                  []contSeg // MP-H-09, AllowRfc2231Continuations
 
 	disp       disposition
 	ct         int // index in headers of the last Content-Type, or -1
