@@ -120,7 +120,12 @@ class MultipartParser:
 
 def boundary_from_content_type(content_type: Union[str, Buffer]) -> bytes: ...
 def parse_disposition(
-    value: Union[str, Buffer], *, allow_quoted_pairs: bool = False, allow_any_disposition_type: bool = False
+    value: Union[str, Buffer],
+    *,
+    allow_quoted_pairs: bool = False,
+    allow_any_disposition_type: bool = False,
+    allow_8bit_parameter_names: bool = False,
+    allow_rfc2231_continuations: bool = False,
 ) -> Optional[tuple[bytes, Optional[bytes], Optional[bytes], Optional[bytes]]]: ...
 def parse_mime(value: Union[str, Buffer]) -> Optional[tuple[str, str, list[tuple[str, str]]]]: ...
 def encode_frames(entries: list[Any], boundary: Optional[str] = None) -> tuple[str, str, list[bytes], list[Any]]: ...
