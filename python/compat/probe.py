@@ -80,6 +80,11 @@ EXTRA: dict[str, bytes] = {
     b"v\r\n--boundary--\r\n",
     # python-multipart test_multipart_events_do_not_depend_on_chunk_boundaries: a part with no header at all
     "x-part-without-headers": b"--boundary\r\n" + _CD + b"v\r\n--boundary\r\n\r\nw\r\n--boundary--\r\n",
+    # python-multipart test_handles_ie6_bug: a filename with a Windows directory prefix
+    "x-ie6-drive-path": b'--boundary\r\nContent-Disposition: form-data; name="f"; filename="C:\\dir\\a.txt"\r\n\r\n'
+    b"v\r\n--boundary--\r\n",
+    "x-ie6-unc-path": b'--boundary\r\nContent-Disposition: form-data; name="f"; filename="\\\\srv\\s\\a.txt"\r\n\r\n'
+    b"v\r\n--boundary--\r\n",
     # werkzeug test_nonstandard_line_endings[\r]: bare CR line ends
     "x-bare-cr-line-ends": b"--boundary\rContent-Disposition: form-data; name=\"a\"\r\rv\r--boundary--\r",
     # werkzeug test_file_rfc2231_filename_continuations

@@ -131,11 +131,17 @@ def test_parse_options_header() -> None:
         b"form-data",
         {b"name": b"a", b"filename": b"x.txt"},
     )
-    # MP-H-07: a backslash is an ordinary byte; no path is stripped
-    assert (
-        shim.parse_options_header(b'form-data; name="f"; filename="C:\\dir\\a.txt"')[1][b"filename"]
-        == b"C:\\dir\\a.txt"
-    )
+    # python-multipart's IE6 workaround: a Windows directory prefix is stripped from a filename, in any header
+    assert shim.parse_options_header(b'form-data; name="f"; filename="C:\\dir\\a.txt"')[1][b"filename"] == b"a.txt"
+    assert shim.parse_options_header(b'text/plain; filename="C:\\this\\is\\a\\path\\file.txt"')[1] == {
+        b"filename": b"file.txt"
+    }
+    # formwire reads a filename's backslashes literally (MP-H-07), so a UNC path as IE sends it is stripped;
+    # python-multipart first unescapes its two leading backslashes into one and then keeps the whole path
+    unc = b'form-data; name="f"; filename="\\\\srv\\share\\a.txt"'
+    assert shim.parse_options_header(unc)[1][b"filename"] == b"a.txt"
+    # a backslash anywhere else is an ordinary byte (MP-H-07)
+    assert shim.parse_options_header(b'form-data; name="f"; filename="dir\\a.txt"')[1][b"filename"] == b"dir\\a.txt"
     ct, params = shim.parse_options_header("Multipart/Form-Data; Boundary=\"a b\"; charset=utf-8")
     assert ct == b"multipart/form-data" and params == {b"boundary": b"a b", b"charset": b"utf-8"}
     assert shim.parse_options_header(None) == (b"", {})
@@ -155,6 +161,17 @@ def test_parse_options_header() -> None:
         b'form-data; name="a"; extra=1; filename*=utf-8\'\'b',  # parameters besides name and filename kept
         b"Text/Plain",
         b"not a mime type; x=1",
+        # IE6 paths: a drive or UNC prefix is stripped, quoted or not, literal or with quoted-pairs
+        b'form-data; name="f"; filename="C:\\dir\\a.txt"',
+        b'form-data; name="f"; filename="C:\\\\dir\\\\a.txt"',
+        b"form-data; name=f; filename=C:\\a.txt",
+        b'form-data; name="f"; filename="\\\\\\\\srv\\share\\a.txt"',
+        b'form-data; name="f"; filename="c:\\"',
+        b'form-data; name="f"; filename="\xe9:\\d\\a.txt"',
+        b'form-data; name="f"; filename="\\a.txt"',
+        b'form-data; name="f"; filename="C:/dir/a.txt"',
+        b'text/plain; filename="C:\\this\\is\\a\\path\\file.txt"',
+        b'text/plain; filename="\\\\x"; name="C:\\y"',
     ],
 )
 def test_parse_options_header_reads_parameters_as_python_multipart(value: bytes) -> None:
@@ -163,11 +180,12 @@ def test_parse_options_header_reads_parameters_as_python_multipart(value: bytes)
 
 
 def test_parse_options_header_random_parameters_as_python_multipart() -> None:
-    """Everything but the boundary (MP-B-02) and a filename python-multipart strips (IE paths) reads the same."""
+    """Everything but the boundary (MP-B-02) reads the same, IE path stripping included."""
     import random
 
     rng = random.Random(7)
     atoms = ["a", "N", ";", '"', "\\", "=", " ", "\t", "*", "\xa0", "\xe9", "name", "form-data", "text/plain", "x;y"]
+    atoms += ["filename=", "C:", ":"]
     for _ in range(20000):
         value = "".join(rng.choice(atoms) for _ in range(rng.randint(0, 12)))
         assert shim.parse_options_header(value) == pm_parse_options_header(value), value

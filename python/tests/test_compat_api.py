@@ -30,6 +30,32 @@ def test_form_parser_gives_fields_and_files_at_every_split() -> None:
         assert f.file_object.read() == b"hello" and f.in_memory and ended == [True]
 
 
+@pytest.mark.parametrize(
+    ("filename", "expected"),
+    [
+        (b"C:\\Documents and Settings\\u\\x.txt", b"x.txt"),
+        (b"\\\\\\\\srv\\share\\x.txt", b"x.txt"),  # quoted-pairs: python-multipart reads \\srv
+        (b"c:\\", b""),
+        (b"dir\\x.txt", b"dir\\x.txt"),
+        (b"C:/dir/x.txt", b"C:/dir/x.txt"),
+    ],
+)
+def test_form_parser_file_name_without_an_ie_path_as_python_multipart(filename: bytes, expected: bytes) -> None:
+    """python-multipart's FormParser takes ``file_name`` from its ``parse_options_header``, which strips a Windows
+    directory prefix (IE6 sent the whole path); the shim's File objects report the same name."""
+    from python_multipart import multipart as real
+
+    body = b'--B\r\nContent-Disposition: form-data; name="f"; filename="' + filename + b'"\r\n\r\nx\r\n--B--\r\n'
+    names = []
+    for mod in (real, pm):
+        files: list = []  # type: ignore[type-arg]
+        p = mod.FormParser("multipart/form-data", None, files.append, boundary=b"B")
+        p.write(body)
+        p.finalize()
+        names.append(files[0].file_name)
+    assert names == [expected, expected]
+
+
 def test_parse_form_and_a_file_over_the_memory_limit_goes_to_disk(tmp_path) -> None:  # noqa: ANN001
     files: list[pm.File] = []
     headers = {"Content-Type": "multipart/form-data; boundary=B", "Content-Length": str(len(BODY))}

@@ -280,6 +280,11 @@ def post(mode: str, body: bytes, ct: str = CT, query: str = "", chunk: int | Non
         fw_starlette.uninstall()
 
 
+def cd_only(name: str, filename: str | None = None) -> list[list[str]]:
+    v = f'form-data; name="{name}"' + (f'; filename="{filename}"' if filename is not None else "")
+    return [["content-disposition", v]]
+
+
 BIG = bytes(range(256)) * 9000  # 2.2 MiB: past Starlette's spool_max_size (1 MiB), so on disk
 SAME_AS_STOCK = {
     "fields and files": (
@@ -536,6 +541,26 @@ SAME_AS_STOCK = {
         "",
         "Invalid multipart data.",
     ),
+    # python-multipart's parse_options_header (Starlette's reading of Content-Disposition) strips a Windows
+    # directory prefix from a filename; the raw header keeps it
+    "IE drive path in a filename": (
+        mp(b'form-data; name="f"; filename="C:\\dir\\x.txt"', b"x") + END,
+        CT,
+        "",
+        [["f", "x.txt", None, 1, 1, sha(b"x"), False, cd_only("f", "C:\\dir\\x.txt")]],
+    ),
+    "IE UNC path in a filename, with quoted-pairs": (
+        mp(b'form-data; name="f"; filename="\\\\\\\\srv\\share\\x.txt"', b"x") + END,
+        CT,
+        "",
+        [["f", "x.txt", None, 1, 1, sha(b"x"), False, cd_only("f", "\\\\\\\\srv\\share\\x.txt")]],
+    ),
+    "a backslash elsewhere stays": (
+        mp(b'form-data; name="f"; filename="dir\\x.txt"', b"x") + END,
+        CT,
+        "",
+        [["f", "dir\\x.txt", None, 1, 1, sha(b"x"), False, cd_only("f", "dir\\x.txt")]],
+    ),
     "missing boundary": (END, "multipart/form-data", "", "Missing boundary in multipart."),
     "malformed header line": (b"--B\r\nno colon here\r\n\r\n1\r\n" + END, CT, "", "Invalid multipart data."),
 }
@@ -554,9 +579,10 @@ def test_native_path_is_stock_starlette(case: str, chunk: int | None) -> None:
     assert native == want
 
 
-def cd_only(name: str, filename: str | None = None) -> list[list[str]]:
-    v = f'form-data; name="{name}"' + (f'; filename="{filename}"' if filename is not None else "")
-    return [["content-disposition", v]]
+@pytest.mark.parametrize("case", [c for c in SAME_AS_STOCK if "filename" in c or "backslash" in c])
+def test_callback_path_strips_ie_paths_as_stock(case: str) -> None:
+    body, ct, query, expected = SAME_AS_STOCK[case]
+    assert post("callbacks", body, ct, query) == (200, expected)
 
 
 @pytest.mark.parametrize(
@@ -597,11 +623,12 @@ def cd_only(name: str, filename: str | None = None) -> list[list[str]]:
                 ],
             ),
         ),
-        # MP-H-07: a backslash is an ordinary byte, no IE path stripping
+        # MP-H-07: a UNC path as IE sends it is read literally, so it is stripped; python-multipart first reads its
+        # two leading backslashes as one, and then it is no UNC path
         (
-            mp(b'form-data; name="f"; filename="C:\\dir\\x.txt"', b"x") + END,
-            (200, [["f", "x.txt", None, 1, 1, sha(b"x"), False, cd_only("f", "C:\\dir\\x.txt")]]),
-            (200, [["f", "C:\\dir\\x.txt", None, 1, 1, sha(b"x"), False, cd_only("f", "C:\\dir\\x.txt")]]),
+            mp(b'form-data; name="f"; filename="\\\\srv\\share\\x.txt"', b"x") + END,
+            (200, [["f", "\\srv\\share\\x.txt", None, 1, 1, sha(b"x"), False, cd_only("f", "\\\\srv\\share\\x.txt")]]),
+            (200, [["f", "x.txt", None, 1, 1, sha(b"x"), False, cd_only("f", "\\\\srv\\share\\x.txt")]]),
         ),
         # MP-H-07: quoted-pairs only where the literal reading fails, so a\\b keeps both backslashes
         (mp(b'form-data; name="a\\\\b"', b"1") + END, (200, [['a\\b', "1"]]), (200, [['a\\\\b', "1"]])),

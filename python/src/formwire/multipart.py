@@ -26,7 +26,8 @@ released when they are read-only (``bytes``), so other threads run meanwhile.
 
 Options are the spec's names: the lenient flags ``allow_preamble``, ``allow_lf``, ``allow_obs_fold``,
 ``allow_quoted_pairs``, ``allow_missing_disposition``, ``allow_any_disposition_type``, ``allow_junk_after_close``,
-``allow_utf8_header_names`` (all off: the strict WPT profile) and the limits ``max_boundary_bytes``, ``max_parts``,
+``allow_utf8_header_names``, ``allow_cr``, ``allow_near_delimiters``, ``allow_8bit_parameter_names``,
+``allow_rfc2231_continuations`` (all off: the strict WPT profile) and the limits ``max_boundary_bytes``, ``max_parts``,
 ``max_files``, ``max_fields``, ``max_headers``, ``max_header_bytes``, ``max_field_bytes``, ``max_total_field_bytes``,
 ``max_file_bytes``, ``max_total_bytes`` (defaults of spec/limits.md; ``None`` = unlimited).
 """

@@ -16,14 +16,17 @@ What changes is what the bytes mean: formwire's rules (spec/multipart.md, spec/u
 framing is formwire's, strict (MP-P-02: no preamble), except python-multipart's start, done here: a body that begins
 with CR or LF is skipped up to its first ``-``; and what python-multipart also accepts, through the core's named
 options: a part without (or with an empty) Content-Disposition (``allow_missing_disposition``), any disposition type
-(``allow_any_disposition_type``), any bytes after ``--boundary--`` (``allow_junk_after_close``). Otherwise CRLF only,
+(``allow_any_disposition_type``), any bytes after ``--boundary--`` (``allow_junk_after_close``), a delimiter
+lookalike such as ``--boundary-x`` inside a body read as data (``allow_near_delimiters``), a disposition parameter
+whose name holds a byte 80-FF skipped (``allow_8bit_parameter_names``). Otherwise CRLF only,
 no obs-fold, ASCII header names (pass any option to change it); header names arrive as written, and an unfinished
 body is an error at ``finalize()`` (python-multipart ignores it) unless ``max_size`` cut it. The urlencoded parser
 streams each name and value in pieces as they arrive, with bytes 0x80-0xFF percent-encoded, so the usual
 ``unquote_plus(data.decode("latin-1"))`` of the consumer yields exactly the WHATWG strings.
 ``parse_options_header`` reads parameters as python-multipart does, except a ``form-data`` Content-Disposition's
 ``name``/``filename`` that formwire's grammar accepts (MP-H-07: literally, with quoted-pairs only where that fails)
-and a Content-Type's boundary (MP-B-02, WHATWG MIME); no IE path stripping.
+and a Content-Type's boundary (MP-B-02, WHATWG MIME); like python-multipart's, it strips a Windows directory prefix
+(``C:\\dir\\`` or ``\\\\server\\share\\``) from a ``filename``, so ``FormParser``'s ``File.file_name`` is the base name.
 
 Limits: formwire's header limits and ``max_total_field_bytes`` (10 MiB of text fields in all, which no caller
 bounds) stay on; the part count, field size and body size limits are off by default here, because the callers of
@@ -190,10 +193,13 @@ _SHIM_DEFAULTS: dict[str, Any] = {
     # What python-multipart accepts (spec/multipart.md §8, probed by python/compat/probe.py): its MultipartParser
     # never reads Content-Disposition, so a part without one is a part (MP-H-06; FormParser then raises "Field name
     # not found", as python-multipart's does) and any disposition type is read (MP-H-07); it stops at "--" B "--"
-    # and ignores every byte after it (MP-P-05, MP-P-07).
+    # and ignores every byte after it (MP-P-05, MP-P-07); inside a body it reads "--" B "-" x and "--" B CR x as
+    # data (MP-P-03, MP-P-04); its parameter split skips a parameter whose name holds a byte such as A0 (MP-H-07).
     "allow_missing_disposition": True,
     "allow_any_disposition_type": True,
     "allow_junk_after_close": True,
+    "allow_near_delimiters": True,
+    "allow_8bit_parameter_names": True,
 }
 #: python-multipart's defaults for ``max_header_count`` and ``max_header_size`` (per header line).
 DEFAULT_MAX_HEADER_COUNT = 8
@@ -1326,13 +1332,23 @@ def _params(text: str) -> tuple[str, list[tuple[str, str]]]:
     return segments[0].lower(), params
 
 
+def _strip_ie_path(filename: bytes) -> bytes:
+    """python-multipart's IE6 workaround: a ``filename`` that starts like a Windows path (``C:\\...`` or
+    ``\\\\server\\...``) is cut to what follows its last backslash. Only here and in the adapters built on
+    python-multipart's reading (Starlette): the core reports a filename as sent (MP-H-10)."""
+    if filename[1:3] == b":\\" or filename[:2] == b"\\\\":
+        return filename[filename.rfind(b"\\") + 1 :]
+    return filename
+
+
 def parse_options_header(value: str | bytes | None) -> tuple[bytes, dict[bytes, bytes]]:
     """python-multipart's ``parse_options_header``: its reading of the parameters (see ``_params``; values are the
     header's bytes), with formwire's readings where formwire has a rule.
 
     - A ``form-data`` Content-Disposition that MP-H-07 accepts gives ``name``/``filename`` exactly as formwire's
-      parser reads them (MP-H-07..10: names UTF-8 with U+FFFD, re-encoded as UTF-8; no IE path stripping); one that
-      MP-H-07 rejects (formwire's parser would reject the part) is read as python-multipart reads it.
+      parser reads them (MP-H-07..10: names UTF-8 with U+FFFD, re-encoded as UTF-8); one that MP-H-07 rejects
+      (formwire's parser would reject the part) is read as python-multipart reads it.
+    - A ``filename`` in any header loses a Windows directory prefix, as python-multipart's does (``_strip_ie_path``).
     - Any other value: the ``boundary`` is MP-B-02's, from the WHATWG MIME type parser (MIME Sniffing §4.4, over the
       isomorphic decoding of the header; the first one, UTF-8 encoded, and none where that parser drops it, MP-B-01),
       and so is the type when that parser accepts the value; the other parameters are python-multipart's."""
@@ -1344,14 +1360,18 @@ def parse_options_header(value: str | bytes | None) -> tuple[bytes, dict[bytes, 
     raw = value.encode("latin-1") if isinstance(value, str) else bytes(value)
     ctype, params = _params(raw.decode("latin-1"))
     out = {k.encode("latin-1"): v.encode("latin-1") for k, v in params}
+    d = parse_disposition(raw) if ctype == "form-data" else None
+    if d is not None:
+        out[b"name"] = d[0].decode("utf-8", "replace").encode("utf-8")
+        if d[1] is None:
+            out.pop(b"filename", None)
+        else:
+            # the prefix test on the bytes as sent, as python-multipart makes it on their Latin-1 reading
+            out[b"filename"] = _strip_ie_path(d[1]).decode("utf-8", "replace").encode("utf-8")
+        return b"form-data", out
+    if b"filename" in out:
+        out[b"filename"] = _strip_ie_path(out[b"filename"])
     if ctype == "form-data":
-        d = parse_disposition(raw)
-        if d is not None:
-            out[b"name"] = d[0].decode("utf-8", "replace").encode("utf-8")
-            if d[1] is None:
-                out.pop(b"filename", None)
-            else:
-                out[b"filename"] = d[1].decode("utf-8", "replace").encode("utf-8")
         return b"form-data", out
     out.pop(b"boundary", None)
     m = parse_mime(raw)

@@ -28,7 +28,8 @@ in the detail. All three run the native path below, on Starlette's ``MultiPartPa
 
 Both read the bytes with formwire's rules: strict framing (a truncated body or junk after the close delimiter is a
 400 "Invalid multipart data." instead of a partial form), the MP-H rules for Content-Disposition (backslash
-escapes only where the literal reading fails, no IE path stripping, a second ``name`` is an error; ``name*``/``filename*`` ignored as by python-multipart),
+escapes only where the literal reading fails, a second ``name`` is an error; ``name*``/``filename*`` ignored and a
+Windows directory prefix stripped from a filename (``C:\\dir\\a.txt`` is ``a.txt``) as by python-multipart),
 header values trimmed of whitespace (MP-H-11), and formwire's header limits (``max_headers`` 8, ``max_header_bytes``
 8192 per part) on top of Starlette's. Everything else the native path does as Starlette's own ``parse`` does (checked
 against starlette 1.10, and tested against it): names and filenames decoded with the form's charset and Starlette's
@@ -337,11 +338,15 @@ def _native_options(options: dict[str, Any]) -> dict[str, Any]:
         "max_file_bytes": None,
         "max_total_bytes": None,
         # What Starlette accepts (its parse over python-multipart's MultipartParser; spec/multipart.md §8, probed by
-        # python/compat/probe.py): any disposition type, as it reads only the parameters (MP-H-07), and any byte
-        # after "--" B "--" (MP-P-05). A part without Content-Disposition stays an error (Starlette's own message,
-        # below), and the leading CR/LF python-multipart skips is skipped in parse.
+        # python/compat/probe.py): any disposition type, as it reads only the parameters (MP-H-07), any byte
+        # after "--" B "--" (MP-P-05), "--" B "-" x and "--" B CR x inside a body as data (MP-P-03, MP-P-04), and
+        # a parameter whose name holds a byte such as A0 skipped (MP-H-07). A part without Content-Disposition
+        # stays an error (Starlette's own message, below), and the leading CR/LF python-multipart skips is skipped
+        # in parse.
         "allow_any_disposition_type": True,
         "allow_junk_after_close": True,
+        "allow_near_delimiters": True,
+        "allow_8bit_parameter_names": True,
         **options,
     }
     try:
@@ -461,7 +466,9 @@ def _native_parse(fp: Any, original: Any, options: dict[str, Any]) -> Any:
                                     file=tf,
                                     size=0,
                                     headers=Headers(raw=ev.raw_headers),
-                                    filename=user_safe_decode(ev.filename_bytes, charset),
+                                    # Starlette reads filenames through python-multipart's
+                                    # parse_options_header, which strips a Windows directory prefix
+                                    filename=user_safe_decode(_shim._strip_ie_path(ev.filename_bytes), charset),
                                 )
                                 writer = _FileWriter(upload)
                                 items.append((user_safe_decode(ev.name_bytes, charset), upload))

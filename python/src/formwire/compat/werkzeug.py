@@ -16,7 +16,9 @@ its own errors. The core's lenient options for what Werkzeug reads are on by def
 (Werkzeug's own test client sends a CRLF before the first delimiter), ``allow_lf``, ``allow_obs_fold``,
 ``allow_quoted_pairs`` (MP-H-07: Werkzeug reads ``\\x`` in a quoted parameter as ``x``, so ``filename="a\\\\b"`` is
 ``a\\b`` here too), ``allow_any_disposition_type`` (``Content-Disposition: form-field``),
-``allow_junk_after_close`` and ``allow_utf8_header_names``. Text fields are UTF-8 with U+FFFD (MP-F-01) whatever
+``allow_junk_after_close``, ``allow_utf8_header_names``, ``allow_cr`` (bare-CR line ends),
+``allow_near_delimiters`` (``--boundary-x`` inside a body is data), ``allow_8bit_parameter_names`` and
+``allow_rfc2231_continuations`` (``filename*0*=`` joined). Text fields are UTF-8 with U+FFFD (MP-F-01) whatever
 charset a part claims. ``uninstall()`` restores Werkzeug's parser. The ``FormDataParser`` class (wiring without patching) answers
 a malformed body with 400 and its code (``MP_TRUNCATED at byte N: ...``) instead of an empty form.
 """
@@ -53,8 +55,11 @@ def _parse_with(
     # lenient options: its own test client writes a CRLF before the first delimiter (an RFC 2046 preamble, MP-P-02);
     # it reads bare-LF line ends (MP-P-03, MP-H-02), folded header lines (MP-H-04), quoted-pairs in parameters and any
     # disposition type (MP-H-07: its tests send form-field), UTF-8 header names (MP-H-01: it decodes header lines as
-    # UTF-8), and it stops at "--" B "--" whatever follows (MP-P-05). Not allow_missing_disposition: Werkzeug
-    # rejects a part without Content-Disposition ("Missing Content-Disposition header"), as the core does.
+    # UTF-8), and it stops at "--" B "--" whatever follows (MP-P-05). It also ends lines at a bare CR (MP-P-03,
+    # MP-H-02), reads "--" B "-" x inside a body as data (MP-P-04), skips a parameter with a UTF-8 name (MP-H-07)
+    # and joins RFC 2231 filename continuations (MP-H-09: its tests send filename*0*=). Not
+    # allow_missing_disposition: Werkzeug rejects a part without Content-Disposition ("Missing Content-Disposition
+    # header"), as the core does.
     opts: dict[str, Any] = {
         "max_parts": self.max_form_parts,
         # Werkzeug bounds parts only (max_form_parts); no separate file/field counts (MP-L-05 off).
@@ -68,6 +73,10 @@ def _parse_with(
         "allow_any_disposition_type": True,
         "allow_junk_after_close": True,
         "allow_utf8_header_names": True,
+        "allow_cr": True,
+        "allow_near_delimiters": True,
+        "allow_8bit_parameter_names": True,
+        "allow_rfc2231_continuations": True,
     }
     opts.update(options)
     try:
