@@ -460,3 +460,81 @@ func TestRFC2231Continuations(t *testing.T) {
 		t.Errorf("300 segments: %q", got)
 	}
 }
+
+// MP-P-03, MP-P-04: with AllowNearDelimiters, `CRLF--B` inside a body
+// followed by `-` and a non-`-`, or by CR and a non-LF, is body data (every
+// byte of it counted), and the search goes on after its `-` or CR; the first
+// delimiter, padding then junk and a lookalike cut by the end of the input are
+// unchanged.
+func TestNearDelimiters(t *testing.T) {
+	one := func(v string) string { return field("a", v) }
+	cases := []struct{ body, want, strict string }{
+		{"--b\r\n" + one("x\r\n--b-y") + "\r\n--b--", `["a" file=false "" ct="" type="text/plain"] 8 `, "ERR MP_DELIMITER@56"},
+		{"--b\r\n" + one("x\r\n--b\ry") + "\r\n--b--", `["a" file=false "" ct="" type="text/plain"] 8 `, "ERR MP_DELIMITER@56"},
+		{"--b\r\n" + one("x\r\n--b-\r\n--b\rb") + "\r\n--b--", `["a" file=false "" ct="" type="text/plain"] 14 `, "ERR MP_DELIMITER@56"},
+		{"--b\r\n" + one("x\r\n--b-\r") + "\r\n--b--", `["a" file=false "" ct="" type="text/plain"] 8 `, "ERR MP_DELIMITER@56"},
+		{"--b\r\n" + one("x\r\n--b-\r\n--b--"), `["a" file=false "" ct="" type="text/plain"] 7 `, "ERR MP_DELIMITER@56"},
+		{"--b\r\n" + one("x\r\n--b\r\r\n--b--"), `["a" file=false "" ct="" type="text/plain"] 7 `, "ERR MP_DELIMITER@56"},
+		{"--b\r\n" + one("x") + "\r\n--b-", "ERR MP_TRUNCATED@56", "ERR MP_TRUNCATED@56"},
+		{"--b\r\n" + one("x") + "\r\n--b\r", "ERR MP_TRUNCATED@56", "ERR MP_TRUNCATED@56"},
+		{"--b\r\n" + one("x") + "\r\n--b x\r\n--b--", "ERR MP_DELIMITER@56", "ERR MP_DELIMITER@56"},
+		{"--b-x\r\n" + one("x") + "\r\n--b--", "ERR MP_DELIMITER@4", "ERR MP_DELIMITER@4"},
+		{"--b\r\n" + one("x") + "\r\n--b--", `["a" file=false "" ct="" type="text/plain"] 1 `, `["a" file=false "" ct="" type="text/plain"] 1 `},
+	}
+	for _, c := range cases {
+		for _, lenient := range []bool{true, false} {
+			o := DefaultOptions()
+			o.AllowNearDelimiters = lenient
+			got := checkAllSplits(t, ct, &o, []byte(c.body))
+			want := c.strict
+			if lenient {
+				want = c.want
+			}
+			if !strings.HasPrefix(got, want) && !strings.HasSuffix(got, "\n"+want) && !strings.HasSuffix(got, "]"+want) {
+				t.Errorf("%q (lenient %v): got %q, want %q", c.body, lenient, got, want)
+			}
+		}
+	}
+
+	// The lookalike's bytes are body bytes for every limit (MP-L-02).
+	o := DefaultOptions()
+	o.AllowNearDelimiters, o.MaxFieldBytes = true, 6
+	b := []byte("--b\r\n" + one("ab\r\n--b-x") + "\r\n--b--")
+	if got := checkAllSplits(t, ct, &o, b); got != `["a" file=false "" ct="" type="text/plain"]ERR MP_LIMIT_FIELD_BYTES@55` {
+		t.Errorf("got %q", got)
+	}
+
+	// With AllowLF the lookalike may begin with a bare LF.
+	o = DefaultOptions()
+	o.AllowNearDelimiters, o.AllowLF = true, true
+	b = []byte("--b\n" + "Content-Disposition: form-data; name=a\n\n" + "1\n--b-x\n--b--\n")
+	if got := checkAllSplits(t, ct, &o, b); !strings.HasPrefix(got, `["a" file=false "" ct="" type="text/plain"] 7 `) {
+		t.Errorf("LF: got %q", got)
+	}
+
+	// MP-P-08: a held lookalike is one Data event of at most
+	// len(CRLF--B) + 1 bytes, and a dense body of lookalikes reads whole.
+	o = DefaultOptions()
+	o.AllowNearDelimiters = true
+	dense := strings.Repeat("\r\n--b-x\r\n--b\ry", 2000)
+	b = []byte("--b\r\n" + one(dense) + "\r\n--b--")
+	if got := summary(t, ct, &o, bytewise(b)); !strings.HasPrefix(got, fmt.Sprintf(`["a" file=false "" ct="" type="text/plain"] %d `, len(dense))) {
+		t.Errorf("dense: got %q", got)
+	}
+	p, _ := NewParser(ct, &o)
+	for i := range b {
+		p.Feed(b[i : i+1])
+		for {
+			ev, err := p.Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ev.Kind == None {
+				break
+			}
+			if ev.Kind == Data && len(ev.Data) > len("\r\n--b")+1 {
+				t.Fatalf("a Data event of %d bytes", len(ev.Data))
+			}
+		}
+	}
+}

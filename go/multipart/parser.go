@@ -105,19 +105,30 @@ type Parser struct {
 	// delim is `CRLF "--" B`; needle is what is searched: delim, or
 	// `LF "--" B` with AllowLF.
 	delim, needle []byte
+	// delimDash and delimCR are delim followed by `-` and by CR: with
+	// AllowNearDelimiters a held delimiter keeps the byte after B until the
+	// byte after it decides (MP-P-03), and held bytes stay one slice.
+	delimDash, delimCR []byte
 
-	chunk       []byte
-	pos         int
-	base        int64 // absolute offset of chunk[0]
-	consumed    int64
-	over, eof   bool
-	state       state
-	hs          hstate
-	err         error
+	chunk     []byte
+	pos       int
+	base      int64 // absolute offset of chunk[0]
+	consumed  int64
+	over, eof bool
+	state     state
+	hs        hstate
+	err       error
+	// held bytes are heldPat[:held], a prefix of a delimiter continued in
+	// the next chunk; heldExtra: they are a whole delimiter and the `-` or CR
+	// after it (AllowNearDelimiters).
 	held        int
-	heldBase    int
+	heldPat     []byte
 	heldVirtual bool
-	parts       int64
+	heldExtra   bool
+	// lineState is where the delimiter line goes on after PartEnd: past a
+	// `-` or CR that a held delimiter already took, or stAfterBoundary.
+	lineState state
+	parts     int64
 	// MP-L-05: parts with a filename / without, so far.
 	files, fields int64
 
@@ -230,7 +241,12 @@ func NewParserBoundary(boundary []byte, o *Options) (*Parser, error) {
 		return nil, formwire.New(formwire.MPLimitBoundary, 0)
 	}
 	p := &Parser{opts: opts}
-	p.delim = append(append(make([]byte, 0, len(boundary)+4), "\r\n--"...), boundary...)
+	n := len(boundary) + 4
+	buf := make([]byte, 0, 2*n+2)
+	buf = append(append(append(buf, "\r\n--"...), boundary...), '-')
+	p.delimDash = buf[: n+1 : n+1]
+	p.delim = p.delimDash[:n:n]
+	p.delimCR = append(append(buf[n+1:n+1], p.delim...), cr)
 	p.needle = p.delim
 	if opts.AllowLF {
 		p.needle = p.delim[1:]
@@ -246,7 +262,8 @@ func (p *Parser) Reset() {
 	p.over, p.eof = false, false
 	p.state, p.hs, p.err = stStart, hsLineStart, nil
 	// MP-P-01: the first delimiter may omit its CRLF at offset 0.
-	p.held, p.heldBase, p.heldVirtual = 2, 0, true
+	p.held, p.heldPat, p.heldVirtual, p.heldExtra = 2, p.delim, true, false
+	p.lineState = stAfterBoundary
 	p.parts, p.fieldTotal = 0, 0
 	p.files, p.fields = 0, 0
 	p.hbuf, p.headers = p.hbuf[:0], p.headers[:0]
@@ -315,7 +332,7 @@ func (p *Parser) Next() (Event, error) {
 	}
 	if p.state == stPartEnd {
 		p.inPart = false
-		p.state = stAfterBoundary
+		p.state, p.lineState = p.lineState, stAfterBoundary
 		p.fieldTotal += p.fieldLen()
 		return Event{Kind: PartEnd}, nil
 	}
@@ -368,7 +385,7 @@ func (p *Parser) run() (Event, error) {
 			return Event{Kind: PartStart}, nil
 		case stPartEnd:
 			p.inPart = false
-			p.state = stAfterBoundary
+			p.state, p.lineState = p.lineState, stAfterBoundary
 			p.fieldTotal += p.fieldLen()
 			return Event{Kind: PartEnd}, nil
 		case stEnd:
@@ -506,12 +523,11 @@ func (p *Parser) scan() (Event, error) {
 		// Continue a delimiter match begun in an earlier chunk. The held bytes
 		// start with the only CR/LF they contain, so a delimiter can only begin
 		// at their first byte.
-		patLen := len(p.delim) - p.heldBase
-		for p.held < patLen {
+		for !p.heldExtra && p.held < len(p.heldPat) {
 			if p.pos == end {
 				return Event{}, nil
 			}
-			if chunk[p.pos] != p.delim[p.heldBase+p.held] {
+			if chunk[p.pos] != p.heldPat[p.held] {
 				return p.heldMismatch(p.pos)
 			}
 			p.held++
@@ -520,12 +536,33 @@ func (p *Parser) scan() (Event, error) {
 		if p.pos == end {
 			return Event{}, nil
 		}
-		if !isFollower(chunk[p.pos]) {
-			return p.heldMismatch(p.pos)
+		c := chunk[p.pos]
+		line := stAfterBoundary
+		if p.heldExtra {
+			// MP-P-03: the byte after the held `-` or CR decides.
+			x := p.heldPat[p.held-1]
+			if x == '-' && c != '-' || x == cr && c != lf {
+				return p.heldMismatch(p.pos)
+			}
+			line = stDash
+			if x == cr {
+				line = stLineCR
+			}
+		} else {
+			if !isFollower(c) {
+				return p.heldMismatch(p.pos)
+			}
+			if inBody && p.nearFollower(c) {
+				p.heldPat = p.withExtra(p.heldPat, c)
+				p.held++
+				p.heldExtra = true
+				p.pos++
+				return Event{}, nil
+			}
 		}
 		p.held = 0
-		p.heldVirtual = false
-		p.delimiterFound()
+		p.heldVirtual, p.heldExtra = false, false
+		p.delimiterFound(line)
 		return Event{}, nil
 	}
 	nlen := len(p.needle)
@@ -537,21 +574,41 @@ func (p *Parser) scan() (Event, error) {
 			break
 		}
 		d := m
+		pat := p.delim
 		// With AllowLF the needle is `LF "--" B`; a CR before it belongs to
 		// the delimiter (MP-P-06).
-		if p.opts.AllowLF && m > start && chunk[m-1] == cr {
-			d = m - 1
+		if p.opts.AllowLF {
+			if m > start && chunk[m-1] == cr {
+				d = m - 1
+			} else {
+				pat = p.delim[1:]
+			}
 		}
 		after := m + nlen
 		if after == end {
 			// The byte that decides MP-P-04 is in the next chunk.
-			p.hold(chunk, d, end)
+			p.hold(pat, end-d)
 			p.pos = end
 			return p.bodyData(inBody, start, d)
 		}
-		if isFollower(chunk[after]) {
+		if c := chunk[after]; isFollower(c) {
+			if inBody && p.nearFollower(c) {
+				if after+1 == end {
+					// The byte that decides MP-P-03 is in the next chunk.
+					p.hold(p.withExtra(pat, c), end-d)
+					p.heldExtra = true
+					p.pos = end
+					return p.bodyData(inBody, start, d)
+				}
+				if n := chunk[after+1]; c == '-' && n != '-' || c == cr && n != lf {
+					// MP-P-03: a lookalike, body data; the search goes on
+					// after its `-` or CR.
+					from = after + 1
+					continue
+				}
+			}
 			p.pos = after
-			p.delimiterFound()
+			p.delimiterFound(stAfterBoundary)
 			return p.bodyData(inBody, start, d)
 		}
 		from = m + 1 // MP-P-04: `CRLF--BX` is body data; search on
@@ -559,7 +616,11 @@ func (p *Parser) scan() (Event, error) {
 	// No delimiter: hold back a tail that may begin one (MP-P-08).
 	h := p.tailStart(chunk, start, end)
 	if h < end {
-		p.hold(chunk, h, end)
+		pat := p.delim
+		if chunk[h] == lf {
+			pat = p.delim[1:]
+		}
+		p.hold(pat, end-h)
 	}
 	p.pos = end
 	return p.bodyData(inBody, start, h)
@@ -635,26 +696,40 @@ func (p *Parser) tailStart(chunk []byte, lo, end int) int {
 	return end
 }
 
-// hold holds back chunk[from:end], a prefix of the delimiter.
-func (p *Parser) hold(chunk []byte, from, end int) {
-	p.heldBase = 1
-	if chunk[from] == cr {
-		p.heldBase = 0
+// hold holds back the last n bytes of the chunk, pat[:n].
+func (p *Parser) hold(pat []byte, n int) {
+	p.heldPat, p.held, p.heldExtra = pat, n, false
+}
+
+// nearFollower: with AllowNearDelimiters, a `-` or (without AllowCr, which
+// ends the line there) a CR after B in a body is
+// a delimiter only when the byte after it is `-` or LF (MP-P-03).
+func (p *Parser) nearFollower(c byte) bool {
+	return p.opts.AllowNearDelimiters && (c == '-' || c == cr && !p.opts.AllowCr)
+}
+
+// withExtra is the delimiter pat (delim or its `LF "--" B` tail) followed
+// by c, `-` or CR, as one slice.
+func (p *Parser) withExtra(pat []byte, c byte) []byte {
+	buf := p.delimDash
+	if c == cr {
+		buf = p.delimCR
 	}
-	p.held = end - from
+	return buf[len(p.delim)-len(pat):]
 }
 
 // heldMismatch: the held bytes did not continue into a delimiter.
 func (p *Parser) heldMismatch(at int) (Event, error) {
-	base, n := p.heldBase, p.held
+	pat, n := p.heldPat, p.held
 	p.held = 0
+	p.heldExtra = false
 	if p.heldVirtual {
 		p.heldVirtual = false
 		if !p.opts.AllowPreamble {
 			// MP-P-02 strict: the body must begin with `--B`, and the line
 			// must go on as MP-P-03 says.
 			off := p.base + int64(at)
-			if n == len(p.delim) {
+			if n == len(pat) {
 				return Event{}, p.fail(formwire.MPDelimiter, off)
 			}
 			return Event{}, p.fail(formwire.MPPreamble, off)
@@ -665,16 +740,19 @@ func (p *Parser) heldMismatch(at int) (Event, error) {
 		if err := p.countBody(n); err != nil {
 			return Event{}, err
 		}
-		return Event{Kind: Data, Data: p.delim[base : base+n : base+n]}, nil
+		return Event{Kind: Data, Data: pat[:n:n]}, nil
 	}
 	return Event{}, nil
 }
 
-func (p *Parser) delimiterFound() {
+// delimiterFound: `"--" B` of a delimiter was read; its line goes on in
+// state line (stAfterBoundary, or past a `-` or CR already read).
+func (p *Parser) delimiterFound(line state) {
 	if p.state == stBody {
 		p.state = stPartEnd
+		p.lineState = line
 	} else {
-		p.state = stAfterBoundary
+		p.state = line
 	}
 }
 
