@@ -222,14 +222,16 @@ final class Disposition {
                     if (segs == null) {
                         segs = new Continuations();
                     }
-                    segs.add(n, v[pe - 1] == '*', value);
+                    if (!segs.add(v, pn, pe, n, value)) {
+                        return null; // MP-H-09: the same N twice (either form) is two readings
+                    }
                 }
             }
         }
         if (d.name == null) {
             return null;
         }
-        // MP-H-09: a present filename wins, and the continuations are then not read at all.
+        // MP-H-09: a present filename wins; the continuations then give nothing.
         if (segs != null && d.filename == null && !segs.join(d)) {
             return null;
         }
@@ -254,10 +256,10 @@ final class Disposition {
             }
         }
 
-        private static final Seg DUPLICATE = new Seg(-1, false, null);
-
         /** In the order written. */
         private final java.util.ArrayList<Seg> segs = new java.util.ArrayList<>();
+        /** The N of each, as written (decimal without leading zeros, so equal text is equal N at any size). */
+        private final java.util.HashSet<String> seen = new java.util.HashSet<>();
 
         private static final byte[] PREFIX = "filename*".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
@@ -291,14 +293,23 @@ final class Disposition {
             return (int) n;
         }
 
-        void add(int n, boolean ext, byte[] value) {
+        /**
+         * Adds parameter {@code v[a..b)} (its N is {@code n}, from {@link #index}); {@code false} when its N was
+         * given before, in either form.
+         */
+        boolean add(byte[] v, int a, int b, int n, byte[] value) {
+            boolean ext = v[b - 1] == '*';
+            int ds = a + PREFIX.length;
+            if (!seen.add(new String(v, ds, (ext ? b - 1 : b) - ds, java.nio.charset.StandardCharsets.ISO_8859_1))) {
+                return false;
+            }
             segs.add(new Seg(n, ext, value));
+            return true;
         }
 
         /**
-         * Sets {@code d.filename} from segments 0, 1, ... up to the first missing one; {@code false} when one of
-         * those is given twice (either form) or {@code filename*0*} lacks {@code charset'language'}. Without
-         * segment 0 there is no filename.
+         * Sets {@code d.filename} from segments 0, 1, ... up to the first missing one; {@code false} when
+         * {@code filename*0*} lacks {@code charset'language'}. Without segment 0 there is no filename.
          */
         boolean join(Disposition d) {
             // Only N below the number of segments can be reached from 0 without a gap.
@@ -306,7 +317,7 @@ final class Disposition {
             Seg[] byN = new Seg[k];
             for (Seg seg : segs) {
                 if (seg.n < k) {
-                    byN[seg.n] = byN[seg.n] == null ? seg : DUPLICATE;
+                    byN[seg.n] = seg;
                 }
             }
             if (byN[0] == null) {
@@ -314,9 +325,6 @@ final class Disposition {
             }
             java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
             for (int n = 0; n < k && byN[n] != null; n++) {
-                if (byN[n] == DUPLICATE) {
-                    return false;
-                }
                 boolean ext = byN[n].ext;
                 byte[] s = byN[n].value;
                 int from = 0;
