@@ -2517,6 +2517,17 @@ def lenient_cases_3():
     parse("mp-lenient-rfc2231-duplicate", "reject", ["MP-H-09"],
           "allow_rfc2231_continuations: filename*0 and filename*0* together are two readings: MP_DISPOSITION", d,
           err("MP_DISPOSITION", 12), options=c2231)
+    pair("no-charset-beside-filename", "a filename*0* without charset'language' beside a filename is not joined, "
+         "so it is no error", 'form-data; name="f"; filename="a.txt"; filename*0*=nocharset', X("f", "v", "a.txt"),
+         X("f", "v", "a.txt"))
+    d = cdform('form-data; name="f"; filename="a.txt"; filename*1="b"; filename*1="c"')
+    parse("mp-lenient-rfc2231-duplicate-beside-filename", "reject", ["MP-H-09"],
+          "allow_rfc2231_continuations: the same N twice is MP_DISPOSITION even beside a filename", d,
+          err("MP_DISPOSITION", 12), options=c2231)
+    d = cdform('form-data; name="f"; filename*0="a"; filename*2="x"; filename*2*=y')
+    parse("mp-lenient-rfc2231-duplicate-after-gap", "reject", ["MP-H-09"],
+          "allow_rfc2231_continuations: the same N twice is MP_DISPOSITION even after the first missing N", d,
+          err("MP_DISPOSITION", 12), options=c2231)
     d = cdform("form-data; name=\"f\"; filename*0*=utf-8%20a.txt")
     parse("mp-lenient-rfc2231-no-charset", "reject", ["MP-H-09"],
           "allow_rfc2231_continuations: filename*0* without charset'language' is MP_DISPOSITION", d,
