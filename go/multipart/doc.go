@@ -9,7 +9,7 @@
 // Strict by default (the WPT fetch profile); leniency only through the named
 // options of Options (AllowPreamble, AllowLF, AllowObsFold, AllowQuotedPairs,
 // AllowMissingDisposition, AllowAnyDispositionType, AllowJunkAfterClose,
-// AllowUtf8HeaderNames, AllowNearDelimiters, Allow8bitParameterNames,
+// AllowUtf8HeaderNames, AllowCr, AllowNearDelimiters, Allow8bitParameterNames,
 // AllowRfc2231Continuations),
 // all off by default and free to combine. A nameless
 // part (AllowMissingDisposition) is delivered by the Parser and NextPart

@@ -538,3 +538,77 @@ func TestNearDelimiters(t *testing.T) {
 		}
 	}
 }
+
+// MP-P-03, MP-P-05, MP-P-06, MP-H-02, MP-H-03: with AllowCr a bare CR ends
+// delimiter lines, header lines and the header block (the byte after it
+// begins what follows), the close line may end at a CR, and a body also ends
+// at `CR--B`; before the colon a bare CR is still MP_HEADER_NAME.
+func TestBareCR(t *testing.T) {
+	cd := "Content-Disposition: form-data; name=a"
+	a := `["a" file=false "" ct="" type="text/plain"] `
+	cases := []struct{ body, want, strict string }{
+		{"--b\r" + cd + "\r\r1\r--b\r" + cd + "\r\r22\r--b--", a + "1 6b86b273ff34\n" + a + "2 ", "ERR MP_DELIMITER@4"},
+		{"--b\r" + cd + "\r\r\r--b--", a + "0 ", "ERR MP_DELIMITER@4"},
+		{"--b\r\n" + cd + "\r\r\n1\r\n--b--\r", a + "1 6b86b273ff34\nEND\n", "ERR MP_HEADER_VALUE@43"},
+		{"--b\r\n" + cd + "\r\n\r\n1\r\n--b--\rjunk", a + "1 6b86b273ff34\nEND\n", "ERR MP_DELIMITER@56"},
+		{"--b \t\r" + cd + "\r\r1\r\n--b--", a + "1 ", "ERR MP_DELIMITER@6"},
+		{"--b\r" + cd + "\r\r1\r--bX\r--b--", a + "6 ", "ERR MP_DELIMITER@4"},
+		{"--b\r" + cd + "\rX\r: v\r\r1\r--b--", "ERR MP_HEADER_NAME@44", "ERR MP_DELIMITER@4"},
+		{"--b\r", "ERR MP_TRUNCATED@4", "ERR MP_TRUNCATED@4"},
+		{"--b\r\n" + cd + "\r\n\r\n1\r\n--b-x\r\n", "ERR MP_DELIMITER@54", "ERR MP_DELIMITER@54"},
+		// A body that starts with `--B` right after a CR-ended empty line is data.
+		{"--b\r" + cd + "\r\r--b\r--b--", a + "3 ", "ERR MP_DELIMITER@4"},
+	}
+	for _, c := range cases {
+		for _, lenient := range []bool{true, false} {
+			o := DefaultOptions()
+			o.AllowCr = lenient
+			got := checkAllSplits(t, ct, &o, []byte(c.body))
+			want := c.strict
+			if lenient {
+				want = c.want
+			}
+			if !strings.HasPrefix(got, want) && !strings.HasSuffix(got, "\n"+want) {
+				t.Errorf("%q (lenient %v): got %q, want %q", c.body, lenient, got, want)
+			}
+		}
+	}
+
+	// It changes how a strictly valid body reads: `CR--B` inside a value.
+	b := []byte("--b\r\n" + cd + "\r\n\r\n1\r--b\r\n" + cd + "\r\n\r\n2\r\n--b--")
+	if got := checkAllSplits(t, ct, nil, b); !strings.HasPrefix(got, a+"50 ") {
+		t.Errorf("strict: %q", got)
+	}
+	o := DefaultOptions()
+	o.AllowCr = true
+	if got := checkAllSplits(t, ct, &o, b); !strings.HasPrefix(got, a+"1 6b86b273ff34\n"+a+"1 ") {
+		t.Errorf("allow_cr: %q", got)
+	}
+
+	// With AllowLF and AllowPreamble and AllowObsFold: CR, LF and CRLF mixed,
+	// a CR-ended preamble, a CR-ended folded header.
+	o.AllowLF, o.AllowPreamble, o.AllowObsFold = true, true, true
+	b = []byte("pre\r--b\r" + "Content-Disposition: form-data;\r name=a" + "\n\r\nx\r--b\n" + cd + "\r\ry\n--b--")
+	if got := checkAllSplits(t, ct, &o, b); !strings.HasPrefix(got, a+"1 2d711642b726\n"+a+"1 a1fce4363854\nEND") {
+		t.Errorf("mixed: %q", got)
+	}
+
+	// The CR of `CR--B` is no body byte (MP-L-02), and a dense body of CR,
+	// `CR--`, `CR--B` prefixes reads whole byte by byte.
+	o = DefaultOptions()
+	o.AllowCr, o.MaxFieldBytes = true, 3
+	b = []byte("--b\r" + cd + "\r\rabc\r--b--")
+	if got := checkAllSplits(t, ct, &o, b); !strings.HasPrefix(got, a+"3 ") {
+		t.Errorf("limit: %q", got)
+	}
+	o.MaxFieldBytes = formwire.Unlimited
+	o.AllowNearDelimiters = true
+	dense := strings.Repeat("\r\r--\r-b\r--\r\n--bx\r--b-x\r", 500)
+	b = []byte("--b\r\n" + cd + "\r\n\r\n" + dense + "\r--b--")
+	if got := summary(t, ct, &o, bytewise(b)); !strings.HasPrefix(got, fmt.Sprintf("%s%d ", a, len(dense))) {
+		t.Errorf("dense: %q", got[:min(len(got), 200)])
+	}
+	if got, want := summary(t, ct, &o, bytewise(b)), summary(t, ct, &o, whole(b)); got != want {
+		t.Errorf("dense: %q whole, %q byte by byte", want, got)
+	}
+}

@@ -109,6 +109,8 @@ type Parser struct {
 	// AllowNearDelimiters a held delimiter keeps the byte after B until the
 	// byte after it decides (MP-P-03), and held bytes stay one slice.
 	delimDash, delimCR []byte
+	// crDelim is `CR "--" B` (AllowCr, MP-P-06), crDash it and `-`.
+	crDelim, crDash []byte
 
 	chunk     []byte
 	pos       int
@@ -251,6 +253,13 @@ func NewParserBoundary(boundary []byte, o *Options) (*Parser, error) {
 	if opts.AllowLF {
 		p.needle = p.delim[1:]
 	}
+	if opts.AllowCr {
+		// Every delimiter ends in `"--" B`; the bytes before it decide
+		// which one it is (MP-P-06).
+		p.needle = p.delim[2:]
+		p.crDash = append(append([]byte{cr}, p.delim[2:]...), '-')
+		p.crDelim = p.crDash[: n-1 : n-1]
+	}
 	p.Reset()
 	return p, nil
 }
@@ -348,11 +357,12 @@ func (p *Parser) Next() (Event, error) {
 			return Event{}, p.fail(formwire.MPLimitTotalBytes, p.opts.MaxTotalBytes)
 		}
 		if p.eof {
-			switch p.state {
-			case stClose:
+			switch {
+			case p.state == stClose || p.state == stCloseCR && p.opts.AllowCr:
+				// MP-P-05: with AllowCr the close line may end at its CR.
 				p.state = stEpilogue
 				return Event{Kind: End}, nil
-			case stEpilogue:
+			case p.state == stEpilogue:
 			default:
 				return Event{}, p.fail(formwire.MPTruncated, p.consumed)
 			}
@@ -459,6 +469,10 @@ func (p *Parser) delimiterLine() error {
 		}
 	case stLineCR:
 		if b != lf {
+			if p.opts.AllowCr {
+				// MP-P-03: the line ended at the CR; b begins the header block.
+				return p.partBegins()
+			}
 			return bad()
 		}
 		return p.delimiterLineEnd()
@@ -474,6 +488,11 @@ func (p *Parser) delimiterLine() error {
 		}
 	case stCloseCR:
 		if b != lf {
+			if p.opts.AllowCr {
+				// MP-P-05: the line ended at the CR; b is epilogue.
+				p.state = stEnd
+				return nil
+			}
 			return bad()
 		}
 		p.state = stEnd
@@ -485,6 +504,11 @@ func (p *Parser) delimiterLine() error {
 // delimiterLineEnd: the LF of a (non-close) delimiter line at p.pos; a part begins.
 func (p *Parser) delimiterLineEnd() error {
 	p.pos++
+	return p.partBegins()
+}
+
+// partBegins: a part's header block begins at p.pos.
+func (p *Parser) partBegins() error {
 	off := p.base + int64(p.pos)
 	p.parts++
 	if p.parts > p.opts.MaxParts { // MP-L-01
@@ -527,8 +551,13 @@ func (p *Parser) scan() (Event, error) {
 			if p.pos == end {
 				return Event{}, nil
 			}
-			if chunk[p.pos] != p.heldPat[p.held] {
-				return p.heldMismatch(p.pos)
+			if c := chunk[p.pos]; c != p.heldPat[p.held] {
+				// With AllowCr a held CR goes on as `CRLF "--" B` or as
+				// `CR "--" B` (MP-P-06).
+				if p.held != 1 || c != '-' || !p.opts.AllowCr {
+					return p.heldMismatch(p.pos)
+				}
+				p.heldPat = p.crDelim
 			}
 			p.held++
 			p.pos++
@@ -577,7 +606,13 @@ func (p *Parser) scan() (Event, error) {
 		pat := p.delim
 		// With AllowLF the needle is `LF "--" B`; a CR before it belongs to
 		// the delimiter (MP-P-06).
-		if p.opts.AllowLF {
+		if p.opts.AllowCr {
+			var ok bool
+			if d, pat, ok = p.crStart(chunk, start, m); !ok {
+				from = m + 1
+				continue
+			}
+		} else if p.opts.AllowLF {
 			if m > start && chunk[m-1] == cr {
 				d = m - 1
 			} else {
@@ -614,12 +649,16 @@ func (p *Parser) scan() (Event, error) {
 		from = m + 1 // MP-P-04: `CRLF--BX` is body data; search on
 	}
 	// No delimiter: hold back a tail that may begin one (MP-P-08).
-	h := p.tailStart(chunk, start, end)
-	if h < end {
-		pat := p.delim
-		if chunk[h] == lf {
+	h, pat := end, p.delim
+	if p.opts.AllowCr {
+		h, pat = p.crTailStart(chunk, start, end)
+	} else {
+		h = p.tailStart(chunk, start, end)
+		if h < end && chunk[h] == lf {
 			pat = p.delim[1:]
 		}
+	}
+	if h < end {
 		p.hold(pat, end-h)
 	}
 	p.pos = end
@@ -696,6 +735,59 @@ func (p *Parser) tailStart(chunk []byte, lo, end int) int {
 	return end
 }
 
+// crStart: with AllowCr the needle is `"--" B` at m, and the bytes before it
+// (never before start, MP-P-06: a body's first bytes cannot end a
+// delimiter begun in its header block) say which delimiter it ends: CR, CR
+// LF, or (with AllowLF) LF. It returns where the delimiter begins and which
+// one it is.
+func (p *Parser) crStart(chunk []byte, start, m int) (int, []byte, bool) {
+	if m == start {
+		return 0, nil, false
+	}
+	switch chunk[m-1] {
+	case cr:
+		return m - 1, p.crDelim, true
+	case lf:
+		if m-1 > start && chunk[m-2] == cr {
+			return m - 2, p.delim, true
+		}
+		if p.opts.AllowLF {
+			return m - 1, p.delim[1:], true
+		}
+	}
+	return 0, nil, false
+}
+
+// crTailStart is tailStart with AllowCr: the tail from the last CR or LF
+// when it is a prefix of one of the delimiters, and that delimiter (a lone
+// CR is held as `CRLF "--" B` and may go on as `CR "--" B`).
+func (p *Parser) crTailStart(chunk []byte, lo, end int) (int, []byte) {
+	window := max(lo, end-(len(p.delim)-1))
+	i := bytes.LastIndexAny(chunk[window:end], "\r\n")
+	if i < 0 {
+		return end, nil
+	}
+	q := window + i
+	if chunk[q] == cr {
+		switch {
+		case q+1 == end:
+			return q, p.delim
+		case bytes.HasPrefix(p.crDelim, chunk[q:end]):
+			return q, p.crDelim
+		}
+		return end, nil
+	}
+	if bytes.HasPrefix(p.delim[1:], chunk[q:end]) {
+		if q > lo && chunk[q-1] == cr {
+			return q - 1, p.delim
+		}
+		if p.opts.AllowLF {
+			return q, p.delim[1:]
+		}
+	}
+	return end, nil
+}
+
 // hold holds back the last n bytes of the chunk, pat[:n].
 func (p *Parser) hold(pat []byte, n int) {
 	p.heldPat, p.held, p.heldExtra = pat, n, false
@@ -711,6 +803,9 @@ func (p *Parser) nearFollower(c byte) bool {
 // withExtra is the delimiter pat (delim or its `LF "--" B` tail) followed
 // by c, `-` or CR, as one slice.
 func (p *Parser) withExtra(pat []byte, c byte) []byte {
+	if pat[0] == cr && pat[1] == '-' {
+		return p.crDash // CR is no lookalike follower with AllowCr
+	}
 	buf := p.delimDash
 	if c == cr {
 		buf = p.delimCR
@@ -883,6 +978,10 @@ func (p *Parser) headerLines(hs hstate) (_ hstate, done bool, err error) {
 				p.pos++
 				return hs, true, p.endBlock(crOff, off+1)
 			}
+			if p.opts.AllowCr {
+				// MP-H-03: a bare CR is an empty line; b begins the body.
+				return hs, true, p.endBlock(crOff, off)
+			}
 			// A bare CR begins a header line: limits, then MP-H-02 (a CR is
 			// not a token byte: the name check fails first).
 			if err := p.headerByte(crOff); err != nil {
@@ -1003,6 +1102,12 @@ func (p *Parser) headerLines(hs hstate) (_ hstate, done bool, err error) {
 			p.pos++
 		case hsValueCR:
 			if b != lf {
+				if p.opts.AllowCr {
+					// MP-H-02: the line ended at the CR; b begins the next.
+					p.endLine()
+					hs = hsLineStart
+					continue
+				}
 				return hs, false, p.fail(formwire.MPHeaderValue, off-1)
 			}
 			if err := p.headerByte(off); err != nil {
