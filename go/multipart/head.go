@@ -212,8 +212,7 @@ func (p *Parser) parseDispositionAs(vs, ve int, pairs bool) bool {
 	if !hasName {
 		return false
 	}
-	// MP-H-09: a present filename wins and the continuations are ignored.
-	if len(p.segs) > 0 && !d.hasFilename && !p.joinContinuations(&d) {
+	if len(p.segs) > 0 && !p.joinContinuations(&d) {
 		return false
 	}
 	p.disp = d
@@ -250,10 +249,12 @@ func continuation(pname []byte) (n []byte, ext bool, ok bool) {
 	return n, ext, true
 }
 
-// joinContinuations: MP-H-09 with AllowRfc2231Continuations and no filename.
-// The segments filename*0, filename*1, ... up to the first missing N are
-// joined at the end of hbuf into d's filename; false (MP_DISPOSITION) for
-// two segments with one N or a filename*0* without charset'language'.
+// joinContinuations: MP-H-09 with AllowRfc2231Continuations. Two segments
+// with one N are false (MP_DISPOSITION) wherever they are, beside a filename
+// too (two readings of one part); a present filename then wins. Otherwise
+// filename*0, filename*1, ... up to the first missing N are joined at the
+// end of hbuf into d's filename; false for a filename*0* without
+// charset'language'.
 func (p *Parser) joinContinuations(d *disposition) bool {
 	segs := p.segs
 	// Without leading zeros, (length, digits) orders N numerically; sorting
@@ -268,6 +269,9 @@ func (p *Parser) joinContinuations(d *disposition) bool {
 		if bytes.Equal(segs[i-1].n, segs[i].n) {
 			return false
 		}
+	}
+	if d.hasFilename {
+		return true
 	}
 	run := 0
 	for run < len(segs) && isNumber(segs[run].n, run) {
