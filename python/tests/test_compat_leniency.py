@@ -70,7 +70,10 @@ NEAR_PADDING = (
     "MP-P-03: padding then a byte other than CR after a delimiter inside a body is MP_DELIMITER "
     "(allow_near_delimiters covers '-' and CR only); Werkzeug reads it as body data"
 )
-RFC2231_DUPLICATE = "MP-H-09: two continuations with the same N are MP_DISPOSITION; Werkzeug joins both"
+RFC2231_DUPLICATE = (
+    "MP-H-09: two continuations with the same N are MP_DISPOSITION (after a gap or beside a filename too); "
+    "Werkzeug joins both"
+)
 RFC2231_NO_CHARSET = (
     "MP-H-09: a filename*0* value without charset'language' (two \"'\") is MP_DISPOSITION; Werkzeug keeps it raw"
 )
@@ -105,6 +108,7 @@ for _pairs_, _case, _why in [
     (PM_ST, "mp-lenient-8bit-param-name-bad-value", GRAMMAR),
     (PM_ST, "mp-lenient-8bit-param-name-type", GRAMMAR),
     ((WZ,), "mp-lenient-rfc2231-duplicate", RFC2231_DUPLICATE),
+    ((WZ,), "mp-lenient-rfc2231-duplicate-after-gap", RFC2231_DUPLICATE),
     ((WZ,), "mp-lenient-rfc2231-no-charset", RFC2231_NO_CHARSET),
     ((PM_BARE,), "mp-lenient-any-type-no-name", NO_NAME_BARE),
     ((PM_BARE,), "mp-lenient-missing-disposition-no-name-param", NO_NAME_BARE),
@@ -175,6 +179,17 @@ for _pairs_, _case, _why in [
     ),
     ((WZ,), "mp-lenient-rfc2231-case", "MP-H-09: every *N* segment is decoded; Werkzeug only after a *0* one"),
     ((WZ,), "mp-lenient-rfc2231-filename-wins", "MP-H-09: filename wins over continuations; Werkzeug's *1 replaces it"),
+    (
+        (WZ,),
+        "mp-lenient-rfc2231-no-charset-beside-filename",
+        "MP-H-09: filename wins, a filename*0* beside it is not read; Werkzeug's replaces it",
+    ),
+    (
+        (WZ,),
+        "mp-lenient-rfc2231-duplicate-beside-filename",
+        "MP-H-09 wants MP_DISPOSITION for the same N twice beside a filename; the core reads filename and does not "
+        "check them yet (its vector fails there too); Werkzeug joins them into the filename",
+    ),
     ((WZ,), "mp-lenient-rfc2231-gap", "MP-H-09: joined in N order up to a gap; Werkzeug joins in written order"),
     ((WZ,), "mp-lenient-rfc2231-latin1-as-utf8", "MP-H-10: a filename is UTF-8 whatever the charset; Werkzeug uses it"),
     ((WZ,), "mp-lenient-rfc2231-leading-zero", "MP-H-09: N has no leading zero (*01 is no segment); Werkzeug joins it"),
