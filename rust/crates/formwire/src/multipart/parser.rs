@@ -159,7 +159,7 @@ pub struct Parser {
     /// Searches `CRLF "--" B`, or `LF "--" B` with `allow_lf`.
     finder: Finder<'static>,
     /// Searches `CR "--" B` with `allow_cr` (MP-P-06).
-    cr_finder: Option<Finder<'static>>,
+    cr_finder: Option<Box<Finder<'static>>>,
     /// `allow_cr` or `allow_near_delimiters`: bodies take
     /// [`Parser::scan_lenient`].
     lenient_scan: bool,
@@ -241,7 +241,7 @@ impl Parser {
         let finder = Finder::new(needle).into_owned();
         let cr_finder = options
             .allow_cr
-            .then(|| Finder::new(&delim[dlen + 1..2 * dlen]).into_owned());
+            .then(|| Box::new(Finder::new(&delim[dlen + 1..2 * dlen]).into_owned()));
         Ok(Parser {
             lenient_scan: options.allow_cr || options.allow_near_delimiters,
             opts: options,
@@ -580,6 +580,7 @@ impl Parser {
     }
 
     /// A delimiter line ended; the part's header block begins at `off`.
+    #[inline]
     fn begin_part(&mut self, off: u64) -> Result<(), Error> {
         // MP-L-01
         self.parts += 1;
@@ -607,67 +608,7 @@ impl Parser {
         let end = chunk.len();
         let in_body = self.state == State::Body;
         if self.held > 0 {
-            // Continue a delimiter match begun in an earlier chunk. The held
-            // bytes start with the only CR/LF they contain, so a delimiter
-            // can only begin at their first byte.
-            let mut pat_len = self.pattern_len(self.held_base);
-            while self.held < pat_len {
-                if *pos == end {
-                    return Ok(None);
-                }
-                let b = chunk[*pos];
-                if b != self.delim[self.held_base + self.held] {
-                    if !(self.opts.allow_cr && self.held_base == 0 && self.held == 1 && b == b'-') {
-                        return self.held_mismatch(*pos);
-                    }
-                    // MP-P-06: with `allow_cr` a held CR then `-` goes on
-                    // as `CR "--" B`.
-                    self.held_base = self.dlen + 1;
-                    pat_len = self.pattern_len(self.held_base);
-                }
-                self.held += 1;
-                *pos += 1;
-            }
-            if *pos == end {
-                return Ok(None);
-            }
-            let b = chunk[*pos];
-            if self.held > pat_len {
-                // The `-` or CR of a possible lookalike is held too
-                // (MP-P-03, `allow_near_delimiters`): this byte decides.
-                let f = self.delim[self.held_base + pat_len];
-                if !closes_line(f, b) {
-                    return self.held_mismatch(*pos);
-                }
-                self.held = 0;
-                self.state = if f == b'-' {
-                    State::PartEndDash
-                } else {
-                    State::PartEndCr
-                };
-                return Ok(None);
-            }
-            if !is_delimiter_follower(b) {
-                return self.held_mismatch(*pos);
-            }
-            if in_body
-                && self.near_candidate(b)
-                && chunk.get(*pos + 1).is_none_or(|&g| !closes_line(b, g))
-            {
-                // Held with its `-` or CR until the next byte (MP-P-08), or
-                // a lookalike: body data up to here, the search goes on.
-                self.delim[self.held_base + pat_len] = b;
-                self.held += 1;
-                *pos += 1;
-                if *pos == end {
-                    return Ok(None);
-                }
-                return self.held_mismatch(*pos);
-            }
-            self.held = 0;
-            self.held_virtual = false;
-            self.delimiter_found();
-            return Ok(None);
+            return self.scan_held(chunk, pos, in_body);
         }
         if self.lenient_scan {
             return self.scan_lenient(chunk, pos, in_body);
@@ -707,6 +648,79 @@ impl Parser {
         }
         *pos = end;
         self.body_data(in_body, start, h)
+    }
+
+    /// Continues a delimiter match begun in an earlier chunk (at most once
+    /// per chunk, so kept out of the scan loop's way).
+    #[inline(never)]
+    fn scan_held(
+        &mut self,
+        chunk: &[u8],
+        pos: &mut usize,
+        in_body: bool,
+    ) -> Result<Option<Raw>, Error> {
+        let end = chunk.len();
+        // Continue a delimiter match begun in an earlier chunk. The held
+        // bytes start with the only CR/LF they contain, so a delimiter
+        // can only begin at their first byte.
+        let mut pat_len = self.pattern_len(self.held_base);
+        while self.held < pat_len {
+            if *pos == end {
+                return Ok(None);
+            }
+            let b = chunk[*pos];
+            if b != self.delim[self.held_base + self.held] {
+                if !(self.opts.allow_cr && self.held_base == 0 && self.held == 1 && b == b'-') {
+                    return self.held_mismatch(*pos);
+                }
+                // MP-P-06: with `allow_cr` a held CR then `-` goes on
+                // as `CR "--" B`.
+                self.held_base = self.dlen + 1;
+                pat_len = self.pattern_len(self.held_base);
+            }
+            self.held += 1;
+            *pos += 1;
+        }
+        if *pos == end {
+            return Ok(None);
+        }
+        let b = chunk[*pos];
+        if self.held > pat_len {
+            // The `-` or CR of a possible lookalike is held too
+            // (MP-P-03, `allow_near_delimiters`): this byte decides.
+            let f = self.delim[self.held_base + pat_len];
+            if !closes_line(f, b) {
+                return self.held_mismatch(*pos);
+            }
+            self.held = 0;
+            self.state = if f == b'-' {
+                State::PartEndDash
+            } else {
+                State::PartEndCr
+            };
+            return Ok(None);
+        }
+        if !is_delimiter_follower(b) {
+            return self.held_mismatch(*pos);
+        }
+        if in_body
+            && self.near_candidate(b)
+            && chunk.get(*pos + 1).is_none_or(|&g| !closes_line(b, g))
+        {
+            // Held with its `-` or CR until the next byte (MP-P-08), or
+            // a lookalike: body data up to here, the search goes on.
+            self.delim[self.held_base + pat_len] = b;
+            self.held += 1;
+            *pos += 1;
+            if *pos == end {
+                return Ok(None);
+            }
+            return self.held_mismatch(*pos);
+        }
+        self.held = 0;
+        self.held_virtual = false;
+        self.delimiter_found();
+        Ok(None)
     }
 
     /// [`Parser::scan`] with `allow_cr` or `allow_near_delimiters`, held
@@ -852,8 +866,9 @@ impl Parser {
     /// Form fields are short: the delimiter usually follows within a few
     /// dozen bytes, where one `memchr` and a compare beat setting up the
     /// `memmem` search. The window only moves where the search starts: the
-    /// result is the first match either way.
-    #[inline]
+    /// result is the first match either way. Inlined into each scan: the
+    /// strict body scan's loop is built around it.
+    #[inline(always)]
     fn find_delimiter(&self, chunk: &[u8], from: usize, end: usize) -> Option<usize> {
         const WINDOW: usize = 128;
         let needle = self.finder.needle();

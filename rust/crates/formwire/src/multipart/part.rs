@@ -66,6 +66,7 @@ pub(crate) struct CdRead {
 }
 
 impl CdRead {
+    #[inline]
     pub(crate) fn of(o: &super::Options) -> CdRead {
         CdRead {
             qp_first: o.allow_quoted_pairs,
