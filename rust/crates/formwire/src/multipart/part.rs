@@ -165,7 +165,7 @@ fn parse_lenient(
         if qp && !unescape_spans(buf, d) {
             return false;
         }
-        d.filename.is_some() || join_continuations(buf, &mut segs, qp, d)
+        join_continuations(buf, &mut segs, qp, d)
     };
     let backslash = memchr::memchr(b'\\', &buf[start..end]).is_some();
     if !how.qp_first || !backslash {
@@ -176,11 +176,12 @@ fn parse_lenient(
     }
 }
 
-/// MP-H-09 with `allow_rfc2231_continuations`, for a value without
-/// `filename`: the segments `filename*0`, `filename*1`, ... up to the first
+/// MP-H-09 with `allow_rfc2231_continuations`: for a value without
+/// `filename`, the segments `filename*0`, `filename*1`, ... up to the first
 /// missing N, joined after the end of `buf` into `d.filename` (none without
-/// `filename*0`). `false` for two segments with one N, or a `filename*0*`
-/// without `charset'language'`.
+/// `filename*0`). `false` for two segments with one N, wherever they are
+/// (beside a `filename` too), or, when joining, a `filename*0*` without
+/// `charset'language'`.
 fn join_continuations(
     buf: &mut Vec<u8>,
     segs: &mut [Segment],
@@ -202,6 +203,10 @@ fn join_continuations(
         .any(|w| buf[w[0].n.0..w[0].n.1] == buf[w[1].n.0..w[1].n.1])
     {
         return false;
+    }
+    // A present filename wins: nothing to join.
+    if d.filename.is_some() {
+        return true;
     }
     let number = |s: &Segment| -> Option<u64> {
         core::str::from_utf8(&buf[s.n.0..s.n.1]).ok()?.parse().ok()
