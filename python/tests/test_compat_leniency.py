@@ -109,6 +109,7 @@ for _pairs_, _case, _why in [
     (PM_ST, "mp-lenient-8bit-param-name-type", GRAMMAR),
     ((WZ,), "mp-lenient-rfc2231-duplicate", RFC2231_DUPLICATE),
     ((WZ,), "mp-lenient-rfc2231-duplicate-after-gap", RFC2231_DUPLICATE),
+    ((WZ,), "mp-lenient-rfc2231-duplicate-beside-filename", RFC2231_DUPLICATE),
     ((WZ,), "mp-lenient-rfc2231-no-charset", RFC2231_NO_CHARSET),
     ((PM_BARE,), "mp-lenient-any-type-no-name", NO_NAME_BARE),
     ((PM_BARE,), "mp-lenient-missing-disposition-no-name-param", NO_NAME_BARE),
@@ -184,12 +185,7 @@ for _pairs_, _case, _why in [
         "mp-lenient-rfc2231-no-charset-beside-filename",
         "MP-H-09: filename wins, a filename*0* beside it is not read; Werkzeug's replaces it",
     ),
-    (
-        (WZ,),
-        "mp-lenient-rfc2231-duplicate-beside-filename",
-        "MP-H-09 wants MP_DISPOSITION for the same N twice beside a filename; the core reads filename and does not "
-        "check them yet (its vector fails there too); Werkzeug joins them into the filename",
-    ),
+
     ((WZ,), "mp-lenient-rfc2231-gap", "MP-H-09: joined in N order up to a gap; Werkzeug joins in written order"),
     ((WZ,), "mp-lenient-rfc2231-latin1-as-utf8", "MP-H-10: a filename is UTF-8 whatever the charset; Werkzeug uses it"),
     ((WZ,), "mp-lenient-rfc2231-leading-zero", "MP-H-09: N has no leading zero (*01 is no segment); Werkzeug joins it"),
