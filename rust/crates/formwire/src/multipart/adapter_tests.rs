@@ -60,6 +60,10 @@ fn owned(part: Part<'_>, body: Vec<u8>) -> P {
             .headers()
             .map(|h| (h.name().to_owned(), h.value().to_vec()))
             .collect(),
+        written: part
+            .headers()
+            .map(|h| h.name_as_written().to_vec())
+            .collect(),
         body,
     }
 }

@@ -3,7 +3,7 @@
 use memchr::memmem::Finder;
 use memchr::{memchr, memchr3, memrchr, memrchr2};
 
-use super::part::{self, Disposition, HeaderSpan, Part};
+use super::part::{self, Disposition, HeaderSpan, Part, RawName};
 use super::{Options, check_boundary};
 use crate::error::{Error, ErrorCode};
 use crate::tables::{HEADER_PLAIN, NAME_UTF8, TOKEN};
@@ -188,6 +188,8 @@ pub struct Parser {
     lines: u64,
     name_start: usize,
     name_end: usize,
+    /// The current line's name as written.
+    raw_name: RawName,
     value_start: usize,
     trim_floor: usize,
     folding: bool,
@@ -266,6 +268,7 @@ impl Parser {
             lines: 0,
             name_start: 0,
             name_end: 0,
+            raw_name: RawName::Known(b""),
             value_start: 0,
             trim_floor: 0,
             folding: false,
@@ -1044,16 +1047,18 @@ impl Parser {
             let name_start = self.hbuf.len();
             // The names browsers send, spelled as they send them.
             let rest = chunk.get(p..).unwrap_or_default();
-            let known: &[u8] = if rest.first_chunk::<20>() == Some(b"Content-Disposition:") {
-                b"content-disposition"
-            } else if rest.first_chunk::<13>() == Some(b"Content-Type:") {
-                b"content-type"
-            } else {
-                b""
-            };
-            if !known.is_empty() && p + known.len() < limit {
+            let (known, written): (&[u8], &'static [u8]) =
+                if rest.first_chunk::<20>() == Some(b"Content-Disposition:") {
+                    (b"content-disposition", b"Content-Disposition")
+                } else if rest.first_chunk::<13>() == Some(b"Content-Type:") {
+                    (b"content-type", b"Content-Type")
+                } else {
+                    (b"", b"")
+                };
+            let raw = if !known.is_empty() && p + known.len() < limit {
                 p += known.len();
                 self.hbuf.extend_from_slice(known);
+                RawName::Known(written)
             } else {
                 while p < limit && TOKEN[chunk[p] as usize] {
                     p += 1;
@@ -1061,11 +1066,15 @@ impl Parser {
                 if p == line_start || p >= limit || chunk[p] != b':' {
                     return self.fast_bail();
                 }
-                // Lowercased on the way (MP-H-11): one pass over the bytes.
+                // Lowercased on the way (MP-H-11): one pass over the bytes;
+                // then the name as written.
                 self.hbuf
                     .extend(chunk[line_start..p].iter().map(u8::to_ascii_lowercase));
-            }
-            let name_end = self.hbuf.len();
+                let r = self.hbuf.len();
+                self.hbuf.extend_from_slice(&chunk[line_start..p]);
+                RawName::Span(r, self.hbuf.len())
+            };
+            let name_end = name_start + (p - line_start);
             p += 1;
             while p < limit && matches!(chunk[p], SP | HT) {
                 p += 1;
@@ -1085,6 +1094,7 @@ impl Parser {
             self.headers.push(HeaderSpan {
                 name_start,
                 name_end,
+                raw_name: raw,
                 value_start,
                 value_end: self.hbuf.len(),
                 line_start: self.chunk_base + line_start as u64,
@@ -1190,8 +1200,8 @@ impl Parser {
                 }
                 Hs::Name => {
                     // Fast run of name bytes (MP-H-01: token bytes, and with
-                    // `allow_utf8_header_names` bytes 80-FF), lowercased
-                    // (ASCII only, MP-H-11) into the buffer.
+                    // `allow_utf8_header_names` bytes 80-FF) into the buffer
+                    // as written; `end_name` adds the lowercased copy.
                     let room = self.header_room(off);
                     let stop = end.min(pos.saturating_add(room));
                     let names = if self.opts.allow_utf8_header_names {
@@ -1203,8 +1213,7 @@ impl Parser {
                     while p < stop && names[chunk[p] as usize] {
                         p += 1;
                     }
-                    self.hbuf
-                        .extend(chunk[*pos..p].iter().map(u8::to_ascii_lowercase));
+                    self.hbuf.extend_from_slice(&chunk[*pos..p]);
                     *pos = p;
                     if p == end {
                         continue;
@@ -1319,9 +1328,15 @@ impl Parser {
         Ok(())
     }
 
-    /// The name of the current header line ends at the end of `hbuf`.
+    /// The name of the current header line, as written, ends at the end of
+    /// `hbuf`: its shown form (ASCII-lowercased, MP-H-11) goes after it.
     #[inline]
     fn end_name(&mut self) {
+        let (a, b) = (self.name_start, self.hbuf.len());
+        self.raw_name = RawName::Span(a, b);
+        self.hbuf.extend_from_within(a..b);
+        self.hbuf[b..].make_ascii_lowercase();
+        self.name_start = b;
         if self.opts.allow_utf8_header_names {
             self.utf8_name();
         }
@@ -1357,6 +1372,7 @@ impl Parser {
             self.headers.push(HeaderSpan {
                 name_start: self.name_start,
                 name_end: self.name_end,
+                raw_name: self.raw_name,
                 value_start: self.value_start,
                 value_end: self.hbuf.len(),
                 line_start: self.line_start,

@@ -13,6 +13,8 @@ use crate::tables::{NAME_UTF8, TOKEN};
 pub(crate) struct HeaderSpan {
     pub(crate) name_start: usize,
     pub(crate) name_end: usize,
+    /// The name as written.
+    pub(crate) raw_name: RawName,
     pub(crate) value_start: usize,
     pub(crate) value_end: usize,
     /// Absolute offset of the header line's first byte.
@@ -20,6 +22,14 @@ pub(crate) struct HeaderSpan {
 }
 
 type Span = (usize, usize);
+
+/// A header name as written: the spelling browsers send, matched whole
+/// (no copy), or a span of the header buffer.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum RawName {
+    Known(&'static [u8]),
+    Span(usize, usize),
+}
 
 /// The parameters of a valid Content-Disposition, as spans of the buffer.
 #[derive(Clone, Copy, Debug, Default)]
@@ -700,6 +710,7 @@ impl core::fmt::Debug for Part<'_> {
 #[derive(Clone, Copy, Debug)]
 pub struct Header<'a> {
     name: &'a [u8],
+    written: &'a [u8],
     value: &'a [u8],
 }
 
@@ -709,6 +720,13 @@ impl<'a> Header<'a> {
     /// as UTF-8 with U+FFFD for invalid sequences (`X-FØØ` is `x-fØØ`).
     pub fn name(&self) -> &'a str {
         core::str::from_utf8(self.name).unwrap_or_default()
+    }
+
+    /// The name's bytes exactly as written in the header line (case kept,
+    /// bytes 80-FF as sent), for callers that show names as the client
+    /// spelled them; [`Header::name`] is the form to compare.
+    pub fn name_as_written(&self) -> &'a [u8] {
+        self.written
     }
 
     /// The raw value bytes (obs-fold continuations joined by one SP).
@@ -735,6 +753,10 @@ impl<'a> Iterator for Headers<'a> {
     fn next(&mut self) -> Option<Header<'a>> {
         self.iter.next().map(|h| Header {
             name: &self.buf[h.name_start..h.name_end],
+            written: match h.raw_name {
+                RawName::Known(w) => w,
+                RawName::Span(a, b) => &self.buf[a..b],
+            },
             value: &self.buf[h.value_start..h.value_end],
         })
     }

@@ -16,6 +16,8 @@ pub(crate) struct P {
     pub content_type: Option<Vec<u8>>,
     pub mime: String,
     pub headers: Vec<(String, Vec<u8>)>,
+    /// [`Header::name_as_written`] of each header.
+    pub written: Vec<Vec<u8>>,
     pub body: Vec<u8>,
 }
 
@@ -50,6 +52,10 @@ pub(crate) fn run(
                     headers: part
                         .headers()
                         .map(|h| (h.name().to_owned(), h.value().to_vec()))
+                        .collect(),
+                    written: part
+                        .headers()
+                        .map(|h| h.name_as_written().to_vec())
                         .collect(),
                     body: Vec::new(),
                 });
@@ -603,6 +609,48 @@ fn mp_h_07_to_10_parameters() {
         let s = one(&cd(bad), "v");
         assert_eq!(err(&s), e(MpDisposition, 5), "{bad}");
     }
+}
+
+#[test]
+fn header_names_as_written() {
+    let names = |p: &P| -> Vec<String> {
+        p.written
+            .iter()
+            .map(|w| String::from_utf8_lossy(w).into_owned())
+            .collect()
+    };
+    // The one-pass path: the browsers' spellings and any other name.
+    let s = one(
+        &format!("{CD}Content-Type: text/plain\r\nX-Trace-ID: 1\r\n"),
+        "v",
+    );
+    let p = &ok(&s)[0];
+    assert_eq!(
+        names(p),
+        ["Content-Disposition", "Content-Type", "X-Trace-ID"]
+    );
+    let lower: Vec<&str> = p.headers.iter().map(|h| h.0.as_str()).collect();
+    assert_eq!(lower, ["content-disposition", "content-type", "x-trace-id"]);
+    // The byte-at-a-time path (OWS before the colon, obs-fold, leading OWS),
+    // split at every byte by `ok`.
+    let mut o = strict();
+    o.allow_obs_fold = true;
+    let s = one(
+        " cOnTeNt-DiSpOsItIoN : form-data; name=a\r\nX-A\t:\r\n b\r\n",
+        "v",
+    );
+    let p = &ok_with(&o, s.as_bytes())[0];
+    assert_eq!(names(p), ["cOnTeNt-DiSpOsItIoN", "X-A"]);
+    assert_eq!(p.headers[0].0, "content-disposition");
+    assert_eq!(p.name, "a");
+    // Bytes 80-FF as sent, where the shown name has U+FFFD.
+    let mut o = strict();
+    o.allow_utf8_header_names = true;
+    let mut raw = format!("--b\r\n{CD}X-\u{d8}").into_bytes();
+    raw.extend_from_slice(b"\xff: v\r\n\r\nvalue\r\n--b--");
+    let p = &ok_with(&o, &raw)[0];
+    assert_eq!(p.written[1], b"X-\xc3\x98\xff");
+    assert_eq!(p.headers[1].0, "x-\u{d8}\u{fffd}");
 }
 
 #[test]
