@@ -53,7 +53,8 @@ pub struct PartData {
     filename_bytes: Option<Vec<u8>>,
     name_star: Option<Vec<u8>>,
     filename_star: Option<Vec<u8>>,
-    headers: Vec<(String, Vec<u8>)>,
+    /// `(lowercased name, name as written, value)` of each header, in order.
+    headers: Vec<(String, Vec<u8>, Vec<u8>)>,
     content_type: Option<Vec<u8>>,
     body_offset: u64,
 }
@@ -68,7 +69,10 @@ impl PartData {
             filename_bytes: p.filename_bytes().map(<[u8]>::to_vec),
             name_star: p.name_star().map(<[u8]>::to_vec),
             filename_star: p.filename_star().map(<[u8]>::to_vec),
-            headers: p.headers().map(|h| (h.name().to_owned(), h.value().to_vec())).collect(),
+            headers: p
+                .headers()
+                .map(|h| (h.name().to_owned(), h.name_as_written().to_vec(), h.value().to_vec()))
+                .collect(),
             content_type: p.content_type().map(<[u8]>::to_vec),
             body_offset: p.body_offset(),
         }
@@ -79,7 +83,7 @@ impl PartData {
         if self.content_type.is_none() {
             return "text/plain".to_owned();
         }
-        let values = self.headers.iter().filter(|(n, _)| n == "content-type").map(|(_, v)| v.as_slice());
+        let values = self.headers.iter().filter(|(n, _, _)| n == "content-type").map(|(_, _, v)| v.as_slice());
         formwire::mime::extract(values).map(|m| m.to_string()).unwrap_or_default()
     }
 }
@@ -163,7 +167,7 @@ impl Part {
             .d
             .headers
             .iter()
-            .map(|(n, v)| PyTuple::new(py, [PyString::new(py, n), util::lossy_str(py, v)]))
+            .map(|(n, _, v)| PyTuple::new(py, [PyString::new(py, n), util::lossy_str(py, v)]))
             .collect::<PyResult<_>>()?;
         PyList::new(py, items)
     }
@@ -175,7 +179,20 @@ impl Part {
             .d
             .headers
             .iter()
-            .map(|(n, v)| PyTuple::new(py, [PyBytes::new(py, n.as_bytes()), PyBytes::new(py, v)]))
+            .map(|(n, _, v)| PyTuple::new(py, [PyBytes::new(py, n.as_bytes()), PyBytes::new(py, v)]))
+            .collect::<PyResult<_>>()?;
+        PyList::new(py, items)
+    }
+
+    /// Every header in order as raw `(name as written, value)` bytes: the name's bytes exactly as the
+    /// client sent them (case kept, bytes 80-FF as sent), where `raw_headers` and `headers` lowercase it.
+    #[getter]
+    fn headers_as_written<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let items: Vec<Bound<'py, PyTuple>> = self
+            .d
+            .headers
+            .iter()
+            .map(|(_, w, v)| PyTuple::new(py, [PyBytes::new(py, w), PyBytes::new(py, v)]))
             .collect::<PyResult<_>>()?;
         PyList::new(py, items)
     }
