@@ -449,3 +449,27 @@ def test_views_are_bytes_whatever_the_exporter() -> None:
         views = [e for e in multipart.Parser(B).feed(chunk) if isinstance(e, memoryview)]
         assert [bytes(v) for v in views] == [b"hello world!"]
         assert all(v.format == "B" and v.ndim == 1 for v in views)
+
+
+def test_headers_as_written_keep_the_names_as_sent() -> None:
+    """`Part.headers_as_written`: `(name bytes as written, value bytes)`, where `raw_headers` lowercases the name."""
+    body = (
+        b"--boundary\r\nContent-Disposition: form-data; name=\"a\"\r\nX-Trace-ID: 1\r\n"
+        b"cOnTeNt-TyPe : text/plain\r\n\r\nv\r\n--boundary--\r\n"
+    )
+    for chunks in ([body], [body[i : i + 1] for i in range(len(body))]):
+        p = multipart.Parser.from_content_type(CT)
+        events = [ev for c in chunks for ev in p.feed(c)] + p.close()
+        (head,) = [ev for ev in events if isinstance(ev, multipart.Part)]
+        assert head.headers_as_written == [
+            (b"Content-Disposition", b'form-data; name="a"'),
+            (b"X-Trace-ID", b"1"),
+            (b"cOnTeNt-TyPe", b"text/plain"),
+        ]
+        assert [n for n, _ in head.raw_headers] == [b"content-disposition", b"x-trace-id", b"content-type"]
+    # Bytes 80-FF as sent (`headers` shows them decoded with U+FFFD).
+    odd = b"--boundary\r\nContent-Disposition: form-data; name=\"a\"\r\nX-\xc3\x98\xff: v\r\n\r\nv\r\n--boundary--\r\n"
+    p = multipart.Parser.from_content_type(CT, allow_utf8_header_names=True)
+    (head,) = [ev for ev in p.feed(odd) + p.close() if isinstance(ev, multipart.Part)]
+    assert head.headers_as_written[1] == (b"X-\xc3\x98\xff", b"v")
+    assert head.headers[1][0] == "x-\xd8\ufffd"
