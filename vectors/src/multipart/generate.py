@@ -79,6 +79,15 @@ def CD(name, filename=None, extra=""):
     return "Content-Disposition: " + cdv(name, filename, extra)
 
 
+def opts(*os_, **more):
+    """Options merged from dicts (lenient flags) and keywords (limits)."""
+    o = {}
+    for x in os_:
+        o.update(x)
+    o.update(more)
+    return o
+
+
 def err(code, offset):
     return {"error": {"code": code, "offset": offset}}
 
@@ -2057,13 +2066,6 @@ def lenient_cases_2():
     junk = {"allow_junk_after_close": True}
     utf8 = {"allow_utf8_header_names": True}
 
-    def opts(*os_, **more):
-        o = {}
-        for x in os_:
-            o.update(x)
-        o.update(more)
-        return o
-
     # allow_missing_disposition (MP-H-06, MP-F-05): nameless parts
     d = payload("--boundary", "", "value", "--boundary--", "")
     lenient("mp-lenient-missing-disposition-no-headers", ["MP-H-06"],
@@ -2293,13 +2295,6 @@ def lenient_cases_3():
     near = {"allow_near_delimiters": True}
     p8 = {"allow_8bit_parameter_names": True}
     c2231 = {"allow_rfc2231_continuations": True}
-
-    def opts(*os_, **more):
-        o = {}
-        for x in os_:
-            o.update(x)
-        o.update(more)
-        return o
 
     def crs(*lines):
         return b"\r".join(b(x) for x in lines)
