@@ -312,8 +312,8 @@ class MultipartParser(BaseParser):
     consumer's ``data[start:end]`` is a view too (Starlette accepts it); the default passes ``data`` as written.
     """
 
-    #: Header names reach ``on_header_field`` as written (python-multipart's behaviour, about 1 us per part); a
-    #: subclass whose consumer lowercases them anyway sets it False.
+    #: Header names reach ``on_header_field`` as written (python-multipart's behaviour; the core's
+    #: ``headers_as_written``); a subclass whose consumer lowercases them anyway sets it False (``raw_headers``).
     _WRITTEN_NAMES = True
 
     def __init__(
@@ -358,15 +358,6 @@ class MultipartParser(BaseParser):
         self._hd: int | None = None if options.get("allow_preamble") else 0
         self._hd_line: int | None = None
         self._body_pos = 0
-        # Header names as written (python-multipart passes them so; the core reports them lowercased, MP-H-11): the
-        # core offset of the current delimiter line while its header block is unfinished (None otherwise, or when
-        # the caller chose allow_preamble: the first delimiter may then be anywhere), and that block's bytes fed in
-        # earlier chunks. Bounded as the block is (max_header_bytes). Off for consumers that lowercase the names
-        # themselves (FormParser, Starlette): ``_WRITTEN_NAMES``.
-        self._dline: int | None = None if options.get("allow_preamble") or not self._WRITTEN_NAMES else 0
-        self._dline_bytes = b""
-        self._chunk: Any = b""
-        self._chunk_start = 0
 
     def _make(self) -> Parser:
         opts = dict(_SHIM_DEFAULTS)
@@ -425,7 +416,6 @@ class MultipartParser(BaseParser):
             self._head += bytes(memoryview(chunk)[: len(self._boundary) + 2 - len(self._head)])
         start = self._fed
         prev = self._tail
-        self._chunk, self._chunk_start = chunk, start
         try:
             events = parser.feed_spans(chunk)
         except MultipartError as e:
@@ -439,34 +429,9 @@ class MultipartParser(BaseParser):
             self._tail = (self._tail + bytes(memoryview(chunk)[-2:]))[-2:]
         if events:
             self._dispatch(events, memoryview(data) if self.zero_copy else data)
-        if self._dline is not None and len(chunk):
-            self._dline_bytes += bytes(memoryview(chunk)[max(0, self._dline - start) :])
-        self._chunk = b""
         if self._hd is not None and len(chunk):
             self._check_header_lines(chunk, start, prev)
         return n
-
-    def _as_written(self, ev: Part, raw: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
-        """The part's headers with their names as they were written, from its header block (the delimiter line at
-        ``self._dline`` up to the body); ``raw`` (the core's lowercased names) where the block is not at hand or
-        does not match it line for line (a first line after OWS, an obs-fold continuation with a colon)."""
-        dline, self._dline = self._dline, None
-        held, self._dline_bytes = self._dline_bytes, b""
-        if dline is None or not raw:
-            return raw
-        end = ev.body_offset - self._chunk_start
-        if held:
-            written = _HEADER_NAME.findall(held + bytes(memoryview(self._chunk)[:end]))
-        else:  # the whole block is in this chunk: no copy
-            written = _HEADER_NAME.findall(self._chunk, max(0, dline - self._chunk_start), end)
-        if len(written) != len(raw):
-            return raw
-        out = []
-        for w, (n, v) in zip(written, raw):
-            if w.lower() != n:
-                return raw
-            out.append((w, v))
-        return out
 
     def _check_header_lines(self, chunk: Any, base: int, prev: bytes) -> None:
         """``max_header_size`` as python-multipart applies it: a header line (name, colon, value, without its CRLF)
@@ -595,9 +560,7 @@ class MultipartParser(BaseParser):
                 on_header_value = g("on_header_value") or _noop
                 on_header_end = g("on_header_end") or _noop
                 limit = self.max_header_size
-                raw = ev.raw_headers
-                if self._WRITTEN_NAMES:
-                    raw = self._as_written(ev, raw)
+                raw = ev.headers_as_written if self._WRITTEN_NAMES else ev.raw_headers
                 for name, value in raw:
                     if limit is not None and len(name) + 1 + len(value) > limit:
                         raise MultipartParseError(
@@ -614,11 +577,9 @@ class MultipartParser(BaseParser):
             elif ev is PART_END:
                 # the delimiter CRLF "--" B (MP-P-01) was just read: the next header block starts after its line
                 self._hd, self._hd_line = body + len(self._boundary) + 3, None
-                if self._WRITTEN_NAMES:
-                    self._dline, self._dline_bytes = body + 2, b""
                 (g("on_part_end") or _noop)()
             elif ev is _END:
-                self._hd = self._dline = None
+                self._hd = None
                 self.state = MultipartState.END
                 (g("on_end") or _noop)()
         self._body_pos = body
@@ -634,8 +595,6 @@ class _LowercaseNamesMultipartParser(MultipartParser):
 
 
 _HIGH = re.compile(rb"[\x80-\xff]")
-#: A header line's name as written: after the LF that ends the line before, up to OWS and the colon (MP-H-01).
-_HEADER_NAME = re.compile(rb"\n([^:\r\n \t]+)[ \t]*:")
 
 
 def _canonical(raw: bytes) -> bytes:
