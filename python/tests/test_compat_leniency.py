@@ -185,7 +185,6 @@ for _pairs_, _case, _why in [
         "mp-lenient-rfc2231-no-charset-beside-filename",
         "MP-H-09: filename wins, a filename*0* beside it is not read; Werkzeug's replaces it",
     ),
-
     ((WZ,), "mp-lenient-rfc2231-gap", "MP-H-09: joined in N order up to a gap; Werkzeug joins in written order"),
     ((WZ,), "mp-lenient-rfc2231-latin1-as-utf8", "MP-H-10: a filename is UTF-8 whatever the charset; Werkzeug uses it"),
     ((WZ,), "mp-lenient-rfc2231-leading-zero", "MP-H-09: N has no leading zero (*01 is no segment); Werkzeug joins it"),
