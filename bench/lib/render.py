@@ -414,6 +414,55 @@ def runtime_row_reason(rt: str, r: dict) -> str | None:
     return None
 
 
+# The #18 targets, checked per runtime from the same run's rows: (workload prefix, formwire column prefix, at least).
+RUNTIME_TARGETS = [
+    ("W1", "parseMultipart (stream)", 2.0),
+    ("W2", "parseMultipart (stream)", 2.0),
+    ("W6b", "formwire clone", 1.5),
+]
+# Why a target row can miss on a runtime whatever formwire does, by (runtime, workload prefix).
+RUNTIME_TARGET_REASONS = {
+    ("chromium", "W6b"): "out of reach by correctness: a page has no Proxy detector (JavaScript cannot tell a Proxy from "
+    "its target), so clone()'s default is the page's structuredClone itself; a walk in JavaScript would need the "
+    "host serializer's Proxy check first (the floor row: the host serializer alone) and read every getter twice. "
+    "With {assumeNoProxies: true} (the application vouches for its graph), formwire's walk is the next row.",
+}
+
+
+def runtime_targets(name: str, d: dict) -> list[str]:
+    """The #18 target lines of one runtime's run: each target's row, its CPU ratio (wall beside it), pass or fail,
+    and for a miss the reason or the floor that bounds it."""
+    out = []
+    rows = [r for r in d["rows"] if "Worker" not in r["work"]]
+    for work, ours, at_least in RUNTIME_TARGETS:
+        r = next((r for r in rows if r["work"].startswith(work + " ") and r["ours"].startswith(ours)), None)
+        if r is None:
+            out.append(f"{work} {ours} >= {at_least:g}x native: not in this run")
+            continue
+        ok = r["cpu_ratio"] >= at_least
+        line = (f"{work} {r['ours']} >= {at_least:g}x {r['native']}: **{r['cpu_ratio']:.2f}x** CPU time "
+                f"(wall {r['wall_ratio']:.2f}x) {'✓' if ok else '✗'}")
+        if not ok:
+            why = RUNTIME_TARGET_REASONS.get((name, work)) or runtime_row_reason(name, r)
+            line += f": {why}" if why else ""
+            alt = [x for x in rows if x is not r and x["work"] == r["work"] and x["ours"].startswith(ours)]
+            for x in alt:
+                line += (f" {x['ours']}: **{x['cpu_ratio']:.2f}x** {'✓' if x['cpu_ratio'] >= at_least else '✗'}.")
+        out.append(line)
+    peak = d.get("peak") or []
+    p = next((p for p in peak if p["ours"].startswith("parseMultipart")), None)
+    if p is not None:
+        ok = p["ratio"] < 0.1
+        line = f"W1 peak memory, {p['ours']} < 0.1x {p['native']}: **{p['ratio']:.3f}x** {'✓' if ok else '✗'}"
+        f = next((f for f in peak if f.get("floor") or f["ours"].startswith("floor")), None)
+        if not ok and f is not None:
+            line += (f"; the floor row (no parser) is {f['ratio']:.3f}x"
+                     + (": out of reach on this runtime (the peak-memory notes below)" if f["ratio"] >= 0.1 or
+                        p["ratio"] <= f["ratio"] * 1.15 else ""))
+        out.append(line)
+    return out
+
+
 def runtimes_section(res_dir: Path, w) -> None:
     """formwire against each runtime's natives (bench/runtimes/run writes runtimes-<rt>.json)."""
     # Node, Bun, Deno as before; the browser after them.
@@ -449,6 +498,11 @@ def runtimes_section(res_dir: Path, w) -> None:
               + (f" {r['gc_cpu_ratio']:.2f}x | {r['gc_wall_ratio']:.2f}x |" if gcp else ""))
             if r.get("method") and r["method"] not in methods:
                 methods.append(r["method"])
+        w("")
+        w("Targets (#18), this run:")
+        w("")
+        for line in runtime_targets(name, d):
+            w(f"- {line}")
         w("")
         for line in RUNTIME_NOTES.get(name, []):
             w(f"- {line}")

@@ -59,6 +59,20 @@ export function streamOf(bytes, chunk = 65536) {
   return new ReadableStream({ type: 'bytes', pull(c) { if (o >= bytes.length) { c.close(); return; } c.enqueue(bytes.slice(o, o + chunk)); o += chunk; } });
 }
 
+/**
+ * The "parseMultipart (stream)" rows: parseMultipart as an application streams a form, file parts read chunk by chunk
+ * and dropped, fields as text; the character and byte count. `parseMultipart` is the package's (each importer has its
+ * own path to the build).
+ */
+export async function streamed(parseMultipart, body, options) {
+  let n = 0;
+  for await (const part of parseMultipart(body, CT, options)) {
+    if (part.filename !== null) for await (const c of part) n += c.length;
+    else n += (await part.text()).length;
+  }
+  return n;
+}
+
 const CH = 65536;
 const pattern = new Uint8Array(CH).map((_, i) => (i * 2654435761) >>> 24);
 /** The W1 peak-memory body's two ends (the parts around the file), exported for the drain floor's byte count. */

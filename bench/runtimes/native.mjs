@@ -5,9 +5,9 @@
 // Each row: medians over REPS samples of wall time and process CPU time per op (process.cpuUsage: user + system), for
 // the native operation and formwire's, sampled in turn, after a warm-up of each (measurePair).
 import process from 'node:process';
-import { formData, encodeFormData, MultipartParser } from '../../ts/dist/src/index.js';
+import { formData, encodeFormData, parseMultipart, MultipartParser } from '../../ts/dist/src/index.js';
 import { clone, postSerialized, receiveSerialized } from '../../ts/dist/src/clone/index.js';
-import { B, CT, fileBytes, bodies, w5Form, W6, streamOf } from './inputs.mjs';
+import { B, CT, fileBytes, bodies, w5Form, W6, streamOf, streamed } from './inputs.mjs';
 
 const REPS = Number(process.env.REPS ?? 7);
 const QUICK = process.env.QUICK === '1';
@@ -82,13 +82,18 @@ console.log(`# ${runtime}, REPS=${REPS}, W1 file ${fileMiB} MiB`);
   const n = await new Request('http://x/', { method: 'POST', body: W2, headers: { 'content-type': CT } }).formData();
   const o = await formData(streamOf(W2), CT, { maxParts: 20000, maxFields: 20000 });
   if ([...n.keys()].length !== 10000 || [...o.keys()].length !== 10000 || n.get('field9') !== o.get('field9')) throw new Error('W2 results differ');
+  if ((await streamed(parseMultipart, streamOf(W2), { maxParts: 20000, maxFields: 20000 })) !== [...o.values()].reduce((t, v) => t + v.length, 0)) throw new Error('W2 parseMultipart differs');
+  if ((await streamed(parseMultipart, streamOf(W1), { maxTotalFieldBytes: null })) !== file.length + 6) throw new Error('W1 parseMultipart differs');
 }
 const req = (bytes) => new Request('http://x/', { method: 'POST', body: streamOf(bytes), headers: { 'content-type': CT }, duplex: 'half' });
 await row('W1 one file', 'Request.formData()', () => req(W1).formData(), 'formData() (stream)', () => formData(streamOf(W1), CT, { maxTotalFieldBytes: null }));
+await row('W1 one file', 'Request.formData()', () => req(W1).formData(), 'parseMultipart (stream)', () => streamed(parseMultipart, streamOf(W1), { maxTotalFieldBytes: null }));
 await row('W1 one file', 'Request.formData()', () => req(W1).formData(), 'MultipartParser (sans-IO)', () => sansIo(W1));
 await row('W2 10,000 fields', 'Request.formData()', () => req(W2).formData(), 'formData() (stream)', () => formData(streamOf(W2), CT, { maxParts: 20000, maxFields: 20000 }));
+await row('W2 10,000 fields', 'Request.formData()', () => req(W2).formData(), 'parseMultipart (stream)', () => streamed(parseMultipart, streamOf(W2), { maxParts: 20000, maxFields: 20000 }));
 await row('W2 10,000 fields', 'Request.formData()', () => req(W2).formData(), 'MultipartParser (sans-IO)', () => sansIo(W2));
 await row('W3 100 fields+100 files', 'Request.formData()', () => req(W3).formData(), 'formData() (stream)', () => formData(streamOf(W3), CT));
+await row('W3 100 fields+100 files', 'Request.formData()', () => req(W3).formData(), 'parseMultipart (stream)', () => streamed(parseMultipart, streamOf(W3), {}));
 await row('W3 100 fields+100 files', 'Request.formData()', () => req(W3).formData(), 'MultipartParser (sans-IO)', () => sansIo(W3));
 const fd = w5Form(file);
 await row('W5 encode 1000+1 MiB', 'new Response(fd).arrayBuffer()', () => new Response(fd).arrayBuffer(), 'encodeFormData().bytes()', () => encodeFormData(fd).bytes(), 5);
