@@ -146,7 +146,7 @@ test("Node Readable errors: the stream's error after the parts before it; a prem
   await assert.rejects(formData(gone, CT), premature);
 });
 
-test('Node Readable cleanup: early return and malformed bodies destroy the source with an AbortError; a finished one is left alone', async () => {
+test("Node Readable cleanup: early return and malformed bodies destroy the source with an AbortError; a finished one is left alone, without formwire's listeners", async () => {
   const watch = (s: Readable) => {
     const errors: unknown[] = [];
     s.on('error', (e) => errors.push(e));
@@ -185,6 +185,12 @@ test('Node Readable cleanup: early return and malformed bodies destroy the sourc
   assert.equal((await describe(it)).length, 3);
   await it.return();
   assert.deepEqual(e4, []);
+  // ... and without formwire's listeners (the 'error' one left is watch()'s)
+  for (const ev of ['readable', 'end', 'close']) assert.equal(s4.listenerCount(ev), 0, ev);
+  assert.equal(s4.listenerCount('error'), 1);
+  const s6 = readable(chunked(bin(BODY), 7), true);
+  assert.equal((await formData(s6, CT)).get('c'), 'third');
+  for (const ev of ['readable', 'end', 'error', 'close']) assert.equal(s6.listenerCount(ev), 0, `formData: ${ev}`);
   const s5 = readable([bin(BODY)], false);
   await parseMultipart(s5, CT).return();
   assert.equal(s5.destroyed, false);

@@ -89,6 +89,7 @@ export const runtimeUtf8 = (b: Uint8Array, s: number, e: number): string => runt
 interface NodeReadable {
   read(): unknown;
   on(event: string, listener: (...args: any[]) => void): unknown;
+  removeListener(event: string, listener: (...args: any[]) => void): unknown;
   destroy(error?: Error | null): unknown;
   readonly destroyed: boolean;
   readonly readableEnded?: boolean;
@@ -109,6 +110,7 @@ export function isNodeReadable(x: unknown): x is NodeReadable {
   return (
     typeof s.read === 'function' &&
     typeof s.on === 'function' &&
+    typeof s.removeListener === 'function' &&
     typeof s.destroy === 'function' &&
     typeof s.pipe === 'function' &&
     typeof s.destroyed === 'boolean' &&
@@ -227,9 +229,23 @@ export class NodeSource {
     resolve(c === POLL_END ? DONE_RESULT : { done: false, value: c });
   }
 
-  finish(): void {}
+  /**
+   * The body was read to its end: the stream is left as it is (a server request's socket answers next), without the
+   * listeners start() added, as Node's async iterator leaves a stream it does not destroy.
+   */
+  finish(): void {
+    if (!this.started) return;
+    const s = this.s;
+    s.removeListener('readable', this.onReadable);
+    s.removeListener('end', this.onEnd);
+    s.removeListener('error', this.onError);
+    s.removeListener('close', this.onClose);
+  }
 
-  /** Stop early: destroy the stream as Node's async iterator's return() does. */
+  /**
+   * Stop early: destroy the stream as Node's async iterator's return() does (its listeners stay, to take the
+   * destroy's own 'error' and 'close').
+   */
   return(): Promise<unknown> {
     const s = this.s;
     // before the first read, and after the end or an error, there is nothing to stop (as for Node's iterator)
