@@ -8,12 +8,17 @@
  *
  * No module-level mutable state: what a parse keeps (scratch, caches) belongs to its parser, and what the runtime
  * provides (the delimiter search, faster text decoders) comes in through the constructor.
+ *
+ * The part's header view (PartInfo) is in core/part.ts, the Content-Disposition reader in core/disposition.ts.
  */
 import { FormwireError, type MultipartErrorCode } from './errors.js';
-import { parseMimeType, partFileType } from './mime.js';
+import { parseMimeType } from './mime.js';
 import { MULTIPART_DEFAULTS, type MultipartFlags, type MultipartLimits } from './registry.js';
 import { PORTABLE_TEXT, TextCodec, encodeUtf8 } from './utf8.js';
 import { DelimiterScan } from './scan.js';
+import { PartContext, PartInfo } from './part.js';
+import * as part from './part.js';
+import { D_8BIT_NAMES, D_ANY_TYPE, SEG, parseDisposition } from './disposition.js';
 
 /**
  * Parser options: the lenient flags (MP-R-02) and limits (spec/limits.md), both generated from spec/registry.json.
@@ -23,6 +28,11 @@ export interface MultipartOptions extends MultipartFlags, MultipartLimits {}
 
 /** spec/limits.md defaults (generated from spec/registry.json). */
 export { MULTIPART_DEFAULTS };
+
+/** A part's header view (core/part.ts), re-exported for the importers of this module. */
+export { PartInfo };
+/** @internal */
+export { PartContext } from './part.js';
 
 /** A substring search: the first index >= from at which needle occurs in haystack, or -1. */
 export type IndexOf = (haystack: Uint8Array, needle: Uint8Array, from: number) => number;
@@ -75,201 +85,10 @@ export interface MultipartHandler {
   onDataRange?(chunk: Uint8Array, start: number, end: number): void;
 }
 
-const TEXT_PLAIN_DEFAULT = 'text/plain';
 /** Size of a header slab. */
 const SLAB = 65536;
 /** Longest header line (bytes) the one-pass fast path handles. */
 const FAST_LINE = 1024;
-
-/**
- * @internal What the PartInfos of one parser share: its text decoding and a one-entry cache of MP-F-03 types for
- * fast-path Content-Type values (the parts of one form mostly share one).
- */
-export class PartContext {
-  readonly text: TextCodec;
-  private lastCt: string | null = null;
-  private lastType = '';
-
-  constructor(text: TextCodec) {
-    this.text = text;
-  }
-
-  /** MP-F-03 for one ASCII Content-Type value. */
-  fileType(ct: string): string {
-    if (ct !== this.lastCt) {
-      this.lastType = partFileType([encodeUtf8(ct)]);
-      this.lastCt = ct;
-    }
-    return this.lastType;
-  }
-}
-
-/** One part's header information (MP-H-06..11). Header strings are decoded lazily. */
-export class PartInfo {
-  /** 0-based index of the part in the body. */
-  readonly index: number;
-  /**
-   * `name` parameter, UTF-8 decoded with U+FFFD, never percent-decoded (MP-H-10); null for a nameless part
-   * (`allowMissingDisposition`: no Content-Disposition, or an empty one, MP-H-06), which form layers skip (MP-F-05).
-   */
-  readonly name: string | null;
-  /** `filename` parameter, or null when absent (MP-H-08). */
-  readonly filename: string | null;
-  /** Raw `name*` parameter value (RFC 8187), never decoded, never overriding `name` (MP-H-09). */
-  readonly nameStar: string | null;
-  /** Raw `filename*` parameter value, never decoded, never overriding `filename` (MP-H-09). */
-  readonly filenameStar: string | null;
-  /** Byte offset of the first header line. */
-  readonly offset: number;
-  /** Byte offset of the first body byte (set when the header block ends, before onPartStart). */
-  bodyOffset = 0;
-  /**
-   * @internal The header block, stored as `name ":" value LF` per header (values OWS-trimmed, obs-folds joined) in
-   * a slab shared with other parts: slab[start..end). Null for a block read by the fast path (see `ct`).
-   */
-  private readonly slab: Uint8Array | null;
-  private readonly start: number;
-  private readonly end: number;
-  private readonly nameS: number;
-  private readonly nameE: number;
-  private readonly fnS: number;
-  private readonly fnE: number;
-  /**
-   * @internal Fast-path block (slab null): exactly `Content-Disposition: form-data; name="…"[; filename="…"]` and an
-   * optional `Content-Type: …` line, all ASCII, so the headers are rebuilt from name, filename and this value.
-   */
-  private readonly ct: string | null;
-  private readonly ctx: PartContext;
-  private _headers: [string, string][] | null = null;
-  private _type: string | null | undefined = undefined;
-
-  /** @internal */
-  constructor(
-    index: number,
-    offset: number,
-    slab: Uint8Array | null,
-    start: number,
-    end: number,
-    name: string | null,
-    filename: string | null,
-    nameStar: string | null,
-    filenameStar: string | null,
-    nameS: number,
-    nameE: number,
-    fnS: number,
-    fnE: number,
-    ct: string | null,
-    ctx: PartContext,
-  ) {
-    this.index = index;
-    this.offset = offset;
-    this.slab = slab;
-    this.start = start;
-    this.end = end;
-    this.name = name;
-    this.filename = filename;
-    this.nameStar = nameStar;
-    this.filenameStar = filenameStar;
-    this.nameS = nameS;
-    this.nameE = nameE;
-    this.fnS = fnS;
-    this.fnE = fnE;
-    this.ct = ct;
-    this.ctx = ctx;
-  }
-
-  /** The raw bytes of the `name` parameter (MP-H-10), or null for a nameless part (MP-H-06). */
-  get nameBytes(): Uint8Array | null {
-    if (this.name === null) return null;
-    // fast-path names are ASCII: their UTF-8 encoding is their bytes
-    return this.slab === null ? encodeUtf8(this.name) : this.slab.slice(this.nameS, this.nameE);
-  }
-
-  /** The raw bytes of the `filename` parameter, or null. */
-  get filenameBytes(): Uint8Array | null {
-    if (this.filename === null) return null;
-    return this.slab === null ? encodeUtf8(this.filename) : this.slab.slice(this.fnS, this.fnE);
-  }
-
-  /** Calls f(nameStart, nameEnd, valueStart, valueEnd) for each stored header, in order. */
-  private each(f: (ns: number, ne: number, vs: number, ve: number) => void): void {
-    const h = this.slab!;
-    let i = this.start;
-    while (i < this.end) {
-      let c = i;
-      while (h[c] !== COLON) c++;
-      let e = c + 1;
-      while (h[e] !== LF) e++;
-      f(i, c, c + 1, e);
-      i = e + 1;
-    }
-  }
-
-  /** Every header in order as `[lowercased name, value]`, values UTF-8 decoded with U+FFFD (MP-H-11). */
-  get headers(): [string, string][] {
-    if (this._headers === null) {
-      const out: [string, string][] = [];
-      const h = this.slab;
-      if (h === null) {
-        let cd = `form-data; name="${this.name}"`;
-        if (this.filename !== null) cd += `; filename="${this.filename}"`;
-        out.push(['content-disposition', cd]);
-        if (this.ct !== null) out.push(['content-type', this.ct]);
-      } else {
-        const t = this.ctx.text;
-        this.each((ns, ne, vs, ve) => out.push([lowerAscii(t.decode(h, ns, ne)), t.decode(h, vs, ve)]));
-      }
-      this._headers = out;
-    }
-    return this._headers;
-  }
-
-  /**
-   * The value of the last header called `name` (ASCII case-insensitive), as `headers` gives it; null when there is
-   * none. For a block read by the fast path, without building `headers`.
-   */
-  header(name: string): string | null {
-    const lower = lowerAscii(name);
-    if (this.slab === null) {
-      if (lower === 'content-type') return this.ct;
-      if (lower !== 'content-disposition') return null;
-    }
-    let v: string | null = null;
-    for (const [k, x] of this.headers) if (k === lower) v = x;
-    return v;
-  }
-
-  /** The value of the last Content-Type header, OWS-trimmed, as is; null when there is none (MP-H-11). */
-  get contentType(): string | null {
-    const h = this.slab;
-    if (h === null) return this.ct;
-    let v: string | null = null;
-    this.each((ns, ne, vs, ve) => {
-      if (isName(h, ns, ne, CONTENT_TYPE)) v = this.ctx.text.decode(h, vs, ve);
-    });
-    return v;
-  }
-
-  /**
-   * For a part with a filename: the File type `formData()` gives (MP-F-03); null for a part without filename.
-   */
-  get type(): string | null {
-    if (this._type === undefined) {
-      const h = this.slab;
-      if (this.filename === null) this._type = null;
-      else if (h === null) this._type = this.ct === null ? TEXT_PLAIN_DEFAULT : this.ctx.fileType(this.ct);
-      else {
-        const values: Uint8Array[] = [];
-        this.each((ns, ne, vs, ve) => {
-          if (isName(h, ns, ne, CONTENT_TYPE)) values.push(h.subarray(vs, ve));
-        });
-        this._type = values.length === 0 ? TEXT_PLAIN_DEFAULT : partFileType(values);
-      }
-    }
-    return this._type;
-  }
-}
-
 
 // ---------------------------------------------------------------------------------------------------------------
 // Byte classes
@@ -281,95 +100,33 @@ const HT = 0x09;
 const DASH = 0x2d;
 const COLON = 0x3a;
 const SEMI = 0x3b;
-const EQ = 0x3d;
 const DQUOTE = 0x22;
 const BSLASH = 0x5c;
-
-/**
- * MP-H-11: header names are lowercased ASCII only; with allowUtf8HeaderNames a name may hold other characters, which
- * keep their case (`X-FØØ` is shown `x-fØØ`).
- */
-function lowerAscii(s: string): string {
-  for (let k = 0; k < s.length; k++) {
-    if (s.charCodeAt(k) > 0x7f) return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
-  }
-  return s.toLowerCase();
-}
-
-/** RFC 9110 tchar. */
-const TOKEN = new Uint8Array(256);
-for (const c of "!#$%&'*+-.^_`|~") TOKEN[c.charCodeAt(0)] = 1;
-for (let c = 0x30; c <= 0x39; c++) TOKEN[c] = 1;
-for (let c = 0x41; c <= 0x5a; c++) TOKEN[c] = 1;
-for (let c = 0x61; c <= 0x7a; c++) TOKEN[c] = 1;
-
-/** Bytes that stop the fast scan of a header value: NUL, LF, CR. */
-const VALUE_STOP = new Uint8Array(256);
-VALUE_STOP[0] = 1;
-VALUE_STOP[LF] = 1;
-VALUE_STOP[CR] = 1;
-
-const CONTENT_DISPOSITION = encodeUtf8('content-disposition');
-const CONTENT_TYPE = encodeUtf8('content-type');
-const FORM_DATA = encodeUtf8('form-data');
-const P_NAME = encodeUtf8('name');
-const P_FILENAME = encodeUtf8('filename');
-const P_NAME_STAR = encodeUtf8('name*');
-const P_FILENAME_STAR = encodeUtf8('filename*');
 
 /** Hex digit values (-1: not a hex digit), for MP-H-09's percent-decoding. */
 const HEX = new Int8Array(256).fill(-1);
 for (let c = 0; c < 10; c++) HEX[0x30 + c] = c;
 for (let c = 0; c < 6; c++) HEX[0x41 + c] = HEX[0x61 + c] = 10 + c;
 
-/**
- * Little-endian int32 words of c (at least 4 bytes) for eqWords: at 0, 4, 8, …, the last one ending at c.length
- * (overlapping the one before it when c.length is not a multiple of 4).
- */
-function wordsOf(c: Uint8Array): Int32Array {
-  const dv = new DataView(c.buffer, c.byteOffset, c.length);
-  const w = new Int32Array((c.length + 3) >> 2);
-  for (let k = 0; k < w.length - 1; k++) w[k] = dv.getInt32(4 * k, true);
-  w[w.length - 1] = dv.getInt32(c.length - 4, true);
-  return w;
-}
+// core/part.ts's tables and matchers as constants of this module: the loops below read them as they read the byte
+// classes above (an imported binding is read through its module's cell at every use).
+const CONTENT_DISPOSITION = part.CONTENT_DISPOSITION;
+const FAST_CD = part.FAST_CD;
+const FAST_CD_W = part.FAST_CD_W;
+const FAST_CT = part.FAST_CT;
+const FAST_CT_W = part.FAST_CT_W;
+const FAST_FN = part.FAST_FN;
+const FAST_FN_W = part.FAST_FN_W;
+const QCHAR = part.QCHAR;
+const TOKEN = part.TOKEN;
+const VALUE_STOP = part.VALUE_STOP;
+const VCHAR = part.VCHAR;
+const eqWords = part.eqWords;
+const isName = part.isName;
+const wordsOf = part.wordsOf;
 
-/** Whether the `len` bytes at dv[at..) equal the constant whose wordsOf is w (four bytes per comparison). */
-function eqWords(dv: DataView, at: number, w: Int32Array, len: number): boolean {
-  const last = w.length - 1;
-  for (let k = 0; k < last; k++) if (dv.getInt32(at + 4 * k, true) !== w[k]) return false;
-  return dv.getInt32(at + len - 4, true) === w[last];
-}
-
-// The header block as browsers write it (the fast path of MP-H-01..10): exact bytes, so a match is one comparison
-// per four bytes.
-const FAST_CD = encodeUtf8('Content-Disposition: form-data; name="');
-const FAST_CD_W = wordsOf(FAST_CD);
-const FAST_FN = encodeUtf8('; filename="');
-const FAST_FN_W = wordsOf(FAST_FN);
-const FAST_CT = encodeUtf8('Content-Type: ');
-const FAST_CT_W = wordsOf(FAST_CT);
-/** Fast path: bytes of a quoted name or filename (printable ASCII but `"`). */
-const QCHAR = new Uint8Array(256);
-/** Fast path: bytes of a Content-Type value (printable ASCII). */
-const VCHAR = new Uint8Array(256);
-for (let c = 0x20; c < 0x7f; c++) {
-  QCHAR[c] = c === DQUOTE ? 0 : 1;
-  VCHAR[c] = 1;
-}
 const NO_DV = new DataView(new ArrayBuffer(0));
 const NO_SLAB = new Uint8Array(0);
-
-/** ASCII case-insensitive comparison of buf[s..e) with a lowercase constant. */
-function isName(buf: Uint8Array, s: number, e: number, lower: Uint8Array): boolean {
-  if (e - s !== lower.length) return false;
-  for (let k = 0; k < lower.length; k++) {
-    let c = buf[s + k]!;
-    if (c >= 0x41 && c <= 0x5a) c |= 0x20;
-    if (c !== lower[k]) return false;
-  }
-  return true;
-}
 
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -1664,104 +1421,6 @@ function hasByte(buf: Uint8Array, s: number, e: number, c: number): boolean {
 /** MP-P-04: bytes that may follow B in a delimiter. */
 function isAfterB(c: number): boolean {
   return c === DASH || c === SP || c === HT || c === CR || c === LF;
-}
-
-/** parseDisposition flags: allow_any_disposition_type, allow_8bit_parameter_names. */
-const D_ANY_TYPE = 1;
-const D_8BIT_NAMES = 2;
-/** Numbers per RFC 2231 segment: digitsStart, digitsEnd, extended (1 for `*N*`), valueStart, valueEnd. */
-const SEG = 5;
-
-/**
- * MP-H-07..09: parse a Content-Disposition value in buf[s..e). Returns `out` holding the ranges
- * [nameS, nameE, filenameS, filenameE, nameStarS, nameStarE, filenameStarS, filenameStarE] (-1 when absent),
- * or null when the value does not satisfy the grammar. With `segs` (allow_rfc2231_continuations), the
- * `filename*N` / `filename*N*` parameters are appended to it, SEG numbers each.
- */
-function parseDisposition(buf: Uint8Array, s: number, e: number, qp: boolean, flags: number, out: Int32Array, segs: number[] | null): Int32Array | null {
-  let i = s;
-  while (i < e && TOKEN[buf[i]!] !== 0) i++;
-  // MP-H-07: `form-data`, or with allowAnyDispositionType any token (not an empty one)
-  if ((flags & D_ANY_TYPE) !== 0 ? i === s : !isName(buf, s, i, FORM_DATA)) return null;
-  out[0] = out[1] = out[2] = out[3] = out[4] = out[5] = out[6] = out[7] = -1;
-  if (segs !== null) segs.length = 0;
-  for (;;) {
-    while (i < e && (buf[i] === SP || buf[i] === HT)) i++;
-    if (i === e) break;
-    if (buf[i] !== SEMI) return null;
-    i++;
-    while (i < e && (buf[i] === SP || buf[i] === HT)) i++;
-    if (i === e) break;
-    if (buf[i] === SEMI) continue;
-    const ps = i;
-    while (i < e && TOKEN[buf[i]!] !== 0) i++;
-    // MP-H-07 with allow_8bit_parameter_names: bytes 80-FF in the name too, and such a parameter is ignored
-    let eight = false;
-    if ((flags & D_8BIT_NAMES) !== 0 && i < e && buf[i]! >= 0x80) {
-      eight = true;
-      while (i < e && (TOKEN[buf[i]!] !== 0 || buf[i]! >= 0x80)) i++;
-    }
-    if (i === ps) return null;
-    const pe = i;
-    while (i < e && (buf[i] === SP || buf[i] === HT)) i++;
-    if (i === e || buf[i] !== EQ) return null;
-    i++;
-    while (i < e && (buf[i] === SP || buf[i] === HT)) i++;
-    if (i === e) return null;
-    let vs: number;
-    let ve: number;
-    if (buf[i] === DQUOTE) {
-      vs = i + 1;
-      let q = vs;
-      // MP-H-07: literally a backslash is a byte; in the quoted-pair reading it takes the next byte
-      if (qp) while (q < e && buf[q] !== DQUOTE) q += buf[q] === BSLASH ? 2 : 1;
-      else while (q < e && buf[q] !== DQUOTE) q++;
-      if (q >= e) return null; // unterminated
-      ve = q;
-      i = q + 1;
-    } else {
-      vs = i;
-      while (i < e && TOKEN[buf[i]!] !== 0) i++;
-      if (i === vs) return null;
-      ve = i;
-    }
-    if (eight) continue;
-    let slot = -1;
-    if (isName(buf, ps, pe, P_NAME)) slot = 0;
-    else if (isName(buf, ps, pe, P_FILENAME)) slot = 2;
-    else if (isName(buf, ps, pe, P_NAME_STAR)) slot = 4;
-    else if (isName(buf, ps, pe, P_FILENAME_STAR)) slot = 6;
-    if (slot >= 0) {
-      if (out[slot]! >= 0) return null; // MP-H-08, MP-H-09: a second one fails
-      out[slot] = vs;
-      out[slot + 1] = ve;
-    } else if (segs !== null) {
-      // MP-H-09: `filename*N` or `filename*N*`, N decimal without leading zeros
-      const ds = ps + P_FILENAME_STAR.length;
-      const de = pe - 1 > ds && buf[pe - 1] === 0x2a ? pe - 1 : pe;
-      if (de > ds && isName(buf, ps, ds, P_FILENAME_STAR) && isDigits(buf, ds, de) && (buf[ds] !== 0x30 || de === ds + 1)) {
-        segs.push(ds, de, de < pe ? 1 : 0, vs, ve);
-      }
-    }
-  }
-  if (out[0]! < 0) return null; // MP-H-08: name is required
-  // MP-H-09: two continuations with the same N (either form) fail
-  if (segs !== null && segs.length > SEG) {
-    const seen = new Set<string>();
-    for (let k = 0; k < segs.length; k += SEG) {
-      let key = '';
-      for (let d = segs[k]!; d < segs[k + 1]!; d++) key += String.fromCharCode(buf[d]!);
-      if (seen.has(key)) return null;
-      seen.add(key);
-    }
-  }
-  return out;
-}
-
-/** Whether buf[s..e) is all ASCII digits. */
-function isDigits(buf: Uint8Array, s: number, e: number): boolean {
-  for (let k = s; k < e; k++) if (buf[k]! < 0x30 || buf[k]! > 0x39) return false;
-  return true;
 }
 
 /**
