@@ -92,6 +92,32 @@ await row('W1 one file', 'Request.formData()', () => req(W1).formData(), 'Multip
 await row('W2 10,000 fields', 'Request.formData()', () => req(W2).formData(), 'formData() (stream)', () => formData(streamOf(W2), CT, { maxParts: 20000, maxFields: 20000 }));
 await row('W2 10,000 fields', 'Request.formData()', () => req(W2).formData(), 'parseMultipart (stream)', () => streamed(parseMultipart, streamOf(W2), { maxParts: 20000, maxFields: 20000 }));
 await row('W2 10,000 fields', 'Request.formData()', () => req(W2).formData(), 'MultipartParser (sans-IO)', () => sansIo(W2));
+// W2's floor: the 20,000 strings any parser that returns the fields must make (each name and value, read from the
+// body with Buffer's latin1Slice, the cheapest string-from-bytes call here: W2 is ASCII), positions found beforehand,
+// no parser. native / floor is the most a JavaScript parser can win on W2 in this runtime.
+{
+  const { Buffer } = await import('node:buffer');
+  const buf = Buffer.from(W2.buffer, W2.byteOffset, W2.byteLength);
+  const text = buf.latin1Slice(0, buf.length);
+  const at = [];
+  for (const m of text.matchAll(/name="([^"]*)"\r\n\r\n/g)) {
+    const vs = m.index + m[0].length;
+    at.push(m.index + 6, m.index + 6 + m[1].length, vs, text.indexOf('\r\n--', vs));
+  }
+  if (at.length !== 40000) throw new Error('W2 floor: field positions');
+  const strings = (b) => {
+    const out = new Array(20000);
+    let n = 0;
+    for (let i = 0; i < at.length; i += 4) {
+      out[i >> 1] = b.latin1Slice(at[i], at[i + 1]);
+      const v = (out[(i >> 1) + 1] = b.latin1Slice(at[i + 2], at[i + 3]));
+      n += v.length;
+    }
+    return n;
+  };
+  await row('W2 10,000 fields', 'Request.formData()', () => req(W2).formData(), 'floor: the 20,000 name and value strings, no parser', () => strings(buf));
+  rows[rows.length - 1].floor = true;
+}
 await row('W3 100 fields+100 files', 'Request.formData()', () => req(W3).formData(), 'formData() (stream)', () => formData(streamOf(W3), CT));
 await row('W3 100 fields+100 files', 'Request.formData()', () => req(W3).formData(), 'parseMultipart (stream)', () => streamed(parseMultipart, streamOf(W3), {}));
 await row('W3 100 fields+100 files', 'Request.formData()', () => req(W3).formData(), 'MultipartParser (sans-IO)', () => sansIo(W3));
