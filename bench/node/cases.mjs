@@ -38,6 +38,59 @@ function countingCore(fw, ct, opts) {
   return { c, p: new fw.MultipartParser(fw.boundaryFromContentType(ct), h, opts) };
 }
 
+// The core row's handler, written as ts/README's core example writes one: its methods made once, the parse's state
+// on a handler object made by a literal, so neither the methods' optimized code nor the shapes the parser's code
+// checks die with the parse (a handler of closures made per parse was recompiled after every major GC; issue #20).
+// Field values are decoded with Buffer's native UTF-8 slice from range events (no view per event), file bytes counted.
+const utf8Slice = Buffer.prototype.utf8Slice;
+function coreStart(p) {
+  this.c.parts++;
+  this.file = p.filename !== null;
+  this.pieces = [];
+  this.size = 0;
+}
+function coreRange(ch, a, b) {
+  if (this.file) this.c.file_bytes += b - a;
+  else {
+    this.pieces.push(ch, a, b);
+    this.size += b - a;
+  }
+}
+function coreData(v) {
+  this.onDataRange(v, 0, v.length);
+}
+function corePartEnd() {
+  const c = this.c;
+  if (this.file) c.files++;
+  else {
+    const pieces = this.pieces;
+    let v;
+    if (pieces.length === 3) v = utf8Slice.call(pieces[0], pieces[1], pieces[2]);
+    else {
+      const all = new Uint8Array(this.size);
+      for (let i = 0, o = 0; i < pieces.length; i += 3) {
+        all.set(pieces[i].subarray(pieces[i + 1], pieces[i + 2]), o);
+        o += pieces[i + 2] - pieces[i + 1];
+      }
+      v = utf8Slice.call(all, 0, this.size);
+    }
+    c.fields++;
+    c.field_bytes += v.length;
+  }
+}
+function coreEnd() {}
+const coreHandler = () => ({
+  c: newCounts(),
+  file: false,
+  pieces: [],
+  size: 0,
+  onPartStart: coreStart,
+  onDataRange: coreRange,
+  onData: coreData,
+  onPartEnd: corePartEnd,
+  onEnd: coreEnd,
+});
+
 function depVersion(name) {
   try {
     return JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')).version;
@@ -349,58 +402,17 @@ async function multipartCase(imp) {
     };
   }
   if (imp === 'formwire-core') {
-    // The sans-IO core used the Node way: range events (no view per event), field values decoded with
-    // Buffer's native UTF-8 slice, file bytes counted.
+    // The sans-IO core with coreHandler() (above).
     const fw = await import(fwUrl('index.js'));
-    const utf8Slice = Buffer.prototype.utf8Slice;
     return {
       version: formwireVersion,
       ...(await measure(() => {
-        const c = newCounts();
-        let file = false;
-        let pieces = [];
-        let size = 0;
-        const h = {
-          onPartStart(p) {
-            c.parts++;
-            file = p.filename !== null;
-            pieces = [];
-            size = 0;
-          },
-          onDataRange(ch, a, b) {
-            if (file) c.file_bytes += b - a;
-            else {
-              pieces.push(ch, a, b);
-              size += b - a;
-            }
-          },
-          onData(v) {
-            this.onDataRange(v, 0, v.length);
-          },
-          onPartEnd() {
-            if (file) c.files++;
-            else {
-              let v;
-              if (pieces.length === 3) v = utf8Slice.call(pieces[0], pieces[1], pieces[2]);
-              else {
-                const all = new Uint8Array(size);
-                for (let i = 0, o = 0; i < pieces.length; i += 3) {
-                  all.set(pieces[i].subarray(pieces[i + 1], pieces[i + 2]), o);
-                  o += pieces[i + 2] - pieces[i + 1];
-                }
-                v = utf8Slice.call(all, 0, size);
-              }
-              c.fields++;
-              c.field_bytes += v.length;
-            }
-          },
-          onEnd() {},
-        };
+        const h = coreHandler();
         // Exactly the README's core example: no search argument (the runtime-detected default).
         const p = new fw.MultipartParser(fw.boundaryFromContentType(ct), h, fwOpts);
         for (const ch of chunks) p.write(ch);
         p.end();
-        return c;
+        return h.c;
       })),
     };
   }
