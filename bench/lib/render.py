@@ -351,8 +351,8 @@ RUNTIME_ROW_REASONS = {
     ("bun", "W2", "MultipartParser"): "10,000 small parts: the per-part cost of formwire's JavaScript events and header "
     "parsing against Bun's native parse of the buffered body (W1 and W3, where bytes dominate, go the other way).",
     ("bun", "W2", "parseMultipart"): "Bun's Request.formData() is native (Zig) code over the buffered body; "
-    "formwire's sans-IO core (the next row) took 2.3 to 5.7 ms per W2 parse in JavaScriptCore across this round's "
-    "runs, and parseMultipart adds the stream reads and a promise per part; the floor row (the 20,000 strings alone) "
+    "formwire's sans-IO core (the next row) runs in JavaScriptCore, and parseMultipart adds the stream reads and a "
+    "promise per part to it; the floor row (the 20,000 strings alone) "
     "says the target is not out of reach, so this row is open work.",
     ("bun", "W5", "encodeFormData"): "Bun's new Response(formData) serializes in native code in one pass; "
     "formwire's encoder runs in JavaScript (it still knows the Content-Length up front and streams).",
