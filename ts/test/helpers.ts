@@ -130,3 +130,11 @@ export function rng(seed: number): () => number {
 }
 
 export { indexOfFallback };
+
+/**
+ * Options for a test that runs a Node/V8 harness (a child with V8's flags, read through its traces): Bun's and Deno's
+ * binaries take neither the flags nor print the traces (Bun runs the child and prints none, so a check for "no trace
+ * lines" would hold without checking anything), so such a test is skipped there.
+ */
+const onNode = (globalThis as { Bun?: unknown }).Bun === undefined && (globalThis as { Deno?: unknown }).Deno === undefined;
+export const nodeV8Only = { skip: !onNode && 'Node/V8 only (V8 flags and traces)' };

@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseMultipart, formData, FormwireError } from '../src/index.js';
-import { bin } from './helpers.js';
+import { bin, nodeV8Only } from './helpers.js';
 
 const CT = 'multipart/form-data; boundary=b';
 const BODY =
@@ -268,10 +268,7 @@ for (let i = 0; i < 30; i++) { gc(); await run(false); }
 console.log('--- done');
 `;
 
-// a Node/V8 harness: Bun's and Deno's binaries take neither the flags nor print V8's deopt trace
-const onNode = (globalThis as { Bun?: unknown }).Bun === undefined && (globalThis as { Deno?: unknown }).Deno === undefined;
-
-test('no deoptimization of formwire code across forced major GCs after warm-up: parseMultipart over a Node Readable (issue #20)', { skip: !onNode && 'Node/V8 only (V8 flags and trace)' }, () => {
+test('no deoptimization of formwire code across forced major GCs after warm-up: parseMultipart over a Node Readable (issue #20)', nodeV8Only, () => {
   const r = spawnSync(process.execPath, ['--expose-gc', '--trace-deopt', '--input-type=module', '-e', child], { encoding: 'utf8', maxBuffer: 64 << 20 });
   assert.equal(r.status, 0, r.stderr);
   const out = r.stdout;
