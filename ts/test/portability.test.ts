@@ -5,8 +5,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-import { PORTABLE_TEXT, decodeUtf8 } from '../src/core/utf8.js';
-import { nativeUtf8Decode, runtimeText } from '../src/adapters/node.js';
+import { PORTABLE_TEXT, TextCodec, decodeUtf8 } from '../src/core/utf8.js';
+import { nativeLatin1Decode, nativeUtf8Decode, runtimeText } from '../src/adapters/node.js';
 import { parseUrlencodedBytes } from '../src/core/urlencoded.js';
 import { bin, run, indexOfFallback, rng } from './helpers.js';
 
@@ -87,6 +87,22 @@ test('fallback UTF-8 decoder (TextDecoder) equals the native one on random bytes
     const native = runtimeText.decode(b, 0, n);
     assert.equal(PORTABLE_TEXT.decode(b, 0, n), native, [...b].join(','));
     assert.equal(decodeUtf8(b, 0, n), native, [...b].join(','));
+  }
+});
+
+test('every short-run threshold (shortMax) gives the strings of TextDecoder, on both sides of it', () => {
+  const codecs = [0, 1, 2, 3, 16, 31, 32, 99].map((m) => new TextCodec({ utf8: nativeUtf8Decode, latin1: nativeLatin1Decode, shortMax: m }));
+  const r = rng(22);
+  for (let i = 0; i < 6000; i++) {
+    const n = Math.floor(r() * 41);
+    const ascii = r() < 0.5;
+    const b = new Uint8Array(n + 2);
+    for (let k = 0; k < b.length; k++) b[k] = ascii ? Math.floor(r() * 128) : r() < 0.8 ? Math.floor(r() * 128) : 0x80 + Math.floor(r() * 128);
+    const want = PORTABLE_TEXT.decode(b, 1, n + 1);
+    for (const c of codecs) {
+      assert.equal(c.decode(b, 1, n + 1), want, [...b].join(','));
+      if (ascii) assert.equal(c.ascii(b, 1, n + 1), want, [...b].join(','));
+    }
   }
 });
 

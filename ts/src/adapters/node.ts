@@ -77,7 +77,12 @@ export const nativeLatin1Decode: Utf8Decode | null =
  * The text decoding the package's entry points give their parsers: Buffer's native slices where there is a Buffer
  * (same results as TextDecoder, checked by the tests), else TextDecoder. Passed to each parser; never installed.
  */
-export const runtimeText: TextCodec = new TextCodec({ utf8: nativeUtf8Decode, latin1: nativeLatin1Decode });
+export const runtimeText: TextCodec = new TextCodec({
+  utf8: nativeUtf8Decode,
+  latin1: nativeLatin1Decode,
+  // JavaScriptCore's String.fromCharCode with n arguments costs more than Bun's native slice from 3 bytes on
+  shortMax: bufferRuntime === 'bun' ? 2 : 32,
+});
 
 /** runtimeText's UTF-8 decoding as a function (for the urlencoded parsers' UE-P-08 step). */
 export const runtimeUtf8 = (b: Uint8Array, s: number, e: number): string => runtimeText.decode(b, s, e);

@@ -95,6 +95,12 @@ export interface TextDecoders {
   latin1?: Utf8Decode | null;
   /** Whether UTF-16 code units may be decoded with a UTF-16LE TextDecoder (default: where there is one). */
   utf16?: boolean;
+  /**
+   * The longest ASCII run made into a string in JavaScript, by one String.fromCharCode call (default and at most
+   * 32). Below it no runtime call is made; a runtime whose native slice beats a many-argument fromCharCode
+   * (JavaScriptCore, from 3 bytes on) sets it lower, and longer runs go to `latin1` / `utf8`.
+   */
+  shortMax?: number;
 }
 
 /**
@@ -106,18 +112,23 @@ export class TextCodec {
   private readonly utf8: Utf8Decode | null;
   private readonly latin1: Utf8Decode | null;
   private readonly utf16: TextDecoder | null;
+  private readonly shortMax: number;
 
   constructor(d: TextDecoders = {}) {
     this.utf8 = d.utf8 ?? null;
     this.latin1 = d.latin1 ?? null;
     this.utf16 = d.utf16 === false ? null : utf16Decoder();
+    // fromAscii covers 32 bytes; with no native slice every shorter run stays in JavaScript (TextDecoder costs more)
+    this.shortMax = this.utf8 === null && this.latin1 === null ? 32 : Math.max(0, Math.min(32, d.shortMax ?? 32));
   }
 
   /** bytes[start..end) UTF-8 decoded with U+FFFD, BOM kept (as decodeUtf8). */
   decode(bytes: Uint8Array, start = 0, end = bytes.length): string {
     if (end - start <= 32) {
-      const s = shortAscii(bytes, start, end);
-      if (s !== null) return s;
+      // a short ASCII run is its own Latin-1 reading: ascii() makes it without a UTF-8 decoder
+      let or = 0;
+      for (let i = start; i < end; i++) or |= bytes[i]!;
+      if (or < 0x80) return this.ascii(bytes, start, end);
     }
     const f = this.utf8;
     if (f !== null) return f(bytes, start, end);
@@ -127,7 +138,7 @@ export class TextCodec {
 
   /** b[s..e), known to be ASCII (so its UTF-8 decoding is its Latin-1 reading), as a string. */
   ascii(b: Uint8Array, s: number, e: number): string {
-    if (e - s <= 32) return fromAscii(b, s, e)!;
+    if (e - s <= this.shortMax) return fromAscii(b, s, e)!;
     const l = this.latin1;
     if (l !== null) return l(b, s, e);
     const f = this.utf8;
