@@ -3,6 +3,7 @@
  * and Blob bodies streamed from the Blob, never concatenated.
  */
 import { checkBoundary, checkPartType, escapeFilename, escapeName, generateBoundary, normalizeNewlines } from './core/encode.js';
+import { allocFilled } from './adapters/node.js';
 
 /**
  * A file whose bytes are already in memory: no Blob is built, the bytes are written (or streamed) as they are.
@@ -187,7 +188,7 @@ class Encoded implements EncodedFormData {
   async bytes(): Promise<Uint8Array<ArrayBuffer>> {
     // One allocation; every byte is written once (texts, then each body straight from its reader's chunks), so the
     // zero-filling is skipped where the runtime allows it.
-    const out = allocUnsafe(this.contentLength);
+    const out = allocFilled(this.contentLength);
     let o = 0;
     for (let k = 0; k < this.blobs.length; k++) {
       const text = this.texts[k]!;
@@ -218,16 +219,6 @@ class Encoded implements EncodedFormData {
   async arrayBuffer(): Promise<ArrayBuffer> {
     return (await this.bytes()).buffer as ArrayBuffer;
   }
-}
-
-const nodeBuffer = (globalThis as { Buffer?: { allocUnsafe(n: number): Uint8Array<ArrayBuffer> } }).Buffer;
-
-function allocUnsafe(n: number): Uint8Array<ArrayBuffer> {
-  if (nodeBuffer !== undefined && typeof nodeBuffer.allocUnsafe === 'function' && n >= 4096) {
-    const b = nodeBuffer.allocUnsafe(n);
-    return new Uint8Array(b.buffer, b.byteOffset, n);
-  }
-  return new Uint8Array(n);
 }
 
 function isBytesFile(v: unknown): v is BytesFile {

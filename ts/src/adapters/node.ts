@@ -8,8 +8,12 @@ import { TextCodec, type Utf8Decode } from '../core/utf8.js';
 type BufferIndexOf = (this: Uint8Array, n: Uint8Array, from: number) => number;
 
 type BufferSlice = (this: Uint8Array, start: number, end: number) => string;
+type BufferWrite = (this: Uint8Array, s: string, offset: number, length: number) => number;
 const g = globalThis as {
-  Buffer?: { prototype: { indexOf: BufferIndexOf; utf8Slice?: BufferSlice; latin1Slice?: BufferSlice } };
+  Buffer?: {
+    prototype: { indexOf: BufferIndexOf; utf8Slice?: BufferSlice; latin1Slice?: BufferSlice; latin1Write?: BufferWrite };
+    allocUnsafe?: (n: number) => Uint8Array<ArrayBuffer>;
+  };
   Bun?: unknown;
   Deno?: unknown;
 };
@@ -72,6 +76,36 @@ const latin1: BufferSlice | null =
  */
 export const nativeLatin1Decode: Utf8Decode | null =
   latin1 === null ? null : (b: Uint8Array, s: number, e: number): string => latin1.call(b, s, e);
+
+const latin1Write: BufferWrite | null =
+  bufferRuntime === 'node' && typeof g.Buffer!.prototype.latin1Write === 'function' ? g.Buffer!.prototype.latin1Write : null;
+/** A code unit above 0xFF. V8 answers this for a one-byte string without reading it (no such unit can be there). */
+const NOT_LATIN1 = /[^\0-\xff]/;
+
+/**
+ * Writes `s` as Latin-1 (one byte per code unit) into out[at, at + s.length) and returns true, where every code
+ * unit of `s` is at most 0xFF and the runtime is Node (Buffer's native write; V8 knows a one-byte string as such, so
+ * the check costs nothing on the strings that pass it); else writes nothing and returns false.
+ */
+export function latin1Into(s: string, out: Uint8Array, at: number): boolean {
+  if (latin1Write === null || NOT_LATIN1.test(s)) return false;
+  return latin1Write.call(out, s, at, s.length) === s.length;
+}
+
+const unsafe = g.Buffer !== undefined && typeof g.Buffer.allocUnsafe === 'function' ? g.Buffer.allocUnsafe : null;
+
+/**
+ * An n-byte Uint8Array that the caller fills, every byte, before anything reads it: where there is a Buffer and from
+ * 4 KiB on (below, Buffer.allocUnsafe slices a shared pool), the unzeroed ArrayBuffer of its own that
+ * Buffer.allocUnsafe makes, seen as a plain Uint8Array; else a zero-filled one.
+ */
+export function allocFilled(n: number): Uint8Array<ArrayBuffer> {
+  if (unsafe !== null && n >= 4096) {
+    const b = unsafe(n);
+    return new Uint8Array(b.buffer, b.byteOffset, n);
+  }
+  return new Uint8Array(n);
+}
 
 /**
  * The text decoding the package's entry points give their parsers: Buffer's native slices where there is a Buffer

@@ -27,6 +27,7 @@ import {
 import * as W from './wire.js';
 import { T, E } from './wire.js';
 import { Identity } from './identity.js';
+import { allocFilled, latin1Into } from '../adapters/node.js';
 
 export interface SerializeOptions {
   /**
@@ -152,12 +153,14 @@ function putVarint(buf: Uint8Array, p: number, v: number): number {
 function rootString(s: string): Uint8Array {
   const n = s.length;
   const head = 3 + varintLength(n);
-  const out = new Uint8Array(head + n);
+  // every byte is written below (head, then the n Latin-1 bytes) or the output is dropped for the two-byte form
+  const out = allocFilled(head + n);
   out[0] = T.VERSION;
   out[1] = VERSION;
   out[2] = T.ONE_BYTE;
   putVarint(out, 3, n);
   if (n >= 48) {
+    if (latin1Into(s, out, head)) return out;
     const r = encoder.encodeInto(s, out.subarray(head));
     if (r.read === n && r.written === n) return out; // all ASCII: the UTF-8 bytes are the Latin-1 bytes
   }

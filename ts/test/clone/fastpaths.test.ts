@@ -409,6 +409,27 @@ test('decoder: root strings and numbers take the fast path only when it is exact
   }
 });
 
+test('encoder: long root strings (native Latin-1 write into an unzeroed output) are exact at every size', () => {
+  for (const n of [47, 48, 49, 4092, 4093, 4096, 5000, 70001]) {
+    const ascii = 'Hello World!!!'.repeat(Math.ceil(n / 14)).slice(0, n);
+    const latin = 'é' + ascii.slice(1, -1) + 'ÿ';
+    const cases: Array<[string, string, boolean]> = [
+      ['ascii', ascii, true],
+      ['latin-1', latin, true],
+      // a two-byte string whose units are all <= 0xFF: V8 writes it `c`, ours is the shorter `"` form of the same value
+      ['two-byte stored latin-1', ('\u0100' + latin).slice(1), false],
+      ['two-byte', ascii.slice(0, -1) + '\u20ac', true],
+      ['lone surrogate', '\ud800' + ascii.slice(1), true],
+    ];
+    for (const [what, s, sameBytes] of cases) {
+      const ours = serialize(s);
+      if (sameBytes) assert.equal(hex(ours), hex(v8raw(s)), `n=${n} ${what}`);
+      assert.equal(deserialize(ours), s, `n=${n} ${what} decode`);
+      assert.equal(v8.deserialize(ours), s, `n=${n} ${what} V8 decode`);
+    }
+  }
+});
+
 test('clone: a copy reached by a cycle before its values are known is filled in order', () => {
   const makers: Array<[string, () => unknown]> = [
     ['self in the middle', () => { const a: Record<string, unknown> = { x: 1 }; a.self = a; a.y = 2; return a; }],
