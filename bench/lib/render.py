@@ -486,8 +486,11 @@ def runtimes_section(res_dir: Path, w) -> None:
       "bun,deno,chromium`; in a headless Chromium page, `bench/runtimes/chromium-page.mjs` driven by "
       "`bench/runtimes/chromium.py`, the inputs of `bench/runtimes/inputs.mjs` for all four): medians of the per-run "
       "CPU time (user + system, all threads; Chromium: the page's renderer process) and wall time; ratio = native / "
-      "formwire (above 1: formwire faster). Targets (#18): streaming parse >= 2x native formData() on W1 and W2 with "
-      "peak memory < 0.1x of it on W1, W6b clone >= 1.5x native structuredClone.")
+      "formwire (above 1: formwire faster). The parseMultipart rows read fields with `text()` and files chunk by "
+      "chunk; the sans-IO rows use a handler written as ts/README's core example says (module-level methods on an "
+      "object literal, `onDataRange`), making each field's value a string with TextDecoder. Targets (#18): "
+      "streaming parse >= 2x native formData() on W1 and W2 with peak memory < 0.1x of it on W1, W6b clone >= 1.5x "
+      "native structuredClone.")
     w("")
     for f in files:
         d = json.loads(f.read_text())

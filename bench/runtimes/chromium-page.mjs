@@ -5,17 +5,10 @@
 // with performance.now().
 import { formData, encodeFormData, parseMultipart, MultipartParser } from '/ts/dist/src/index.js';
 import { clone, hasProxyDetector, postSerialized, receiveSerialized } from '/ts/dist/src/clone/index.js';
-import { B, CT, fileBytes, bodies, w5Form, W6, streamOf, streamed, peakBody, peakHead, peakTail } from './inputs.mjs';
+import { CT, fileBytes, bodies, w5Form, W6, streamOf, streamed, sansIo, peakBody, peakHead, peakTail } from './inputs.mjs';
 
 const LIMITS = { maxParts: 20000, maxFields: 20000 };
 const NO_PROXIES = { assumeNoProxies: true };
-const sansIo = (bytes) => {
-  let parts = 0, n = 0;
-  const p = new MultipartParser(B, { onPartStart() { parts++; }, onData(b) { n += b.length; }, onPartEnd() {}, onEnd() {} }, LIMITS);
-  for (let o = 0; o < bytes.length; o += 65536) p.write(bytes.subarray(o, o + 65536));
-  p.end();
-  return parts;
-};
 const native = (body) => new Response(body, { headers: { 'content-type': CT } }).formData();
 // W1's floor for a FormData result: the stream read to the end and its chunks made one File, no parser (what a
 // parser that returns the file as a File pays here, whatever its speed).
@@ -62,7 +55,7 @@ async function setup(fileMiB) {
     ops.set(`${w}:native`, () => native(streamOf(body)));
     ops.set(`${w}:formData`, () => formData(streamOf(body), CT, opts));
     ops.set(`${w}:parseMultipart`, () => streamed(parseMultipart, streamOf(body), opts));
-    ops.set(`${w}:sansIo`, () => sansIo(body));
+    ops.set(`${w}:sansIo`, () => sansIo(MultipartParser, body, LIMITS));
   }
   ops.set('W1:floorFile', () => fileFloor(streamOf(W1)));
   ops.set('W5:native', () => new Response(fd).arrayBuffer());

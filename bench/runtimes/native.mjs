@@ -7,7 +7,7 @@
 import process from 'node:process';
 import { formData, encodeFormData, parseMultipart, MultipartParser } from '../../ts/dist/src/index.js';
 import { clone, postSerialized, receiveSerialized } from '../../ts/dist/src/clone/index.js';
-import { B, CT, fileBytes, bodies, w5Form, W6, streamOf, streamed } from './inputs.mjs';
+import { CT, fileBytes, bodies, w5Form, W6, streamOf, streamed, sansIo } from './inputs.mjs';
 
 const REPS = Number(process.env.REPS ?? 7);
 const QUICK = process.env.QUICK === '1';
@@ -20,14 +20,6 @@ const { W1, W2, W3 } = bodies(file);
 // W2's 10,000 fields are over the default part and field counts; W1's field total has no limit to reach.
 const LIMITS = { maxParts: 20000, maxFields: 20000 };
 const W1_OPTS = { maxTotalFieldBytes: null };
-const sansIo = (bytes) => {
-  let parts = 0, n = 0;
-  const p = new MultipartParser(B, { onPartStart() { parts++; }, onData(b) { n += b.length; }, onPartEnd() {}, onEnd() {} }, LIMITS);
-  for (let o = 0; o < bytes.length; o += 65536) p.write(bytes.subarray(o, o + 65536));
-  p.end();
-  return parts;
-};
-
 const cpuMs = () => { const c = process.cpuUsage(); return (c.user + c.system) / 1000; };
 const WARM_MS = Number(process.env.WARM_MS ?? (QUICK ? 20 : 300));
 const SAMPLE_MS = Number(process.env.SAMPLE_MS ?? (QUICK ? 2 : 25));
@@ -87,14 +79,17 @@ console.log(`# ${runtime}, REPS=${REPS}, W1 file ${fileMiB} MiB`);
   if ([...n.keys()].length !== 10000 || [...o.keys()].length !== 10000 || n.get('field9') !== o.get('field9')) throw new Error('W2 results differ');
   if ((await streamed(parseMultipart, streamOf(W2), LIMITS)) !== [...o.values()].reduce((t, v) => t + v.length, 0)) throw new Error('W2 parseMultipart differs');
   if ((await streamed(parseMultipart, streamOf(W1), W1_OPTS)) !== file.length + 6) throw new Error('W1 parseMultipart differs');
+  for (const [w, body] of [['W1', W1], ['W2', W2], ['W3', W3]]) {
+    if (sansIo(MultipartParser, body, LIMITS) !== (await streamed(parseMultipart, streamOf(body), LIMITS))) throw new Error(`${w} sans-IO count differs`);
+  }
 }
 const req = (bytes) => new Request('http://x/', { method: 'POST', body: streamOf(bytes), headers: { 'content-type': CT }, duplex: 'half' });
 await row('W1 one file', 'Request.formData()', () => req(W1).formData(), 'formData() (stream)', () => formData(streamOf(W1), CT, W1_OPTS));
 await row('W1 one file', 'Request.formData()', () => req(W1).formData(), 'parseMultipart (stream)', () => streamed(parseMultipart, streamOf(W1), W1_OPTS));
-await row('W1 one file', 'Request.formData()', () => req(W1).formData(), 'MultipartParser (sans-IO)', () => sansIo(W1));
+await row('W1 one file', 'Request.formData()', () => req(W1).formData(), 'MultipartParser (sans-IO)', () => sansIo(MultipartParser, W1, LIMITS));
 await row('W2 10,000 fields', 'Request.formData()', () => req(W2).formData(), 'formData() (stream)', () => formData(streamOf(W2), CT, LIMITS));
 await row('W2 10,000 fields', 'Request.formData()', () => req(W2).formData(), 'parseMultipart (stream)', () => streamed(parseMultipart, streamOf(W2), LIMITS));
-await row('W2 10,000 fields', 'Request.formData()', () => req(W2).formData(), 'MultipartParser (sans-IO)', () => sansIo(W2));
+await row('W2 10,000 fields', 'Request.formData()', () => req(W2).formData(), 'MultipartParser (sans-IO)', () => sansIo(MultipartParser, W2, LIMITS));
 // W2's floor: the 20,000 strings any parser that returns the fields must make (each name and value, read from the
 // body with Buffer's latin1Slice, the cheapest string-from-bytes call here: W2 is ASCII), positions found beforehand,
 // no parser. native / floor is the most a JavaScript parser can win on W2 in this runtime.
@@ -123,7 +118,7 @@ await row('W2 10,000 fields', 'Request.formData()', () => req(W2).formData(), 'M
 }
 await row('W3 100 fields+100 files', 'Request.formData()', () => req(W3).formData(), 'formData() (stream)', () => formData(streamOf(W3), CT));
 await row('W3 100 fields+100 files', 'Request.formData()', () => req(W3).formData(), 'parseMultipart (stream)', () => streamed(parseMultipart, streamOf(W3), {}));
-await row('W3 100 fields+100 files', 'Request.formData()', () => req(W3).formData(), 'MultipartParser (sans-IO)', () => sansIo(W3));
+await row('W3 100 fields+100 files', 'Request.formData()', () => req(W3).formData(), 'MultipartParser (sans-IO)', () => sansIo(MultipartParser, W3, LIMITS));
 const fd = w5Form(file);
 await row('W5 encode 1000+1 MiB', 'new Response(fd).arrayBuffer()', () => new Response(fd).arrayBuffer(), 'encodeFormData().bytes()', () => encodeFormData(fd).bytes(), 5);
 for (const [name, v] of Object.entries(W6)) {
