@@ -350,10 +350,11 @@ RUNTIME_ROW_REASONS = {
     "JavaScript streams the body and appends 10,000 strings to a FormData across the JS/native boundary.",
     ("bun", "W2", "MultipartParser"): "10,000 small parts: the per-part cost of formwire's JavaScript events and header "
     "parsing against Bun's native parse of the buffered body (W1 and W3, where bytes dominate, go the other way).",
-    ("bun", "W2", "parseMultipart"): "Bun's Request.formData() is native (Zig) code over the buffered body; "
-    "formwire's sans-IO core (the next row) runs in JavaScriptCore, and parseMultipart adds the stream reads and a "
-    "promise per part to it; the floor row (the 20,000 strings alone) "
-    "says the target is not out of reach, so this row is open work.",
+    ("bun", "W2", "parseMultipart"): "Bun's Request.formData() is native (Zig) code over the buffered body. In "
+    "JavaScriptCore an awaited promise costs about what native code spends on a whole field, so the part-by-part "
+    "API (an iterator result and a text() promise per field) has a floor of its own, its row above; batches(), "
+    "which reads complete parts with no promise, is bounded by formwire's sans-IO core (the next row), whose "
+    "per-part events and header parsing in JavaScriptCore are the open work.",
     ("bun", "W5", "encodeFormData"): "Bun's new Response(formData) serializes in native code in one pass; "
     "formwire's encoder runs in JavaScript (it still knows the Content-Length up front and streams).",
     ("bun", "W6b", "formwire clone"): "Bun's structuredClone is native code; formwire's walk in JavaScriptCore "
@@ -453,7 +454,9 @@ def runtime_targets(name: str, d: dict) -> list[str]:
         if not ok:
             why = RUNTIME_TARGET_REASONS.get((name, work)) or runtime_row_reason(name, r)
             line += f": {why}" if why else ""
-            fl = next((x for x in rows if x.get("floor") and x["work"] == r["work"]), None)
+            # the floor of this row's own API when the run has one, else the workload's
+            fls = [x for x in rows if x.get("floor") and x["work"] == r["work"] and x.get("floor_for") in (None, r["ours"])]
+            fl = next((x for x in fls if x.get("floor_for") == r["ours"]), fls[0] if fls else None)
             if fl is not None:
                 line += (f" (ceiling here: native / {fl['ours']} = {fl['cpu_ratio']:.2f}x"
                          + (", below the target: out of reach on this runtime)" if fl["cpu_ratio"] < at_least else ")"))

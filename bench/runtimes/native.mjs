@@ -7,7 +7,7 @@
 import process from 'node:process';
 import { formData, encodeFormData, parseMultipart, MultipartParser } from '../../ts/dist/src/index.js';
 import { clone, postSerialized, receiveSerialized } from '../../ts/dist/src/clone/index.js';
-import { CT, fileBytes, bodies, w5Form, W6, streamOf, streamed, sansIo } from './inputs.mjs';
+import { CT, fileBytes, bodies, w5Form, W6, streamOf, streamed, batched, sansIo } from './inputs.mjs';
 
 const REPS = Number(process.env.REPS ?? 7);
 const QUICK = process.env.QUICK === '1';
@@ -80,7 +80,9 @@ console.log(`# ${runtime}, REPS=${REPS}, W1 file ${fileMiB} MiB`);
   if ((await streamed(parseMultipart, streamOf(W2), LIMITS)) !== [...o.values()].reduce((t, v) => t + v.length, 0)) throw new Error('W2 parseMultipart differs');
   if ((await streamed(parseMultipart, streamOf(W1), W1_OPTS)) !== file.length + 6) throw new Error('W1 parseMultipart differs');
   for (const [w, body] of [['W1', W1], ['W2', W2], ['W3', W3]]) {
-    if (sansIo(MultipartParser, body, LIMITS) !== (await streamed(parseMultipart, streamOf(body), LIMITS))) throw new Error(`${w} sans-IO count differs`);
+    const n = await streamed(parseMultipart, streamOf(body), LIMITS);
+    if (sansIo(MultipartParser, body, LIMITS) !== n) throw new Error(`${w} sans-IO count differs`);
+    if ((await batched(parseMultipart, streamOf(body), LIMITS)) !== n) throw new Error(`${w} batches() count differs`);
   }
 }
 const req = (bytes) => new Request('http://x/', { method: 'POST', body: streamOf(bytes), headers: { 'content-type': CT }, duplex: 'half' });
@@ -89,6 +91,7 @@ await row('W1 one file', 'Request.formData()', () => req(W1).formData(), 'parseM
 await row('W1 one file', 'Request.formData()', () => req(W1).formData(), 'MultipartParser (sans-IO)', () => sansIo(MultipartParser, W1, LIMITS));
 await row('W2 10,000 fields', 'Request.formData()', () => req(W2).formData(), 'formData() (stream)', () => formData(streamOf(W2), CT, LIMITS));
 await row('W2 10,000 fields', 'Request.formData()', () => req(W2).formData(), 'parseMultipart (stream)', () => streamed(parseMultipart, streamOf(W2), LIMITS));
+await row('W2 10,000 fields', 'Request.formData()', () => req(W2).formData(), 'parseMultipart (stream), batches()', () => batched(parseMultipart, streamOf(W2), LIMITS));
 await row('W2 10,000 fields', 'Request.formData()', () => req(W2).formData(), 'MultipartParser (sans-IO)', () => sansIo(MultipartParser, W2, LIMITS));
 // W2's floor: the 20,000 strings any parser that returns the fields must make (each name and value, read from the
 // body with Buffer's latin1Slice, the cheapest string-from-bytes call here: W2 is ASCII), positions found beforehand,
@@ -115,6 +118,29 @@ await row('W2 10,000 fields', 'Request.formData()', () => req(W2).formData(), 'M
   };
   await row('W2 10,000 fields', 'Request.formData()', () => req(W2).formData(), 'floor: the 20,000 name and value strings, no parser', () => strings(buf));
   rows[rows.length - 1].floor = true;
+  // The floor of the part-by-part API (the parseMultipart (stream) row): the same strings, each field handed out as
+  // `for await (const part of parts) await part.text()` must, a part object and an iterator result per field, both
+  // through an awaited promise; no parser. batches() is the README's way around it.
+  const api = {
+    i: 0,
+    next() {
+      const i = this.i;
+      if (i >= at.length) return Promise.resolve({ done: true, value: undefined });
+      this.i = i + 4;
+      return Promise.resolve({ done: false, value: { name: buf.latin1Slice(at[i], at[i + 1]), i, text: apiText } });
+    },
+    [Symbol.asyncIterator]() { return this; },
+  };
+  function apiText() { return Promise.resolve(buf.latin1Slice(at[this.i + 2], at[this.i + 3])); }
+  const awaited = async () => {
+    api.i = 0;
+    let n = 0;
+    for await (const part of api) n += (await part.text()).length;
+    return n;
+  };
+  if ((await awaited()) !== strings(buf)) throw new Error('W2 API floor: count');
+  await row('W2 10,000 fields', 'Request.formData()', () => req(W2).formData(), 'floor: the same strings through the part-by-part API (per field an iterator result and a text() promise, both awaited), no parser', awaited);
+  Object.assign(rows[rows.length - 1], { floor: true, floor_for: 'parseMultipart (stream)' });
 }
 await row('W3 100 fields+100 files', 'Request.formData()', () => req(W3).formData(), 'formData() (stream)', () => formData(streamOf(W3), CT));
 await row('W3 100 fields+100 files', 'Request.formData()', () => req(W3).formData(), 'parseMultipart (stream)', () => streamed(parseMultipart, streamOf(W3), {}));
