@@ -62,12 +62,14 @@ test('importing the Node entry points does not change how the core decodes (issu
     const c0 = calls;
     const fw = await import(${JSON.stringify(entry)});
     const fwUe = await import(${JSON.stringify(entryUe)});
+    // calls made while the entry points load are their own parsers' (warm-up parses), not the core's
+    const loaded = calls;
     const after = parse();
     const c1 = calls;
     // control: the entry points' own parsers do use the native slices (so the spy sees them)
     new fw.MultipartParser('b', { onPartStart() {}, onData() {}, onPartEnd() {}, onEnd() {} }).write(body);
     fwUe.parseUrlencoded('a+b='.repeat(3000));
-    console.log(JSON.stringify({ same: before === after, before: c0, after: c1 - c0, entry: calls > c1 }));
+    console.log(JSON.stringify({ same: before === after, before: c0, after: c1 - loaded, entry: calls > c1 }));
   `;
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', child], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
