@@ -33,18 +33,25 @@ export const defaultIndexOf: IndexOf = nativeIndexOf ?? indexOfFallback;
  * from what the runtime is (issue #20; measured in bench/, figures in CHANGELOG.md):
  * - `'scan'`, the core's pure-JS sampled pair scan (core/scan.ts), whose cost is about one step per boundary length
  *   of body: ahead of a byte-by-byte search where boundaries are long (browsers send 38 to 70 bytes). The default on
- *   Node from a 3-byte boundary on, on Deno (its Buffer.indexOf is the node:buffer polyfill, in JS), and where there
- *   is no Buffer.
- * - `'native'` (defaultIndexOf): on Bun, whose Buffer.indexOf is native and vectorized over the whole range, and on
- *   Node for boundaries of 1 or 2 bytes, where Node's search is a memchr loop that a scan moving 4 or 5 bytes per
- *   step cannot beat.
+ *   Node from a 3-byte boundary on, on Bun from BUN_SCAN_FROM bytes on, on Deno (its Buffer.indexOf is the
+ *   node:buffer polyfill, in JS), and where there is no Buffer.
+ * - `'native'` (defaultIndexOf): on Bun for boundaries shorter than BUN_SCAN_FROM, where its native, vectorized
+ *   Buffer.indexOf is ahead of a scan that moves fewer bytes per step, and on Node for boundaries of 1 or 2 bytes,
+ *   where Node's search is a memchr loop that a scan moving 4 or 5 bytes per step cannot beat.
  * Override per parser with MultipartParser's fourth argument (`'scan'`, defaultIndexOf, or any IndexOf).
  */
 export function searchFor(boundaryLength: number): 'scan' | 'native' {
   if (nativeIndexOf === null || bufferRuntime === 'deno') return 'scan';
-  if (bufferRuntime === 'bun') return 'native';
+  if (bufferRuntime === 'bun') return boundaryLength >= BUN_SCAN_FROM ? 'scan' : 'native';
   return boundaryLength <= 2 ? 'native' : 'scan';
 }
+
+/**
+ * The boundary length from which Bun's default is the scan: where it overtook Bun's Buffer.indexOf on random bytes
+ * on both CPUs measured (equal on one, ahead by a third and more on the other from 24 bytes on; figures in
+ * CHANGELOG.md).
+ */
+const BUN_SCAN_FROM = 20;
 
 /** The scan with Buffer.indexOf for stretches dense in delimiter near-misses (where Buffer.indexOf is native). */
 const SCAN_NATIVE: Search = nativeIndexOf !== null && bufferRuntime !== 'deno' ? Object.freeze({ dense: nativeIndexOf }) : 'scan';

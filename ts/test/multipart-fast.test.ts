@@ -308,7 +308,8 @@ test('windowed native search: needles across every window edge, from every start
 test('the documented constructor (no search argument) takes the search searchFor chooses for the runtime', () => {
   // ts/README's core example passes three arguments; the default must be the runtime's fastest search (issue #20):
   // on Node, Buffer.indexOf for 1- and 2-byte boundaries, the scan (Buffer.indexOf for dense stretches) from 3 bytes
-  // on; on Bun, Buffer.indexOf; on Deno, the scan.
+  // on; on Bun, Buffer.indexOf below 20 bytes and the scan (Buffer.indexOf for dense stretches) from 20 on; on Deno,
+  // the scan.
   assert.ok(nativeIndexOf !== null);
   assert.equal(defaultIndexOf, nativeIndexOf);
   const h = { onPartStart() {}, onData() {}, onPartEnd() {}, onEnd() {} };
@@ -321,8 +322,10 @@ test('the documented constructor (no search argument) takes the search searchFor
     assert.deepEqual(new MultipartParser(long, h).search, { dense: nativeIndexOf });
     assert.deepEqual(new MultipartParser(new TextEncoder().encode('abc'), h).search, { dense: nativeIndexOf });
   } else if (bufferRuntime === 'bun') {
-    assert.deepEqual(kinds, ['native', 'native', 'native', 'native', 'native']);
-    assert.equal(new MultipartParser(long, h).search, nativeIndexOf);
+    assert.deepEqual(kinds, ['native', 'native', 'native', 'scan', 'scan']);
+    assert.deepEqual([19, 20].map(searchFor), ['native', 'scan']);
+    assert.equal(new MultipartParser('b'.repeat(19), h).search, nativeIndexOf);
+    assert.deepEqual(new MultipartParser(long, h).search, { dense: nativeIndexOf });
   } else {
     assert.deepEqual(kinds, ['scan', 'scan', 'scan', 'scan', 'scan']);
     assert.equal(new MultipartParser(long, h).search, 'scan');
