@@ -91,8 +91,9 @@ export async function batched(parseMultipart, body, options) {
 /**
  * The "MultipartParser (sans-IO)" rows: the core fed the body in 64 KiB writes, with a handler written as ts/README's
  * core example says (methods made once at module level, each parse's state on an object made by a literal;
- * onDataRange, so no view per piece): each field's value made a string (one TextDecoder call over its pieces),
- * file bytes counted. Returns the character and byte count. `MultipartParser` is the package's.
+ * onDataRange, so no view per piece: a field's pieces are kept as (chunk, start, end) and viewed once at its end):
+ * each field's value made a string (one TextDecoder call), file bytes counted. Returns the character and byte
+ * count. `MultipartParser` is the package's.
  */
 const fieldDecoder = new TextDecoder();
 function sStart(info) {
@@ -103,7 +104,7 @@ function sStart(info) {
 function sRange(chunk, a, b) {
   if (this.file) this.n += b - a;
   else {
-    this.pieces.push(chunk.subarray(a, b));
+    this.pieces.push(chunk, a, b);
     this.size += b - a;
   }
 }
@@ -114,11 +115,14 @@ function sPartEnd() {
   if (this.file) return;
   const ps = this.pieces;
   let v;
-  if (ps.length === 1) v = fieldDecoder.decode(ps[0]);
+  if (ps.length === 3) v = fieldDecoder.decode(ps[0].subarray(ps[1], ps[2]));
   else {
     const all = new Uint8Array(this.size);
     let o = 0;
-    for (const x of ps) { all.set(x, o); o += x.length; }
+    for (let k = 0; k < ps.length; k += 3) {
+      all.set(ps[k].subarray(ps[k + 1], ps[k + 2]), o);
+      o += ps[k + 2] - ps[k + 1];
+    }
     v = fieldDecoder.decode(all);
   }
   this.n += v.length;

@@ -6,12 +6,16 @@ const encoder = new TextEncoder();
 /** A UTF-8 decoder of bytes[start..end) with WHATWG semantics (U+FFFD per maximal subpart, BOM kept). */
 export type Utf8Decode = (bytes: Uint8Array, start: number, end: number) => string;
 
-/** Short ASCII (names, small values) as one flat string without a call into the runtime; null if not ASCII. */
-function shortAscii(b: Uint8Array, s: number, e: number): string | null {
+/** Whether b[s..e) is ASCII (one pass; for the short runs the decoders look at before choosing a path). */
+function isAscii(b: Uint8Array, s: number, e: number): boolean {
   let or = 0;
   for (let i = s; i < e; i++) or |= b[i]!;
-  if (or >= 0x80) return null;
-  return fromAscii(b, s, e);
+  return or < 0x80;
+}
+
+/** Short ASCII (names, small values) as one flat string without a call into the runtime; null if not ASCII. */
+function shortAscii(b: Uint8Array, s: number, e: number): string | null {
+  return isAscii(b, s, e) ? fromAscii(b, s, e) : null;
 }
 
 /** b[s..e), known to be ASCII (so its UTF-8 decoding is its Latin-1 reading), as a string (TextDecoder only). */
@@ -124,12 +128,8 @@ export class TextCodec {
 
   /** bytes[start..end) UTF-8 decoded with U+FFFD, BOM kept (as decodeUtf8). */
   decode(bytes: Uint8Array, start = 0, end = bytes.length): string {
-    if (end - start <= 32) {
-      // a short ASCII run is its own Latin-1 reading: ascii() makes it without a UTF-8 decoder
-      let or = 0;
-      for (let i = start; i < end; i++) or |= bytes[i]!;
-      if (or < 0x80) return this.ascii(bytes, start, end);
-    }
+    // a short ASCII run is its own Latin-1 reading: ascii() makes it without a UTF-8 decoder
+    if (end - start <= 32 && isAscii(bytes, start, end)) return this.ascii(bytes, start, end);
     const f = this.utf8;
     if (f !== null) return f(bytes, start, end);
     if (start === end) return '';
