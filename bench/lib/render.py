@@ -136,9 +136,15 @@ def main() -> None:
       + (" (with uncommitted changes in ts/src or rust/crates/formwire/src)" if m.get("formwire_sources_modified")
          else ""))
     s = data["settings"]
+    procs = s.get("procs", 1)
     w(f"- **Method:** each case in its own process; input loaded, then {s['warmup']} warm-up run(s), then at least "
       f"{s['reps']} timed runs (more until {s['min_time']} s of measured time, at most {s['max_reps']}), timed "
-      "inside the process around the work only. Tables give the median, min–max and the number of runs. Clone "
+      "inside the process around the work only. "
+      + (f"The cases of a workload a target compares run in {procs} processes each, interleaved with the other "
+         "cases' processes and the runs and measured time shared out between them; their medians are the medians "
+         "of the processes' medians (one process's luck, where its heap lands or what else the machine runs then, "
+         "moved a Node row by up to 2x here). " if procs > 1 else "")
+      + "Tables give the median, min–max and the number of runs. Clone "
       f"rows (W6) are per operation from batches of at least {s['batch_time'] * 1e3:.0f} ms. Bodies are fed in "
       "64 KiB chunks: Node `Buffer.subarray` views with `drain` back-pressure (busboy, @fastify/busboy), a pull "
       "`ReadableStream` (Response.formData, formwire parseMultipart/formData), `Readable.from` (formidable), "

@@ -764,6 +764,18 @@ async function cloneCase(imp) {
       const mine = Buffer.from(fc.serialize(x));
       extra = { same_bytes_as_v8: mine.equals(v8.serialize(x)) };
     }
+  } else if (imp === 'floor-bytes') {
+    // W6a's floor: a round trip through bytes copies the string out once and back once; the least a Node program
+    // can do for that is one Buffer of its length, latin1Write into it and latin1Slice out of it (no format, no tag)
+    // (in a process that has loaded formwire/clone as the formwire rows have: the external memory of the copies starts
+    // V8's concurrent marking, whose cost grows with the heap it marks)
+    if (typeof x !== 'string') throw new Error('floor-bytes is the floor of a string workload');
+    await import(fwUrl('clone/index.js'));
+    fn = () => {
+      const b = Buffer.allocUnsafe(x.length);
+      b.latin1Write(x, 0);
+      return b.latin1Slice(0, b.length);
+    };
   } else throw new Error(`unknown clone impl ${imp}`);
   const r = await measurePerOp(fn);
   const same = JSON.stringify(r.last) === JSON.stringify(x);
@@ -772,7 +784,8 @@ async function cloneCase(imp) {
     times: r.times,
     cpu: r.cpu,
     slow: r.slow,
-    last: { json_bytes: Buffer.byteLength(JSON.stringify(r.last)), equal: same, ops_per_sample: r.k, ...extra },
+    last: { json_bytes: Buffer.byteLength(JSON.stringify(r.last)), equal: same, ops_per_sample: r.k, ...extra,
+      ...(imp.startsWith('floor-') ? { floor: true } : {}) },
   };
 }
 
