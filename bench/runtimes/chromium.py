@@ -39,7 +39,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "interop"))
+sys.path.insert(0, str(ROOT / "bench" / "lib"))
 import harness.chromium as hc  # noqa: E402
+from cpu import cpu_info  # noqa: E402
 
 REPS = int(os.environ.get("REPS", "7"))
 QUICK = os.environ.get("QUICK") == "1"
@@ -106,14 +108,6 @@ def status_kib(pid: int, key: str) -> int:
 
 def load_avg() -> str:
     return " ".join(f"{x:.1f}" for x in os.getloadavg())
-
-
-def cpu_model() -> str:
-    with open("/proc/cpuinfo") as fh:
-        for line in fh:
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return ""
 
 
 # --- the browser -----------------------------------------------------------------------------------------------------
@@ -324,7 +318,7 @@ def main() -> int:
         srv.shutdown()
         shutil.rmtree(tmp, ignore_errors=True)
     if os.environ.get("OUT"):
-        d = {"runtime": runtime, "cpu": cpu_model(), "reps": REPS, "w1_mib": FILE_MIB,
+        d = {"runtime": runtime, "cpu": cpu_info()[0], "reps": REPS, "w1_mib": FILE_MIB,
              "load_note": f"load average {load_avg()} at the end (2 cores shared with other jobs)",
              "cpu_clock": "renderer process (all threads) from /proc/<pid>/task/*/schedstat around each "
                           "Runtime.evaluate; the evaluate's own cost is inside it",

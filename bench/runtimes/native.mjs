@@ -202,5 +202,5 @@ const peak = [];
 if (process.env.OUT) {
   const fs = await import('node:fs');
   const os = await import('node:os');
-  fs.writeFileSync(process.env.OUT, JSON.stringify({ runtime, cpu: os.cpus()[0]?.model ?? '', reps: REPS, w1_mib: fileMiB, load_note: `load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} at the end (2 cores shared with other jobs)`, rows, peak }, null, 1) + '\n');
+  fs.writeFileSync(process.env.OUT, JSON.stringify({ runtime, cpu: process.env.CPU_LABEL ?? os.cpus()[0]?.model ?? '', reps: REPS, w1_mib: fileMiB, load_note: `load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} at the end (2 cores shared with other jobs)`, rows, peak }, null, 1) + '\n');
 }

@@ -53,6 +53,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent.parent
 BENCH_VENV = HERE / ".venv"
+sys.path.insert(0, str(ROOT / "bench" / "lib"))
+from cpu import cpu_info  # noqa: E402
 WORK = HERE / ".work"
 REQS = HERE / "requirements.txt"
 LUA = HERE / "upload.lua"
@@ -139,14 +141,7 @@ def versions() -> dict:
 
 
 def machine() -> dict:
-    cpu = "?"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
+    cpu = cpu_info()[0]
     mem = "?"
     try:
         kb = int(Path("/proc/meminfo").read_text().split()[1])
