@@ -5,7 +5,9 @@
                              all into target/package/
   scripts/package.py test    builds them (unless --no-build: then the ones in target/package/), installs each artifact into a fresh
                              temp dir (npm install <tarball>; a new venv + pip install <wheel>; a scratch cargo
-                             project using the unpacked .crate files) and runs an example there
+                             project using the unpacked .crate files) and runs an example there; checks ts/jsr.json
+                             against package.json, simulates its JSR publish (`deno publish --dry-run`: type check,
+                             slow types, file list) and type-checks and runs an example under Deno through its exports
 
 Every check prints `ok NAME` or `FAIL NAME`; the closing line is `N passed, N failed`.
 """
@@ -13,6 +15,7 @@ Every check prints `ok NAME` or `FAIL NAME`; the closing line is `N passed, N fa
 from __future__ import annotations
 
 import glob
+import json
 import os
 import shutil
 import subprocess
@@ -96,6 +99,65 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 """
 
 
+DENO_CHECK = r"""
+import { encodeFormData, formData, parseUrlencoded } from '@formwire/formwire';
+import { clone, deserialize, serialize } from '@formwire/formwire/clone';
+
+const fd = new FormData();
+fd.append('name', 'Ada');
+fd.append('file', new File(['hello'], 'a.txt', { type: 'text/plain' }));
+const body = encodeFormData(fd);
+const parsed = await formData(new Response(await body.bytes()).body!, body.contentType);
+if (parsed.get('name') !== 'Ada') throw new Error('formData field');
+const file = parsed.get('file') as File;
+if (file.name !== 'a.txt' || (await file.text()) !== 'hello') throw new Error('formData file');
+if (parseUrlencoded('a=1&b=%C3%A9+x')[1]![1] !== '\u00e9 x') throw new Error('urlencoded');
+const v = { a: [1, 2n, 'x'], m: new Map([[1, { d: new Date(0) }]]) };
+const back = deserialize(serialize(v)) as typeof v;
+if (back.a[1] !== 2n || (back.m.get(1)!.d as Date).getTime() !== 0) throw new Error('serialize round trip');
+if (clone(v).m.get(1)!.d === v.m.get(1)!.d) throw new Error('clone shares a Date');
+console.log('deno ok');
+"""
+
+
+def check_jsr(tmp: Path) -> None:
+    ts = ROOT / "ts"
+    jsr = json.loads((ts / "jsr.json").read_text())
+    pkg = json.loads((ts / "package.json").read_text())
+    assert jsr["version"] == pkg["version"] == VERSION, "jsr.json, package.json and VERSION differ"
+    assert jsr["license"] == pkg["license"], "jsr.json and package.json name different licenses"
+    # every JSR entry point is an npm one, and serves the source of the file npm's ESM build has for it
+    for key, src in jsr["exports"].items():
+        assert key in pkg["exports"], f"jsr.json exports {key}, package.json does not"
+        esm = json.dumps(pkg["exports"][key])
+        want = src.replace("./src/", "./dist/src/").removesuffix(".ts") + ".js"
+        assert want in esm, f"jsr.json {key} -> {src}, but package.json's ESM build has no {want}"
+    deno = str(ts / "runtimes" / "node_modules" / ".bin" / "deno")
+    # deno prints the simulated file list on stderr
+    r = subprocess.run(
+        [deno, "publish", "--dry-run", "--allow-dirty"],
+        cwd=ts,
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, NO_COLOR="1"),
+    )
+    out = r.stdout + r.stderr
+    assert r.returncode == 0 and "Dry run complete" in out, f"deno publish --dry-run failed:\n{out[-3000:]}"
+    files = [ln.split("file://", 1)[1].split(" ")[0] for ln in out.splitlines() if "file://" in ln]
+    rel = sorted({str(Path(f).relative_to(ts)) for f in files})
+    assert "src/index.ts" in rel and "LICENSE-APACHE" in rel and "README.md" in rel, f"JSR files: {rel}"
+    stray = [
+        f for f in rel if not (f.startswith("src/") or f in ("README.md", "LICENSE-MIT", "LICENSE-APACHE", "jsr.json"))
+    ]
+    assert not stray and "src/busboy.ts" not in rel, f"JSR would publish {stray or 'src/busboy.ts'}"
+    app = tmp / "deno"
+    app.mkdir()
+    imports = {f"{jsr['name']}{key[1:]}": (ts / src).as_uri() for key, src in jsr["exports"].items()}
+    (app / "deno.json").write_text(json.dumps({"imports": imports, "unstable": ["sloppy-imports"]}) + "\n")
+    (app / "check.ts").write_text(DENO_CHECK)
+    assert run([deno, "run", "--check", "--no-lock", "check.ts"], cwd=app).strip() == "deno ok"
+
+
 def check_npm(tmp: Path) -> None:
     (tarball,) = OUT.glob("formwire-*.tgz")
     names = [m.name for m in tarfile.open(tarball).getmembers()]
@@ -151,7 +213,7 @@ def test(rebuild: bool) -> int:
         build()
     passed = failed = 0
     with tempfile.TemporaryDirectory(prefix="formwire-package-") as d:
-        for name, check in (("npm", check_npm), ("wheel", check_wheel), ("crates", check_crates)):
+        for name, check in (("npm", check_npm), ("jsr", check_jsr), ("wheel", check_wheel), ("crates", check_crates)):
             try:
                 check(Path(d))
                 print(f"ok {name}")
