@@ -104,7 +104,7 @@ def main(argv=None):
             path, name = spec, os.path.basename(spec)[:-5]
         else:
             path, name = os.path.join(langs_dir, spec + ".json"), spec
-        if any(l.name == name for l in langs):
+        if any(x.name == name for x in langs):
             continue
         try:
             langs.append(Lang(name, path, os.path.join(xfail_dir, name + ".txt")))

@@ -150,7 +150,7 @@ class Runner:
                 with lang.lock:
                     lang.start_failures += 1
                     lang.start_error = e.message
-                raise TesteeFailure("testee failed to restart: %s" % e.message, e.stderr)
+                raise TesteeFailure("testee failed to restart: %s" % e.message, e.stderr) from e
             with lang.lock:
                 lang.start_failures = 0
         return testee.request(req)
@@ -224,7 +224,7 @@ class Runner:
 
     # -- a language's pass -----------------------------------------------------------------------------------------
     def _lang(self, name):
-        return next(l for l in self.langs if l.name == name)
+        return next(x for x in self.langs if x.name == name)
 
     def start_lang(self, lang):
         t = Testee(lang.name, lang.cmd, self.root_dir, self.timeout, _env(lang.env))
@@ -325,7 +325,7 @@ class Runner:
                 continue
             label = "cross:" + dec.name
 
-            def cross_task(lang, testee, item):
+            def cross_task(lang, testee, item, label=label):
                 case, runs = item
                 ref = None
                 try:
@@ -354,13 +354,13 @@ class Runner:
 
             results = self.run_lang(dec, work, cross_task)
             if results is None:
-                for case, runs in work:
+                for _case, runs in work:
                     for run in runs:
                         run.checks.append(Check(label, "decoder testee failed to start: %s" % dec.start_error))
                 continue
             indirect = []
             for case, out in results:
-                for run, check, direct in out:
+                for run, check, _direct in out:
                     run.checks.append(check)
                 if out and not out[0][2]:
                     indirect.append(case.id)
@@ -397,7 +397,7 @@ class Runner:
                 run.report.append(("-", "listed in %s but passes: remove it from the list" % where, ""))
             return
         unexpected = [c for c in failed if c.label not in listed]
-        passing_listed = sorted(l for l in listed if l in ran and all(c.passed for c in run.checks if c.label == l))
+        passing_listed = sorted(x for x in listed if x in ran and all(c.passed for c in run.checks if c.label == x))
         if unexpected:
             run.status = "fail"
             groups = {}

@@ -56,7 +56,7 @@ class Testee:
                 stderr=subprocess.PIPE, start_new_session=True)  # buffered: readline must not read byte by byte
         except OSError as e:
             self.proc = None
-            raise TesteeFailure("cannot start %s: %s" % (" ".join(self.cmd), e))
+            raise TesteeFailure("cannot start %s: %s" % (" ".join(self.cmd), e)) from e
         with LIVE_LOCK:
             LIVE.add(self)
         self._lines = queue.Queue()
@@ -185,7 +185,7 @@ class Testee:
         except queue.Empty:
             err = self.stderr_since(mark)
             self.kill()
-            raise TesteeFailure("timeout: no answer to %s within %g s" % (req.get("op"), self.timeout), err)
+            raise TesteeFailure("timeout: no answer to %s within %g s" % (req.get("op"), self.timeout), err) from None
         if raw is None:
             proc = self.proc
             try:
@@ -201,7 +201,7 @@ class Testee:
         except (ValueError, UnicodeDecodeError):
             err = self.stderr_since(mark)
             self.kill()
-            raise TesteeFailure("testee wrote a line that is not JSON: %s" % _short_bytes(raw), err)
+            raise TesteeFailure("testee wrote a line that is not JSON: %s" % _short_bytes(raw), err) from None
         if not isinstance(resp, dict) or resp.get("id") != rid or isinstance(resp.get("id"), bool):
             err = self.stderr_since(mark)
             self.kill()

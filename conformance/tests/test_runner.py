@@ -5,7 +5,6 @@ so they depend on neither the real vectors nor any implementation.
 """
 
 import hashlib
-import io
 import json
 import os
 import re
@@ -247,7 +246,9 @@ class TestChunkings(unittest.TestCase):
 
 class TestCompare(unittest.TestCase):
     def test_numbers(self):
-        n = lambda v: {"t": "number", "v": v}
+        def n(v):
+            return {"t": "number", "v": v}
+
         self.assertIsNone(compare.compare_values(n("NaN"), n("NaN")))
         self.assertIsNone(compare.compare_values(n(1), n(1.0)))
         self.assertIsNone(compare.compare_values(n(-0.0), n("-0")))
@@ -384,7 +385,7 @@ class TestRun(Base):
         self.v.lang("bad", "chunking")
         code, out, _ = self.v.run("--lang", "bad", "--filter", "ue-plain")
         self.assertEqual(code, 1)
-        line = [l for l in out.splitlines() if l.startswith("FAIL")]
+        line = [x for x in out.splitlines() if x.startswith("FAIL")]
         self.assertEqual(len(line), 1, out)
         self.assertRegex(line[0], r"^FAIL bad ue-plain \[1\]: .*\(\+3 more chunkings fail\) "
                                   r"\[chunking-dependent: whole passes\]$")

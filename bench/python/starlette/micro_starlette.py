@@ -103,7 +103,7 @@ def main() -> None:
                 if mode in ("formwire", "callbacks"):
                     fw.install(native=mode == "formwire")
 
-                async def run(mode: str = mode) -> float:
+                async def run(mode: str = mode, n: int = n, body: bytes = body, ct: str = ct, chunk: int = chunk) -> float:
                     for _ in range(max(n // 10, 2)):  # warm
                         await one(mode, body, ct, chunk)
                     c0 = time.process_time()

@@ -252,7 +252,7 @@ class Server:
             except OSError:
                 if time.monotonic() > deadline:
                     self.stop()
-                    raise SystemExit(f"{parser} server did not start")
+                    raise SystemExit(f"{parser} server did not start") from None
                 time.sleep(0.1)
 
     def request(self, method: str, path: str, body: bytes | None = None, ct: str | None = None) -> tuple[int, bytes]:
@@ -463,7 +463,7 @@ def fmt_table(results: dict, names: list) -> str:
         head += [f"form work/req: {p}" for p in names if p not in FLOORS]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * 2 + "---:|" * (len(head) - 2)]
     for stack, wls in results.items():
-        for wl, r in wls.items():
+        for r in wls.values():
             m, c = r["median_rps"], r["median_server_cpu_ms_per_req"]
             row = [stack, r["workload"], f"{m['stock']:.1f}"]
             for p in others:
@@ -495,7 +495,7 @@ def write_results(doc: dict) -> None:
     target = doc["target_ratio"]
     verdicts = []
     for stack, wls in doc["results"].items():
-        for wl, r in wls.items():
+        for r in wls.values():
             x = r["rps_ratio"]["formwire"]
             line = f"- {stack}, {r['workload']}: formwire {x:.2f}x the requests/s of stock — target {target}x " \
                    f"{'met' if x >= target else '**not met**'}"
