@@ -348,6 +348,20 @@ def multipart_case(imp: str):
 
     if imp in ("formwire", "formwire-buffered"):
         return formwire_python_multipart(imp, chunks, W)
+    if imp == "floor-read":
+        # Floor: every cache line of the body read once, from Python, the chunks as the parsers are fed: each chunk
+        # copied into one 64 KiB buffer (memcpy; the buffer stays in cache, so the reads are the cost). A delimiter
+        # may start at any byte and is shorter than a line plus 6 bytes, so no parser can skip a line.
+        buf = memoryview(bytearray(max((len(ch) for ch in chunks), default=0)))
+
+        def floor():
+            lines = 0
+            for ch in chunks:
+                buf[:len(ch)] = ch
+                lines += -(-len(ch) // 64)
+            return dict(floor=True, lines=lines)
+
+        return "python %d.%d.%d" % sys.version_info[:3], measure(floor)
     raise ValueError(f"unknown multipart impl {imp}")
 
 
