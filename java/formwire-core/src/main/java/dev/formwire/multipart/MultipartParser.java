@@ -105,7 +105,7 @@ public final class MultipartParser {
     private final byte[] delimDash;
     private final byte[] delimCr;
     private final byte[] crDelimDash;
-    /** The bytes of the needles (for skipping blocks that cannot hold one). */
+    /** The bytes of the needles (findDelimiterCr skips a block whose last byte is none of them). */
     private final boolean[] inNeedle = new boolean[256];
     /**
      * findDelimiter's block filter: the byte pairs {@code (x, y)}, as bit {@code x | y << 8}, that can end a block
@@ -213,7 +213,7 @@ public final class MultipartParser {
         }
         heldPat = delim;
         if (opts.allowCr) {
-            // MP-P-06: CR "--" B; the skip of findDelimiter then uses the shortest needle's length.
+            // MP-P-06: CR "--" B; findDelimiterCr's blocks are then the shortest needle's length.
             crDelim = new byte[delim.length - 1];
             crDelim[0] = CR;
             System.arraycopy(delim, 2, crDelim, 1, delim.length - 2);
@@ -847,9 +847,10 @@ public final class MultipartParser {
      * random bytes that is all but a few blocks in a thousand (a filter on the last byte alone lets one in eight
      * through, and each costs a mispredicted branch). Other blocks are scanned word at a time (eight bytes tested for
      * the needle's first byte, CR or LF with allow_lf, at once) and each candidate is verified with one compare.
-     * Every byte is read at most once by the scan, and a verification that matches k bytes is followed by no candidate
-     * for k bytes (the needle holds its first byte only once), so the search stays linear (MP-P-08); on typical file
-     * bodies it reads a fraction of the bytes.
+     * Every byte is read a bounded number of times by the scan (the filter's two, a scanned block's words, which may
+     * reach into the next block), and a verification that matches k bytes is followed by no candidate for k bytes (the
+     * needle holds its first byte only once), so the search stays linear (MP-P-08); on typical file bodies it reads a
+     * fraction of the bytes.
      */
     private int findDelimiter(int from, int end) {
         final byte[] a = arr;
@@ -902,10 +903,10 @@ public final class MultipartParser {
     /**
      * allow_cr's search (MP-P-06): the first complete {@code CRLF "--" B}, {@code CR "--" B} or, with allow_lf,
      * {@code LF "--" B} in {@code arr[from..end)}, or -1; {@code matchLen} is its length. Blocks the length of the
-     * shortest needle are skipped as in {@link #findDelimiter}; in the others every CR (and LF) is a candidate,
-     * verified against the one needle its next byte allows. CR and LF occur in a needle only at its start (the
-     * boundary holds neither), so a verification that matches k bytes is followed by no candidate for k bytes, and
-     * the search stays linear (MP-P-08).
+     * shortest needle are skipped when their last byte occurs in no needle; in the others every CR (and LF) is a
+     * candidate, verified against the one needle its next byte allows. CR and LF occur in a needle only at its start
+     * (the boundary holds neither), so a verification that matches k bytes is followed by no candidate for k bytes,
+     * and the search stays linear (MP-P-08).
      */
     private int findDelimiterCr(int from, int end) {
         final byte[] a = arr;

@@ -369,33 +369,43 @@ class MultipartParserTest {
 
     /**
      * MP-P-02, MP-P-08: a delimiter is found wherever it starts relative to the search's blocks (the needle's length,
-     * counted from where the body starts), in random bytes of the whole byte range, strict and with allow_lf; the
-     * first part's body is exactly the bytes before it and the part after it is intact.
+     * counted from where the scan starts: the body's start when the input comes whole, a chunk's start after a cut),
+     * in random bytes of the whole byte range, strict and with allow_lf; the first part's body is exactly the bytes
+     * before it and the part after it is intact. Each offset is parsed whole (so every block offset is met whatever
+     * the seed) and at random cuts.
      */
     @Test
     void delimiterFoundAtEveryBlockOffset() {
         Random rnd = new Random(17);
         String b = "----PeerBoundary7MA4";
         int needle = 4 + b.length();
+        byte[] needleBytes = ascii("\r\n--" + b);
         for (boolean lf : new boolean[] {false, true}) {
             for (int at = 0; at <= 3 * needle + 9; at++) {
                 byte[] body = new byte[at];
                 for (int i = 0; i < at; i++) {
                     // bytes of the needle half of the time, so blocks pass the filter and partial matches occur
-                    body[i] = rnd.nextBoolean() ? (byte) rnd.nextInt(256) : (byte) ("\r\n--" + b).charAt(rnd.nextInt(needle));
+                    body[i] = rnd.nextBoolean() ? (byte) rnd.nextInt(256) : needleBytes[rnd.nextInt(needle)];
                 }
                 ByteArrayOutputStream in = new ByteArrayOutputStream();
-                in.writeBytes(ascii("--" + b + "\r\nContent-Disposition: form-data; name=\"f\"; filename=\"f\"\r\n\r\n"));
+                in.writeBytes(ascii("--" + b + "\r\nContent-Disposition: form-data; name=\"f\"; filename=\"f\"\r\n"
+                        + "\r\n"));
                 in.writeBytes(body);
-                in.writeBytes(ascii("\r\n--" + b + "\r\nContent-Disposition: form-data; name=\"g\"\r\n\r\nafter\r\n--" + b + "--\r\n"));
+                in.writeBytes(ascii("\r\n--" + b + "\r\nContent-Disposition: form-data; name=\"g\"\r\n\r\n"
+                        + "after\r\n--" + b + "--\r\n"));
                 byte[] input = in.toByteArray();
-                int[] cuts = rnd.ints(rnd.nextInt(3), 1, input.length).distinct().sorted().toArray();
-                List<Bodies.P> parts = Bodies.parse(MultipartParser.forContentType("multipart/form-data; boundary=" + b,
-                        new MultipartOptions().allowLf(lf)), input, cuts, rnd.nextBoolean());
-                // (a whole needle among the random bytes, which would end the body early, has odds below 2^-100)
-                assertEquals(2, parts.size(), "at " + at + (lf ? " allow_lf" : ""));
-                assertArrayEquals(body, parts.get(0).body(), "at " + at + (lf ? " allow_lf" : ""));
-                assertArrayEquals(ascii("after"), parts.get(1).body(), "at " + at + (lf ? " allow_lf" : ""));
+                // (a whole needle among the random bytes, which would end the body early, has odds below 2^-95 over
+                // the whole test)
+                int[] someCuts = rnd.ints(1 + rnd.nextInt(3), 1, input.length).distinct().sorted().toArray();
+                for (int[] cuts : new int[][] {{}, someCuts}) {
+                    String what = "at " + at + (lf ? " allow_lf" : "") + " cuts " + java.util.Arrays.toString(cuts);
+                    List<Bodies.P> parts = Bodies.parse(MultipartParser.forContentType(
+                            "multipart/form-data; boundary=" + b, new MultipartOptions().allowLf(lf)), input, cuts,
+                            rnd.nextBoolean());
+                    assertEquals(2, parts.size(), what);
+                    assertArrayEquals(body, parts.get(0).body(), what);
+                    assertArrayEquals(ascii("after"), parts.get(1).body(), what);
+                }
             }
         }
     }
