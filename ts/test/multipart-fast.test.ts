@@ -68,8 +68,8 @@ class Collect implements MultipartHandler {
       headers: p.headers,
       lookups: ['content-type', 'Content-Disposition', 'CONTENT-TRANSFER-ENCODING', 'x-extra', 'content-disposition'].map((h) => p.header(h)),
       body: this.body,
-      // the fast path keeps no header slab (see PartInfo)
-      fast: (p as unknown as { slab: unknown }).slab === null,
+      // the fast path keeps no stored header block (see PartInfo.raw)
+      fast: (p as unknown as { raw: unknown }).raw === null,
     });
   }
   onEnd(): void {}

@@ -16,7 +16,7 @@ import { parseMimeType } from './mime.js';
 import { MULTIPART_DEFAULTS, type MultipartFlags, type MultipartLimits } from './registry.js';
 import { PORTABLE_TEXT, TextCodec, encodeUtf8 } from './utf8.js';
 import { DelimiterScan } from './scan.js';
-import { PartContext, PartInfo } from './part.js';
+import { PartContext, PartInfo, RawBlock } from './part.js';
 import * as part from './part.js';
 import { D_8BIT_NAMES, D_ANY_TYPE, SEG, parseDisposition } from './disposition.js';
 
@@ -897,7 +897,7 @@ export class MultipartParser {
     // MP-H-09: raw (no RFC 8187 or percent decoding), shown UTF-8 decoded like name
     const nameStar = p[4]! < 0 ? null : t.decode(h, p[4]!, p[5]!);
     const filenameStar = p[6]! < 0 ? null : t.decode(h, p[6]!, p[7]!);
-    const part = new PartInfo(this.partCount - 1, this.blockStart, h, this.blockW, end, name, filename, nameStar, filenameStar, p[0]!, p[1]!, p[2]!, p[3]!, null, this.ctx);
+    const part = new PartInfo(this.partCount - 1, this.blockStart, new RawBlock(h, this.blockW, end, p[0]!, p[1]!, p[2]!, p[3]!), name, filename, nameStar, filenameStar, null, this.ctx);
     this.blockW = this.wpos;
     this.startBody(part, this.base + i);
     return i;
@@ -908,7 +908,7 @@ export class MultipartParser {
    * filename, name*, filename* null), a field for every limit (MP-L-02, MP-L-04, MP-L-05); its headers as stored.
    */
   private namelessPart(i: number): number {
-    const part = new PartInfo(this.partCount - 1, this.blockStart, this.hdr, this.blockW, this.wpos, null, null, null, null, -1, -1, -1, -1, null, this.ctx);
+    const part = new PartInfo(this.partCount - 1, this.blockStart, new RawBlock(this.hdr, this.blockW, this.wpos, -1, -1, -1, -1), null, null, null, null, null, this.ctx);
     this.blockW = this.wpos;
     this.startBody(part, this.base + i);
     return i;
@@ -965,7 +965,7 @@ export class MultipartParser {
     const t = this.text;
     const filename = fs < 0 ? null : t.ascii(chunk, fs, fe);
     const ct = cs < 0 ? null : t.ascii(chunk, cs, ce);
-    const part = new PartInfo(this.partCount - 1, this.blockStart, null, 0, 0, t.ascii(chunk, ns, ne), filename, null, null, -1, -1, -1, -1, ct, this.ctx);
+    const part = new PartInfo(this.partCount - 1, this.blockStart, null, t.ascii(chunk, ns, ne), filename, null, null, ct, this.ctx);
     this.startBody(part, this.base + p + 2);
     return p + 2;
   }

@@ -31,6 +31,24 @@ export class PartContext {
   }
 }
 
+/**
+ * @internal A header block read by the general path: stored as `name ":" value LF` per header (values OWS-trimmed,
+ * obs-folds joined) in a slab shared with other parts, slab[start..end), with the `name` and `filename` value ranges
+ * there (-1 when absent). Its own object, so that a fast-path PartInfo (most parts of a browser's form) holds one
+ * null for all of it: a PartInfo of fewer fields is made faster, most on JavaScriptCore (figures in CHANGELOG.md).
+ */
+export class RawBlock {
+  constructor(
+    readonly slab: Uint8Array,
+    readonly start: number,
+    readonly end: number,
+    readonly nameS: number,
+    readonly nameE: number,
+    readonly fnS: number,
+    readonly fnE: number,
+  ) {}
+}
+
 /** One part's header information (MP-H-06..11). Header strings are decoded lazily. */
 export class PartInfo {
   /** 0-based index of the part in the body. */
@@ -50,19 +68,10 @@ export class PartInfo {
   readonly offset: number;
   /** Byte offset of the first body byte (set when the header block ends, before onPartStart). */
   bodyOffset = 0;
+  /** @internal The stored header block, or null for a block read by the fast path (see `ct`). */
+  private readonly raw: RawBlock | null;
   /**
-   * @internal The header block, stored as `name ":" value LF` per header (values OWS-trimmed, obs-folds joined) in
-   * a slab shared with other parts: slab[start..end). Null for a block read by the fast path (see `ct`).
-   */
-  private readonly slab: Uint8Array | null;
-  private readonly start: number;
-  private readonly end: number;
-  private readonly nameS: number;
-  private readonly nameE: number;
-  private readonly fnS: number;
-  private readonly fnE: number;
-  /**
-   * @internal Fast-path block (slab null): exactly `Content-Disposition: form-data; name="…"[; filename="…"]` and an
+   * @internal Fast-path block (raw null): exactly `Content-Disposition: form-data; name="…"[; filename="…"]` and an
    * optional `Content-Type: …` line, all ASCII, so the headers are rebuilt from name, filename and this value.
    */
   private readonly ct: string | null;
@@ -74,33 +83,21 @@ export class PartInfo {
   constructor(
     index: number,
     offset: number,
-    slab: Uint8Array | null,
-    start: number,
-    end: number,
+    raw: RawBlock | null,
     name: string | null,
     filename: string | null,
     nameStar: string | null,
     filenameStar: string | null,
-    nameS: number,
-    nameE: number,
-    fnS: number,
-    fnE: number,
     ct: string | null,
     ctx: PartContext,
   ) {
     this.index = index;
     this.offset = offset;
-    this.slab = slab;
-    this.start = start;
-    this.end = end;
+    this.raw = raw;
     this.name = name;
     this.filename = filename;
     this.nameStar = nameStar;
     this.filenameStar = filenameStar;
-    this.nameS = nameS;
-    this.nameE = nameE;
-    this.fnS = fnS;
-    this.fnE = fnE;
     this.ct = ct;
     this.ctx = ctx;
   }
@@ -109,20 +106,23 @@ export class PartInfo {
   get nameBytes(): Uint8Array | null {
     if (this.name === null) return null;
     // fast-path names are ASCII: their UTF-8 encoding is their bytes
-    return this.slab === null ? encodeUtf8(this.name) : this.slab.slice(this.nameS, this.nameE);
+    const r = this.raw;
+    return r === null ? encodeUtf8(this.name) : r.slab.slice(r.nameS, r.nameE);
   }
 
   /** The raw bytes of the `filename` parameter, or null. */
   get filenameBytes(): Uint8Array | null {
     if (this.filename === null) return null;
-    return this.slab === null ? encodeUtf8(this.filename) : this.slab.slice(this.fnS, this.fnE);
+    const r = this.raw;
+    return r === null ? encodeUtf8(this.filename) : r.slab.slice(r.fnS, r.fnE);
   }
 
   /** Calls f(nameStart, nameEnd, valueStart, valueEnd) for each stored header, in order. */
   private each(f: (ns: number, ne: number, vs: number, ve: number) => void): void {
-    const h = this.slab!;
-    let i = this.start;
-    while (i < this.end) {
+    const r = this.raw!;
+    const h = r.slab;
+    let i = r.start;
+    while (i < r.end) {
       let c = i;
       while (h[c] !== COLON) c++;
       let e = c + 1;
@@ -136,14 +136,15 @@ export class PartInfo {
   get headers(): [string, string][] {
     if (this._headers === null) {
       const out: [string, string][] = [];
-      const h = this.slab;
-      if (h === null) {
+      const r = this.raw;
+      if (r === null) {
         let cd = `form-data; name="${this.name}"`;
         if (this.filename !== null) cd += `; filename="${this.filename}"`;
         out.push(['content-disposition', cd]);
         if (this.ct !== null) out.push(['content-type', this.ct]);
       } else {
         const t = this.ctx.text;
+        const h = r.slab;
         this.each((ns, ne, vs, ve) => out.push([lowerAscii(t.decode(h, ns, ne)), t.decode(h, vs, ve)]));
       }
       this._headers = out;
@@ -157,7 +158,7 @@ export class PartInfo {
    */
   header(name: string): string | null {
     const lower = lowerAscii(name);
-    if (this.slab === null) {
+    if (this.raw === null) {
       if (lower === 'content-type') return this.ct;
       if (lower !== 'content-disposition') return null;
     }
@@ -168,8 +169,8 @@ export class PartInfo {
 
   /** The value of the last Content-Type header, OWS-trimmed, as is; null when there is none (MP-H-11). */
   get contentType(): string | null {
-    const h = this.slab;
-    if (h === null) return this.ct;
+    if (this.raw === null) return this.ct;
+    const h = this.raw.slab;
     let v: string | null = null;
     this.each((ns, ne, vs, ve) => {
       if (isName(h, ns, ne, CONTENT_TYPE)) v = this.ctx.text.decode(h, vs, ve);
@@ -182,10 +183,11 @@ export class PartInfo {
    */
   get type(): string | null {
     if (this._type === undefined) {
-      const h = this.slab;
+      const r = this.raw;
       if (this.filename === null) this._type = null;
-      else if (h === null) this._type = this.ct === null ? TEXT_PLAIN_DEFAULT : this.ctx.fileType(this.ct);
+      else if (r === null) this._type = this.ct === null ? TEXT_PLAIN_DEFAULT : this.ctx.fileType(this.ct);
       else {
+        const h = r.slab;
         const values: Uint8Array[] = [];
         this.each((ns, ne, vs, ve) => {
           if (isName(h, ns, ne, CONTENT_TYPE)) values.push(h.subarray(vs, ve));
