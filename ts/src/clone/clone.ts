@@ -24,7 +24,7 @@ import { dataCloneError } from './errors.js';
 import {
   Kind, classify, hasProxyDetector, keysOf, ObjectProto, dateGetTime, reSource, regexpFlags, mapForEach,
   setForEach, mapSet, setAdd, boolValueOf, numValueOf, strValueOf, bigintValueOf, isDetached, copyArrayBuffer, viewInfo,
-  makeView, ERROR_NAMES, makeError, markOrdinary, sparseArray,
+  makeView, ERROR_NAMES, makeError, markOrdinary, sparseArray, arrayKeys,
 } from './kinds.js';
 import { factoryFor, defineValue, type Factory } from './shapes.js';
 import { Identity } from './identity.js';
@@ -246,12 +246,11 @@ class Cloner {
 
   array(a: unknown[], idx: number, depth: number): unknown[] {
     const len = a.length;
-    const keys = keysOf(a);
-    const packed = keys.length === len && (len === 0 || keys[len - 1] === String(len - 1));
+    const keys = arrayKeys(a, len);
     // a sparse source (a length of 2^25 costs it nothing) must not cost its copy every hole either (kinds.ts)
-    const out = packed ? new Array(len) : sparseArray(len, keys.length + 1024);
+    const out = keys === null ? new Array(len) : sparseArray(len, keys.length + 1024);
     this.outs.push(out);
-    if (packed) {
+    if (keys === null) {
       // packed, no extra properties: one index loop (each element is still read with [[Get]] in order)
       for (let i = 0; i < len; i++) {
         const x = a[i];
