@@ -363,10 +363,10 @@ RUNTIME_ROW_REASONS = {
     "per-part events and header parsing in JavaScriptCore are the open work.",
     ("bun", "W5", "encodeFormData"): "Bun's new Response(formData) serializes in native code in one pass; "
     "formwire's encoder runs in JavaScript (it still knows the Content-Length up front and streams).",
-    ("bun", "W6b", "formwire clone"): "Bun's structuredClone is native code; formwire's walk in JavaScriptCore "
-    "spends about a fifth of its time in Object.keys of the array (JavaScriptCore makes the 100 index strings each "
-    "call; the keys are what tells a packed array from one with holes or extra properties) and a quarter in the Map "
-    "of visited objects (a cleared Map reused between calls is slower on both engines); open work.",
+    ("bun", "W6b", "formwire clone"): "Bun's structuredClone is native code; an exact clone in JavaScript must tell "
+    "the packed array from one with holes or extra properties (a counting for-in, or Object.keys, each making the "
+    "100 index strings in JavaScriptCore), check each object for a Proxy and enter it in a Map of visited objects: "
+    "the floor row does only those and literal copies.",
     ("bun", "W6a Worker", "serialize"): "Bun's postMessage shares the immutable 3 MB string with the worker (no copy); "
     "formwire's round trip encodes it to bytes and decodes it on each side.",
     ("bun", "W6b Worker", "serialize"): "Bun's postMessage serializes natively both ways; "

@@ -53,6 +53,45 @@ export const W6 = {
   'W6d nested config': { service: { name: 'api-gateway', version: '2.14.1', env: 'production' }, server: { host: '0.0.0.0', port: 8443, tls: { enabled: true, ciphers: ['TLS_AES_128_GCM_SHA256', 'TLS_AES_256_GCM_SHA384'] }, timeouts: { read: 30000, write: 30000 } }, database: { replicas: [{ url: 'postgres://db-2.internal:5432/app', weight: 0.5 }, { url: 'postgres://db-3.internal:5432/app', weight: 0.5 }] }, features: { rollout: { percent: 12.5, cohorts: ['staff', 'beta'] } }, limits: { rps: 5000, burst: 10000 } },
 };
 
+/** The W6b floor row's name. */
+export const W6B_FLOOR = 'floor: the steps of any exact clone in JavaScript (the array\'s keys; per object the Proxy check, a memory-map lookup and entry, a for-in; literal copies), no clone';
+// The runtime's Proxy detector, where it has one (Node, Bun, Deno): HTML refuses a Proxy, and this is the only way
+// JavaScript can tell one, so an exact clone calls it on every object.
+const isProxy = globalThis.process?.getBuiltinModule?.('node:util')?.types?.isProxy ?? null;
+// The cheaper exact test of "own enumerable keys are exactly 0 .. length-1" on this runtime: a counting for-in on Bun
+// (JavaScriptCore's Object.keys of an array makes every index string; ts/src/clone/kinds.ts arrayKeys), else
+// Object.keys.
+const packed = globalThis.Bun !== undefined
+  ? (a) => { let n = 0; let last = ''; for (const k in a) { n++; last = k; } return n === a.length && last === String(a.length - 1); }
+  : (a) => { const keys = Object.keys(a); return keys.length === a.length && keys[a.length - 1] === String(a.length - 1); };
+/**
+ * W6b's floor: the steps every exact structured clone written in JavaScript takes on W6b's array, and nothing else.
+ * The array's own keys (what tells a packed array from one with holes or extra properties, by `packed`); per object
+ * the runtime's Proxy check (where it has one), a lookup in the memory map and an entry there (the Map that keeps
+ * shared references and cycles exact; a lookup before the entry, as a revisit must find the first copy), its own keys
+ * by for-in (a clone cannot know the shape); each copy made by one object literal of the known keys (cheaper than any
+ * general copy). No type dispatch, no shape cache. native / floor is the most an exact clone in JavaScript can win on
+ * W6b in a runtime.
+ */
+export function w6bFloor(a) {
+  const memory = new Map();
+  if (isProxy !== null && isProxy(a)) throw new Error('W6b floor: a Proxy');
+  memory.set(a, 0);
+  if (!packed(a)) throw new Error('W6b floor: the array is not packed');
+  const out = new Array(a.length);
+  for (let i = 0; i < a.length; i++) {
+    const o = a[i];
+    if (isProxy !== null && isProxy(o)) throw new Error('W6b floor: a Proxy');
+    if (memory.get(o) !== undefined) throw new Error('W6b floor: a shared object');
+    memory.set(o, i + 1);
+    let n = 0;
+    for (const k in o) if (k !== undefined) n++;
+    if (n !== 3) throw new Error('W6b floor: not a flat object of three keys');
+    out[i] = { name: o.name, age: o.age, active: o.active };
+  }
+  return out;
+}
+
 /** A byte stream over `bytes` in `chunk`-byte copies (a fresh chunk per pull, as a socket gives them). */
 export function streamOf(bytes, chunk = 65536) {
   let o = 0;

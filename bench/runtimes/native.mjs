@@ -7,7 +7,7 @@
 import process from 'node:process';
 import { formData, encodeFormData, parseMultipart, MultipartParser } from '../../ts/dist/src/index.js';
 import { clone, postSerialized, receiveSerialized } from '../../ts/dist/src/clone/index.js';
-import { CT, fileBytes, bodies, w5Form, W6, streamOf, streamed, batched, sansIo } from './inputs.mjs';
+import { CT, fileBytes, bodies, w5Form, W6, streamOf, streamed, batched, sansIo, w6bFloor, W6B_FLOOR } from './inputs.mjs';
 
 const REPS = Number(process.env.REPS ?? 7);
 const QUICK = process.env.QUICK === '1';
@@ -149,6 +149,12 @@ const fd = w5Form(file);
 await row('W5 encode 1000+1 MiB', 'new Response(fd).arrayBuffer()', () => new Response(fd).arrayBuffer(), 'encodeFormData().bytes()', () => encodeFormData(fd).bytes(), 5);
 for (const [name, v] of Object.entries(W6)) {
   await row(name, 'structuredClone', () => structuredClone(v), 'formwire clone', () => clone(v), name.startsWith('W6a') ? 20 : 2000);
+}
+{
+  const v = W6['W6b 100 flat objects'];
+  if (JSON.stringify(w6bFloor(v)) !== JSON.stringify(v)) throw new Error('W6b floor: copy differs');
+  await row('W6b 100 flat objects', 'structuredClone', () => structuredClone(v), W6B_FLOOR, () => w6bFloor(v), 2000);
+  Object.assign(rows[rows.length - 1], { floor: true, floor_for: 'formwire clone' });
 }
 // postMessage to a Worker: one round trip per op (main -> worker -> main), the worker sending back what it received.
 // Native: the runtime's structured clone both ways. formwire: serialize -> transfer the bytes -> deserialize, both ways
