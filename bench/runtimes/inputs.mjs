@@ -58,22 +58,17 @@ export const W6B_FLOOR = 'floor: the steps of any exact clone in JavaScript (the
 // The runtime's Proxy detector, where it has one (Node, Bun, Deno): HTML refuses a Proxy, and this is the only way
 // JavaScript can tell one, so an exact clone calls it on every object.
 const isProxy = globalThis.process?.getBuiltinModule?.('node:util')?.types?.isProxy ?? null;
-// The cheaper exact test of "own enumerable keys are exactly 0 .. length-1" on this runtime: a counting for-in on Bun
-// (JavaScriptCore's Object.keys of an array makes every index string; ts/src/clone/kinds.ts arrayKeys), else
-// Object.keys.
-const packed = globalThis.Bun !== undefined
-  ? (a) => { let n = 0; let last = ''; for (const k in a) { n++; last = k; } return n === a.length && last === String(a.length - 1); }
-  : (a) => { const keys = Object.keys(a); return keys.length === a.length && keys[a.length - 1] === String(a.length - 1); };
 /**
  * W6b's floor: the steps every exact structured clone written in JavaScript takes on W6b's array, and nothing else.
- * The array's own keys (what tells a packed array from one with holes or extra properties, by `packed`); per object
+ * The array's own keys (what tells a packed array from one with holes or extra properties: `packed(a)`, the caller's
+ * exact test, the package's arrayKeys, which takes the cheaper way of each runtime); per object
  * the runtime's Proxy check (where it has one), a lookup in the memory map and an entry there (the Map that keeps
  * shared references and cycles exact; a lookup before the entry, as a revisit must find the first copy), its own keys
  * by for-in (a clone cannot know the shape); each copy made by one object literal of the known keys (cheaper than any
  * general copy). No type dispatch, no shape cache. native / floor is the most an exact clone in JavaScript can win on
  * W6b in a runtime.
  */
-export function w6bFloor(a) {
+export function w6bFloor(a, packed) {
   const memory = new Map();
   if (isProxy !== null && isProxy(a)) throw new Error('W6b floor: a Proxy');
   memory.set(a, 0);
