@@ -62,14 +62,15 @@ const isProxy = globalThis.process?.getBuiltinModule?.('node:util')?.types?.isPr
  * W6b's floor: the steps every exact structured clone written in JavaScript takes on W6b's array, and nothing else.
  * The array's own keys (what tells a packed array from one with holes or extra properties: `packed(a)`, the caller's
  * exact test, the package's arrayKeys, which takes the cheaper way of each runtime); per object
- * the runtime's Proxy check (where it has one), a lookup in the memory map and an entry there (the Map that keeps
- * shared references and cycles exact; a lookup before the entry, as a revisit must find the first copy), its own keys
+ * the runtime's Proxy check (where it has one), a lookup in the memory map and an entry there (the map that keeps
+ * shared references and cycles exact, of the class `MemoryMap` the caller gives: the package's, Map or WeakMap,
+ * whichever this runtime runs faster; a lookup before the entry, as a revisit must find the first copy), its own keys
  * by for-in (a clone cannot know the shape); each copy made by one object literal of the known keys (cheaper than any
  * general copy). No type dispatch, no shape cache. native / floor is the most an exact clone in JavaScript can win on
  * W6b in a runtime.
  */
-export function w6bFloor(a, packed) {
-  const memory = new Map();
+export function w6bFloor(a, packed, MemoryMap) {
+  const memory = new MemoryMap();
   if (isProxy !== null && isProxy(a)) throw new Error('W6b floor: a Proxy');
   memory.set(a, 0);
   if (!packed(a)) throw new Error('W6b floor: the array is not packed');

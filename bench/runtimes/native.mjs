@@ -8,6 +8,7 @@ import process from 'node:process';
 import { formData, encodeFormData, parseMultipart, MultipartParser } from '../../ts/dist/src/index.js';
 import { clone, postSerialized, receiveSerialized } from '../../ts/dist/src/clone/index.js';
 import { arrayKeys } from '../../ts/dist/src/clone/kinds.js';
+import { WEAK_MEMORY_MAP } from '../../ts/dist/src/clone/identity.js';
 import { CT, fileBytes, bodies, w5Form, W6, streamOf, streamed, batched, sansIo, w6bFloor, W6B_FLOOR } from './inputs.mjs';
 
 const REPS = Number(process.env.REPS ?? 7);
@@ -154,8 +155,9 @@ for (const [name, v] of Object.entries(W6)) {
 {
   const v = W6['W6b 100 flat objects'];
   const packed = (a) => arrayKeys(a, a.length) === null;
-  if (JSON.stringify(w6bFloor(v, packed)) !== JSON.stringify(v)) throw new Error('W6b floor: copy differs');
-  await row('W6b 100 flat objects', 'structuredClone', () => structuredClone(v), W6B_FLOOR, () => w6bFloor(v, packed), 2000);
+  const MemoryMap = WEAK_MEMORY_MAP ? WeakMap : Map;
+  if (JSON.stringify(w6bFloor(v, packed, MemoryMap)) !== JSON.stringify(v)) throw new Error('W6b floor: copy differs');
+  await row('W6b 100 flat objects', 'structuredClone', () => structuredClone(v), W6B_FLOOR, () => w6bFloor(v, packed, MemoryMap), 2000);
   Object.assign(rows[rows.length - 1], { floor: true, floor_for: 'formwire clone' });
 }
 // postMessage to a Worker: one round trip per op (main -> worker -> main), the worker sending back what it received.

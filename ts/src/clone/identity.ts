@@ -10,16 +10,23 @@
  *    than building a Map and hashing into it;
  *  - from then on a `Map` from object to index: one get and one set per new object. A `Set` with
  *    a size check is one hash operation, but its ids need a side list of objects, and pushing to it cost as much
- *    as the Map's second operation; a linear scan of 32 objects already costs more than the Map.
+ *    as the Map's second operation; a linear scan of 32 objects already costs more than the Map;
+ *  - on Bun a `WeakMap` instead (WEAK_MEMORY_MAP): JavaScriptCore's WeakMap get + set of a new object key costs
+ *    about half its Map's, and less again with a large heap around it, while V8's costs more than its Map's
+ *    (figures in CHANGELOG.md). Nothing here iterates the map or keys it by a primitive, so either class serves.
  */
 
 const LINEAR = 16;
+/** Whether the memory map past LINEAR objects is a WeakMap (see above). Chosen by construction. */
+export const WEAK_MEMORY_MAP = (globalThis as { Bun?: unknown }).Bun !== undefined;
 
 export class Identity {
   /** objects 0..n-1 while there are at most LINEAR of them */
   private readonly objs: object[] = [];
-  private map: Map<object, number> | null = null;
+  private map: Map<object, number> | WeakMap<object, number> | null = null;
   private n = 0;
+  /** `weak`: the class of the map past LINEAR objects (the tests take both on every runtime) */
+  constructor(private readonly weak = WEAK_MEMORY_MAP) {}
 
   /** How many objects have an index. */
   get size(): number {
@@ -71,7 +78,7 @@ export class Identity {
       objs.push(o);
       return;
     }
-    const map = new Map<object, number>();
+    const map = this.weak ? new WeakMap<object, number>() : new Map<object, number>();
     for (let i = 0; i < n; i++) map.set(objs[i]!, i);
     map.set(o, n);
     objs.length = 0;
