@@ -22,7 +22,7 @@ import { isStackOverflow } from './stack.js';
 import {
   Kind, classify, keysOf, dateGetTime, reSource, regexpFlags, mapForEach, setForEach, boolValueOf, numValueOf,
   strValueOf, bigintValueOf, isDetached, isResizable, maxByteLength, abByteLength, viewInfo, ERROR_NAMES, markOrdinary,
-  ObjectProto,
+  ObjectProto, arrayKeys,
 } from './kinds.js';
 import * as W from './wire.js';
 import { T, E } from './wire.js';
@@ -655,8 +655,9 @@ class Writer {
   array(a: unknown[], depth: number): void {
     this.open(depth);
     const len = a.length;
-    const keys = keysOf(a);
-    if (keys.length >= len && (len === 0 || keys[len - 1] === String(len - 1))) {
+    const listed = arrayKeys(a, len); // null: exactly the indices below len (kinds.ts)
+    const keys = listed === null ? EMPTY_KEYS : listed;
+    if (listed === null || (keys.length >= len && (len === 0 || keys[len - 1] === String(len - 1)))) {
       this.byte(T.DENSE);
       this.varint(len);
       for (let i = 0; i < len; i++) {
