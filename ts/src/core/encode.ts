@@ -34,12 +34,16 @@ export function checkBoundary(boundary: string): void {
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
+const PREFIX = '----formwire-';
+
 /**
  * MP-S-09: `----formwire-` + 32 base-62 alphanumerics drawn from a CSPRNG by rejection sampling (about 190 bits;
- * 45 characters of [0-9A-Za-z-], a token).
+ * 45 characters of [0-9A-Za-z-], a token). Made by one String.fromCharCode call, a flat string: built by `+=` it
+ * would be a rope of 33 pieces, walked again for each of the body's delimiters when its text is encoded.
  */
 export function generateBoundary(random: (bytes: Uint8Array) => void): string {
-  let s = '----formwire-';
+  const codes: number[] = new Array(PREFIX.length + 32);
+  for (let i = 0; i < PREFIX.length; i++) codes[i] = PREFIX.charCodeAt(i);
   const r = new Uint8Array(48);
   let n = 0;
   while (n < 32) {
@@ -47,12 +51,12 @@ export function generateBoundary(random: (bytes: Uint8Array) => void): string {
     for (let i = 0; i < r.length && n < 32; i++) {
       const b = r[i]!;
       if (b < 248) {
-        s += ALPHABET[b % 62]!;
+        codes[PREFIX.length + n] = ALPHABET.charCodeAt(b % 62);
         n++;
       }
     }
   }
-  return s;
+  return String.fromCharCode(...codes);
 }
 
 /** MP-S-06: a part Content-Type must not hold CR, LF or NUL. */
