@@ -45,6 +45,36 @@ export function w5Form(file) {
   return fd;
 }
 
+/** The W5 floor row's name. */
+export const W5_FLOOR = 'floor: the entries read, their strings joined and UTF-8 encoded once, the file read into the body (no headers, no escaping), no encoder';
+/**
+ * W5's floor: the steps every multipart encoder written in JavaScript takes on W5's form, and nothing else. The
+ * FormData's entries read (name and value); every name and string value joined into one string and UTF-8 encoded
+ * once, by encodeInto, into a buffer of the body's length made by `alloc` (the caller's: the package's allocator,
+ * which skips the zero-filling where the runtime allows it); each file's bytes read from its Blob's stream, chunk by
+ * chunk into the buffer after the text (the one-copy read). No delimiter or header text, no escape check. Returns
+ * the bytes written. native / floor is the most an encoder in JavaScript can win on W5 in a runtime.
+ */
+export async function w5Floor(fd, length, alloc) {
+  const out = alloc(length);
+  const files = [];
+  let text = '';
+  for (const [name, value] of fd) {
+    text += name;
+    if (typeof value === 'string') text += value;
+    else files.push(value);
+  }
+  let o = enc.encodeInto(text, out).written;
+  for (const f of files) {
+    const r = f.stream().getReader();
+    for (let c = await r.read(); !c.done; c = await r.read()) {
+      out.set(c.value, o);
+      o += c.value.length;
+    }
+  }
+  return o;
+}
+
 const flat = (i) => ({ name: 'Alice' + (i % 10), age: 30 + (i % 50), active: i % 2 === 0 });
 /** The clone values, by row name. */
 export const W6 = {
