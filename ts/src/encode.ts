@@ -121,9 +121,11 @@ function cryptoRandom(bytes: Uint8Array): void {
     return;
   }
   // Node 18 has no global crypto: the CommonJS build can still reach node:crypto through its module-scoped require
-  // (`typeof require` is 'undefined' in ES modules, so the ESM build never takes this path).
+  // (`typeof require` is 'undefined' in ES modules, so the ESM build never takes this path). The name is not a
+  // literal, so that a bundler building for browsers does not try to bundle node:crypto.
   if (typeof require === 'function') {
-    (require('node:crypto') as { webcrypto: { getRandomValues(b: Uint8Array): void } }).webcrypto.getRandomValues(bytes);
+    const name = 'node:crypto';
+    (require(name) as { webcrypto: { getRandomValues(b: Uint8Array): void } }).webcrypto.getRandomValues(bytes);
     return;
   }
   throw new Error('formwire: no crypto.getRandomValues in this runtime (Node 18 ESM: use Node 19+); pass options.boundary');

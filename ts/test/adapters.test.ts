@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { parseMultipart, formData, encodeFormData, FormwireError } from '../src/index.js';
 import { bin } from './helpers.js';
+import { nodeBuiltin } from '../src/adapters/node.js';
 
 const CT = 'multipart/form-data; boundary=b';
 const BODY =
@@ -280,4 +281,23 @@ test('formData() also reads urlencoded bodies, like Response.formData()', async 
   const fd = await formData(req);
   assert.deepEqual([...fd], [['a', '1'], ['b', 'é x'], ['a', '2']]);
   await assert.rejects(formData(bin('a&b&c'), 'application/x-www-form-urlencoded', { maxPairs: 2 }), (e: unknown) => e instanceof FormwireError && e.code === 'UE_LIMIT_PAIRS' && e.offset === 4);
+});
+
+test('nodeBuiltin: a Node module through process.getBuiltinModule, and by dynamic import where there is none', async () => {
+  const proc = process as { getBuiltinModule?: unknown };
+  const own = Object.getOwnPropertyDescriptor(proc, 'getBuiltinModule');
+  const path = await nodeBuiltin<typeof import('node:path')>('node:path');
+  assert.equal(path.join('a', 'b'), 'a/b');
+  let calls = 0;
+  Object.defineProperty(proc, 'getBuiltinModule', { value: undefined, configurable: true, writable: true });
+  try {
+    const os = await nodeBuiltin<typeof import('node:os')>('node:os');
+    assert.equal(typeof os.tmpdir(), 'string');
+    proc.getBuiltinModule = (n: string) => { calls++; return { name: n }; };
+    assert.deepEqual(await nodeBuiltin('node:fs'), { name: 'node:fs' });
+    assert.equal(calls, 1);
+  } finally {
+    if (own) Object.defineProperty(proc, 'getBuiltinModule', own);
+    else delete proc.getBuiltinModule;
+  }
 });

@@ -16,6 +16,7 @@ const g = globalThis as {
   };
   Bun?: unknown;
   Deno?: unknown;
+  process?: { getBuiltinModule?: (name: string) => unknown };
 };
 
 /**
@@ -24,6 +25,18 @@ const g = globalThis as {
  */
 export const bufferRuntime: 'node' | 'bun' | 'deno' | null =
   g.Buffer === undefined ? null : g.Bun !== undefined ? 'bun' : g.Deno !== undefined ? 'deno' : 'node';
+
+/**
+ * A Node built-in module by name (`node:fs`, ...), for the Node-only paths of the runtime-neutral entry points. No
+ * `import` or `require` a bundler could follow is written (a browser build must not pull `node:` modules in, and
+ * esbuild refuses them): `process.getBuiltinModule` where the runtime has it (Node 20.16+, Bun, Deno), else a dynamic
+ * import of a specifier that is not a literal.
+ */
+export async function nodeBuiltin<T>(name: string): Promise<T> {
+  const get = g.process?.getBuiltinModule;
+  if (typeof get === 'function') return get(name) as T;
+  return (await import(name)) as T;
+}
 
 const native: BufferIndexOf | null = g.Buffer && typeof g.Buffer.prototype.indexOf === 'function' ? g.Buffer.prototype.indexOf : null;
 

@@ -6,6 +6,7 @@
  * must go when its File is garbage-collected or when the process exits, whichever parse made it.
  */
 import { MULTIPART_FORM_DEFAULTS } from '../core/registry.js';
+import { nodeBuiltin } from './node.js';
 
 /** Where formData() spills large file parts (Node 20+ only: uses node:fs and fs.openAsBlob). */
 export interface SpillOptions {
@@ -88,13 +89,13 @@ export function removeSpilledFiles(): number {
 }
 
 export async function spillEnv(o: SpillOptions): Promise<SpillEnv> {
-  const fsp = (await import('node:fs/promises')) as unknown as NodeFs;
-  const fs = (await import('node:fs')) as unknown as {
+  const fsp = await nodeBuiltin<NodeFs>('node:fs/promises');
+  const fs = await nodeBuiltin<{
     openAsBlob?: (path: string, o: { type: string }) => Promise<Blob>;
     unlinkSync: (path: string) => void;
-  };
-  const os = await import('node:os');
-  const path = await import('node:path');
+  }>('node:fs');
+  const os = await nodeBuiltin<typeof import('node:os')>('node:os');
+  const path = await nodeBuiltin<typeof import('node:path')>('node:path');
   const openAsBlob = fs.openAsBlob;
   if (typeof openAsBlob !== 'function') throw new Error('formwire: spill needs fs.openAsBlob (Node 20 or later)');
   if (!exitHook) {
