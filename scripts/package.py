@@ -7,7 +7,9 @@
                              temp dir (npm install <tarball>; a new venv + pip install <wheel>; a scratch cargo
                              project using the unpacked .crate files) and runs an example there; checks ts/jsr.json
                              against package.json, simulates its JSR publish (`deno publish --dry-run`: type check,
-                             slow types, file list) and type-checks and runs an example under Deno through its exports
+                             slow types, file list) and type-checks and runs an example under Deno through its exports;
+                             runs the installed npm tarball under Bun and under Deno (`npm:` specifiers), and bundles
+                             its runtime-neutral entry points for browsers with esbuild and Bun's bundler
 
 Every check prints `ok NAME` or `FAIL NAME`; the closing line is `N passed, N failed`.
 """
@@ -120,6 +122,55 @@ console.log('deno ok');
 """
 
 
+BUN_CHECK = r"""
+import { parseMultipart, encodeFormData, formData } from 'formwire';
+import { clone } from 'formwire/clone';
+import { createRequire } from 'node:module';
+const require = createRequire(import.meta.url);
+if (typeof require('formwire').parseMultipart !== 'function' || typeof require('formwire/busboy') !== 'function') {
+  throw new Error('require()');
+}
+if (!import.meta.resolve('formwire').endsWith('/node_modules/formwire/dist/src/index.js')) throw new Error('resolved');
+const fd = new FormData();
+fd.append('a', 'x');
+fd.append('f', new File(['hello'], 'a.txt', { type: 'text/plain' }));
+const enc = encodeFormData(fd);
+const back = await formData(new Response(await enc.bytes()).body, enc.contentType);
+if (back.get('a') !== 'x' || (await back.get('f').text()) !== 'hello') throw new Error('round trip');
+let n = 0;
+for await (const p of parseMultipart(new Response(await enc.bytes()).body, enc.contentType)) n += (await p.text()).length;
+if (n !== 6 || clone({ d: new Date(0) }).d.getTime() !== 0) throw new Error('parts or clone');
+console.log('bun ok');
+"""
+
+NPM_DENO_CHECK = r"""
+import { encodeFormData, formData } from 'npm:formwire';
+import { clone } from 'npm:formwire/clone';
+const fd = new FormData();
+fd.append('a', 'x');
+const enc = encodeFormData(fd);
+const back = await formData(new Response(await enc.bytes()).body!, enc.contentType);
+if (back.get('a') !== 'x') throw new Error('round trip');
+if (clone({ d: new Date(0) }).d.getTime() !== 0) throw new Error('clone');
+if (!import.meta.resolve('npm:formwire').includes('/node_modules/formwire/')) throw new Error('resolved');
+console.log('deno ok');
+"""
+
+BUNDLE_ENTRY = r"""
+import { encodeFormData, parseMultipart, parseUrlencoded } from 'formwire';
+import { clone, deserialize, serialize } from 'formwire/clone';
+const enc = encodeFormData([['a', 'x'], ['b', 'y']], { boundary: 'B' });
+const body = await enc.bytes();
+const names = [];
+for await (const p of parseMultipart(new Blob([body]).stream(), enc.contentType)) names.push(p.name + '=' + (await p.text()));
+const v = deserialize(serialize({ m: new Map([[1, 2n]]) }));
+if (names.join('&') !== 'a=x&b=y' || parseUrlencoded('c=%7E')[0][1] !== '~' || v.m.get(1) !== 2n || clone([1])[0] !== 1) {
+  throw new Error('bundle: wrong results');
+}
+console.log('bundle ok');
+"""
+
+
 def check_jsr(tmp: Path) -> None:
     ts = ROOT / "ts"
     jsr = json.loads((ts / "jsr.json").read_text())
@@ -167,12 +218,62 @@ def check_npm(tmp: Path) -> None:
         "package/dist/cjs/index.cjs",
     ):
         assert want in names, f"{want} missing from {tarball.name}"
-    app = tmp / "npm"
-    app.mkdir()
-    (app / "package.json").write_text('{"name": "app", "private": true, "type": "module"}\n')
-    run(["npm", "install", "--silent", "--no-audit", "--no-fund", str(tarball)], cwd=app)
+    app = npm_app(tmp)
     (app / "check.mjs").write_text(NODE_CHECK)
     assert run(["node", "check.mjs"], cwd=app).strip() == "node ok"
+
+
+def npm_app(tmp: Path) -> Path:
+    """An app with the npm tarball installed (made once per run, shared by the checks that import it)."""
+    app = tmp / "npm"
+    if not app.exists():
+        (tarball,) = OUT.glob("formwire-*.tgz")
+        app.mkdir()
+        (app / "package.json").write_text('{"name": "app", "private": true, "type": "module"}\n')
+        run(["npm", "install", "--silent", "--no-audit", "--no-fund", str(tarball)], cwd=app)
+    return app
+
+
+def check_npm_bun(tmp: Path) -> None:
+    """The installed tarball under Bun: its `bun` export conditions, ESM and require()."""
+    app = npm_app(tmp)
+    (app / "bun-check.mjs").write_text(BUN_CHECK)
+    bun = str(ROOT / "ts" / "runtimes" / "node_modules" / ".bin" / "bun")
+    assert run([bun, "bun-check.mjs"], cwd=app).strip() == "bun ok"
+
+
+def check_npm_deno(tmp: Path) -> None:
+    """The installed tarball under Deno through `npm:` specifiers (resolved from the app's node_modules), type-checked."""
+    app = npm_app(tmp)
+    (app / "deno.json").write_text('{"nodeModulesDir": "manual"}\n')
+    (app / "deno-check.ts").write_text(NPM_DENO_CHECK)
+    deno = str(ROOT / "ts" / "runtimes" / "node_modules" / ".bin" / "deno")
+    assert run([deno, "run", "--check", "--no-lock", "-A", "deno-check.ts"], cwd=app).strip() == "deno ok"
+
+
+def check_bundlers(tmp: Path) -> None:
+    """The runtime-neutral entry points bundled for browsers from the installed tarball, by esbuild (which refuses any
+    `node:` import it can follow) and by Bun's bundler; each bundle then runs (in Node, as a browser would run it:
+    nothing of Node's is reached)."""
+    app = npm_app(tmp)
+    (app / "entry.mjs").write_text(BUNDLE_ENTRY)
+    esbuild = str(ROOT / "ts" / "node_modules" / ".bin" / "esbuild")
+    bun = str(ROOT / "ts" / "runtimes" / "node_modules" / ".bin" / "bun")
+    run(
+        [
+            esbuild,
+            "entry.mjs",
+            "--bundle",
+            "--platform=browser",
+            "--format=esm",
+            "--log-level=warning",
+            "--outfile=esbuild.mjs",
+        ],
+        cwd=app,
+    )
+    run([bun, "build", "--target=browser", "--outfile=bun.mjs", "entry.mjs"], cwd=app)
+    for out in ("esbuild.mjs", "bun.mjs"):
+        assert run(["node", out], cwd=app).strip() == "bundle ok", out
 
 
 def check_wheel(tmp: Path) -> None:
@@ -212,7 +313,16 @@ def test(rebuild: bool) -> int:
         build()
     passed = failed = 0
     with tempfile.TemporaryDirectory(prefix="formwire-package-") as d:
-        for name, check in (("npm", check_npm), ("jsr", check_jsr), ("wheel", check_wheel), ("crates", check_crates)):
+        checks = (
+            ("npm", check_npm),
+            ("npm-bun", check_npm_bun),
+            ("npm-deno", check_npm_deno),
+            ("bundlers", check_bundlers),
+            ("jsr", check_jsr),
+            ("wheel", check_wheel),
+            ("crates", check_crates),
+        )
+        for name, check in checks:
             try:
                 check(Path(d))
                 print(f"ok {name}")
