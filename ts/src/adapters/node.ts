@@ -35,7 +35,8 @@ export const bufferRuntime: 'node' | 'bun' | 'deno' | null =
 export async function nodeBuiltin<T>(name: string): Promise<T> {
   const get = g.process?.getBuiltinModule;
   if (typeof get === 'function') return get(name) as T;
-  return (await import(name)) as T;
+  // the comments keep webpack and Vite from warning about a specifier they cannot follow
+  return (await import(/* webpackIgnore: true */ /* @vite-ignore */ name)) as T;
 }
 
 const native: BufferIndexOf | null = g.Buffer && typeof g.Buffer.prototype.indexOf === 'function' ? g.Buffer.prototype.indexOf : null;
