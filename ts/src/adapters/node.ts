@@ -29,12 +29,12 @@ export const bufferRuntime: 'node' | 'bun' | 'deno' | null =
 /**
  * A Node built-in module by name (`node:fs`, ...), for the Node-only paths of the runtime-neutral entry points. No
  * `import` or `require` a bundler could follow is written (a browser build must not pull `node:` modules in, and
- * esbuild refuses them): `process.getBuiltinModule` where the runtime has it (Node 20.16+, Bun, Deno), else a dynamic
- * import of a specifier that is not a literal.
+ * esbuild refuses them): `process.getBuiltinModule` where the runtime has it (Node 20.16+ and 22.3+, Bun, Deno),
+ * else a dynamic import of a specifier that is not a literal.
  */
 export async function nodeBuiltin<T>(name: string): Promise<T> {
-  const get = g.process?.getBuiltinModule;
-  if (typeof get === 'function') return get(name) as T;
+  const proc = g.process;
+  if (proc !== undefined && typeof proc.getBuiltinModule === 'function') return proc.getBuiltinModule(name) as T;
   // the comments keep webpack and Vite from warning about a specifier they cannot follow
   return (await import(/* webpackIgnore: true */ /* @vite-ignore */ name)) as T;
 }

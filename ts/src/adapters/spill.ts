@@ -1,6 +1,6 @@
 /**
- * Node file IO of formData()'s spill option: temp files for large file parts, and their removal. Loaded lazily
- * (dynamic `node:` imports) so the package still loads where there is no file system.
+ * Node file IO of formData()'s spill option: temp files for large file parts, and their removal. Node's modules
+ * are fetched at call time (nodeBuiltin), so the package still loads, and bundles, where there is no file system.
  *
  * The set of live temp files, the exit hook and the FinalizationRegistry are per process on purpose: a temp file
  * must go when its File is garbage-collected or when the process exits, whichever parse made it.
