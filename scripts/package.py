@@ -76,7 +76,7 @@ assert.equal(typeof busboy, 'function');
 assert.equal(typeof cjs.parseMultipart, 'function');
 const v = deserialize(serialize({ a: [1, 2n, 'x'] }));
 assert.deepEqual(v, { a: [1, 2n, 'x'] });
-console.log('node ok');
+console.log('npm ok');
 """
 
 PY_CHECK = r"""
@@ -121,40 +121,6 @@ if (clone(v).m.get(1)!.d === v.m.get(1)!.d) throw new Error('clone shares a Date
 console.log('deno ok');
 """
 
-
-BUN_CHECK = r"""
-import { parseMultipart, encodeFormData, formData } from 'formwire';
-import { clone } from 'formwire/clone';
-import { createRequire } from 'node:module';
-const require = createRequire(import.meta.url);
-if (typeof require('formwire').parseMultipart !== 'function' || typeof require('formwire/busboy') !== 'function') {
-  throw new Error('require()');
-}
-if (!import.meta.resolve('formwire').endsWith('/node_modules/formwire/dist/src/index.js')) throw new Error('resolved');
-const fd = new FormData();
-fd.append('a', 'x');
-fd.append('f', new File(['hello'], 'a.txt', { type: 'text/plain' }));
-const enc = encodeFormData(fd);
-const back = await formData(new Response(await enc.bytes()).body, enc.contentType);
-if (back.get('a') !== 'x' || (await back.get('f').text()) !== 'hello') throw new Error('round trip');
-let n = 0;
-for await (const p of parseMultipart(new Response(await enc.bytes()).body, enc.contentType)) n += (await p.text()).length;
-if (n !== 6 || clone({ d: new Date(0) }).d.getTime() !== 0) throw new Error('parts or clone');
-console.log('bun ok');
-"""
-
-NPM_DENO_CHECK = r"""
-import { encodeFormData, formData } from 'npm:formwire';
-import { clone } from 'npm:formwire/clone';
-const fd = new FormData();
-fd.append('a', 'x');
-const enc = encodeFormData(fd);
-const back = await formData(new Response(await enc.bytes()).body!, enc.contentType);
-if (back.get('a') !== 'x') throw new Error('round trip');
-if (clone({ d: new Date(0) }).d.getTime() !== 0) throw new Error('clone');
-if (!import.meta.resolve('npm:formwire').includes('/node_modules/formwire/')) throw new Error('resolved');
-console.log('deno ok');
-"""
 
 BUNDLE_ENTRY = r"""
 import { encodeFormData, parseMultipart, parseUrlencoded } from 'formwire';
@@ -220,7 +186,7 @@ def check_npm(tmp: Path) -> None:
         assert want in names, f"{want} missing from {tarball.name}"
     app = npm_app(tmp)
     (app / "check.mjs").write_text(NODE_CHECK)
-    assert run(["node", "check.mjs"], cwd=app).strip() == "node ok"
+    assert run(["node", "check.mjs"], cwd=app).strip() == "npm ok"
 
 
 def npm_app(tmp: Path) -> Path:
@@ -235,18 +201,25 @@ def npm_app(tmp: Path) -> Path:
 
 
 def check_npm_bun(tmp: Path) -> None:
-    """The installed tarball under Bun: ESM import and require()."""
+    """The installed tarball under Bun: the Node check (ESM import and require()) run by Bun."""
     app = npm_app(tmp)
-    (app / "bun-check.mjs").write_text(BUN_CHECK)
+    (app / "check.mjs").write_text(NODE_CHECK)
     bun = str(ROOT / "ts" / "runtimes" / "node_modules" / ".bin" / "bun")
-    assert run([bun, "bun-check.mjs"], cwd=app).strip() == "bun ok"
+    assert run([bun, "check.mjs"], cwd=app).strip() == "npm ok"
 
 
 def check_npm_deno(tmp: Path) -> None:
     """The installed tarball under Deno through `npm:` specifiers (resolved from the app's node_modules), type-checked."""
     app = npm_app(tmp)
     (app / "deno.json").write_text('{"nodeModulesDir": "manual"}\n')
-    (app / "deno-check.ts").write_text(NPM_DENO_CHECK)
+    # the JSR check's program through npm: specifiers, and where they resolved
+    check = DENO_CHECK.replace("'@formwire/formwire", "'npm:formwire").replace(
+        "console.log('deno ok');",
+        "if (!import.meta.resolve('npm:formwire').includes('/node_modules/formwire/')) throw new Error('resolved');\n"
+        "console.log('deno ok');",
+    )
+    assert "'npm:formwire/clone'" in check and "import.meta.resolve" in check
+    (app / "deno-check.ts").write_text(check)
     deno = str(ROOT / "ts" / "runtimes" / "node_modules" / ".bin" / "deno")
     assert run([deno, "run", "--check", "--no-lock", "-A", "deno-check.ts"], cwd=app).strip() == "deno ok"
 

@@ -27,14 +27,22 @@ export const bufferRuntime: 'node' | 'bun' | 'deno' | null =
   g.Buffer === undefined ? null : g.Bun !== undefined ? 'bun' : g.Deno !== undefined ? 'deno' : 'node';
 
 /**
- * A Node built-in module by name (`node:fs`, ...), for the Node-only paths of the runtime-neutral entry points. No
- * `import` or `require` a bundler could follow is written (a browser build must not pull `node:` modules in, and
- * esbuild refuses them): `process.getBuiltinModule` where the runtime has it (Node 20.16+ and 22.3+, Bun, Deno),
- * else a dynamic import of a specifier that is not a literal.
+ * A Node built-in module by name from `process.getBuiltinModule` (Node 20.16+ and 22.3+, Bun, Deno), or undefined
+ * where the runtime has none (browsers, older Node): no `import` or `require` a bundler could follow.
+ */
+export function builtinModule(name: string): unknown {
+  const proc = g.process;
+  return proc !== undefined && typeof proc.getBuiltinModule === 'function' ? proc.getBuiltinModule(name) : undefined;
+}
+
+/**
+ * A Node built-in module by name (`node:fs`, ...), for the Node-only paths of the runtime-neutral entry points,
+ * without an import a bundler could follow (a browser build must not pull `node:` modules in, and esbuild refuses
+ * them): builtinModule where the runtime has it, else a dynamic import of a specifier that is not a literal.
  */
 export async function nodeBuiltin<T>(name: string): Promise<T> {
-  const proc = g.process;
-  if (proc !== undefined && typeof proc.getBuiltinModule === 'function') return proc.getBuiltinModule(name) as T;
+  const m = builtinModule(name);
+  if (m !== undefined) return m as T;
   // the comments keep webpack and Vite from warning about a specifier they cannot follow
   return (await import(/* webpackIgnore: true */ /* @vite-ignore */ name)) as T;
 }

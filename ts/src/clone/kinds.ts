@@ -10,6 +10,7 @@
  *    `globalThis` (PLATFORM_NAMES) and more can be registered with `registerPlatformClass()`; `clone()` copies them
  *    with the runtime's `structuredClone`, `serialize()` refuses them (SC_DATA_CLONE).
  */
+import { builtinModule } from '../adapters/node.js';
 
 export const enum Kind {
   /** an ordinary object whose prototype is Object.prototype or null */
@@ -151,8 +152,7 @@ export function regexpFlags(re: object): { bits: number; text: string } {
 // ---- Proxy detection ----
 let isProxyFn: ((v: object) => boolean) | null = null;
 try {
-  const proc = G.process as { getBuiltinModule?: (id: string) => unknown } | undefined;
-  const util = proc && typeof proc.getBuiltinModule === 'function' ? (proc.getBuiltinModule('node:util') as { types?: { isProxy?: (v: unknown) => boolean } }) : undefined;
+  const util = builtinModule('node:util') as { types?: { isProxy?: (v: unknown) => boolean } } | undefined;
   if (util && util.types && typeof util.types.isProxy === 'function') isProxyFn = util.types.isProxy as (v: object) => boolean;
 } catch {
   isProxyFn = null;
